@@ -1,0 +1,267 @@
+"""Stage 0: find ``@kernel`` functions and resolve names across a package, by reading source.
+
+User code is never imported or run. A :class:`ModuleIndex` knows where each module's source is;
+modules are read and parsed only when a kernel (or what it calls) needs them.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .errors import CompileError, Loc
+
+#: External modules whose names the compiler understands.
+KNOWN_EXTERNAL = ("hybrid_runtime", "numpy", "math")
+KERNEL_DECORATORS = {"hybrid_runtime.kernel", "hybrid_runtime.kernel.kernel"}
+
+
+# ------------------------------------------------------------------- symbols
+@dataclass(frozen=True)
+class ModuleSym:
+    """A module of an indexed package."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class ExternalSym:
+    """A name in a module the compiler knows (``hybrid_runtime.gpu.syncthreads``, ``math.sqrt``)."""
+
+    qualname: str
+
+
+@dataclass(frozen=True)
+class FunctionSym:
+    module: str
+    name: str
+
+    @property
+    def qualname(self) -> str:
+        return f"{self.module}.{self.name}"
+
+
+@dataclass(frozen=True)
+class ConstSym:
+    value: int | float | bool
+    loc: Loc
+
+
+@dataclass(frozen=True)
+class UnknownSym:
+    """A name whose source the compiler cannot read (another package, or not a function)."""
+
+    qualname: str
+    reason: str
+
+
+Symbol = ModuleSym | ExternalSym | FunctionSym | ConstSym | UnknownSym
+
+
+@dataclass(frozen=True)
+class _ImportFrom:
+    module: str
+    name: str
+
+
+@dataclass
+class KernelDecl:
+    module: str
+    name: str
+    options: dict[str, Any]
+    loc: Loc
+
+    @property
+    def qualname(self) -> str:
+        return f"{self.module}.{self.name}"
+
+
+@dataclass
+class ModuleInfo:
+    name: str
+    path: Path
+    is_package: bool
+    source: str
+    tree: ast.Module
+    names: dict[str, Symbol | _ImportFrom | None] = field(default_factory=dict)
+    functions: dict[str, ast.FunctionDef] = field(default_factory=dict)
+
+    @property
+    def source_hash(self) -> str:
+        return hashlib.sha256(self.source.encode()).hexdigest()
+
+
+def _canonical_external(qualname: str) -> str:
+    # hybrid_runtime re-exports everything at top level; numpy is numpy however imported
+    for prefix in ("hybrid_runtime.types.", "hybrid_runtime.kernel."):
+        if qualname.startswith(prefix):
+            return "hybrid_runtime." + qualname[len(prefix):]
+    return qualname
+
+
+class ModuleIndex:
+    """Source files of the packages being compiled, parsed on demand."""
+
+    def __init__(self) -> None:
+        self._paths: dict[str, tuple[Path, bool]] = {}
+        self._modules: dict[str, ModuleInfo] = {}
+
+    # -------------------------------------------------------------- packages
+    def add_package(self, directory: Path, name: str | None = None) -> None:
+        """Index every ``.py`` file of the package in ``directory`` (its name defaults to the folder's)."""
+        directory = Path(directory)
+        name = name or directory.name
+        for path in sorted(directory.rglob("*.py")):
+            rel = path.relative_to(directory).with_suffix("")
+            parts = [name, *rel.parts]
+            if any(not p.isidentifier() for p in parts):
+                continue
+            is_package = parts[-1] == "__init__"
+            if is_package:
+                parts.pop()
+            self._paths[".".join(parts)] = (path, is_package)
+
+    @property
+    def module_names(self) -> list[str]:
+        return sorted(self._paths)
+
+    def has_module(self, name: str) -> bool:
+        return name in self._paths
+
+    def module(self, name: str) -> ModuleInfo:
+        info = self._modules.get(name)
+        if info is None:
+            path, is_package = self._paths[name]
+            source = path.read_text(encoding="utf-8")
+            try:
+                tree = ast.parse(source, filename=str(path))
+            except SyntaxError as exc:
+                raise CompileError(Loc(str(path), exc.lineno or 1, (exc.offset or 1) - 1),
+                                   f"syntax error: {exc.msg}") from None
+            info = ModuleInfo(name, path, is_package, source, tree)
+            self._read_top_level(info)
+            self._modules[name] = info
+        return info
+
+    # ------------------------------------------------------------- top level
+    def _read_top_level(self, info: ModuleInfo) -> None:
+        for node in info.tree.body:
+            if isinstance(node, ast.FunctionDef):
+                info.names[node.name] = FunctionSym(info.name, node.name)
+                info.functions[node.name] = node
+            elif isinstance(node, ast.Import):
+                for alias in node.names:
+                    if alias.asname:
+                        info.names[alias.asname] = self._module_symbol(alias.name)
+                    else:
+                        top = alias.name.split(".")[0]
+                        info.names[top] = self._module_symbol(top)
+            elif isinstance(node, ast.ImportFrom):
+                base = self._import_base(info, node)
+                for alias in node.names:
+                    if alias.name != "*":
+                        info.names[alias.asname or alias.name] = _ImportFrom(base, alias.name)
+            elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                value = node.value
+                for t in targets:
+                    if isinstance(t, ast.Name):
+                        info.names[t.id] = self._constant(info, t.id, value)
+            elif isinstance(node, ast.ClassDef):
+                info.names[node.name] = UnknownSym(f"{info.name}.{node.name}", "a class")
+
+    def _constant(self, info: ModuleInfo, name: str, value: ast.expr | None) -> Symbol | None:
+        if isinstance(value, ast.UnaryOp) and isinstance(value.op, ast.USub) and isinstance(value.operand, ast.Constant):
+            value = ast.Constant(-value.operand.value, lineno=value.lineno, col_offset=value.col_offset)  # type: ignore[operator]
+        if isinstance(value, ast.Constant) and isinstance(value.value, (bool, int, float)):
+            return ConstSym(value.value, Loc(str(info.path), value.lineno, value.col_offset))
+        return UnknownSym(f"{info.name}.{name}", "a module-level value that is not a number literal")
+
+    def _import_base(self, info: ModuleInfo, node: ast.ImportFrom) -> str:
+        if not node.level:
+            return node.module or ""
+        parts = info.name.split(".")
+        if not info.is_package:
+            parts.pop()
+        parts = parts[: len(parts) - (node.level - 1)] if node.level > 1 else parts
+        if node.module:
+            parts.append(node.module)
+        return ".".join(parts)
+
+    def _module_symbol(self, name: str) -> Symbol:
+        if name in self._paths:
+            return ModuleSym(name)
+        if name.split(".")[0] in KNOWN_EXTERNAL:
+            return ExternalSym(_canonical_external(name))
+        return UnknownSym(name, "a module outside the package being built")
+
+    # ------------------------------------------------------------ resolution
+    def resolve_global(self, module: str, name: str) -> Symbol | None:
+        """What ``name`` means at the top level of ``module`` (None: not defined there)."""
+        entry = self.module(module).names.get(name)
+        if isinstance(entry, _ImportFrom):
+            return self.resolve_member(self._module_symbol(entry.module), entry.name, seen=set())
+        return entry
+
+    def resolve_member(self, base: Symbol, attr: str, seen: set[str] | None = None) -> Symbol | None:
+        """What ``base.attr`` means, following re-exports between modules."""
+        seen = set() if seen is None else seen
+        if isinstance(base, ExternalSym):
+            return ExternalSym(_canonical_external(f"{base.qualname}.{attr}"))
+        if isinstance(base, UnknownSym):
+            return UnknownSym(f"{base.qualname}.{attr}", base.reason)
+        if isinstance(base, ModuleSym):
+            sub = f"{base.name}.{attr}"
+            if sub in self._paths:
+                return ModuleSym(sub)
+            if base.name in seen:
+                return None
+            seen.add(base.name)
+            entry = self.module(base.name).names.get(attr)
+            if isinstance(entry, _ImportFrom):
+                return self.resolve_member(self._module_symbol(entry.module), entry.name, seen)
+            return entry
+        return None
+
+    def resolve_expr(self, module: str, node: ast.expr) -> Symbol | None:
+        """Resolve a dotted name expression (``a``, ``a.b.c``) at module level."""
+        if isinstance(node, ast.Name):
+            return self.resolve_global(module, node.id)
+        if isinstance(node, ast.Attribute):
+            base = self.resolve_expr(module, node.value)
+            return self.resolve_member(base, node.attr) if base is not None else None
+        return None
+
+    # --------------------------------------------------------------- kernels
+    def kernels(self) -> list[KernelDecl]:
+        """Every ``@kernel`` / ``@kernel(...)`` function of the indexed packages, in a stable order."""
+        found = []
+        for name in self.module_names:
+            info = self.module(name)
+            for fn in info.functions.values():
+                for dec in fn.decorator_list:
+                    call = dec if isinstance(dec, ast.Call) else None
+                    target = self.resolve_expr(name, call.func if call else dec)
+                    if isinstance(target, ExternalSym) and target.qualname in KERNEL_DECORATORS:
+                        loc = Loc(str(info.path), fn.lineno, fn.col_offset)
+                        found.append(KernelDecl(name, fn.name, _kernel_options(call, info), loc))
+        return found
+
+
+def _kernel_options(call: ast.Call | None, info: ModuleInfo) -> dict[str, Any]:
+    options: dict[str, Any] = {}
+    if call is None:
+        return options
+    if call.args:
+        raise CompileError(Loc(str(info.path), call.lineno, call.col_offset),
+                           "@kernel(...) takes keyword options only", "write @kernel or @kernel(option=value)")
+    for kw in call.keywords:
+        try:
+            options[kw.arg or ""] = ast.literal_eval(kw.value)
+        except ValueError:
+            # Non-literal options (types in specialize=...) are read by the stage that uses them.
+            options[kw.arg or ""] = kw.value
+    return options

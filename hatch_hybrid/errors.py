@@ -1,0 +1,78 @@
+"""Compile errors as product output: ``file:line:col``, the source line, a caret, a hint.
+
+Every IR node carries a :class:`Loc`. Compiler stages raise :class:`CompileError` with the
+location of the offending node; :func:`format_error` renders it the way users see it. Set
+``HYBRID_DEBUG=1`` to see the raw traceback of an internal failure instead.
+"""
+
+from __future__ import annotations
+
+import linecache
+import os
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Loc:
+    """A source position: file path, 1-based line, 0-based column (as :mod:`ast` gives them)."""
+
+    file: str
+    line: int
+    col: int
+    end_col: int | None = None
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.col + 1}"
+
+
+@dataclass
+class Note:
+    loc: Loc
+    message: str
+
+
+class CompileError(Exception):
+    """A kernel cannot be compiled. ``str()`` is the full, formatted message."""
+
+    def __init__(self, loc: Loc | None, message: str, hint: str | None = None,
+                 notes: list[Note] | None = None) -> None:
+        self.loc = loc
+        self.message = message
+        self.hint = hint
+        self.notes = notes or []
+        super().__init__(self.format())
+
+    def format(self) -> str:
+        parts = [_render(self.loc, f"error: {self.message}")]
+        for note in self.notes:
+            parts.append(_render(note.loc, f"note: {note.message}"))
+        if self.hint:
+            parts.append(f"  hint: {self.hint}")
+        return "\n".join(parts)
+
+
+def _render(loc: Loc | None, headline: str) -> str:
+    if loc is None:
+        return headline
+    text = linecache.getline(loc.file, loc.line).rstrip("\n")
+    out = [f"{loc}: {headline}"]
+    if text:
+        stripped = text.expandtabs(4)
+        width = 1
+        if loc.end_col is not None and loc.end_col > loc.col:
+            width = loc.end_col - loc.col
+        out.append(f"    {stripped}")
+        out.append("    " + " " * loc.col + "^" * min(width, max(1, len(stripped) - loc.col)))
+    return "\n".join(out)
+
+
+@dataclass
+class ErrorContext:
+    """Turns unexpected internal failures into a :class:`CompileError` at the node being compiled."""
+
+    loc: Loc | None = None
+    stack: list[Loc] = field(default_factory=list)
+
+
+def debug_enabled() -> bool:
+    return os.environ.get("HYBRID_DEBUG", "") not in ("", "0")

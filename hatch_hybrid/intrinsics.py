@@ -1,0 +1,74 @@
+"""GPU intrinsics and ``math`` functions in LLVM IR (NVPTX)."""
+
+from __future__ import annotations
+
+from llvmlite import ir as llir
+
+from .lower_ops import F32, I32, I64, VOID, Ops
+from .types import Scalar
+
+# math functions that are one PTX instruction as LLVM intrinsics; the rest come from libdevice
+_LLVM_MATH = {"sqrt": "llvm.sqrt", "fabs": "llvm.fabs", "floor": "llvm.floor", "ceil": "llvm.ceil",
+              "trunc": "llvm.trunc", "copysign": "llvm.copysign"}
+# exactly rounded at any precision: computing them in f32 for an f32 argument gives the same bits
+EXACT_IN_F32 = {"sqrt", "fabs"}
+
+_SREG = {"thread_idx": "tid", "block_idx": "ctaid", "block_dim": "ntid", "grid_dim": "nctaid"}
+
+
+def math_call(ops: Ops, name: str, args: list[llir.Value]) -> llir.Value:
+    """A ``math`` function on f64 (or, for :data:`EXACT_IN_F32`, f32) operands."""
+    ty = args[0].type
+    if name in _LLVM_MATH:
+        return ops.b.call(ops.intrinsic(_LLVM_MATH[name], [ty], nargs=len(args)), args)
+    suffix = "f" if ty == F32 else ""
+    return ops.libcall(f"__nv_{name}{suffix}", args, ty)
+
+
+def special_register(ops: Ops, name: str) -> llir.Value:
+    """``thread_idx_x`` ... ``global_size_z`` as i64 (Python ints on the CPU path)."""
+    what, axis = name.rsplit("_", 1)
+    if what == "global_tid":
+        ctaid, ntid, tid = (special_register(ops, f"{w}_{axis}") for w in ("block_idx", "block_dim", "thread_idx"))
+        return ops.b.add(ops.b.mul(ctaid, ntid, flags=["nuw", "nsw"]), tid, flags=["nuw", "nsw"])
+    if what == "global_size":
+        return ops.b.mul(special_register(ops, f"grid_dim_{axis}"), special_register(ops, f"block_dim_{axis}"),
+                         flags=["nuw", "nsw"])
+    reg = f"llvm.nvvm.read.ptx.sreg.{_SREG[what]}.{axis}"
+    fn = ops.module.globals.get(reg) or llir.Function(ops.module, llir.FunctionType(I32, []), reg)
+    return ops.b.zext(ops.b.call(fn, []), I64)
+
+
+def syncthreads(ops: Ops) -> None:
+    fn = ops.module.globals.get("llvm.nvvm.barrier0")
+    if fn is None:
+        fn = llir.Function(ops.module, llir.FunctionType(VOID, []), "llvm.nvvm.barrier0")
+        fn.attributes.add("convergent")
+        fn.attributes.add("nounwind")
+    ops.b.call(fn, [])
+
+
+def shared_global(module: llir.Module, elem: llir.Type, count: int, align: int) -> llir.GlobalVariable:
+    n = sum(1 for g in module.global_values if g.name.startswith("__shared_"))
+    gv = llir.GlobalVariable(module, llir.ArrayType(elem, count), f"__shared_{n}", addrspace=3)
+    gv.linkage = "internal"
+    gv.initializer = llir.Constant(gv.value_type, llir.Undefined)
+    gv.align = max(align, 16)
+    return gv
+
+
+_RMW = {"atomic_add": ("add", "add", "fadd"), "atomic_min": ("min", "umin", "fmin"),
+        "atomic_max": ("max", "umax", "fmax"), "atomic_exch": ("xchg", "xchg", "xchg")}
+
+
+def atomic(ops: Ops, name: str, ptr: llir.Value, dtype: Scalar, values: list[llir.Value]) -> llir.Value:
+    b = ops.b
+    if name == "atomic_cas":
+        expected, new = values
+        pair = b.cmpxchg(ptr, expected, new, "monotonic", "monotonic")
+        return b.extract_value(pair, 0)
+    signed, unsigned, floating = _RMW[name]
+    op = floating if dtype.kind == "f" else (signed if dtype.kind == "i" else unsigned)
+    return b.atomic_rmw(op, ptr, values[0], "monotonic")
+
+

@@ -1,0 +1,558 @@
+"""Stage 3: typed IR -> LLVM IR, built with ``llvmlite.ir``.
+
+One LLVM module per kernel holds the kernel and every helper specialisation it reaches. Arrays
+travel as (data pointer, shape..., strides...) with strides in elements; locals live in allocas
+that LLVM's mem2reg turns into registers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Union
+
+from llvmlite import ir as llir
+
+from . import intrinsics
+from . import ir
+from .errors import CompileError
+from .lower_ops import I1, I8, I64, PTR, VOID, Ops, const, llvm_type, memory_type
+from .typecheck import Callee, TypedFunction
+from .types import BOOL, F32, NONE, WEAK_FLOAT, WEAK_INT, ArrayT, Scalar, TupleT, Type, Weak, storage
+
+TRIPLE = "nvptx64-nvidia-cuda"
+
+
+@dataclass
+class ArrayValue:
+    ptr: llir.Value
+    shape: list[llir.Value]
+    strides: list[llir.Value]  # in elements
+
+
+@dataclass
+class TupleValue:
+    items: list["Value"]
+
+
+Value = Union[llir.Value, ArrayValue, TupleValue, None]
+
+
+def abi_types(t: Type, kernel: bool = False) -> list[llir.Type]:
+    """How a value of type ``t`` is passed as function parameters."""
+    if isinstance(t, ArrayT):
+        return [PTR] + [I64] * (2 * t.ndim)
+    if isinstance(t, TupleT):
+        return [x for item in t.items for x in abi_types(item, kernel)]
+    s = storage(t)
+    return [I8 if (kernel and s.kind == "b") else llvm_type(s)]
+
+
+def flatten(v: Value) -> list[llir.Value]:
+    if isinstance(v, ArrayValue):
+        return [v.ptr, *v.shape, *v.strides]
+    if isinstance(v, TupleValue):
+        return [x for item in v.items for x in flatten(item)]
+    assert v is not None
+    return [v]
+
+
+def unflatten(t: Type, values: list[llir.Value]) -> tuple[Value, list[llir.Value]]:
+    if isinstance(t, ArrayT):
+        n = t.ndim
+        return ArrayValue(values[0], values[1:1 + n], values[1 + n:1 + 2 * n]), values[1 + 2 * n:]
+    if isinstance(t, TupleT):
+        items = []
+        for item in t.items:
+            v, values = unflatten(item, values)
+            items.append(v)
+        return TupleValue(items), values
+    return values[0], values[1:]
+
+
+class ModuleLowerer:
+    """Builds one LLVM module from a kernel and the helpers it reaches."""
+
+    def __init__(self, name: str, data_layout: str) -> None:
+        self.module = llir.Module(name)
+        self.module.triple = TRIPLE
+        self.module.data_layout = data_layout
+        self.functions: dict[str, llir.Function] = {}
+        self.libdevice: set[str] = set()
+        self._pending: list[TypedFunction] = []
+
+    def function(self, tf: TypedFunction) -> llir.Function:
+        fn = self.functions.get(tf.symbol)
+        if fn is None:
+            params = [x for t in tf.arg_types for x in abi_types(t, tf.is_kernel)]
+            ret = VOID if tf.return_type == NONE or tf.is_kernel else llvm_type(storage(tf.return_type))
+            fn = llir.Function(self.module, llir.FunctionType(ret, params), tf.symbol)
+            if not tf.is_kernel:
+                fn.linkage = "internal"
+            if tf.uses_barrier:
+                fn.attributes.add("convergent")
+            self.functions[tf.symbol] = fn
+            self._pending.append(tf)
+        return fn
+
+    def lower_kernel(self, tf: TypedFunction) -> llir.Module:
+        kernel = self.function(tf)
+        while self._pending:
+            FunctionLowerer(self, self._pending.pop()).lower()
+        i32 = llir.IntType(32)
+        md = self.module.add_named_metadata("nvvm.annotations")
+        md.add(self.module.add_metadata([kernel, llir.MetaDataString(self.module, "kernel"), llir.Constant(i32, 1)]))
+        return self.module
+
+
+class _Loop:
+    def __init__(self, continue_to: llir.Block, break_to: llir.Block) -> None:
+        self.continue_to = continue_to
+        self.break_to = break_to
+
+
+class FunctionLowerer:
+    def __init__(self, parent: ModuleLowerer, tf: TypedFunction) -> None:
+        self.parent = parent
+        self.tf = tf
+        self.fn = parent.functions[tf.symbol]
+        self.entry = self.fn.append_basic_block("entry")
+        self.b = llir.IRBuilder(self.entry)
+        self.ops = Ops(self.b, parent.module, parent.libdevice)
+        self.slots: dict[str, list[llir.AllocaInstr]] = {}
+        self.loops: list[_Loop] = []
+
+    # ------------------------------------------------------------------ setup
+    def lower(self) -> None:
+        tf = self.tf
+        args = list(self.fn.args)
+        for p, t in zip(tf.fn.params, tf.arg_types):
+            value, args = unflatten(t, args)
+            if tf.is_kernel and t == BOOL:
+                value = self.b.icmp_unsigned("!=", value, llir.Constant(I8, 0))
+            self.store_local(p.name, value)
+        self.block(tf.fn.body)
+        if not self.b.block.is_terminated:
+            if tf.return_type == NONE or tf.is_kernel:
+                self.b.ret_void()
+            else:
+                self.b.unreachable()
+
+    def _alloca(self, ty: llir.Type, name: str) -> llir.AllocaInstr:
+        with self.b.goto_block(self.entry):
+            if self.entry.instructions:
+                self.b.position_before(self.entry.instructions[0])
+            return self.b.alloca(ty, name=name)
+
+    def store_local(self, name: str, value: Value) -> None:
+        parts = flatten(value)
+        slots = self.slots.get(name)
+        if slots is None:
+            slots = [self._alloca(p.type, name) for p in parts]
+            self.slots[name] = slots
+        for slot, part in zip(slots, parts):
+            self.b.store(part, slot)
+
+    def load_local(self, name: str) -> Value:
+        t = self.tf.locals[name]
+        parts = [self.b.load(s, typ=s.allocated_type) for s in self.slots[name]]
+        return unflatten(t, parts)[0]
+
+    def _fresh_block(self, name: str) -> None:
+        """After a terminator (return/break/continue), keep emitting into an unreachable block."""
+        self.b.position_at_end(self.fn.append_basic_block(name))
+
+    # ------------------------------------------------------------- statements
+    def block(self, stmts: list[ir.Stmt]) -> None:
+        for s in stmts:
+            if self.b.block.is_terminated:
+                self._fresh_block("dead")
+            self.stmt(s)
+
+    def stmt(self, s: ir.Stmt) -> None:
+        if isinstance(s, ir.Assign):
+            self.assign(s.target, s.value)
+        elif isinstance(s, ir.AugAssign):
+            self.aug_assign(s)
+        elif isinstance(s, ir.If):
+            self.if_(s)
+        elif isinstance(s, ir.While):
+            self.while_(s)
+        elif isinstance(s, ir.ForRange):
+            self.for_range(s)
+        elif isinstance(s, ir.Break):
+            self.b.branch(self.loops[-1].break_to)
+        elif isinstance(s, ir.Continue):
+            self.b.branch(self.loops[-1].continue_to)
+        elif isinstance(s, ir.Return):
+            if s.value is None or self.tf.return_type == NONE:
+                if s.value is not None:
+                    self.expr(s.value)
+                self.b.ret_void()
+            else:
+                self.b.ret(self.coerce(s.value, self.tf.return_type))
+        elif isinstance(s, ir.ExprStmt):
+            self.expr(s.value)
+
+    def assign(self, target: ir.Expr, value_node: ir.Expr) -> None:
+        if isinstance(target, ir.Subscript):
+            arr_t = self.tf.types[target.value.nid]
+            assert isinstance(arr_t, ArrayT)
+            value = self.coerce(value_node, arr_t.dtype)
+            self.store_element(target, value, arr_t.dtype)
+            return
+        assert isinstance(target, ir.Name)
+        t = self.tf.locals[target.id]
+        self.store_local(target.id, self.coerce(value_node, t) if not isinstance(t, (ArrayT, TupleT))
+                         else self.expr(value_node))
+
+    def aug_assign(self, s: ir.AugAssign) -> None:
+        ops = self.tf.optypes[s.nid]
+        if isinstance(s.target, ir.Subscript):
+            arr_t = self.tf.types[s.target.value.nid]
+            assert isinstance(arr_t, ArrayT)
+            ptr = self.element_pointer(s.target)
+            current = self.load_element(ptr, arr_t.dtype)
+            result = self._binop_values(s.op, current, arr_t.dtype, s.value, ops)
+            self.b.store(self._to_memory(self.ops.convert(result, ops.result, arr_t.dtype), arr_t.dtype), ptr,
+                         align=arr_t.dtype.dtype.itemsize)
+            return
+        assert isinstance(s.target, ir.Name)
+        t = self.tf.locals[s.target.id]
+        current = self.load_local(s.target.id)
+        result = self._binop_values(s.op, current, t, s.value, ops)
+        self.store_local(s.target.id, self.ops.convert(result, ops.result, t))
+
+    def if_(self, s: ir.If) -> None:
+        cond = self.condition(s.test)
+        then = self.fn.append_basic_block("if.then")
+        after = self.fn.append_basic_block("if.end")
+        other = self.fn.append_basic_block("if.else") if s.orelse else after
+        self.b.cbranch(cond, then, other)
+        self.b.position_at_end(then)
+        self.block(s.body)
+        if not self.b.block.is_terminated:
+            self.b.branch(after)
+        if s.orelse:
+            self.b.position_at_end(other)
+            self.block(s.orelse)
+            if not self.b.block.is_terminated:
+                self.b.branch(after)
+        self.b.position_at_end(after)
+
+    def while_(self, s: ir.While) -> None:
+        head = self.fn.append_basic_block("while.cond")
+        body = self.fn.append_basic_block("while.body")
+        after = self.fn.append_basic_block("while.end")
+        self.b.branch(head)
+        self.b.position_at_end(head)
+        self.b.cbranch(self.condition(s.test), body, after)
+        self.b.position_at_end(body)
+        self.loops.append(_Loop(head, after))
+        self.block(s.body)
+        self.loops.pop()
+        if not self.b.block.is_terminated:
+            self.b.branch(head)
+        self.b.position_at_end(after)
+
+    def for_range(self, s: ir.ForRange) -> None:
+        b = self.b
+        args = [self.coerce(a, WEAK_INT) for a in s.args]
+        consts = [self.tf.consts.get(a.nid) for a in s.args]
+        if len(args) == 1:
+            start, stop, step, step_const = const(WEAK_INT, 0), args[0], const(WEAK_INT, 1), 1
+        else:
+            start, stop = args[0], args[1]
+            step = args[2] if len(args) == 3 else const(WEAK_INT, 1)
+            step_const = consts[2] if len(args) == 3 and isinstance(s.args[2], ir.Const) else (1 if len(args) == 2 else None)
+            if len(args) == 3 and isinstance(s.args[2], ir.UnaryOp) and isinstance(s.args[2].operand, ir.Const):
+                step_const = -s.args[2].operand.value  # type: ignore[operator]
+        counter = self._alloca(I64, f"{s.target.id}.counter")
+        b.store(start, counter)
+        head = self.fn.append_basic_block("for.cond")
+        body = self.fn.append_basic_block("for.body")
+        incr = self.fn.append_basic_block("for.incr")
+        after = self.fn.append_basic_block("for.end")
+        b.branch(head)
+        b.position_at_end(head)
+        i = b.load(counter, typ=I64)
+        zero = const(WEAK_INT, 0)
+        if isinstance(step_const, int) and step_const != 0:
+            cond = b.icmp_signed("<" if step_const > 0 else ">", i, stop)
+        else:  # unknown sign: count up, count down, or (step 0) not at all
+            up = b.and_(b.icmp_signed(">", step, zero), b.icmp_signed("<", i, stop))
+            down = b.and_(b.icmp_signed("<", step, zero), b.icmp_signed(">", i, stop))
+            cond = b.or_(up, down)
+        b.cbranch(cond, body, after)
+        b.position_at_end(body)
+        self.store_local(s.target.id, i)
+        self.loops.append(_Loop(incr, after))
+        self.block(s.body)
+        self.loops.pop()
+        if not b.block.is_terminated:
+            b.branch(incr)
+        b.position_at_end(incr)
+        b.store(b.add(b.load(counter, typ=I64), step), counter)
+        b.branch(head)
+        b.position_at_end(after)
+
+    # ------------------------------------------------------------ expressions
+    def condition(self, e: ir.Expr) -> llir.Value:
+        return self.ops.truth(self.expr(e), self.tf.types[e.nid])
+
+    def coerce(self, e: ir.Expr, to: Type) -> llir.Value:
+        """Lower ``e`` and convert it to ``to`` as NumPy would."""
+        src = self.tf.types[e.nid]
+        if to == F32 and isinstance(e, ir.Call):
+            callee = self.tf.callees.get(e.nid)
+            if callee is not None and callee.kind == "math" and callee.name in intrinsics.EXACT_IN_F32 \
+                    and self.tf.types[e.args[0].nid] == F32:
+                # f32(sqrt(f64(x))) == sqrt(x) computed in f32: same bits, less work
+                return intrinsics.math_call(self.ops, callee.name, [self.expr(e.args[0])])
+        value = self.expr(e)
+        return self.ops.convert(value, src, to)
+
+    def expr(self, e: ir.Expr) -> Value:
+        tf = self.tf
+        if e.nid in tf.consts and not isinstance(e, ir.Call):
+            value = tf.consts[e.nid]
+            t = tf.types[e.nid]
+            return const(t, value)
+        if isinstance(e, ir.Const):
+            if e.value is None:
+                return None
+            return const(tf.types[e.nid], e.value)
+        if isinstance(e, ir.Name):
+            return self.load_local(e.id)
+        if isinstance(e, ir.Attribute):
+            arr = self.expr(e.value)
+            assert isinstance(arr, ArrayValue)
+            if e.attr == "shape":
+                return TupleValue(list(arr.shape))
+            size = arr.shape[0]
+            for dim in arr.shape[1:]:
+                size = self.b.mul(size, dim)
+            return size
+        if isinstance(e, ir.BinOp):
+            ops = tf.optypes[e.nid]
+            left = self.coerce(e.left, ops.left)
+            return self._binop_values(e.op, left, ops.left, e.right, ops)
+        if isinstance(e, ir.UnaryOp):
+            return self.ops.unary(e.op, self.expr(e.operand), tf.types[e.operand.nid])
+        if isinstance(e, ir.Compare):
+            return self.compare(e)
+        if isinstance(e, ir.BoolOp):
+            return self.bool_op(e)
+        if isinstance(e, ir.IfExp):
+            return self.if_exp(e)
+        if isinstance(e, ir.Subscript):
+            base_t = tf.types[e.value.nid]
+            if isinstance(base_t, TupleT):
+                tup = self.expr(e.value)
+                assert isinstance(tup, TupleValue)
+                return tup.items[tf.consts[e.index.nid]]
+            assert isinstance(base_t, ArrayT)
+            return self.load_element(self.element_pointer(e), base_t.dtype)
+        if isinstance(e, ir.TupleExpr):
+            return TupleValue([self.expr(x) for x in e.elts])
+        if isinstance(e, ir.Call):
+            return self.call(e)
+        raise CompileError(e.loc, f"cannot lower {type(e).__name__}")  # pragma: no cover
+
+    def _binop_values(self, op: str, left: llir.Value, left_t: Type, right_node: ir.Expr, ops) -> llir.Value:
+        left = self.ops.convert(left, left_t, ops.left)
+        right = self.coerce(right_node, ops.right)
+        right_const = self.tf.consts.get(right_node.nid)
+        if op in ("<<", ">>") and storage(ops.left) != storage(ops.right):
+            right = self.ops.convert(right, ops.right, ops.left)
+        result = self.ops.binop(op, left, right, ops.left, right_const)
+        return self.ops.convert(result, ops.left if op not in ("/",) else ops.left, ops.result) \
+            if storage(ops.left) != storage(ops.result) else result
+
+    def compare(self, e: ir.Compare) -> llir.Value:
+        b = self.b
+        left_node = e.left
+        left = self.expr(left_node)
+        results: list[tuple[llir.Value, llir.Block]] = []
+        after = self.fn.append_basic_block("cmp.end") if len(e.ops) > 1 else None
+        for k, (op, comp) in enumerate(zip(e.ops, e.comparators)):
+            ops = self.tf.optypes[comp.nid]
+            right = self.expr(comp)
+            lt, rt = self.tf.types[left_node.nid], self.tf.types[comp.nid]
+            ok = self.ops.compare(op, self.ops.convert(left, lt, ops.left), self.ops.convert(right, rt, ops.right),
+                                  ops.left, ops.right)
+            if after is None:
+                return ok
+            results.append((ok, b.block))
+            if k < len(e.ops) - 1:
+                nxt = self.fn.append_basic_block("cmp.next")
+                b.cbranch(ok, nxt, after)
+                b.position_at_end(nxt)
+            else:
+                b.branch(after)
+            left, left_node = right, comp
+        assert after is not None
+        b.position_at_end(after)
+        phi = b.phi(I1)
+        for value, block in results:
+            phi.add_incoming(value, block)
+        return phi
+
+    def bool_op(self, e: ir.BoolOp) -> llir.Value:
+        b = self.b
+        t = self.tf.types[e.nid]
+        after = self.fn.append_basic_block(f"{e.op}.end")
+        incoming = []
+        for k, v in enumerate(e.values):
+            value = self.coerce(v, t)
+            if k == len(e.values) - 1:
+                incoming.append((value, b.block))
+                b.branch(after)
+                break
+            truth = self.ops.truth(value, t)
+            incoming.append((value, b.block))
+            nxt = self.fn.append_basic_block(f"{e.op}.next")
+            if e.op == "and":
+                b.cbranch(truth, nxt, after)
+            else:
+                b.cbranch(truth, after, nxt)
+            b.position_at_end(nxt)
+        b.position_at_end(after)
+        phi = b.phi(llvm_type(storage(t)))
+        for value, block in incoming:
+            phi.add_incoming(value, block)
+        return phi
+
+    def if_exp(self, e: ir.IfExp) -> llir.Value:
+        b = self.b
+        t = self.tf.types[e.nid]
+        cond = self.condition(e.test)
+        then, other, after = (self.fn.append_basic_block(n) for n in ("ifexp.then", "ifexp.else", "ifexp.end"))
+        b.cbranch(cond, then, other)
+        b.position_at_end(then)
+        v1 = self.coerce(e.body, t)
+        then_end = b.block
+        b.branch(after)
+        b.position_at_end(other)
+        v2 = self.coerce(e.orelse, t)
+        other_end = b.block
+        b.branch(after)
+        b.position_at_end(after)
+        phi = b.phi(v1.type)
+        phi.add_incoming(v1, then_end)
+        phi.add_incoming(v2, other_end)
+        return phi
+
+    # ----------------------------------------------------------------- arrays
+    def element_pointer(self, e: ir.Subscript) -> llir.Value:
+        arr = self.expr(e.value)
+        assert isinstance(arr, ArrayValue)
+        index_node = e.index
+        nodes = index_node.elts if isinstance(index_node, ir.TupleExpr) else [index_node]
+        if isinstance(index_node, ir.TupleExpr) or len(arr.shape) == 1:
+            indices = [self.coerce(n, WEAK_INT) for n in nodes]
+        else:  # a tuple-valued variable
+            tup = self.expr(index_node)
+            assert isinstance(tup, TupleValue)
+            types = self.tf.types[index_node.nid]
+            assert isinstance(types, TupleT)
+            indices = [self.ops.convert(v, t, WEAK_INT) for v, t in zip(tup.items, types.items)]  # type: ignore[arg-type]
+        return self.address(arr, indices, self.tf.types[e.value.nid].dtype)  # type: ignore[union-attr]
+
+    def address(self, arr: ArrayValue, indices: list[llir.Value], dtype: Scalar) -> llir.Value:
+        b = self.b
+        offset: llir.Value | None = None
+        zero = const(WEAK_INT, 0)
+        for idx, dim, stride in zip(indices, arr.shape, arr.strides):
+            # negative indices count from the end, as in Python
+            idx = b.select(b.icmp_signed("<", idx, zero), b.add(idx, dim), idx)
+            term = b.mul(idx, stride)
+            offset = term if offset is None else b.add(offset, term)
+        return b.gep(arr.ptr, [offset], source_etype=memory_type(dtype))
+
+    def load_element(self, ptr: llir.Value, dtype: Scalar) -> llir.Value:
+        v = self.b.load(ptr, typ=memory_type(dtype), align=dtype.dtype.itemsize)
+        return self.b.icmp_unsigned("!=", v, llir.Constant(I8, 0)) if dtype.kind == "b" else v
+
+    def _to_memory(self, v: llir.Value, dtype: Scalar) -> llir.Value:
+        return self.b.zext(v, I8) if dtype.kind == "b" else v
+
+    def store_element(self, target: ir.Subscript, value: llir.Value, dtype: Scalar) -> None:
+        ptr = self.element_pointer(target)
+        self.b.store(self._to_memory(value, dtype), ptr, align=dtype.dtype.itemsize)
+
+    # ------------------------------------------------------------------ calls
+    def call(self, e: ir.Call) -> Value:
+        callee = self.tf.callees[e.nid]
+        if callee.kind == "helper":
+            return self.call_helper(e, callee)
+        if callee.kind == "cast":
+            return self.coerce(e.args[0], self.tf.types[e.nid])
+        if callee.kind == "builtin":
+            return self.call_builtin(e, callee)
+        if callee.kind == "math":
+            return self.call_math(e, callee)
+        return self.call_gpu(e, callee)
+
+    def call_helper(self, e: ir.Call, callee: Callee) -> Value:
+        target = callee.target
+        assert target is not None
+        fn = self.parent.function(target)
+        args: list[llir.Value] = []
+        for node, t in zip(e.args, target.arg_types):
+            args += flatten(self.expr(node))
+        result = self.b.call(fn, args)
+        return None if target.return_type == NONE else result
+
+    def call_builtin(self, e: ir.Call, callee: Callee) -> Value:
+        if callee.name == "len":
+            v = self.expr(e.args[0])
+            if isinstance(v, TupleValue):
+                return const(WEAK_INT, len(v.items))
+            assert isinstance(v, ArrayValue)
+            return v.shape[0]
+        t = self.tf.types[e.nid]
+        values = [self.coerce(a, t) for a in e.args]
+        if callee.name == "abs":
+            return self.ops.abs(values[0], t)
+        return self.ops.minmax(callee.name, values, t)
+
+    def call_math(self, e: ir.Call, callee: Callee) -> llir.Value:
+        args = [self.coerce(a, WEAK_FLOAT) for a in e.args]
+        result = intrinsics.math_call(self.ops, callee.name, args)
+        if callee.name in ("floor", "ceil", "trunc"):  # Python returns an int
+            return self.ops.convert(result, WEAK_FLOAT, WEAK_INT)
+        return result
+
+    def call_gpu(self, e: ir.Call, callee: Callee) -> Value:
+        name = callee.name
+        if name == "syncthreads":
+            intrinsics.syncthreads(self.ops)
+            return None
+        if name == "shared_array":
+            dtype = callee.arg_types[0]
+            assert isinstance(dtype, Scalar)
+            shape = self.tf.consts[e.nid]
+            count = 1
+            for d in shape:
+                count *= d
+            gv = intrinsics.shared_global(self.parent.module, memory_type(dtype), count, dtype.dtype.itemsize)
+            ptr = self.b.addrspacecast(gv, PTR)
+            strides, acc = [], 1
+            for d in reversed(shape):
+                strides.insert(0, const(WEAK_INT, acc))
+                acc *= d
+            return ArrayValue(ptr, [const(WEAK_INT, d) for d in shape], strides)
+        if name.startswith("atomic_"):
+            arr_t = self.tf.types[e.args[0].nid]
+            assert isinstance(arr_t, ArrayT)
+            arr = self.expr(e.args[0])
+            assert isinstance(arr, ArrayValue)
+            index_node = e.args[1]
+            nodes = index_node.elts if isinstance(index_node, ir.TupleExpr) else [index_node]
+            ptr = self.address(arr, [self.coerce(n, WEAK_INT) for n in nodes], arr_t.dtype)
+            values = [self.coerce(a, arr_t.dtype) for a in e.args[2:]]
+            return intrinsics.atomic(self.ops, name, ptr, arr_t.dtype, values)
+        return intrinsics.special_register(self.ops, name)
+
+
+__all__ = ["ArrayValue", "ModuleLowerer", "TupleValue", "Weak"]

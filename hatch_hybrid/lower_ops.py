@@ -1,0 +1,296 @@
+"""Scalar semantics in LLVM IR: conversions and operators that behave as NumPy/Python do.
+
+Integer ``//`` and ``%`` floor (a zero divisor gives 0, as NumPy does); float ``//`` and ``%``
+follow NumPy's ``npy_divmod`` step by step so results are bit-identical; shifts past the width
+give 0 (or -1); fixed-width arithmetic wraps; float-to-int conversion saturates.
+"""
+
+from __future__ import annotations
+
+from llvmlite import ir as llir
+
+from .types import BOOL, Scalar, Type, storage
+
+I1 = llir.IntType(1)
+I8 = llir.IntType(8)
+I32 = llir.IntType(32)
+I64 = llir.IntType(64)
+I128 = llir.IntType(128)
+F32 = llir.FloatType()
+F64 = llir.DoubleType()
+VOID = llir.VoidType()
+PTR = llir.PointerType()
+
+
+def llvm_type(t: Scalar) -> llir.Type:
+    """The register type of a scalar (booleans are i1)."""
+    if t.kind == "b":
+        return I1
+    if t.kind == "f":
+        return F32 if t.bits == 32 else F64
+    return llir.IntType(t.bits)
+
+
+def memory_type(t: Scalar) -> llir.Type:
+    """The in-memory type of an array element (booleans take a byte, as in NumPy)."""
+    return I8 if t.kind == "b" else llvm_type(t)
+
+
+def const(t: Type, value: int | float | bool) -> llir.Constant:
+    s = storage(t)
+    if s.kind == "b":
+        return llir.Constant(I1, int(bool(value)))
+    if s.kind == "f":
+        return llir.Constant(llvm_type(s), float(value))
+    bits = s.bits
+    return llir.Constant(llvm_type(s), int(value) & ((1 << bits) - 1))
+
+
+def _mangle(t: llir.Type) -> str:
+    if t == F32:
+        return "f32"
+    if t == F64:
+        return "f64"
+    return str(t)
+
+
+class Ops:
+    """Emits scalar operations through one builder; ``intrinsic``/``libdevice`` declare callees."""
+
+    def __init__(self, builder: llir.IRBuilder, module: llir.Module, libdevice: set[str]) -> None:
+        self.b = builder
+        self.module = module
+        self.libdevice = libdevice
+
+    # --------------------------------------------------------------- callees
+    def intrinsic(self, name: str, overloads: list[llir.Type], nargs: int = 1,
+                  ret: llir.Type | None = None) -> llir.Function:
+        """Declare ``name.<overload types>``; by default ``overloads[0]`` in and out, ``nargs`` times."""
+        full = name + "".join("." + _mangle(t) for t in overloads)
+        fn = self.module.globals.get(full)
+        if fn is None:
+            args = [overloads[-1]] * nargs
+            fn = llir.Function(self.module, llir.FunctionType(ret or overloads[0], args), full)
+        return fn
+
+    def libcall(self, name: str, args: list[llir.Value], ret: llir.Type) -> llir.Value:
+        fn = self.module.globals.get(name)
+        if fn is None:
+            fn = llir.Function(self.module, llir.FunctionType(ret, [a.type for a in args]), name)
+        self.libdevice.add(name)
+        return self.b.call(fn, args)
+
+    # ----------------------------------------------------------- conversions
+    def convert(self, v: llir.Value, src: Type, dst: Type) -> llir.Value:
+        s, d = storage(src), storage(dst)
+        if s == d:
+            return v
+        b = self.b
+        if d.kind == "b":
+            return self.truth(v, src)
+        dt = llvm_type(d)
+        if s.kind == "b":
+            return b.uitofp(v, dt) if d.kind == "f" else b.zext(v, dt)
+        if s.kind in "iu" and d.kind in "iu":
+            if d.bits < s.bits:
+                return b.trunc(v, dt)
+            if d.bits == s.bits:
+                return v
+            return b.sext(v, dt) if s.kind == "i" else b.zext(v, dt)
+        if s.kind in "iu":  # -> float
+            return b.sitofp(v, dt) if s.kind == "i" else b.uitofp(v, dt)
+        if d.kind in "iu":  # float -> int: saturating, NaN -> 0 (C leaves this undefined)
+            name = "llvm.fptosi.sat" if d.kind == "i" else "llvm.fptoui.sat"
+            return b.call(self.intrinsic(name, [dt, v.type], ret=dt), [v])
+        return b.fpext(v, dt) if d.bits > s.bits else b.fptrunc(v, dt)
+
+    def truth(self, v: llir.Value, t: Type) -> llir.Value:
+        s = storage(t)
+        if s.kind == "b":
+            return v
+        if s.kind == "f":
+            return self.b.fcmp_unordered("!=", v, llir.Constant(v.type, 0.0))
+        return self.b.icmp_unsigned("!=", v, llir.Constant(v.type, 0))
+
+    # -------------------------------------------------------------- operators
+    def binop(self, op: str, a: llir.Value, b_: llir.Value, t: Type, right_const: object = None) -> llir.Value:
+        """``a op b`` with both operands already of type ``t`` (shifts: any int types of equal width)."""
+        s = storage(t)
+        b = self.b
+        is_float = s.kind == "f"
+        if op == "+":
+            return b.fadd(a, b_) if is_float else b.add(a, b_)
+        if op == "-":
+            return b.fsub(a, b_) if is_float else b.sub(a, b_)
+        if op == "*":
+            return b.fmul(a, b_) if is_float else b.mul(a, b_)
+        if op == "/":
+            return b.fdiv(a, b_)
+        if op in ("//", "%"):
+            if is_float:
+                div, mod = self.float_divmod(a, b_)
+            else:
+                div, mod = self.int_divmod(a, b_, signed=s.kind == "i")
+            return div if op == "//" else mod
+        if op == "**":
+            return self.power(a, b_, s, right_const)
+        if op == "&":
+            return b.and_(a, b_)
+        if op == "|":
+            return b.or_(a, b_)
+        if op == "^":
+            return b.xor(a, b_)
+        if op in ("<<", ">>"):
+            return self.shift(op, a, b_, s)
+        raise AssertionError(op)
+
+    def int_divmod(self, a: llir.Value, d: llir.Value, signed: bool) -> tuple[llir.Value, llir.Value]:
+        b = self.b
+        ty = a.type
+        zero, one = llir.Constant(ty, 0), llir.Constant(ty, 1)
+        is_zero = b.icmp_unsigned("==", d, zero)
+        if not signed:
+            safe = b.select(is_zero, one, d)
+            q, r = b.udiv(a, safe), b.urem(a, safe)
+            return b.select(is_zero, zero, q), b.select(is_zero, zero, r)
+        minus_one = llir.Constant(ty, -1)
+        is_m1 = b.icmp_signed("==", d, minus_one)
+        safe = b.select(b.or_(is_zero, is_m1), one, d)
+        q, r = b.sdiv(a, safe), b.srem(a, safe)
+        # floor: when the remainder is non-zero and its sign differs from the divisor's
+        adjust = b.and_(b.icmp_signed("!=", r, zero), b.icmp_signed("<", b.xor(r, d), zero))
+        q = b.select(adjust, b.sub(q, one), q)
+        r = b.select(adjust, b.add(r, d), r)
+        q = b.select(is_m1, b.sub(zero, a), q)  # a // -1 wraps as NumPy does
+        r = b.select(is_m1, zero, r)
+        return b.select(is_zero, zero, q), b.select(is_zero, zero, r)
+
+    def float_divmod(self, a: llir.Value, d: llir.Value) -> tuple[llir.Value, llir.Value]:
+        """NumPy's ``npy_divmod``, operation for operation."""
+        b = self.b
+        ty = a.type
+        zero, one, half = llir.Constant(ty, 0.0), llir.Constant(ty, 1.0), llir.Constant(ty, 0.5)
+        fmod = "__nv_fmodf" if ty == F32 else "__nv_fmod"
+        mod = self.libcall(fmod, [a, d], ty)
+        copysign = self.intrinsic("llvm.copysign", [ty], nargs=2)
+        floor = self.intrinsic("llvm.floor", [ty])
+        div = b.fdiv(b.fsub(a, mod), d)
+        mod_nonzero = b.fcmp_unordered("!=", mod, zero)
+        signs_differ = b.icmp_unsigned("!=", b.fcmp_ordered("<", d, zero), b.fcmp_ordered("<", mod, zero))
+        fix = b.and_(mod_nonzero, signs_differ)
+        mod_fixed = b.select(fix, b.fadd(mod, d), mod)
+        div = b.select(fix, b.fsub(div, one), div)
+        mod_out = b.select(mod_nonzero, mod_fixed, b.call(copysign, [zero, d]))
+        floordiv = b.call(floor, [div])
+        floordiv = b.select(b.fcmp_ordered(">", b.fsub(div, floordiv), half), b.fadd(floordiv, one), floordiv)
+        div_nonzero = b.fcmp_unordered("!=", div, zero)
+        quotient = b.fdiv(a, d)
+        floordiv = b.select(div_nonzero, floordiv, b.call(copysign, [zero, quotient]))
+        d_zero = b.fcmp_ordered("==", d, zero)
+        return b.select(d_zero, quotient, floordiv), b.select(d_zero, mod, mod_out)
+
+    def power(self, a: llir.Value, e: llir.Value, s: Scalar, right_const: object) -> llir.Value:
+        b = self.b
+        if s.kind == "f":
+            if right_const == 2:
+                return b.fmul(a, a)  # pow(x, 2) is correctly rounded, and so is x*x
+            name = "__nv_powf" if s.bits == 32 else "__nv_pow"
+            return self.libcall(name, [a, e], a.type)
+        return b.call(self._ipow(a.type), [a, e])
+
+    def _ipow(self, ty: llir.IntType) -> llir.Function:
+        name = f"__hybrid_ipow_i{ty.width}"
+        fn = self.module.globals.get(name)
+        if fn is not None:
+            return fn
+        fn = llir.Function(self.module, llir.FunctionType(ty, [ty, ty]), name)
+        fn.linkage = "internal"
+        base, exp = fn.args
+        entry, loop, done = (fn.append_basic_block(n) for n in ("entry", "loop", "done"))
+        b = llir.IRBuilder(entry)
+        zero, one = llir.Constant(ty, 0), llir.Constant(ty, 1)
+        b.cbranch(b.icmp_signed(">", exp, zero), loop, done)
+        b.position_at_end(loop)
+        acc = b.phi(ty)
+        bb = b.phi(ty)
+        ee = b.phi(ty)
+        odd = b.icmp_unsigned("!=", b.and_(ee, one), zero)
+        acc2 = b.select(odd, b.mul(acc, bb), acc)
+        bb2 = b.mul(bb, bb)
+        ee2 = b.lshr(ee, one)
+        acc.add_incoming(one, entry)
+        bb.add_incoming(base, entry)
+        ee.add_incoming(exp, entry)
+        acc.add_incoming(acc2, loop)
+        bb.add_incoming(bb2, loop)
+        ee.add_incoming(ee2, loop)
+        b.cbranch(b.icmp_unsigned("!=", ee2, zero), loop, done)
+        b.position_at_end(done)
+        result = b.phi(ty)
+        result.add_incoming(one, entry)
+        result.add_incoming(acc2, loop)
+        b.ret(result)
+        return fn
+
+    def shift(self, op: str, a: llir.Value, n: llir.Value, s: Scalar) -> llir.Value:
+        b = self.b
+        ty = a.type
+        width = llir.Constant(ty, s.bits)
+        too_far = b.icmp_unsigned(">=", n, width)  # also catches negative counts
+        safe = b.select(too_far, llir.Constant(ty, 0), n)
+        if op == "<<":
+            return b.select(too_far, llir.Constant(ty, 0), b.shl(a, safe))
+        if s.kind == "u":
+            return b.select(too_far, llir.Constant(ty, 0), b.lshr(a, safe))
+        fill = b.ashr(a, llir.Constant(ty, s.bits - 1))
+        return b.select(too_far, fill, b.ashr(a, safe))
+
+    def compare(self, op: str, a: llir.Value, b_: llir.Value, ta: Type, tb: Type) -> llir.Value:
+        sa, sb = storage(ta), storage(tb)
+        b = self.b
+        if sa.kind == "f":
+            if op == "!=":
+                return b.fcmp_unordered("!=", a, b_)
+            return b.fcmp_ordered(op, a, b_)
+        if sa != sb:  # NumPy compares mixed signed/unsigned 64-bit integers exactly
+            a = b.sext(a, I128) if sa.kind == "i" else b.zext(a, I128)
+            b_ = b.sext(b_, I128) if sb.kind == "i" else b.zext(b_, I128)
+            return b.icmp_signed(op, a, b_)
+        if sa.kind in "ib":
+            return b.icmp_signed(op, a, b_) if sa.kind == "i" else b.icmp_unsigned(op, a, b_)
+        return b.icmp_unsigned(op, a, b_)
+
+    def unary(self, op: str, v: llir.Value, t: Type) -> llir.Value:
+        b = self.b
+        s = storage(t)
+        if op == "+":
+            return v
+        if op == "-":
+            return b.fneg(v) if s.kind == "f" else b.sub(llir.Constant(v.type, 0), v)
+        if op == "~":
+            return b.xor(v, llir.Constant(v.type, -1))
+        if op == "not":
+            return b.xor(self.truth(v, t), llir.Constant(I1, 1))
+        raise AssertionError(op)
+
+    def abs(self, v: llir.Value, t: Type) -> llir.Value:
+        s = storage(t)
+        if s.kind == "f":
+            return self.b.call(self.intrinsic("llvm.fabs", [v.type]), [v])
+        if s.kind == "u":
+            return v
+        neg = self.b.icmp_signed("<", v, llir.Constant(v.type, 0))
+        return self.b.select(neg, self.b.sub(llir.Constant(v.type, 0), v), v)
+
+    def minmax(self, name: str, values: list[llir.Value], t: Type) -> llir.Value:
+        """Python's min/max: keep the current value unless the next one is strictly smaller/larger."""
+        result = values[0]
+        op = "<" if name == "min" else ">"
+        for v in values[1:]:
+            better = self.compare(op, v, result, t, t)
+            result = self.b.select(better, v, result)
+        return result
+
+
+def is_bool(t: Type) -> bool:
+    return storage(t) == BOOL

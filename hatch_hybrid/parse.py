@@ -1,0 +1,229 @@
+"""Stage 1: Python ``ast`` -> kernel IR, rejecting what the kernel language does not have."""
+
+from __future__ import annotations
+
+import ast
+
+from . import ir
+from .errors import CompileError, Loc
+
+_BINOPS: dict[type[ast.operator], str] = {
+    ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%",
+    ast.Pow: "**", ast.LShift: "<<", ast.RShift: ">>", ast.BitAnd: "&", ast.BitOr: "|",
+    ast.BitXor: "^",
+}
+_UNARYOPS: dict[type[ast.unaryop], str] = {ast.USub: "-", ast.UAdd: "+", ast.Invert: "~", ast.Not: "not"}
+_CMPOPS: dict[type[ast.cmpop], str] = {
+    ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!=",
+}
+
+# What users write that kernels cannot run, and what to do instead.
+_UNSUPPORTED: dict[type[ast.AST], tuple[str, str]] = {
+    ast.ClassDef: ("class definitions inside a kernel", "define classes at module level with @hybrid_runtime.struct"),
+    ast.FunctionDef: ("nested functions (closures)", "move the function to module level and pass what it needs as arguments"),
+    ast.AsyncFunctionDef: ("async functions", "kernels are synchronous; move the function to module level"),
+    ast.Lambda: ("lambda expressions", "define a module-level helper function and call it"),
+    ast.Try: ("exceptions (try/except)", "check conditions with `if` and report results through an output array"),
+    ast.Raise: ("raise", "report errors through an output array"),
+    ast.With: ("with statements", "kernels have no context managers; remove the `with`"),
+    ast.AsyncWith: ("async with", "kernels are synchronous"),
+    ast.AsyncFor: ("async for", "use `for i in range(...)`"),
+    ast.Global: ("global declarations", "pass the value in as a kernel argument or array"),
+    ast.Nonlocal: ("nonlocal declarations", "pass the value in as an argument"),
+    ast.Delete: ("del", "variables live until the function returns; remove the `del`"),
+    ast.Import: ("import inside a kernel", "import at module level"),
+    ast.ImportFrom: ("import inside a kernel", "import at module level"),
+    ast.Assert: ("assert", "check the condition with `if` and write a flag to an output array"),
+    ast.List: ("lists", "use an Array argument or gpu.shared_array(dtype, shape)"),
+    ast.ListComp: ("list comprehensions", "write a `for i in range(...)` loop into an array"),
+    ast.Dict: ("dicts", "kernels work on arrays and scalars"),
+    ast.DictComp: ("dict comprehensions", "kernels work on arrays and scalars"),
+    ast.Set: ("sets", "kernels work on arrays and scalars"),
+    ast.SetComp: ("set comprehensions", "kernels work on arrays and scalars"),
+    ast.GeneratorExp: ("generator expressions", "write a `for i in range(...)` loop"),
+    ast.Yield: ("generators (yield)", "write results into an output array"),
+    ast.YieldFrom: ("generators (yield from)", "write results into an output array"),
+    ast.Await: ("await", "kernels are synchronous"),
+    ast.JoinedStr: ("f-strings", "kernels have no strings"),
+    ast.Starred: ("starred arguments", "pass arguments one by one"),
+    ast.NamedExpr: ("assignment expressions (:=)", "assign in a statement of its own"),
+    ast.Slice: ("slices", "index single elements inside a loop"),
+    ast.Match: ("match statements", "use if/elif/else"),
+}
+
+
+class Parser:
+    """Translates one function definition into :class:`ir.Function`."""
+
+    def __init__(self, file: str, module: str) -> None:
+        self.file = file
+        self.module = module
+
+    # ---------------------------------------------------------------- helpers
+    def loc(self, node: ast.AST) -> Loc:
+        line = getattr(node, "lineno", 0)
+        col = getattr(node, "col_offset", 0)
+        end_line = getattr(node, "end_lineno", line)
+        end_col = getattr(node, "end_col_offset", None) if end_line == line else None
+        return Loc(self.file, line, col, end_col)
+
+    def unsupported(self, node: ast.AST) -> CompileError:
+        what, hint = _UNSUPPORTED.get(type(node), (None, None))
+        if what is None:
+            name = type(node).__name__
+            what, hint = f"`{name}` syntax", "rewrite it with scalars, arrays, if/while/for-range and calls"
+        return CompileError(self.loc(node), f"kernel code cannot use {what}", hint)
+
+    # -------------------------------------------------------------- functions
+    def function(self, node: ast.FunctionDef) -> ir.Function:
+        args = node.args
+        if args.vararg or args.kwarg or args.kwonlyargs or args.posonlyargs:
+            bad = args.vararg or args.kwarg or (args.kwonlyargs or args.posonlyargs)[0]
+            raise CompileError(self.loc(bad if isinstance(bad, ast.AST) else node),
+                               "kernel-language functions take plain positional parameters only",
+                               "remove *args, **kwargs and keyword-only or positional-only markers")
+        if args.defaults or args.kw_defaults:
+            raise CompileError(self.loc(args.defaults[0] if args.defaults else node),
+                               "default parameter values are not supported in kernel code",
+                               "pass every argument explicitly")
+        params = [ir.Param(a.arg, self.expr(a.annotation) if a.annotation else None, loc=self.loc(a))
+                  for a in args.args]
+        returns = self.expr(node.returns) if node.returns is not None else None
+        body = self.block(node.body)
+        return ir.Function(node.name, self.module, params, returns, body, loc=self.loc(node))
+
+    def block(self, stmts: list[ast.stmt]) -> list[ir.Stmt]:
+        out = []
+        for s in stmts:
+            stmt = self.stmt(s)
+            if stmt is not None:
+                out.append(stmt)
+        return out
+
+    # ------------------------------------------------------------- statements
+    def stmt(self, node: ast.stmt) -> ir.Stmt | None:
+        loc = self.loc(node)
+        if isinstance(node, ast.Assign):
+            if len(node.targets) != 1:
+                raise CompileError(loc, "chained assignment (a = b = ...) is not supported in kernel code",
+                                   "assign each variable in its own statement")
+            return ir.Assign(self.target(node.targets[0]), self.expr(node.value), loc=loc)
+        if isinstance(node, ast.AnnAssign):
+            if node.value is None:
+                raise CompileError(loc, "a declaration without a value is not supported in kernel code",
+                                   "give the variable an initial value: `x: f32 = 0.0`")
+            return ir.Assign(self.target(node.target), self.expr(node.value),
+                             self.expr(node.annotation), loc=loc)
+        if isinstance(node, ast.AugAssign):
+            return ir.AugAssign(self.target(node.target), self.binop(node.op, node), self.expr(node.value), loc=loc)
+        if isinstance(node, ast.If):
+            return ir.If(self.expr(node.test), self.block(node.body), self.block(node.orelse), loc=loc)
+        if isinstance(node, ast.While):
+            if node.orelse:
+                raise CompileError(self.loc(node.orelse[0]), "while ... else is not supported in kernel code",
+                                   "use a flag variable set before `break`")
+            return ir.While(self.expr(node.test), self.block(node.body), loc=loc)
+        if isinstance(node, ast.For):
+            return self.for_range(node)
+        if isinstance(node, ast.Break):
+            return ir.Break(loc=loc)
+        if isinstance(node, ast.Continue):
+            return ir.Continue(loc=loc)
+        if isinstance(node, ast.Return):
+            return ir.Return(self.expr(node.value) if node.value is not None else None, loc=loc)
+        if isinstance(node, ast.Pass):
+            return ir.Pass(loc=loc)
+        if isinstance(node, ast.Expr):
+            if isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
+                return None  # docstring or string statement
+            return ir.ExprStmt(self.expr(node.value), loc=loc)
+        raise self.unsupported(node)
+
+    def for_range(self, node: ast.For) -> ir.ForRange:
+        loc = self.loc(node)
+        if node.orelse:
+            raise CompileError(self.loc(node.orelse[0]), "for ... else is not supported in kernel code",
+                               "use a flag variable set before `break`")
+        if not isinstance(node.target, ast.Name):
+            raise CompileError(self.loc(node.target), "a for loop must bind a single variable",
+                               "write `for i in range(...)`")
+        it = node.iter
+        if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range"):
+            raise CompileError(self.loc(it), "kernels can only loop over range(...)",
+                               "write `for i in range(len(a)):` and index the array")
+        if it.keywords or not 1 <= len(it.args) <= 3:
+            raise CompileError(self.loc(it), "range() takes 1 to 3 positional arguments")
+        target = ir.Name(node.target.id, loc=self.loc(node.target))
+        return ir.ForRange(target, [self.expr(a) for a in it.args], self.block(node.body), loc=loc)
+
+    def target(self, node: ast.expr) -> ir.Expr:
+        if isinstance(node, ast.Name):
+            return ir.Name(node.id, loc=self.loc(node))
+        if isinstance(node, ast.Subscript):
+            return self.expr(node)
+        if isinstance(node, ast.Attribute):
+            raise CompileError(self.loc(node), "assigning to an attribute is not supported in kernel code",
+                               "assign to a local variable or an array element")
+        if isinstance(node, (ast.Tuple, ast.List)):
+            raise CompileError(self.loc(node), "tuple unpacking is not supported in kernel code yet",
+                               "assign each variable in its own statement")
+        raise self.unsupported(node)
+
+    def binop(self, op: ast.operator, node: ast.AST) -> str:
+        try:
+            return _BINOPS[type(op)]
+        except KeyError:
+            raise CompileError(self.loc(node), "matrix multiplication (@) is not supported in kernel code",
+                               "write the loops over array elements") from None
+
+    # ------------------------------------------------------------ expressions
+    def expr(self, node: ast.expr) -> ir.Expr:
+        loc = self.loc(node)
+        if isinstance(node, ast.Constant):
+            v = node.value
+            if isinstance(v, (bool, int, float)) or v is None:
+                return ir.Const(v, loc=loc)
+            kind = "strings" if isinstance(v, (str, bytes)) else f"{type(v).__name__} constants"
+            raise CompileError(loc, f"{kind} are not supported in kernel code",
+                               "kernels compute with numbers and arrays")
+        if isinstance(node, ast.Name):
+            return ir.Name(node.id, loc=loc)
+        if isinstance(node, ast.Attribute):
+            return ir.Attribute(self.expr(node.value), node.attr, loc=loc)
+        if isinstance(node, ast.BinOp):
+            return ir.BinOp(self.binop(node.op, node), self.expr(node.left), self.expr(node.right), loc=loc)
+        if isinstance(node, ast.UnaryOp):
+            return ir.UnaryOp(_UNARYOPS[type(node.op)], self.expr(node.operand), loc=loc)
+        if isinstance(node, ast.Compare):
+            ops = []
+            for op in node.ops:
+                if type(op) not in _CMPOPS:
+                    raise CompileError(loc, f"`{type(op).__name__}` comparisons (is, in) are not supported in kernel code",
+                                       "compare numbers with ==, !=, <, <=, >, >=")
+                ops.append(_CMPOPS[type(op)])
+            return ir.Compare(self.expr(node.left), ops, [self.expr(c) for c in node.comparators], loc=loc)
+        if isinstance(node, ast.BoolOp):
+            return ir.BoolOp("and" if isinstance(node.op, ast.And) else "or",
+                             [self.expr(v) for v in node.values], loc=loc)
+        if isinstance(node, ast.IfExp):
+            return ir.IfExp(self.expr(node.test), self.expr(node.body), self.expr(node.orelse), loc=loc)
+        if isinstance(node, ast.Call):
+            for a in node.args:
+                if isinstance(a, ast.Starred):
+                    raise self.unsupported(a)
+            kw: dict[str, ir.Expr] = {}
+            for k in node.keywords:
+                if k.arg is None:
+                    raise CompileError(self.loc(k.value), "**kwargs in calls are not supported in kernel code",
+                                       "pass arguments one by one")
+                kw[k.arg] = self.expr(k.value)
+            return ir.Call(self.expr(node.func), [self.expr(a) for a in node.args], kw, loc=loc)
+        if isinstance(node, ast.Subscript):
+            return ir.Subscript(self.expr(node.value), self.expr(node.slice), loc=loc)
+        if isinstance(node, ast.Tuple):
+            return ir.TupleExpr([self.expr(e) for e in node.elts], loc=loc)
+        raise self.unsupported(node)
+
+
+def parse_function(node: ast.FunctionDef, file: str, module: str) -> ir.Function:
+    return Parser(file, module).function(node)

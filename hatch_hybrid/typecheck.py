@@ -1,0 +1,688 @@
+"""Stage 2: type inference. Runs to completion before any code is generated.
+
+Each (function, argument types) pair becomes one :class:`TypedFunction`; helpers are checked once
+per distinct signature they are called with (monomorphisation). Local variable types are found by
+iterating to a fixed point, so loop-carried variables get the type they settle on.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import ir
+from . import typerules as rules
+from .discover import ConstSym, ExternalSym, FunctionSym, KernelDecl, ModuleIndex, ModuleSym, Symbol, UnknownSym
+from .errors import CompileError, Loc, Note
+from .parse import parse_function
+from .types import (BOOL, NONE, WEAK_FLOAT, WEAK_INT, ArrayT, Scalar, TupleT, Type, Weak, is_int, is_numeric,
+                    parse_type_name, unify_assignment)
+
+BUILTINS = {"len", "abs", "min", "max", "int", "float", "bool", "range", "print"}
+
+
+@dataclass(frozen=True)
+class SymbolT(Type):
+    """A compile-time entity used as a value: a module, a function, a type, an intrinsic."""
+
+    sym: Symbol | str  # str: a builtin name
+
+    def __str__(self) -> str:
+        return str(getattr(self.sym, "qualname", getattr(self.sym, "name", self.sym)))
+
+
+@dataclass(frozen=True)
+class Callee:
+    """What a call node calls, resolved: ``kind`` is helper, cast, builtin, math or gpu."""
+
+    kind: str
+    name: str
+    arg_types: tuple[Type, ...] = ()
+    target: TypedFunction | None = None
+
+
+@dataclass(eq=False)
+class TypedFunction:
+    fn: ir.Function
+    arg_types: tuple[Type, ...]
+    symbol: str
+    is_kernel: bool
+    return_type: Type = NONE
+    types: dict[int, Type] = field(default_factory=dict)  # expression node id -> type
+    optypes: dict[int, rules.OpTypes] = field(default_factory=dict)  # operator node id -> operand types
+    callees: dict[int, Callee] = field(default_factory=dict)
+    consts: dict[int, Any] = field(default_factory=dict)  # node id -> compile-time constant value
+    locals: dict[str, Type] = field(default_factory=dict)
+    writes: set[int] = field(default_factory=set)  # indices of array parameters written
+    uses_barrier: bool = False
+
+    def type_of(self, node: ir.Node) -> Type | None:
+        return self.types.get(node.nid)
+
+    def dump(self) -> str:
+        head = f"# {self.symbol}: ({', '.join(map(str, self.arg_types))}) -> {self.return_type}"
+        local_lines = [f"#   {name}: {t}" for name, t in sorted(self.locals.items())]
+        return "\n".join([head, *local_lines, ir.dump(self.fn, self.type_of)])
+
+
+class _Unresolved(Exception):
+    """A local's type is not known yet in this inference round."""
+
+
+def mangle(qualname: str, arg_types: tuple[Type, ...] = ()) -> str:
+    """A readable, stable PTX-safe symbol: ``pkg.mod.f`` (f32, i64) -> ``pkg_mod_f__f32_i64``."""
+    base = qualname.replace("_", "_1").replace(".", "__")
+    if not arg_types:
+        return base
+    parts = []
+    for t in arg_types:
+        text = str(t).replace("Array[", "A").replace("tuple[", "T").replace(", ", "_").replace("]", "")
+        parts.append(text)
+    return base + "___" + "_".join(parts)
+
+
+class Program:
+    """All typed functions reachable from the kernels checked so far."""
+
+    def __init__(self, index: ModuleIndex) -> None:
+        self.index = index
+        self._parsed: dict[str, ir.Function] = {}
+        self.functions: dict[tuple[str, tuple[Type, ...]], TypedFunction] = {}
+        self._active: list[tuple[str, Loc]] = []
+
+    def parsed(self, sym: FunctionSym) -> ir.Function:
+        fn = self._parsed.get(sym.qualname)
+        if fn is None:
+            info = self.index.module(sym.module)
+            fn = parse_function(info.functions[sym.name], str(info.path), sym.module)
+            self._parsed[sym.qualname] = fn
+        return fn
+
+    # ----------------------------------------------------------------- kernels
+    def check_kernel(self, decl: KernelDecl) -> TypedFunction:
+        fn = self.parsed(FunctionSym(decl.module, decl.name))
+        arg_types = []
+        for p in fn.params:
+            if p.annotation is None:
+                raise CompileError(p.loc, f"kernel parameter `{p.name}` needs a type annotation",
+                                   "annotate it, e.g. `x: Array[f32]` or `n: i32`")
+            t = self.annotation(fn.module, p.annotation)
+            if isinstance(t, Weak):
+                t = t.storage  # int/float/bool annotations on kernel parameters mean i64/f64
+            arg_types.append(t)
+        tf = self.specialise(fn, tuple(arg_types), is_kernel=True, symbol=mangle(decl.qualname))
+        if tf.return_type != NONE:
+            raise CompileError(fn.loc, f"kernel `{fn.name}` returns a value",
+                               "kernels write results into arrays; remove the return value")
+        return tf
+
+    def annotation(self, module: str, node: ir.Expr) -> Type:
+        """The type an annotation expression denotes."""
+        if isinstance(node, ir.Const) and isinstance(node.value, str):
+            parsed = ast.parse(node.value, mode="eval").body
+            from .parse import Parser
+            node = Parser(node.loc.file, module).expr(parsed)
+        if isinstance(node, ir.Subscript):
+            base = self._static(module, node.value)
+            if base == ExternalSym("hybrid_runtime.Array"):
+                items = node.index.elts if isinstance(node.index, ir.TupleExpr) else [node.index]
+                elem = self.annotation(module, items[0])
+                ndim = 1
+                if len(items) == 2 and isinstance(items[1], ir.Const) and isinstance(items[1].value, int):
+                    ndim = items[1].value
+                elif len(items) != 1:
+                    raise CompileError(node.loc, "write Array[T] or Array[T, N] with a literal N")
+                if not isinstance(elem, Scalar) and not isinstance(elem, Weak):
+                    raise CompileError(node.loc, f"arrays hold scalars, not {elem}")
+                return ArrayT(elem if isinstance(elem, Scalar) else elem.storage, ndim)
+        sym = self._static(module, node)
+        t = _type_named(sym)
+        if t is None:
+            raise CompileError(node.loc, "this annotation is not a kernel type",
+                               "use f32, i32, ... (or numpy types), int, float, bool, Array[T] or Array[T, N]")
+        return t
+
+    def _static(self, module: str, node: ir.Expr) -> Symbol | str | None:
+        if isinstance(node, ir.Name):
+            sym = self.index.resolve_global(module, node.id)
+            if sym is None and node.id in BUILTINS:
+                return node.id
+            return sym
+        if isinstance(node, ir.Attribute):
+            base = self._static(module, node.value)
+            if isinstance(base, (ModuleSym, ExternalSym, UnknownSym)):
+                return self.index.resolve_member(base, node.attr)
+        return None
+
+    # ----------------------------------------------------------- specialising
+    def specialise(self, fn: ir.Function, arg_types: tuple[Type, ...], *, is_kernel: bool = False,
+                   symbol: str | None = None, call_loc: Loc | None = None) -> TypedFunction:
+        key = (fn.qualname, arg_types)
+        done = self.functions.get(key)
+        if done is not None:
+            return done
+        for name, _ in self._active:
+            if name == fn.qualname:
+                chain = " -> ".join([n for n, _ in self._active] + [fn.qualname])
+                raise CompileError(call_loc, f"recursion is not supported in kernel code: {chain}",
+                                   "rewrite the recursion as a loop")
+        self._active.append((fn.qualname, call_loc or fn.loc))
+        try:
+            tf = TypedFunction(fn, arg_types, symbol or mangle(fn.qualname, arg_types), is_kernel)
+            FunctionChecker(self, tf).run()
+        finally:
+            self._active.pop()
+        self.functions[key] = tf
+        return tf
+
+
+def _type_named(sym: Symbol | str | None) -> Type | None:
+    if isinstance(sym, str):
+        return rules.CAST_NAMES.get(sym)
+    if isinstance(sym, ExternalSym):
+        mod, _, name = sym.qualname.rpartition(".")
+        if mod in ("hybrid_runtime", "numpy"):
+            if name in ("bool_", "boolean"):
+                return BOOL
+            return parse_type_name(name)
+    return None
+
+
+def _terminates(block: list[ir.Stmt]) -> bool:
+    if not block:
+        return False
+    last = block[-1]
+    if isinstance(last, ir.Return):
+        return True
+    if isinstance(last, ir.If):
+        return _terminates(last.body) and _terminates(last.orelse)
+    return False
+
+
+class FunctionChecker:
+    """Infers the types of one specialisation."""
+
+    def __init__(self, program: Program, tf: TypedFunction) -> None:
+        self.program = program
+        self.tf = tf
+        self.fn = tf.fn
+        self.module = tf.fn.module
+        self.params = {p.name: i for i, p in enumerate(self.fn.params)}
+        self.assigned: dict[str, Loc] = {}
+        self.final = False
+        self.returns: list[tuple[Type, Loc]] = []
+        self.aliases: dict[str, set[int]] = {}
+
+    # ------------------------------------------------------------------ driver
+    def run(self) -> None:
+        fn, tf = self.fn, self.tf
+        if len(tf.arg_types) != len(fn.params):
+            raise CompileError(fn.loc, f"{fn.name}() takes {len(fn.params)} arguments, got {len(tf.arg_types)}")
+        local_names = {n.target.id for n in self._assignments(fn.body)}  # type: ignore[attr-defined]
+        self.local_names = local_names | set(self.params)
+        for p, t in zip(fn.params, tf.arg_types):
+            tf.locals[p.name] = t
+            self.assigned[p.name] = p.loc
+            if isinstance(t, ArrayT):
+                self.aliases[p.name] = {self.params[p.name]}
+        for _ in range(50):
+            before = dict(tf.locals)
+            self._round()
+            if tf.locals == before:
+                break
+        self.final = True
+        self._round()
+        self._check_params()
+        self._finish_returns()
+
+    def _assignments(self, block: list[ir.Stmt]) -> list[ir.Stmt]:
+        out: list[ir.Stmt] = []
+        for s in block:
+            if isinstance(s, (ir.Assign, ir.AugAssign)) and isinstance(s.target, ir.Name):
+                out.append(s)
+            elif isinstance(s, ir.ForRange):
+                out.append(ir.Assign(s.target, s.target, loc=s.loc))
+                out += self._assignments(s.body)
+            elif isinstance(s, ir.If):
+                out += self._assignments(s.body) + self._assignments(s.orelse)
+            elif isinstance(s, ir.While):
+                out += self._assignments(s.body)
+        return out
+
+    def _round(self) -> None:
+        self.tf.types.clear()
+        self.tf.writes.clear()
+        self.returns = []
+        self.block(self.fn.body, loop_depth=0)
+
+    def _check_params(self) -> None:
+        for p, t in zip(self.fn.params, self.tf.arg_types):
+            if p.annotation is None or self.tf.is_kernel:
+                continue
+            want = self.program.annotation(self.module, p.annotation)
+            ok = want == t or (isinstance(want, Scalar) and isinstance(t, Weak) and unify_assignment(want, t) == want)
+            ok = ok or (isinstance(want, Weak) and t == want.storage) or (isinstance(want, Weak) and isinstance(t, Weak) and unify_assignment(want, t) == want)
+            if not ok:
+                raise CompileError(p.loc, f"parameter `{p.name}` of {self.fn.name}() is annotated {want} "
+                                   f"but this call passes {t}",
+                                   f"convert the argument at the call site, e.g. {want}(x)")
+
+    def _finish_returns(self) -> None:
+        tf = self.tf
+        values = [(t, loc) for t, loc in self.returns if t != NONE]
+        if not values:
+            tf.return_type = NONE
+            return
+        if len(values) != len(self.returns) or not _terminates(self.fn.body):
+            where = next((loc for t, loc in self.returns if t == NONE), self.fn.loc)
+            raise CompileError(where, f"{self.fn.name}() returns a value on some paths and None on others",
+                               "return a value on every path (add a final `return ...`)")
+        result = values[0][0]
+        for t, loc in values[1:]:
+            merged = unify_assignment(result, t)
+            if merged is None:
+                raise CompileError(loc, f"{self.fn.name}() returns {t} here but {result} elsewhere",
+                                   "convert the return values to one type, e.g. f32(x)",
+                                   [Note(values[0][1], f"returns {result} here")])
+            result = merged
+        if isinstance(result, ArrayT):
+            raise CompileError(values[0][1], "returning arrays is not supported in kernel code",
+                               "pass the output array in as a parameter")
+        if self.fn.returns is not None:
+            want = self.program.annotation(self.module, self.fn.returns)
+            if unify_assignment(want, result) is None and not (isinstance(want, Weak) and result == want.storage):
+                raise CompileError(values[0][1], f"{self.fn.name}() is annotated to return {want} but returns {result}",
+                                   f"convert the result, e.g. return {want}(x)")
+        tf.return_type = result
+
+    # -------------------------------------------------------------- statements
+    def block(self, stmts: list[ir.Stmt], loop_depth: int) -> None:
+        for s in stmts:
+            try:
+                self.stmt(s, loop_depth)
+            except _Unresolved:
+                if self.final:
+                    raise
+                continue
+
+    def stmt(self, s: ir.Stmt, loop_depth: int) -> None:
+        if isinstance(s, ir.Assign):
+            value = self.expr(s.value)
+            if s.annotation is not None:
+                declared = self.program.annotation(self.module, s.annotation)
+                if unify_assignment(declared, value) is None and not (is_numeric(declared) and is_numeric(value)):
+                    raise CompileError(s.value.loc, f"cannot assign {value} to a variable declared {declared}")
+                value = declared
+            self.assign(s.target, value, s.value)
+        elif isinstance(s, ir.AugAssign):
+            current = self.expr(s.target)
+            value = self.expr(s.value)
+            ops = self._binop(s.op, current, value, s.value, s)
+            self.assign(s.target, ops.result, s.value)
+        elif isinstance(s, ir.If):
+            self.condition(s.test)
+            self.block(s.body, loop_depth)
+            self.block(s.orelse, loop_depth)
+        elif isinstance(s, ir.While):
+            self.condition(s.test)
+            self.block(s.body, loop_depth + 1)
+        elif isinstance(s, ir.ForRange):
+            for a in s.args:
+                t = self.expr(a)
+                if not is_int(t):
+                    raise CompileError(a.loc, f"range() needs integers, not {t}", "convert with int(...)")
+            self.assign(s.target, WEAK_INT, s.target)
+            self.block(s.body, loop_depth + 1)
+        elif isinstance(s, (ir.Break, ir.Continue)):
+            if loop_depth == 0:
+                raise CompileError(s.loc, f"`{type(s).__name__.lower()}` outside a loop")
+        elif isinstance(s, ir.Return):
+            t = self.expr(s.value) if s.value is not None else NONE
+            self.returns.append((t, s.loc))
+        elif isinstance(s, ir.ExprStmt):
+            self.expr(s.value)
+        elif isinstance(s, ir.Pass):
+            pass
+        else:  # pragma: no cover - the parser produces no other statements
+            raise CompileError(s.loc, f"unsupported statement {type(s).__name__}")
+
+    def condition(self, test: ir.Expr) -> None:
+        t = self.expr(test)
+        if not is_numeric(t):
+            raise CompileError(test.loc, f"a condition must be a number or boolean, not {t}")
+
+    def assign(self, target: ir.Expr, value: Type, value_node: ir.Expr) -> None:
+        tf = self.tf
+        if isinstance(target, ir.Subscript):
+            arr = self.expr(target)  # checks the index
+            base = self._array_root(target.value)
+            if base is not None:
+                tf.writes.update(self.aliases.get(base, set()))
+            if not is_numeric(value):
+                raise CompileError(value_node.loc, f"cannot store {value} into an array of {arr}")
+            return
+        assert isinstance(target, ir.Name)
+        name = target.id
+        if name in self.params and isinstance(tf.arg_types[self.params[name]], ArrayT) and not self.final:
+            pass
+        if value == NONE or isinstance(value, SymbolT):
+            raise CompileError(value_node.loc, f"cannot assign {value} to a variable in kernel code")
+        old = tf.locals.get(name)
+        if old is None:
+            tf.locals[name] = value
+            self.assigned[name] = target.loc
+        else:
+            merged = unify_assignment(old, value)
+            if merged is None:
+                raise CompileError(target.loc, f"variable `{name}` changes type from {old} to {value}",
+                                   f"a variable keeps one type; convert the value, e.g. {old}(...), "
+                                   "or use a new variable",
+                                   [Note(self.assigned[name], f"`{name}` is first assigned a {old} here")])
+            tf.locals[name] = merged
+        if isinstance(value, ArrayT):
+            root = self._array_root(value_node)
+            self.aliases.setdefault(name, set()).update(self.aliases.get(root, set()) if root else set())
+        tf.types[target.nid] = tf.locals[name]
+
+    def _array_root(self, node: ir.Expr) -> str | None:
+        return node.id if isinstance(node, ir.Name) else None
+
+    # ------------------------------------------------------------- expressions
+    def expr(self, e: ir.Expr) -> Type:
+        t = self._expr(e)
+        self.tf.types[e.nid] = t
+        return t
+
+    def _expr(self, e: ir.Expr) -> Type:
+        tf = self.tf
+        if isinstance(e, ir.Const):
+            if isinstance(e.value, bool):
+                return BOOL
+            if e.value is None:
+                return NONE
+            tf.consts[e.nid] = e.value
+            return WEAK_INT if isinstance(e.value, int) else WEAK_FLOAT
+        if isinstance(e, ir.Name):
+            return self.name(e)
+        if isinstance(e, ir.Attribute):
+            return self.attribute(e)
+        if isinstance(e, ir.BinOp):
+            return self._binop(e.op, self.expr(e.left), self.expr(e.right), e.right, e).result
+        if isinstance(e, ir.UnaryOp):
+            operand = self.expr(e.operand)
+            try:
+                return rules.unary(e.op, operand)
+            except rules.RuleError as exc:
+                raise CompileError(e.loc, str(exc), exc.hint) from None
+        if isinstance(e, ir.Compare):
+            left = self.expr(e.left)
+            for op, comp in zip(e.ops, e.comparators):
+                right = self.expr(comp)
+                try:
+                    tf.optypes[comp.nid] = rules.compare(op, left, right)
+                except rules.RuleError as exc:
+                    raise CompileError(e.loc, str(exc), exc.hint) from None
+                left = right
+            return BOOL
+        if isinstance(e, (ir.BoolOp, ir.IfExp)):
+            if isinstance(e, ir.IfExp):
+                self.condition(e.test)
+                values, what = [e.body, e.orelse], "a conditional expression"
+            else:
+                values, what = e.values, f"`{e.op}`"
+            result = self.expr(values[0])
+            for v in values[1:]:
+                try:
+                    result = rules.common(result, self.expr(v), what)
+                except rules.RuleError as exc:
+                    raise CompileError(v.loc, str(exc), exc.hint or "convert the values to one type") from None
+            return result
+        if isinstance(e, ir.Subscript):
+            return self.subscript(e)
+        if isinstance(e, ir.TupleExpr):
+            return TupleT(tuple(self.expr(x) for x in e.elts))
+        if isinstance(e, ir.Call):
+            return self.call(e)
+        raise CompileError(e.loc, f"unsupported expression {type(e).__name__}")  # pragma: no cover
+
+    def _binop(self, op: str, left: Type, right: Type, right_node: ir.Expr, node: ir.Node) -> rules.OpTypes:
+        const = self.tf.consts.get(right_node.nid)
+        if op == "-" and isinstance(right_node, ir.UnaryOp):
+            const = None
+        try:
+            ops = rules.binop(op, left, right, const)
+        except rules.RuleError as exc:
+            raise CompileError(node.loc, str(exc), exc.hint) from None
+        self.tf.optypes[node.nid] = ops
+        for t, n in ((ops.left, getattr(node, "left", None)), (ops.right, right_node)):
+            value = self.tf.consts.get(n.nid) if n is not None else None
+            if isinstance(value, int) and isinstance(t, Scalar) and t.kind in "iu":
+                info = __import__("numpy").iinfo(t.dtype)
+                if not info.min <= value <= info.max:
+                    raise CompileError(n.loc, f"Python integer {value} is out of bounds for {t}",
+                                       f"NumPy raises OverflowError here too; use a value that fits in {t}")
+        return ops
+
+    def name(self, e: ir.Name) -> Type:
+        tf = self.tf
+        if e.id in self.local_names:
+            t = tf.locals.get(e.id)
+            if t is None:
+                if self.final:
+                    raise CompileError(e.loc, f"variable `{e.id}` is used before it is assigned")
+                raise _Unresolved(e.id)
+            return t
+        sym = self.program.index.resolve_global(self.module, e.id)
+        if sym is None:
+            if e.id in BUILTINS:
+                return SymbolT(e.id)
+            raise CompileError(e.loc, f"name `{e.id}` is not defined", "define it at module level or pass it in")
+        return self._symbol_value(sym, e)
+
+    def _symbol_value(self, sym: Symbol, e: ir.Expr) -> Type:
+        if isinstance(sym, ConstSym):
+            self.tf.consts[e.nid] = sym.value
+            if isinstance(sym.value, bool):
+                return BOOL
+            return WEAK_INT if isinstance(sym.value, int) else WEAK_FLOAT
+        if isinstance(sym, ExternalSym) and sym.qualname.startswith("math."):
+            name = sym.qualname[5:]
+            if name in rules.MATH_CONSTANTS:
+                self.tf.consts[e.nid] = float(rules.MATH_CONSTANTS[name])
+                return WEAK_FLOAT
+        return SymbolT(sym)
+
+    def attribute(self, e: ir.Attribute) -> Type:
+        base = self.expr(e.value)
+        if isinstance(base, SymbolT) and not isinstance(base.sym, str):
+            member = self.program.index.resolve_member(base.sym, e.attr)
+            if member is None:
+                raise CompileError(e.loc, f"module `{base}` has no function or constant `{e.attr}`")
+            return self._symbol_value(member, e)
+        if isinstance(base, ArrayT):
+            if e.attr == "shape":
+                return TupleT((WEAK_INT,) * base.ndim)
+            if e.attr in ("size", "ndim"):
+                if e.attr == "ndim":
+                    self.tf.consts[e.nid] = base.ndim
+                return WEAK_INT
+        raise CompileError(e.loc, f"{base} has no attribute `{e.attr}` in kernel code",
+                           "arrays have .shape, .size and .ndim")
+
+    def subscript(self, e: ir.Subscript) -> Type:
+        base = self.expr(e.value)
+        index = self.expr(e.index)
+        if isinstance(base, TupleT):
+            value = self.tf.consts.get(e.index.nid)
+            if not isinstance(value, int) or not -len(base.items) <= value < len(base.items):
+                raise CompileError(e.index.loc, f"a tuple of {len(base.items)} can only be indexed with a "
+                                   f"literal from {-len(base.items)} to {len(base.items) - 1}")
+            return base.items[value]
+        if not isinstance(base, ArrayT):
+            raise CompileError(e.value.loc, f"{base} cannot be indexed", "only arrays and shapes can be indexed")
+        items = index.items if isinstance(index, TupleT) else (index,)
+        if len(items) != base.ndim:
+            raise CompileError(e.index.loc, f"{base} needs {base.ndim} indices, got {len(items)}",
+                               "index every dimension: a[i, j]; slices and views are not supported")
+        for t in items:
+            if not is_int(t):
+                raise CompileError(e.index.loc, f"array indices must be integers, not {t}", "convert with int(...)")
+        return base.dtype
+
+    # ------------------------------------------------------------------- calls
+    def call(self, e: ir.Call) -> Type:
+        callee = self.expr(e.func)
+        if not isinstance(callee, SymbolT):
+            raise CompileError(e.func.loc, f"{callee} is not callable")
+        sym = callee.sym
+        if e.keywords:
+            raise CompileError(next(iter(e.keywords.values())).loc,
+                               "keyword arguments are not supported in kernel code", "pass arguments by position")
+        if isinstance(sym, str):
+            return self.builtin(e, sym)
+        if isinstance(sym, FunctionSym):
+            return self.helper(e, sym)
+        if isinstance(sym, ExternalSym):
+            return self.external(e, sym.qualname)
+        if isinstance(sym, UnknownSym):
+            raise CompileError(e.func.loc, f"cannot compile a call to `{sym.qualname}`: it is {sym.reason}",
+                               "kernels can call functions defined in this package, math functions and gpu intrinsics")
+        raise CompileError(e.func.loc, f"`{callee}` is not a function")
+
+    def _args(self, e: ir.Call) -> list[Type]:
+        return [self.expr(a) for a in e.args]
+
+    def builtin(self, e: ir.Call, name: str) -> Type:
+        args = self._args(e)
+        if name in rules.CAST_NAMES:
+            return self._cast(e, args, rules.CAST_NAMES[name], name)
+        if name == "print":
+            raise CompileError(e.loc, "print() is not supported in kernel code",
+                               "write values to an output array and print them on the host")
+        if name == "range":
+            raise CompileError(e.loc, "range() can only be used in `for ... in range(...)`")
+        try:
+            operand_types, result = rules.builtin_call(name, args)
+        except rules.RuleError as exc:
+            raise CompileError(e.loc, str(exc), exc.hint) from None
+        self.tf.callees[e.nid] = Callee("builtin", name, tuple(operand_types))
+        return result
+
+    def _cast(self, e: ir.Call, args: list[Type], target: Type, name: str) -> Type:
+        if len(args) != 1 or not is_numeric(args[0]):
+            raise CompileError(e.loc, f"{name}() converts one number")
+        value = self.tf.consts.get(e.args[0].nid)
+        if isinstance(target, Scalar) and target.kind in "iu" and isinstance(value, int) and not isinstance(value, bool):
+            info = __import__("numpy").iinfo(target.dtype)
+            if not info.min <= value <= info.max:
+                raise CompileError(e.args[0].loc, f"Python integer {value} is out of bounds for {target}",
+                                   "NumPy raises OverflowError here too")
+        self.tf.callees[e.nid] = Callee("cast", str(target), (args[0],))
+        return target
+
+    def helper(self, e: ir.Call, sym: FunctionSym) -> Type:
+        args = self._args(e)
+        for d in self.program.index.module(sym.module).functions[sym.name].decorator_list:
+            target = self.program.index.resolve_expr(sym.module, d.func if isinstance(d, ast.Call) else d)
+            if isinstance(target, ExternalSym) and target.qualname == "hybrid_runtime.kernel":
+                raise CompileError(e.loc, f"`{sym.name}` is a kernel and cannot be called from device code",
+                                   "move the shared logic into a plain helper function that both call")
+        if any(isinstance(t, (_Pending, SymbolT)) for t in args):
+            raise CompileError(e.loc, "functions, modules and types cannot be passed as arguments")
+        fn = self.program.parsed(sym)
+        if len(args) != len(fn.params):
+            raise CompileError(e.loc, f"{sym.name}() takes {len(fn.params)} arguments, got {len(args)}")
+        target = self.program.specialise(fn, tuple(args), call_loc=e.loc)
+        self.tf.callees[e.nid] = Callee("helper", sym.qualname, tuple(args), target)
+        for i in target.writes:
+            root = self._array_root(e.args[i])
+            if root is not None:
+                self.tf.writes.update(self.aliases.get(root, set()))
+        self.tf.uses_barrier |= target.uses_barrier
+        return target.return_type
+
+    def external(self, e: ir.Call, qualname: str) -> Type:
+        module, _, name = qualname.rpartition(".")
+        cast = _type_named(ExternalSym(qualname))
+        if cast is not None:
+            return self._cast(e, self._args(e), cast, name)
+        if module == "math":
+            args = self._args(e)
+            try:
+                operand_types, result = rules.math_call(name, args)
+            except rules.RuleError as exc:
+                raise CompileError(e.loc, str(exc), exc.hint) from None
+            self.tf.callees[e.nid] = Callee("math", name, tuple(operand_types))
+            return result
+        if module == "hybrid_runtime.gpu":
+            return self.gpu(e, name)
+        raise CompileError(e.func.loc, f"`{qualname}` is not supported in kernel code",
+                           "kernels can call helper functions of this package, math functions, "
+                           "gpu intrinsics and type conversions")
+
+    def gpu(self, e: ir.Call, name: str) -> Type:
+        tf = self.tf
+        if name in rules.GPU_INDEX or name == "syncthreads":
+            if e.args:
+                raise CompileError(e.loc, f"gpu.{name}() takes no arguments")
+            tf.callees[e.nid] = Callee("gpu", name)
+            if name == "syncthreads":
+                tf.uses_barrier = True
+                return NONE
+            return WEAK_INT
+        if name == "shared_array":
+            return self.shared_array(e)
+        if name in rules.ATOMICS:
+            return self.atomic(e, name)
+        raise CompileError(e.func.loc, f"gpu.{name} is not a kernel intrinsic",
+                           "see the `gpu` section of the docs for the supported intrinsics")
+
+    def shared_array(self, e: ir.Call) -> Type:
+        if len(e.args) != 2:
+            raise CompileError(e.loc, "gpu.shared_array(dtype, shape) takes two arguments")
+        dtype = _type_named(self.program._static(self.module, e.args[0]))
+        if not isinstance(dtype, Scalar):
+            raise CompileError(e.args[0].loc, "the dtype of a shared array must be a scalar type such as f32")
+        shape_node = e.args[1]
+        dims = shape_node.elts if isinstance(shape_node, ir.TupleExpr) else [shape_node]
+        shape = []
+        for d in dims:
+            self.expr(d)
+            value = self.tf.consts.get(d.nid)
+            if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
+                raise CompileError(d.loc, "the shape of a shared array must be known at compile time",
+                                   "use integer literals or module-level integer constants")
+            shape.append(value)
+        self.tf.consts[e.nid] = tuple(shape)
+        self.tf.callees[e.nid] = Callee("gpu", "shared_array", (dtype,))
+        return ArrayT(dtype, len(shape))
+
+    def atomic(self, e: ir.Call, name: str) -> Type:
+        nargs = 4 if name == "atomic_cas" else 3
+        if len(e.args) != nargs:
+            extra = "array, index, expected, value" if nargs == 4 else "array, index, value"
+            raise CompileError(e.loc, f"gpu.{name}({extra}) takes {nargs} arguments")
+        args = self._args(e)
+        arr = args[0]
+        if not isinstance(arr, ArrayT):
+            raise CompileError(e.args[0].loc, f"the first argument of gpu.{name} must be an array")
+        if str(arr.dtype) not in rules.ATOMIC_DTYPES or (name == "atomic_cas" and arr.dtype.kind == "f"):
+            raise CompileError(e.args[0].loc, f"gpu.{name} does not support arrays of {arr.dtype}",
+                               "atomics work on i32, i64, u32, u64" + ("" if name == "atomic_cas" else ", f32, f64"))
+        index = args[1]
+        items = index.items if isinstance(index, TupleT) else (index,)
+        if len(items) != arr.ndim or not all(is_int(t) for t in items):
+            raise CompileError(e.args[1].loc, f"gpu.{name} needs {arr.ndim} integer indices")
+        for a, t in zip(e.args[2:], args[2:]):
+            if not is_numeric(t):
+                raise CompileError(a.loc, f"gpu.{name} needs a number here, not {t}")
+        root = self._array_root(e.args[0])
+        if root is not None:
+            self.tf.writes.update(self.aliases.get(root, set()))
+        self.tf.callees[e.nid] = Callee("gpu", name, tuple(args))
+        return arr.dtype
+
+
+class _Pending(Type):
+    pass

@@ -1,0 +1,171 @@
+"""Typing rules of operators, casts, builtins, ``math`` and ``gpu`` intrinsics.
+
+Each rule returns the result type and the types its operands are converted to, so the lowering
+stage does exactly what NumPy (or Python, for two weakly typed operands) does on the CPU.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .types import (BOOL, WEAK_FLOAT, WEAK_INT, ArrayT, PromotionError, TupleT, Type, Weak, is_float,
+                    is_numeric, resolve_ufunc)
+
+BINOP_UFUNCS: dict[str, np.ufunc] = {
+    "+": np.add, "-": np.subtract, "*": np.multiply, "/": np.true_divide, "//": np.floor_divide,
+    "%": np.remainder, "**": np.power, "<<": np.left_shift, ">>": np.right_shift,
+    "&": np.bitwise_and, "|": np.bitwise_or, "^": np.bitwise_xor,
+}
+CMP_UFUNCS: dict[str, np.ufunc] = {
+    "<": np.less, "<=": np.less_equal, ">": np.greater, ">=": np.greater_equal, "==": np.equal,
+    "!=": np.not_equal,
+}
+ARITHMETIC = {"+", "-", "*", "/", "//", "%", "**"}
+BITWISE = {"<<", ">>", "&", "|", "^"}
+
+
+class RuleError(Exception):
+    """A typing rule does not apply; the message is for users, the hint says what to do."""
+
+    def __init__(self, message: str, hint: str | None = None) -> None:
+        super().__init__(message)
+        self.hint = hint
+
+
+@dataclass(frozen=True)
+class OpTypes:
+    """Operands are converted to ``left``/``right``; the operation yields ``result``."""
+
+    left: Type
+    right: Type
+    result: Type
+
+
+def binop(op: str, a: Type, b: Type, right_const: object = None) -> OpTypes:
+    if not (is_numeric(a) and is_numeric(b)):
+        raise RuleError(f"unsupported operand types for {op}: {a} and {b}",
+                        "arithmetic works on scalars; index arrays to get their elements")
+    if op in ARITHMETIC and BOOL in (a, b):
+        raise RuleError(f"arithmetic `{op}` on booleans is not supported in kernel code",
+                        "convert with int(...) first")
+    if isinstance(a, Weak) and isinstance(b, Weak):
+        return _python_binop(op, a, b, right_const)
+    try:
+        la, lb, out = resolve_ufunc(BINOP_UFUNCS[op], a, b)
+    except PromotionError:
+        hint = "bitwise operators and shifts need integers" if op in BITWISE else \
+            "convert one operand explicitly, e.g. f32(x)"
+        raise RuleError(f"unsupported operand types for {op}: {a} and {b}", hint) from None
+    return OpTypes(la, lb, out)
+
+
+def _python_binop(op: str, a: Weak, b: Weak, right_const: object) -> OpTypes:
+    if op in BITWISE:
+        if a.kind == "float" or b.kind == "float":
+            raise RuleError(f"unsupported operand types for {op}: {a} and {b}", "bitwise operators need integers")
+        return OpTypes(WEAK_INT, WEAK_INT, WEAK_INT)
+    if a.kind == "int" and b.kind == "int":
+        if op == "/":
+            return OpTypes(WEAK_FLOAT, WEAK_FLOAT, WEAK_FLOAT)
+        if op == "**" and isinstance(right_const, int) and right_const < 0:
+            return OpTypes(WEAK_FLOAT, WEAK_FLOAT, WEAK_FLOAT)
+        return OpTypes(WEAK_INT, WEAK_INT, WEAK_INT)
+    return OpTypes(WEAK_FLOAT, WEAK_FLOAT, WEAK_FLOAT)
+
+
+def compare(op: str, a: Type, b: Type) -> OpTypes:
+    if not (is_numeric(a) and is_numeric(b)):
+        raise RuleError(f"cannot compare {a} with {b}", "compare scalars; index arrays to get their elements")
+    if isinstance(a, Weak) and isinstance(b, Weak):
+        common = WEAK_FLOAT if WEAK_FLOAT in (a, b) else WEAK_INT
+        return OpTypes(common, common, BOOL)
+    la, lb, _ = resolve_ufunc(CMP_UFUNCS[op], a, b)
+    return OpTypes(la, lb, BOOL)
+
+
+def unary(op: str, a: Type) -> Type:
+    if op == "not":
+        if not is_numeric(a):
+            raise RuleError(f"`not` needs a number or boolean, not {a}")
+        return BOOL
+    if not is_numeric(a):
+        raise RuleError(f"bad operand type for unary {op}: {a}")
+    if a == BOOL:
+        raise RuleError(f"unary `{op}` on a boolean is not supported in kernel code",
+                        "use `not x` for logical negation")
+    if op == "~" and is_float(a):
+        raise RuleError(f"bad operand type for unary ~: {a}", "~ needs an integer")
+    return a
+
+
+def common(a: Type, b: Type, what: str) -> Type:
+    """The type of an expression yielding either an ``a`` or a ``b`` (``x if c else y``, ``or``, ``min``)."""
+    if a == b:
+        return a
+    if not (is_numeric(a) and is_numeric(b)):
+        raise RuleError(f"the values of {what} have different types: {a} and {b}")
+    if isinstance(a, Weak) and isinstance(b, Weak):
+        return WEAK_FLOAT
+    if BOOL in (a, b):
+        raise RuleError(f"the values of {what} mix a boolean and a number ({a} and {b})",
+                        "convert explicitly so both sides have one type")
+    return resolve_ufunc(np.maximum, a, b)[2]
+
+
+# ------------------------------------------------------------------- calls
+CAST_NAMES = {"int": WEAK_INT, "float": WEAK_FLOAT, "bool": BOOL}
+
+# math functions: (number of arguments, result type); arguments become Python floats
+MATH_FUNCS: dict[str, tuple[int, Type]] = {
+    "sqrt": (1, WEAK_FLOAT), "fabs": (1, WEAK_FLOAT), "exp": (1, WEAK_FLOAT), "log": (1, WEAK_FLOAT),
+    "log2": (1, WEAK_FLOAT), "log10": (1, WEAK_FLOAT), "sin": (1, WEAK_FLOAT), "cos": (1, WEAK_FLOAT),
+    "tan": (1, WEAK_FLOAT), "tanh": (1, WEAK_FLOAT), "erf": (1, WEAK_FLOAT), "pow": (2, WEAK_FLOAT),
+    "floor": (1, WEAK_INT), "ceil": (1, WEAK_INT), "trunc": (1, WEAK_INT),
+    "asin": (1, WEAK_FLOAT), "acos": (1, WEAK_FLOAT), "atan": (1, WEAK_FLOAT), "atan2": (2, WEAK_FLOAT),
+    "sinh": (1, WEAK_FLOAT), "cosh": (1, WEAK_FLOAT), "expm1": (1, WEAK_FLOAT), "log1p": (1, WEAK_FLOAT),
+    "erfc": (1, WEAK_FLOAT), "hypot": (2, WEAK_FLOAT), "copysign": (2, WEAK_FLOAT),
+}
+MATH_CONSTANTS = {"pi": np.pi, "e": np.e, "tau": 2 * np.pi, "inf": float("inf"), "nan": float("nan")}
+
+GPU_INDEX = {f"{what}_{axis}" for what in ("thread_idx", "block_idx", "block_dim", "grid_dim",
+                                             "global_tid", "global_size") for axis in "xyz"}
+ATOMICS = {"atomic_add", "atomic_min", "atomic_max", "atomic_exch", "atomic_cas"}
+ATOMIC_DTYPES = {"i32", "i64", "u32", "u64", "f32", "f64"}
+
+
+def math_call(name: str, args: list[Type]) -> tuple[list[Type], Type]:
+    if name not in MATH_FUNCS:
+        raise RuleError(f"math.{name} is not supported in kernel code",
+                        "supported: " + ", ".join(sorted(MATH_FUNCS)))
+    nargs, result = MATH_FUNCS[name]
+    if len(args) != nargs:
+        raise RuleError(f"math.{name}() takes {nargs} argument{'s' if nargs > 1 else ''}, got {len(args)}")
+    for t in args:
+        if not is_numeric(t):
+            raise RuleError(f"math.{name}() needs numbers, not {t}")
+    return [WEAK_FLOAT] * nargs, result
+
+
+def builtin_call(name: str, args: list[Type]) -> tuple[list[Type], Type]:
+    """Types of ``len``, ``abs``, ``min``, ``max``: (operand types, result)."""
+    if name == "len":
+        if len(args) != 1 or not isinstance(args[0], (ArrayT, TupleT)):
+            raise RuleError("len() takes one array", "len(a) is the size of a's first dimension")
+        return list(args), WEAK_INT
+    if name == "abs":
+        if len(args) != 1 or not is_numeric(args[0]) or args[0] == BOOL:
+            raise RuleError("abs() takes one number")
+        return list(args), args[0]
+    if name in ("min", "max"):
+        if len(args) < 2:
+            raise RuleError(f"{name}() in kernel code takes two or more numbers",
+                            "to reduce an array, loop over it")
+        result = args[0]
+        for t in args[1:]:
+            result = common(result, t, f"{name}()")
+        return [result] * len(args), result
+    raise RuleError(f"`{name}` is not supported in kernel code",
+                    "kernels can call len, abs, min, max, int, float, bool, range (in for loops), "
+                    "math functions and helper functions")

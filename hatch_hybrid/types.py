@@ -1,0 +1,167 @@
+"""The compiler's types and NumPy 2 (NEP 50) promotion.
+
+Values that are NumPy scalars on the CPU path have a :class:`Scalar` type. Values that are plain
+Python ``int``/``float`` on the CPU path (literals, ``len()``, thread indices, ``range``
+variables, ``math`` results) are *weakly typed* (:class:`Weak`): stored as i64/f64 on the
+device, they take the type of the other operand when mixed with a NumPy scalar, exactly as
+NumPy 2 does. Promotion asks NumPy itself (``ufunc.resolve_dtypes``), so host and device
+cannot drift apart.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from hybrid_runtime.types import SCALAR_DTYPES, SCALAR_NAMES
+
+
+class Type:
+    """Base of all compiler types."""
+
+
+@dataclass(frozen=True)
+class Scalar(Type):
+    name: str  # short name: "f32", "i64", "boolean", ...
+
+    @property
+    def dtype(self) -> np.dtype[Any]:
+        return SCALAR_DTYPES[self.name]
+
+    @property
+    def kind(self) -> str:  # "b", "i", "u", "f"
+        return self.dtype.kind
+
+    @property
+    def bits(self) -> int:
+        return 1 if self.kind == "b" else self.dtype.itemsize * 8
+
+    def __str__(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True)
+class Weak(Type):
+    """A Python int or float: i64/f64 storage, weak in promotion."""
+
+    kind: str  # "int" or "float"
+
+    @property
+    def storage(self) -> Scalar:
+        return I64 if self.kind == "int" else F64
+
+    def __str__(self) -> str:
+        return self.kind
+
+
+@dataclass(frozen=True)
+class ArrayT(Type):
+    dtype: Scalar
+    ndim: int
+
+    def __str__(self) -> str:
+        return f"Array[{self.dtype}]" if self.ndim == 1 else f"Array[{self.dtype}, {self.ndim}]"
+
+
+@dataclass(frozen=True)
+class TupleT(Type):
+    items: tuple[Type, ...]
+
+    def __str__(self) -> str:
+        return "tuple[" + ", ".join(map(str, self.items)) + "]"
+
+
+@dataclass(frozen=True)
+class NoneT(Type):
+    def __str__(self) -> str:
+        return "None"
+
+
+BOOL = Scalar("boolean")
+I32 = Scalar("i32")
+I64 = Scalar("i64")
+U32 = Scalar("u32")
+U64 = Scalar("u64")
+F32 = Scalar("f32")
+F64 = Scalar("f64")
+WEAK_INT = Weak("int")
+WEAK_FLOAT = Weak("float")
+NONE = NoneT()
+
+Numeric = Scalar | Weak
+
+
+def scalar_of_dtype(dtype: np.dtype[Any]) -> Scalar:
+    return Scalar(SCALAR_NAMES[dtype.name])
+
+
+def storage(t: Type) -> Scalar:
+    """The concrete scalar a numeric type is held in on the device."""
+    if isinstance(t, Weak):
+        return t.storage
+    assert isinstance(t, Scalar)
+    return t
+
+
+def is_numeric(t: Type) -> bool:
+    return isinstance(t, (Scalar, Weak))
+
+
+def is_int(t: Type) -> bool:
+    return (isinstance(t, Weak) and t.kind == "int") or (isinstance(t, Scalar) and t.kind in "iu")
+
+
+def is_float(t: Type) -> bool:
+    return (isinstance(t, Weak) and t.kind == "float") or (isinstance(t, Scalar) and t.kind == "f")
+
+
+def _as_numpy_operand(t: Type) -> Any:
+    if isinstance(t, Weak):
+        return int if t.kind == "int" else float
+    assert isinstance(t, Scalar)
+    return t.dtype
+
+
+class PromotionError(Exception):
+    pass
+
+
+def resolve_ufunc(ufunc: np.ufunc, left: Type, right: Type) -> tuple[Scalar, Scalar, Scalar]:
+    """The loop NumPy runs for ``ufunc(left, right)`` with at least one NumPy-scalar operand:
+    (left operand type, right operand type, result type)."""
+    try:
+        a, b, out = ufunc.resolve_dtypes((_as_numpy_operand(left), _as_numpy_operand(right), None))
+    except (TypeError, np.exceptions.DTypePromotionError) as exc:
+        raise PromotionError(str(exc)) from None
+    return scalar_of_dtype(a), scalar_of_dtype(b), scalar_of_dtype(out)
+
+
+def unify_assignment(old: Type, new: Type) -> Type | None:
+    """The type of a variable assigned values of type ``old`` and ``new``; None if they conflict.
+
+    A weakly typed value (``s = 0.0``) may later become the NumPy type it promotes into
+    (``s += x[i]`` with x of f32), which is how ``s`` behaves on the CPU too.
+    """
+    if old == new:
+        return old
+    if isinstance(old, Weak) and isinstance(new, Weak):
+        return WEAK_FLOAT if {old.kind, new.kind} == {"int", "float"} else None
+    if isinstance(old, Weak) and isinstance(new, Scalar):
+        old, new = new, old
+    if isinstance(old, Scalar) and isinstance(new, Weak):
+        if old.kind == "b":
+            return None
+        if new.kind == "float" and old.kind != "f":
+            return None
+        return old
+    return None
+
+
+def parse_type_name(name: str) -> Scalar | Weak | None:
+    """``"f32"``, ``"float32"``, ``"int"`` ... to a type (None if not a scalar type name)."""
+    if name in SCALAR_DTYPES:
+        return Scalar(name)
+    if name in SCALAR_NAMES:
+        return Scalar(SCALAR_NAMES[name])
+    return None

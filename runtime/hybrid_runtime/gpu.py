@@ -1,0 +1,1 @@
+def thread_idx_x(): return 0

@@ -1,0 +1,85 @@
+"""Scalar and array types, shared by host code, the CPU path and the compiler.
+
+The scalar types *are* NumPy's scalar types (``f32 is numpy.float32``), so ``f32(x)`` on the
+host gives exactly the value the device computes, and NumPy 2 promotion (NEP 50) is the
+arithmetic of both sides.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+boolean = np.bool_
+i8 = np.int8
+i16 = np.int16
+i32 = np.int32
+i64 = np.int64
+u8 = np.uint8
+u16 = np.uint16
+u32 = np.uint32
+u64 = np.uint64
+f32 = np.float32
+f64 = np.float64
+
+#: Canonical short names of the scalar types, keyed by NumPy dtype name.
+SCALAR_NAMES: dict[str, str] = {
+    "bool": "boolean",
+    "int8": "i8", "int16": "i16", "int32": "i32", "int64": "i64",
+    "uint8": "u8", "uint16": "u16", "uint32": "u32", "uint64": "u64",
+    "float32": "f32", "float64": "f64",
+}
+#: Short name -> NumPy dtype.
+SCALAR_DTYPES: dict[str, np.dtype[Any]] = {short: np.dtype(long) for long, short in SCALAR_NAMES.items()}
+
+
+def scalar_name(dtype: Any) -> str:
+    """The short name (``"f32"``) of a scalar type given as a dtype, a NumPy type or a Python type."""
+    if dtype is int:
+        return "i64"
+    if dtype is float:
+        return "f64"
+    if dtype is bool:
+        return "boolean"
+    try:
+        name = np.dtype(dtype).name
+    except TypeError:
+        raise TypeError(f"{dtype!r} is not a scalar type") from None
+    try:
+        return SCALAR_NAMES[name]
+    except KeyError:
+        raise TypeError(f"dtype {name} is not supported in kernels") from None
+
+
+class ArrayType:
+    """``Array[T]`` or ``Array[T, N]``: an N-dimensional array of scalars T with any strides."""
+
+    __slots__ = ("dtype", "ndim")
+
+    def __init__(self, dtype: Any, ndim: int = 1) -> None:
+        if not isinstance(ndim, int) or isinstance(ndim, bool) or not 1 <= ndim <= 8:
+            raise TypeError(f"Array dimension must be an int from 1 to 8, not {ndim!r}")
+        self.dtype = np.dtype(SCALAR_DTYPES[scalar_name(dtype)])
+        self.ndim = ndim
+
+    def __repr__(self) -> str:
+        name = SCALAR_NAMES[self.dtype.name]
+        return f"Array[{name}]" if self.ndim == 1 else f"Array[{name}, {self.ndim}]"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ArrayType) and (other.dtype, other.ndim) == (self.dtype, self.ndim)
+
+    def __hash__(self) -> int:
+        return hash((self.dtype, self.ndim))
+
+
+class Array:
+    """Annotation for array parameters: ``Array[f32]``, ``Array[f64, 2]``."""
+
+    def __class_getitem__(cls, item: Any) -> ArrayType:
+        if isinstance(item, tuple):
+            if len(item) != 2:
+                raise TypeError("use Array[T] or Array[T, N]")
+            return ArrayType(item[0], item[1])
+        return ArrayType(item)

@@ -1,1 +1,109 @@
-def thread_idx_x(): return 0
+"""``gpu`` intrinsics. Compiled kernels get device instructions; on the CPU path these functions
+read the simulated thread's position, so the same Python function runs in both places."""
+
+from __future__ import annotations
+
+import sys
+import threading
+from typing import Any
+
+import numpy as np
+
+from ._cpu_state import current
+
+_atomic_lock = threading.Lock()
+
+
+def thread_idx_x() -> int: return current().tid[0]
+def thread_idx_y() -> int: return current().tid[1]
+def thread_idx_z() -> int: return current().tid[2]
+def block_idx_x() -> int: return current().bid[0]
+def block_idx_y() -> int: return current().bid[1]
+def block_idx_z() -> int: return current().bid[2]
+def block_dim_x() -> int: return current().bdim[0]
+def block_dim_y() -> int: return current().bdim[1]
+def block_dim_z() -> int: return current().bdim[2]
+def grid_dim_x() -> int: return current().gdim[0]
+def grid_dim_y() -> int: return current().gdim[1]
+def grid_dim_z() -> int: return current().gdim[2]
+
+
+def global_tid_x() -> int:
+    s = current()
+    return s.bid[0] * s.bdim[0] + s.tid[0]
+
+
+def global_tid_y() -> int:
+    s = current()
+    return s.bid[1] * s.bdim[1] + s.tid[1]
+
+
+def global_tid_z() -> int:
+    s = current()
+    return s.bid[2] * s.bdim[2] + s.tid[2]
+
+
+def global_size_x() -> int:
+    s = current()
+    return s.gdim[0] * s.bdim[0]
+
+
+def global_size_y() -> int:
+    s = current()
+    return s.gdim[1] * s.bdim[1]
+
+
+def global_size_z() -> int:
+    s = current()
+    return s.gdim[2] * s.bdim[2]
+
+
+def syncthreads() -> None:
+    """Wait until every thread of the block has arrived (threads that have returned count as arrived)."""
+    current().block.barrier.wait()
+
+
+def shared_array(dtype: Any, shape: int | tuple[int, ...]) -> np.ndarray:
+    """An array shared by the threads of a block; its shape must be a compile-time constant."""
+    caller = sys._getframe(1)
+    key = (caller.f_code, caller.f_lasti)
+    block = current().block
+    with block.lock:
+        arr = block.shared.get(key)
+        if arr is None:
+            arr = np.zeros(shape, dtype=dtype)
+            block.shared[key] = arr
+    return arr
+
+
+def _rmw(array: np.ndarray, index: Any, op: Any, value: Any) -> Any:
+    with _atomic_lock:
+        old = array[index]
+        array[index] = op(old, array.dtype.type(value))
+    return old
+
+
+def atomic_add(array: np.ndarray, index: Any, value: Any) -> Any:
+    """``array[index] += value`` atomically; returns the old value."""
+    return _rmw(array, index, lambda old, v: old + v, value)
+
+
+def atomic_min(array: np.ndarray, index: Any, value: Any) -> Any:
+    return _rmw(array, index, lambda old, v: np.fmin(old, v), value)
+
+
+def atomic_max(array: np.ndarray, index: Any, value: Any) -> Any:
+    return _rmw(array, index, lambda old, v: np.fmax(old, v), value)
+
+
+def atomic_exch(array: np.ndarray, index: Any, value: Any) -> Any:
+    return _rmw(array, index, lambda old, v: v, value)
+
+
+def atomic_cas(array: np.ndarray, index: Any, expected: Any, value: Any) -> Any:
+    """Store ``value`` if the element equals ``expected``; returns the old value."""
+    with _atomic_lock:
+        old = array[index]
+        if old == array.dtype.type(expected):
+            array[index] = array.dtype.type(value)
+    return old

@@ -1,0 +1,118 @@
+"""The CPU path: the kernel's own Python function, run for every thread of the grid.
+
+Values are NumPy scalars, so arithmetic is NumPy's and matches the compiled kernel bit for bit
+(IEEE operations). Kernels that call ``gpu.syncthreads`` run each block's threads as OS threads
+meeting at a barrier; all others run thread by thread, which is much faster.
+"""
+
+from __future__ import annotations
+
+import threading
+import types
+from typing import Any, Callable
+
+import numpy as np
+
+from ._cpu_state import BlockBarrier, BlockState, ThreadState, set_current
+from .config import LaunchConfig
+
+_BARRIER_NAMES = {"syncthreads"}
+
+
+def needs_threads(func: Callable[..., Any]) -> bool:
+    """Does the kernel (or a helper it calls) use ``syncthreads``? Found from the code objects."""
+    seen: set[int] = set()
+    stack: list[tuple[types.CodeType, dict[str, Any]]] = [(func.__code__, func.__globals__)]
+    while stack:
+        code, globs = stack.pop()
+        if id(code) in seen:
+            continue
+        seen.add(id(code))
+        if _BARRIER_NAMES & set(code.co_names):
+            return True
+        for const in code.co_consts:
+            if isinstance(const, types.CodeType):
+                stack.append((const, globs))
+        for name in code.co_names:
+            value = globs.get(name)
+            target = getattr(value, "py_func", value)
+            if isinstance(target, types.FunctionType):
+                stack.append((target.__code__, target.__globals__))
+            elif isinstance(value, types.ModuleType):
+                for attr in code.co_names:
+                    member = getattr(value, attr, None)
+                    member = getattr(member, "py_func", member)
+                    if isinstance(member, types.FunctionType) and member.__module__ == value.__name__:
+                        stack.append((member.__code__, member.__globals__))
+    return False
+
+
+def _blocks(config: LaunchConfig) -> list[tuple[int, int, int]]:
+    gx, gy, gz = config.grid
+    return [(x, y, z) for z in range(gz) for y in range(gy) for x in range(gx)]
+
+
+def _threads(config: LaunchConfig) -> list[tuple[int, int, int]]:
+    bx, by, bz = config.block
+    return [(x, y, z) for z in range(bz) for y in range(by) for x in range(bx)]
+
+
+def run_grid(func: Callable[..., Any], config: LaunchConfig, args: list[Any]) -> None:
+    """Run ``func(*args)`` once per thread of the grid."""
+    if needs_threads(func):
+        _run_threaded(func, config, args)
+        return
+    state = ThreadState(bdim=config.block, gdim=config.grid)
+    set_current(state)
+    threads = _threads(config)
+    try:
+        with np.errstate(all="ignore"):  # wrap-around and inf/nan are results here, as on the GPU
+            for bid in _blocks(config):
+                state.bid = bid
+                state.block = BlockState(BlockBarrier(1))
+                for tid in threads:
+                    state.tid = tid
+                    func(*args)
+    finally:
+        set_current(ThreadState())
+
+
+def _run_threaded(func: Callable[..., Any], config: LaunchConfig, args: list[Any]) -> None:
+    threads = _threads(config)
+    blocks = _blocks(config)
+    errors: list[BaseException] = []
+    current_block: list[BlockState] = []
+
+    def next_block() -> None:
+        current_block[:] = [BlockState(BlockBarrier(len(threads)))]
+
+    between_blocks = threading.Barrier(len(threads), action=next_block)
+    next_block()
+
+    def worker(tid: tuple[int, int, int]) -> None:
+        state = ThreadState(tid=tid, bdim=config.block, gdim=config.grid)
+        set_current(state)
+        try:
+            with np.errstate(all="ignore"):
+                for bid in blocks:
+                    block = current_block[0]
+                    state.bid, state.block = bid, block
+                    try:
+                        func(*args)
+                    finally:
+                        block.barrier.leave()
+                    between_blocks.wait()
+        except threading.BrokenBarrierError:
+            pass
+        except BaseException as exc:  # report the first failure, stop the others
+            errors.append(exc)
+            current_block[0].barrier.abort()
+            between_blocks.abort()
+
+    pool = [threading.Thread(target=worker, args=(tid,), daemon=True) for tid in threads]
+    for t in pool:
+        t.start()
+    for t in pool:
+        t.join()
+    if errors:
+        raise errors[0]

@@ -1,0 +1,104 @@
+"""CUDA devices: the primary context of each, its compute capability, and the modules loaded in it.
+
+Nothing here runs at import time; the first launch on a device retains its context.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from dataclasses import dataclass, field
+from typing import Any
+
+from .driver import NoCudaError, check, cuda_available, initialise
+
+_lock = threading.Lock()
+_devices: dict[int, "CudaDevice"] = {}
+
+
+@dataclass(eq=False)
+class CudaDevice:
+    ordinal: int
+    handle: Any
+    context: Any
+    compute_capability: tuple[int, int]
+    name: str
+    functions: dict[tuple[str, str], Any] = field(default_factory=dict)  # (ptx file, symbol) -> CUfunction
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def activate(self) -> None:
+        cu = initialise()
+        check(cu.cuCtxSetCurrent(self.context), "cuCtxSetCurrent")
+
+    def function(self, key: tuple[str, str], ptx: bytes, kernel: str) -> Any:
+        """The kernel's CUfunction, loading its PTX module once per context."""
+        fn = self.functions.get(key)
+        if fn is not None:
+            return fn
+        with self.lock:
+            fn = self.functions.get(key)
+            if fn is None:
+                cu = initialise()
+                self.activate()
+                module = check(cu.cuModuleLoadData(ptx), "cuModuleLoadData", kernel)
+                fn = check(cu.cuModuleGetFunction(module, key[1].encode()), "cuModuleGetFunction", kernel)
+                self.functions[key] = fn
+        return fn
+
+    def __repr__(self) -> str:
+        major, minor = self.compute_capability
+        return f"<CudaDevice {self.ordinal}: {self.name} (sm_{major}{minor})>"
+
+
+def get_device(ordinal: int = 0) -> CudaDevice:
+    with _lock:
+        dev = _devices.get(ordinal)
+        if dev is None:
+            cu = initialise()
+            count = check(cu.cuDeviceGetCount(), "cuDeviceGetCount")
+            if not 0 <= ordinal < count:
+                raise ValueError(f"device cuda:{ordinal} does not exist ({count} CUDA device(s) present)")
+            handle = check(cu.cuDeviceGet(ordinal), "cuDeviceGet")
+            attr = cu.CUdevice_attribute
+            major = check(cu.cuDeviceGetAttribute(attr.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, handle),
+                          "cuDeviceGetAttribute")
+            minor = check(cu.cuDeviceGetAttribute(attr.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, handle),
+                          "cuDeviceGetAttribute")
+            name = check(cu.cuDeviceGetName(256, handle), "cuDeviceGetName")
+            name = name.split(b"\0", 1)[0].decode() if isinstance(name, bytes) else str(name)
+            context = check(cu.cuDevicePrimaryCtxRetain(handle), "cuDevicePrimaryCtxRetain")
+            dev = CudaDevice(ordinal, handle, context, (major, minor), name)
+            _devices[ordinal] = dev
+    dev.activate()
+    return dev
+
+
+def select(device: str | None) -> CudaDevice | None:
+    """The device a launch runs on: a :class:`CudaDevice`, or None for the CPU path.
+
+    ``device`` (or ``$HYBRID_DEVICE`` when None) is ``"cuda"``, ``"cuda:N"``, ``"cpu"`` or ``"auto"``.
+    """
+    choice = device if device is not None else os.environ.get("HYBRID_DEVICE", "auto")
+    choice = choice.strip().lower() or "auto"
+    if choice == "cpu":
+        return None
+    if choice == "auto":
+        return get_device(0) if cuda_available() else None
+    if choice == "cuda" or choice.startswith("cuda:"):
+        ordinal = 0
+        if ":" in choice:
+            try:
+                ordinal = int(choice.split(":", 1)[1])
+            except ValueError:
+                raise ValueError(f"device must be 'cpu', 'cuda', 'cuda:N' or 'auto', got {choice!r}") from None
+        try:
+            return get_device(ordinal)
+        except NoCudaError as exc:
+            raise NoCudaError(f"device {choice!r} was requested but {exc}") from None
+    raise ValueError(f"device must be 'cpu', 'cuda', 'cuda:N' or 'auto', got {choice!r}")
+
+
+def default_device_name(device: str | None = None) -> str:
+    """``"cuda:0 (NVIDIA H100)"`` or ``"cpu"``: where a launch with this ``device`` would run."""
+    dev = select(device)
+    return "cpu" if dev is None else f"cuda:{dev.ordinal} ({dev.name})"

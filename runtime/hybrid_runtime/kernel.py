@@ -1,0 +1,106 @@
+"""``@kernel``: a Python function that runs on the GPU (from the wheel's PTX) or on the CPU."""
+
+from __future__ import annotations
+
+import functools
+from typing import Any, Callable
+
+import numpy as np
+
+from . import cpu
+from .config import LaunchConfig
+from .device import CudaDevice, select
+from .launch import launch_cuda
+from .manifest import ManifestError, package_manifest
+from .memory import DeviceArray
+from .signature import Param, check_arguments, params_from_annotations
+
+
+class Kernel:
+    """A kernel: launch it with ``k.launch(threads, blocks, *args)`` or ``k[blocks, threads](*args)``."""
+
+    def __init__(self, func: Callable[..., Any], options: dict[str, Any]) -> None:
+        functools.update_wrapper(self, func)
+        self.py_func = func
+        self.options = options
+        self.qualname = f"{func.__module__}.{func.__name__}"
+        self._params: list[Param] | None = None
+        self._entry: dict[str, Any] | None = None
+
+    def __repr__(self) -> str:
+        return f"<kernel {self.qualname}>"
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        raise TypeError(f"kernel {self.__name__} must be launched: {self.__name__}[blocks, threads](...) or "
+                        f"{self.__name__}.launch(threads, blocks, ...); {self.__name__}.py_func(...) calls the "
+                        "plain Python function")
+
+    def __getitem__(self, config: Any) -> Callable[..., None]:
+        if not isinstance(config, tuple) or len(config) not in (2, 3):
+            raise TypeError(f"use {self.__name__}[blocks, threads] or {self.__name__}[blocks, threads, stream]")
+        blocks, threads, *rest = config
+        stream = rest[0] if rest else None
+        return functools.partial(self._launch, LaunchConfig.make(threads, blocks), stream=stream)
+
+    def launch(self, threads: Any, blocks: Any, *args: Any, device: str | None = None, stream: Any = None) -> None:
+        """Run the kernel on ``blocks`` blocks of ``threads`` threads (ints or tuples of up to 3)."""
+        self._launch(LaunchConfig.make(threads, blocks), *args, device=device, stream=stream)
+
+    # ------------------------------------------------------------------ paths
+    @property
+    def params(self) -> list[Param]:
+        if self._params is None:
+            self._params = params_from_annotations(self.py_func)
+        return self._params
+
+    def _launch(self, config: LaunchConfig, *args: Any, device: str | None = None, stream: Any = None) -> None:
+        target = select(device)
+        if target is None:
+            self._launch_cpu(config, args)
+        else:
+            self._launch_gpu(target, config, args, stream)
+
+    def _launch_cpu(self, config: LaunchConfig, args: tuple[Any, ...]) -> None:
+        values = check_arguments(self.__name__, self.params, args)
+        copies = []
+        for i, v in enumerate(values):
+            if isinstance(v, DeviceArray):
+                host = v.copy_to_host()
+                copies.append((v, host))
+                values[i] = host
+            elif not isinstance(v, (np.ndarray, np.generic)):
+                raise TypeError(f"{self.__name__}(): parameter `{self.params[i].name}` got a "
+                                f"{type(v).__name__}; the CPU path needs NumPy arrays")
+        cpu.run_grid(self.py_func, config, values)
+        for dev, host in copies:
+            dev.copy_from_host(host)
+
+    def _manifest_entry(self) -> tuple[Any, dict[str, Any]]:
+        package = self.py_func.__module__.split(".")[0]
+        manifest = package_manifest(package)
+        entry = manifest.kernel(self.qualname) if manifest else None
+        if manifest is None or entry is None:
+            raise ManifestError(
+                f"kernel {self.qualname} has no compiled GPU code: package `{package}` was not built with "
+                "hatch-hybrid (are you running it from a source tree?). Build and install its wheel, or "
+                "run on the CPU with device='cpu' or HYBRID_DEVICE=cpu")
+        return manifest, entry
+
+    def _launch_gpu(self, device: CudaDevice, config: LaunchConfig, args: tuple[Any, ...], stream: Any) -> None:
+        manifest, entry = self._manifest_entry()
+        params = [Param.from_manifest(p) for p in entry["params"]]
+        values = check_arguments(self.__name__, params, args)
+        ptx_name, ptx = manifest.best_ptx(entry, device.compute_capability, self.qualname)
+        function = device.function((str(manifest.directory / ptx_name), entry["symbol"]), ptx, self.qualname)
+        launch_cuda(self.qualname, device, function, params, config, values, stream)
+
+
+def kernel(func: Callable[..., Any] | None = None, **options: Any) -> Any:
+    """Mark a module-level function as a kernel: ``@kernel`` or ``@kernel(option=value)``.
+
+    The build (hatch-hybrid) finds it by reading the source and compiles it to PTX; at run time the
+    returned :class:`Kernel` launches that PTX, or runs ``func`` itself on the CPU.
+    """
+    if func is None:
+        return lambda f: Kernel(f, options)
+    return Kernel(func, options)

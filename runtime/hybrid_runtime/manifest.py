@@ -1,0 +1,60 @@
+"""The manifest a hatch-hybrid build embeds in a package: ``<package>/_hybrid/manifest.json``."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+FORMAT = 1
+DIRECTORY = "_hybrid"
+FILENAME = "manifest.json"
+
+
+class ManifestError(RuntimeError):
+    """A kernel has no usable compiled code."""
+
+
+@dataclass
+class Manifest:
+    directory: Path
+    data: dict[str, Any]
+
+    @property
+    def archs(self) -> list[str]:
+        return list(self.data["arch"])
+
+    def kernel(self, qualname: str) -> dict[str, Any] | None:
+        return self.data["kernels"].get(qualname)  # type: ignore[no-any-return]
+
+    def best_ptx(self, entry: dict[str, Any], capability: tuple[int, int], kernel: str) -> tuple[str, bytes]:
+        """The PTX built for the newest arch the device can run: (file name, NUL-terminated bytes)."""
+        cc = capability[0] * 10 + capability[1]
+        usable = [(int(arch[3:]), arch) for arch in entry["ptx"] if int(arch[3:]) <= cc]
+        if not usable:
+            raise ManifestError(f"kernel {kernel} was compiled for {', '.join(sorted(entry['ptx']))}; "
+                                f"this device is sm_{cc}. Rebuild with an older arch in "
+                                "[tool.hatch.build.hooks.hybrid] arch")
+        arch = max(usable)[1]
+        name = entry["ptx"][arch]
+        return name, (self.directory / name).read_bytes() + b"\0"
+
+
+@lru_cache(maxsize=None)
+def package_manifest(package: str) -> Manifest | None:
+    """The manifest of a top-level package, or None when it was not built by hatch-hybrid."""
+    spec = importlib.util.find_spec(package)
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    for location in spec.submodule_search_locations:
+        path = Path(location) / DIRECTORY / FILENAME
+        if path.is_file():
+            data = json.loads(path.read_text(encoding="utf-8"))
+            if data.get("format") != FORMAT:
+                raise ManifestError(f"{path} has manifest format {data.get('format')}; this hatch-hybrid-runtime "
+                                    f"reads format {FORMAT}. Rebuild the package or upgrade hatch-hybrid-runtime")
+            return Manifest(path.parent, data)
+    return None

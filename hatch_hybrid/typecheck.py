@@ -72,7 +72,7 @@ class _Unresolved(Exception):
 
 def mangle(qualname: str, arg_types: tuple[Type, ...] = ()) -> str:
     """A readable, stable PTX-safe symbol: ``pkg.mod.f`` (f32, i64) -> ``pkg_mod_f__f32_i64``."""
-    base = qualname.replace("_", "_1").replace(".", "__")
+    base = qualname.replace(".", "__")
     if not arg_types:
         return base
     parts = []

@@ -1,0 +1,57 @@
+"""What a build embeds in a package: PTX per kernel and arch, and ``_hybrid/manifest.json``.
+
+The manifest format is read by :mod:`hybrid_runtime.manifest`; its layout is versioned there.
+Output is deterministic: no paths, no timestamps, sorted keys.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import llvmlite.binding as llvm
+from hybrid_runtime.manifest import DIRECTORY, FILENAME, FORMAT
+
+from .pipeline import COMPILER_ID, CompiledKernel
+
+
+def manifest(kernels: Iterable[CompiledKernel], archs: list[str]) -> dict[str, Any]:
+    entries = {}
+    combined = hashlib.sha256()
+    for k in sorted(kernels, key=lambda k: k.decl.qualname):
+        files = {arch: f"{k.symbol}.{arch}.ptx" for arch in archs}
+        entries[k.decl.qualname] = k.manifest_entry(files)
+        combined.update(k.source_hash.encode())
+    return {
+        "format": FORMAT,
+        "compiler": COMPILER_ID,
+        "llvm": ".".join(map(str, llvm.llvm_version_info)),
+        "arch": list(archs),
+        "source_hash": combined.hexdigest(),
+        "kernels": entries,
+    }
+
+
+def write_package_artifacts(kernels: list[CompiledKernel], archs: list[str], out: Path) -> dict[str, list[Path]]:
+    """Write ``<out>/<package>/_hybrid/...`` for each top-level package; returns the files per package."""
+    by_package: dict[str, list[CompiledKernel]] = {}
+    for k in kernels:
+        by_package.setdefault(k.decl.module.split(".")[0], []).append(k)
+    written: dict[str, list[Path]] = {}
+    for package, items in sorted(by_package.items()):
+        directory = out / package / DIRECTORY
+        directory.mkdir(parents=True, exist_ok=True)
+        files = []
+        for k in items:
+            for arch in archs:
+                path = directory / f"{k.symbol}.{arch}.ptx"
+                path.write_text(k.ptx[arch], encoding="utf-8")
+                files.append(path)
+        path = directory / FILENAME
+        path.write_text(json.dumps(manifest(items, archs), indent=2, sort_keys=True) + "\n", encoding="utf-8")
+        files.append(path)
+        written[package] = files
+    return written

@@ -1,0 +1,129 @@
+"""The ``hybrid`` build hook: validates options, compiles the package's kernels, fills ``build_data``.
+
+Configured in ``[tool.hatch.build.hooks.hybrid]``:
+
+``arch``      list of ``sm_XY`` targets (default: sm_70, sm_80, sm_90 — PTX runs on newer GPUs too)
+``packages``  package folders to scan, relative to the project root (default: the wheel's packages,
+              else ``src/<name>`` or ``<name>``)
+``dump``      folder to write every stage's output into (typed IR, .ll, .ptx); also ``$HYBRID_DUMP``
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from hatchling.builders.hooks.plugin.interface import BuildHookInterface
+
+from .errors import CompileError
+
+_ARCH = re.compile(r"^sm_(\d{2,3})a?$")
+_OPTIONS = {"arch", "packages", "dump"}
+
+
+class HybridBuildHook(BuildHookInterface):  # type: ignore[type-arg]
+    PLUGIN_NAME = "hybrid"
+
+    # ------------------------------------------------------------- options
+    def _option_error(self, message: str) -> TypeError:
+        return TypeError(f"{message} for build hook `{self.PLUGIN_NAME}`" if message.startswith("Unknown")
+                         else message)
+
+    def archs(self) -> list[str]:
+        from .pipeline import DEFAULT_ARCHS
+
+        value = self.config.get("arch", list(DEFAULT_ARCHS))
+        if isinstance(value, str):
+            value = [value]
+        if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
+            raise TypeError(f"Option `arch` for build hook `{self.PLUGIN_NAME}` must be a list of strings")
+        for arch in value:
+            m = _ARCH.match(arch)
+            if not m or int(m.group(1)) < 50:
+                raise ValueError(f"Option `arch` for build hook `{self.PLUGIN_NAME}` has {arch!r}; "
+                                 "use targets like \"sm_70\", \"sm_80\", \"sm_90\" (sm_50 or newer)")
+        return sorted(set(value), key=lambda a: int(_ARCH.match(a).group(1)))  # type: ignore[union-attr]
+
+    def package_dirs(self) -> list[Path]:
+        root = Path(self.root)
+        value = self.config.get("packages")
+        if value is not None:
+            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                raise TypeError(f"Option `packages` for build hook `{self.PLUGIN_NAME}` must be a list of strings")
+            dirs = [root / v for v in value]
+        else:
+            configured = getattr(self.build_config, "packages", None) or []
+            if configured:
+                dirs = [root / p for p in configured]
+            else:
+                name = self.metadata.core.name.replace("-", "_").replace(".", "_").lower()
+                dirs = [d for d in (root / "src" / name, root / name) if d.is_dir()][:1]
+        for d in dirs:
+            if not (d / "__init__.py").is_file():
+                raise ValueError(f"Option `packages` for build hook `{self.PLUGIN_NAME}`: {d} is not a package "
+                                 "folder (no __init__.py)")
+        if not dirs:
+            raise ValueError(f"build hook `{self.PLUGIN_NAME}` found no package to compile; set `packages`")
+        return dirs
+
+    def dump_dir(self) -> Path | None:
+        value = self.config.get("dump")
+        if value is None:
+            return None
+        if not isinstance(value, str):
+            raise TypeError(f"Option `dump` for build hook `{self.PLUGIN_NAME}` must be a string")
+        return Path(self.root) / value
+
+    # --------------------------------------------------------------- build
+    def initialize(self, version: str, build_data: dict[str, Any]) -> None:
+        unknown = sorted(set(self.config) - _OPTIONS - {"dependencies", "require-runtime-dependencies",
+                                                          "require-runtime-features", "enable-by-default"})
+        if unknown:
+            raise ValueError(f"Unknown option `{unknown[0]}` for build hook `{self.PLUGIN_NAME}`; "
+                             f"known options: {', '.join(sorted(_OPTIONS))}")
+        archs, packages, dump = self.archs(), self.package_dirs(), self.dump_dir()
+        if self.target_name != "wheel":
+            return  # sdists carry source; kernels are compiled when the wheel is built
+
+        from .artifacts import write_package_artifacts
+        from .pipeline import compile_packages
+
+        start = time.perf_counter()
+        try:
+            kernels = compile_packages(packages, archs, dump)
+        except CompileError as exc:
+            self.app.display_error(f"hatch-hybrid: cannot compile kernels\n{exc}")
+            self.app.abort("hatch-hybrid: build failed (see the error above)")
+            raise  # abort exits; this keeps type checkers informed
+        for k in kernels:
+            self.app.display_info(f"hatch-hybrid: compiled {k.decl.qualname} -> {k.symbol} "
+                                  f"({', '.join(archs)}) in {k.seconds * 1000:.0f} ms")
+        if version == "editable":
+            # the package is imported from the source tree: put the artifacts next to it
+            for d in packages:
+                shutil.rmtree(d / "_hybrid", ignore_errors=True)
+            out = Path(packages[0]).parent
+            write_package_artifacts(kernels, archs, out)
+        else:
+            self._staging = Path(tempfile.mkdtemp(prefix="hatch-hybrid-"))
+            written = write_package_artifacts(kernels, archs, self._staging)
+            for package, files in written.items():
+                rel_root = self._package_target(package, packages)
+                for f in files:
+                    build_data["force_include"][str(f)] = f"{rel_root}/{f.relative_to(self._staging / package).as_posix()}"
+        build_data["pure_python"] = True
+        build_data["infer_tag"] = False
+        self.app.display_info(f"hatch-hybrid: {len(kernels)} kernel(s) compiled to PTX for {', '.join(archs)} "
+                              f"in {time.perf_counter() - start:.2f} s")
+
+    def _package_target(self, package: str, packages: list[Path]) -> str:
+        return package  # a top-level package lands at the wheel root under its own name
+
+    def finalize(self, version: str, build_data: dict[str, Any], artifact_path: str) -> None:
+        staging = getattr(self, "_staging", None)
+        if staging is not None:
+            shutil.rmtree(staging, ignore_errors=True)

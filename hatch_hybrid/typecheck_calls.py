@@ -1,0 +1,223 @@
+"""Type rules of calls: helpers (monomorphised), casts, builtins, ``math`` and ``gpu`` intrinsics.
+
+:class:`CallChecker` is mixed into :class:`~.typecheck.FunctionChecker`, which supplies ``tf``,
+``program``, ``module``, ``expr`` and the alias tracking used for "which arrays does a kernel write".
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from . import ir
+from . import typerules as rules
+from .discover import ExternalSym, FunctionSym, Symbol, UnknownSym
+from .errors import CompileError
+from .types import BOOL, NONE, WEAK_INT, ArrayT, Scalar, TupleT, Type, is_int, is_numeric, parse_type_name
+
+if TYPE_CHECKING:
+    from .typecheck import Program, TypedFunction
+
+
+@dataclass(frozen=True)
+class SymbolT(Type):
+    """A compile-time entity used as a value: a module, a function, a type, an intrinsic."""
+
+    sym: Symbol | str  # str: a builtin name
+
+    def __str__(self) -> str:
+        return str(getattr(self.sym, "qualname", getattr(self.sym, "name", self.sym)))
+
+
+@dataclass(frozen=True)
+class Callee:
+    """What a call node calls, resolved: ``kind`` is helper, cast, builtin, math or gpu."""
+
+    kind: str
+    name: str
+    arg_types: tuple[Type, ...] = ()
+    target: "TypedFunction | None" = None
+
+
+def type_named(sym: Symbol | str | None) -> Type | None:
+    if isinstance(sym, str):
+        return rules.CAST_NAMES.get(sym)
+    if isinstance(sym, ExternalSym):
+        mod, _, name = sym.qualname.rpartition(".")
+        if mod in ("hybrid_runtime", "numpy"):
+            if name in ("bool_", "boolean"):
+                return BOOL
+            return parse_type_name(name)
+    return None
+
+
+
+class CallChecker:
+    tf: "TypedFunction"
+    program: "Program"
+    module: str
+    aliases: dict[str, set[int]]
+
+    def expr(self, e: ir.Expr) -> Type:  # provided by FunctionChecker
+        raise NotImplementedError
+
+    def _array_root(self, node: ir.Expr) -> str | None:
+        return node.id if isinstance(node, ir.Name) else None
+
+    # ------------------------------------------------------------------- calls
+    def call(self, e: ir.Call) -> Type:
+        callee = self.expr(e.func)
+        if not isinstance(callee, SymbolT):
+            raise CompileError(e.func.loc, f"{callee} is not callable")
+        sym = callee.sym
+        if e.keywords:
+            raise CompileError(next(iter(e.keywords.values())).loc,
+                               "keyword arguments are not supported in kernel code", "pass arguments by position")
+        if isinstance(sym, str):
+            return self.builtin(e, sym)
+        if isinstance(sym, FunctionSym):
+            return self.helper(e, sym)
+        if isinstance(sym, ExternalSym):
+            return self.external(e, sym.qualname)
+        if isinstance(sym, UnknownSym):
+            raise CompileError(e.func.loc, f"cannot compile a call to `{sym.qualname}`: it is {sym.reason}",
+                               "kernels can call functions defined in this package, math functions and gpu intrinsics")
+        raise CompileError(e.func.loc, f"`{callee}` is not a function")
+
+    def _args(self, e: ir.Call) -> list[Type]:
+        return [self.expr(a) for a in e.args]
+
+    def builtin(self, e: ir.Call, name: str) -> Type:
+        args = self._args(e)
+        if name in rules.CAST_NAMES:
+            return self._cast(e, args, rules.CAST_NAMES[name], name)
+        if name == "print":
+            raise CompileError(e.loc, "print() is not supported in kernel code",
+                               "write values to an output array and print them on the host")
+        if name == "range":
+            raise CompileError(e.loc, "range() can only be used in `for ... in range(...)`")
+        try:
+            operand_types, result = rules.builtin_call(name, args)
+        except rules.RuleError as exc:
+            raise CompileError(e.loc, str(exc), exc.hint) from None
+        self.tf.callees[e.nid] = Callee("builtin", name, tuple(operand_types))
+        return result
+
+    def _cast(self, e: ir.Call, args: list[Type], target: Type, name: str) -> Type:
+        if len(args) != 1 or not is_numeric(args[0]):
+            raise CompileError(e.loc, f"{name}() converts one number")
+        value = self.tf.consts.get(e.args[0].nid)
+        if isinstance(target, Scalar) and target.kind in "iu" and isinstance(value, int) and not isinstance(value, bool):
+            info = np.iinfo(target.dtype)
+            if not info.min <= value <= info.max:
+                raise CompileError(e.args[0].loc, f"Python integer {value} is out of bounds for {target}",
+                                   "NumPy raises OverflowError here too")
+        self.tf.callees[e.nid] = Callee("cast", str(target), (args[0],))
+        return target
+
+    def helper(self, e: ir.Call, sym: FunctionSym) -> Type:
+        args = self._args(e)
+        for d in self.program.index.module(sym.module).functions[sym.name].decorator_list:
+            target = self.program.index.resolve_expr(sym.module, d.func if isinstance(d, ast.Call) else d)
+            if isinstance(target, ExternalSym) and target.qualname == "hybrid_runtime.kernel":
+                raise CompileError(e.loc, f"`{sym.name}` is a kernel and cannot be called from device code",
+                                   "move the shared logic into a plain helper function that both call")
+        if any(isinstance(t, SymbolT) for t in args):
+            raise CompileError(e.loc, "functions, modules and types cannot be passed as arguments")
+        fn = self.program.parsed(sym)
+        if len(args) != len(fn.params):
+            raise CompileError(e.loc, f"{sym.name}() takes {len(fn.params)} arguments, got {len(args)}")
+        target = self.program.specialise(fn, tuple(args), call_loc=e.loc)
+        self.tf.callees[e.nid] = Callee("helper", sym.qualname, tuple(args), target)
+        for i in target.writes:
+            root = self._array_root(e.args[i])
+            if root is not None:
+                self.tf.writes.update(self.aliases.get(root, set()))
+        self.tf.uses_barrier |= target.uses_barrier
+        return target.return_type
+
+    def external(self, e: ir.Call, qualname: str) -> Type:
+        module, _, name = qualname.rpartition(".")
+        cast = type_named(ExternalSym(qualname))
+        if cast is not None:
+            return self._cast(e, self._args(e), cast, name)
+        if module == "math":
+            args = self._args(e)
+            try:
+                operand_types, result = rules.math_call(name, args)
+            except rules.RuleError as exc:
+                raise CompileError(e.loc, str(exc), exc.hint) from None
+            self.tf.callees[e.nid] = Callee("math", name, tuple(operand_types))
+            return result
+        if module == "hybrid_runtime.gpu":
+            return self.gpu(e, name)
+        raise CompileError(e.func.loc, f"`{qualname}` is not supported in kernel code",
+                           "kernels can call helper functions of this package, math functions, "
+                           "gpu intrinsics and type conversions")
+
+    def gpu(self, e: ir.Call, name: str) -> Type:
+        tf = self.tf
+        if name in rules.GPU_INDEX or name == "syncthreads":
+            if e.args:
+                raise CompileError(e.loc, f"gpu.{name}() takes no arguments")
+            tf.callees[e.nid] = Callee("gpu", name)
+            if name == "syncthreads":
+                tf.uses_barrier = True
+                return NONE
+            return WEAK_INT
+        if name == "shared_array":
+            return self.shared_array(e)
+        if name in rules.ATOMICS:
+            return self.atomic(e, name)
+        raise CompileError(e.func.loc, f"gpu.{name} is not a kernel intrinsic",
+                           "see the `gpu` section of the docs for the supported intrinsics")
+
+    def shared_array(self, e: ir.Call) -> Type:
+        if len(e.args) != 2:
+            raise CompileError(e.loc, "gpu.shared_array(dtype, shape) takes two arguments")
+        dtype = type_named(self.program._static(self.module, e.args[0]))
+        if not isinstance(dtype, Scalar):
+            raise CompileError(e.args[0].loc, "the dtype of a shared array must be a scalar type such as f32")
+        shape_node = e.args[1]
+        dims = shape_node.elts if isinstance(shape_node, ir.TupleExpr) else [shape_node]
+        shape = []
+        for d in dims:
+            self.expr(d)
+            value = self.tf.consts.get(d.nid)
+            if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
+                raise CompileError(d.loc, "the shape of a shared array must be known at compile time",
+                                   "use integer literals or module-level integer constants")
+            shape.append(value)
+        self.tf.consts[e.nid] = tuple(shape)
+        self.tf.callees[e.nid] = Callee("gpu", "shared_array", (dtype,))
+        return ArrayT(dtype, len(shape))
+
+    def atomic(self, e: ir.Call, name: str) -> Type:
+        nargs = 4 if name == "atomic_cas" else 3
+        if len(e.args) != nargs:
+            extra = "array, index, expected, value" if nargs == 4 else "array, index, value"
+            raise CompileError(e.loc, f"gpu.{name}({extra}) takes {nargs} arguments")
+        args = self._args(e)
+        arr = args[0]
+        if not isinstance(arr, ArrayT):
+            raise CompileError(e.args[0].loc, f"the first argument of gpu.{name} must be an array")
+        if str(arr.dtype) not in rules.ATOMIC_DTYPES or (name == "atomic_cas" and arr.dtype.kind == "f"):
+            raise CompileError(e.args[0].loc, f"gpu.{name} does not support arrays of {arr.dtype}",
+                               "atomics work on i32, i64, u32, u64" + ("" if name == "atomic_cas" else ", f32, f64"))
+        index = args[1]
+        items = index.items if isinstance(index, TupleT) else (index,)
+        if len(items) != arr.ndim or not all(is_int(t) for t in items):
+            raise CompileError(e.args[1].loc, f"gpu.{name} needs {arr.ndim} integer indices")
+        for a, t in zip(e.args[2:], args[2:]):
+            if not is_numeric(t):
+                raise CompileError(a.loc, f"gpu.{name} needs a number here, not {t}")
+        root = self._array_root(e.args[0])
+        if root is not None:
+            self.tf.writes.update(self.aliases.get(root, set()))
+        self.tf.callees[e.nid] = Callee("gpu", name, tuple(args))
+        return arr.dtype
+
+

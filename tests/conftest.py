@@ -1,0 +1,107 @@
+"""Shared fixtures. Tiers: compile-only (no GPU, every PTX through ptxas), CPU path, wheel builds
+(``slow``), GPU (``gpu``, skipped without a device)."""
+
+from __future__ import annotations
+
+import importlib
+import itertools
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from hatch_hybrid.artifacts import write_package_artifacts
+from hatch_hybrid.pipeline import CompiledKernel, compile_packages
+
+TEST_ARCHS = ["sm_70", "sm_90"]
+_counter = itertools.count()
+
+
+def find_ptxas() -> str | None:
+    try:
+        import nvidia.cuda_nvcc as nvcc  # type: ignore[import-not-found]
+
+        for base in nvcc.__path__:
+            candidate = Path(base) / "bin" / "ptxas"
+            if candidate.is_file():
+                return str(candidate)
+    except ImportError:
+        pass
+    return shutil.which("ptxas")
+
+
+def assemble(ptx: str, arch: str, tmp: Path) -> None:
+    """Assemble PTX with NVIDIA's ptxas; fails the test on any error."""
+    ptxas = find_ptxas()
+    if ptxas is None:
+        if os.environ.get("CI"):
+            pytest.fail("ptxas not found: install the test extra (nvidia-cuda-nvcc-cu12)")
+        pytest.skip("ptxas not found (pip install nvidia-cuda-nvcc-cu12)")
+    path = tmp / f"k{next(_counter)}.{arch}.ptx"
+    path.write_text(ptx)
+    proc = subprocess.run([ptxas, f"-arch={arch}", str(path), "-o", os.devnull], capture_output=True, text=True)
+    assert proc.returncode == 0, f"ptxas rejected the PTX for {arch}:\n{proc.stderr}\n{ptx}"
+
+
+@dataclass
+class Built:
+    module: ModuleType
+    kernels: dict[str, CompiledKernel]
+    package_dir: Path
+
+    def ptx(self, name: str, arch: str = "sm_90") -> str:
+        return self.kernels[name].ptx[arch]
+
+
+@pytest.fixture
+def build(tmp_path: Path, request: pytest.FixtureRequest):
+    """``build(source, **other_modules)``: write a package, compile its kernels (ptxas checks every PTX),
+    embed the artifacts next to it as a wheel would, and import it."""
+    created: list[str] = []
+
+    def _build(source: str, archs: list[str] = TEST_ARCHS, **modules: str) -> Built:
+        name = f"hk{next(_counter)}_{request.node.name.split('[')[0][:30]}".replace("-", "_")
+        root = tmp_path / "src"
+        pkg = root / name
+        pkg.mkdir(parents=True)
+        (pkg / "__init__.py").write_text("")
+        (pkg / "kern.py").write_text(textwrap.dedent(source))
+        for mod, text in modules.items():
+            (pkg / f"{mod}.py").write_text(textwrap.dedent(text))
+        kernels = compile_packages([pkg], archs)
+        for k in kernels:
+            for arch, text in k.ptx.items():
+                assemble(text, arch, tmp_path)
+        write_package_artifacts(kernels, archs, root)
+        sys.path.insert(0, str(root))
+        created.append(name)
+        try:
+            module = importlib.import_module(f"{name}.kern")
+        finally:
+            sys.path.remove(str(root))
+        return Built(module, {k.decl.name: k for k in kernels}, pkg)
+
+    yield _build
+    for name in created:
+        for mod in [m for m in sys.modules if m == name or m.startswith(name + ".")]:
+            del sys.modules[mod]
+
+
+def has_gpu() -> bool:
+    from hybrid_runtime import cuda_available
+
+    return cuda_available()
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if any("gpu" in item.keywords for item in items) and not has_gpu():
+        skip = pytest.mark.skip(reason="no CUDA GPU and driver on this machine")
+        for item in items:
+            if "gpu" in item.keywords:
+                item.add_marker(skip)

@@ -1,0 +1,176 @@
+"""Errors are product output: a catalogue of unsupported code, each with file:line:col, the source
+line, a caret under the construct, and a hint; never compiler internals."""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from hatch_hybrid.errors import CompileError
+from hatch_hybrid.pipeline import compile_packages
+
+PRELUDE = "from hybrid_runtime import kernel, gpu, Array, f32, i32, i8\nimport math\n"
+
+# (kernel body line or lines, the marked snippet the caret must start at, message part, hint part)
+CATALOGUE = [
+    ("class C:\n    pass", "class C", "class definitions", "@hybrid_runtime.struct"),
+    ("def inner():\n    return 1", "def inner", "nested functions", "module level"),
+    ("f = lambda v: v", "lambda", "lambda", "helper function"),
+    ("try:\n    x[0] = 1.0\nexcept Exception:\n    pass", "try", "exceptions", "output array"),
+    ("raise ValueError()", "raise", "raise", "output array"),
+    ("with open('f') as fh:\n    pass", "with", "with statements", "remove"),
+    ("global G", "global G", "global", "argument"),
+    ("del x", "del x", "del", "remove"),
+    ("import os", "import os", "import inside a kernel", "module level"),
+    ("print(x[0])", "print(x[0])", "print() is not supported", "host"),
+    ("v = [1, 2]", "[1, 2]", "lists", "shared_array"),
+    ("v = {1: 2}", "{1: 2}", "dicts", "arrays"),
+    ("v = {1, 2}", "{1, 2}", "sets", "arrays"),
+    ("v = [i for i in range(3)]", "[i for", "list comprehensions", "loop"),
+    ("v = sum(i for i in range(3))", "(i for i", "generator expressions", "loop"),
+    ("yield 1", "yield", "generators", "output array"),
+    ("v = 'text'", "'text'", "strings", "numbers"),
+    ("v = f'{n}'", "f'{n}'", "f-strings", "strings"),
+    ("v = x[1:2]", "1:2", "slices", "single elements"),
+    ("for v in x:\n    pass", "x:", "range(...)", "range(len(a))"),
+    ("while n:\n    break\nelse:\n    pass", "pass", "while ... else", "flag"),
+    ("a = b = 1", "a = b = 1", "chained assignment", "own statement"),
+    ("a, b = 1, 2", "a, b", "tuple unpacking", "own statement"),
+    ("v = n if n else x", "x", "different types", "one type"),
+    ("v = 1\nv = x", "v = x", "changes type from int to Array[f32]", "new variable"),
+    ("v = f32(1)\nv = i32(2)", "v = i32(2)", "changes type from f32 to i32", "convert"),
+    ("v = undefined_name + 1", "undefined_name", "not defined", "module level"),
+    ("v = n + x", "n + x", "unsupported operand types", "index arrays"),
+    ("v = 1.5 << 2", "1.5 << 2", "unsupported operand types", "integers"),
+    ("v = True + True", "True + True", "booleans", "int("),
+    ("v = i8(n) + 300", "300", "out of bounds for i8", "OverflowError"),
+    ("v = x[1.5]", "1.5", "indices must be integers", "int("),
+    ("v = x[1, 2]", "1, 2", "needs 1 indices", "every dimension"),
+    ("v = x.T", "x.T", "no attribute", ".shape"),
+    ("v = math.gamma(1.0)", "math.gamma", "math.gamma is not supported", "supported:"),
+    ("v = gpu.warp_vote()", "gpu.warp_vote", "not a kernel intrinsic", "docs"),
+    ("v = len(n)", "len(n)", "len() takes one array", "first dimension"),
+    ("v = max(n)", "max(n)", "two or more", "loop"),
+    ("v = range(3)", "range(3)", "for ... in range", None),
+    ("v = helper(n, n)", "helper(n, n)", "takes 1 arguments", None),
+    ("v = helper(n=n)", "n", "keyword arguments", "position"),
+    ("v = recurse(n)", "recurse(a)", "recursion is not supported", "loop"),
+    ("v = other(x)", "other(x)", "is a kernel and cannot be called", "plain helper"),
+    ("v = os.getcwd()", "os.getcwd", "a module outside the package", "kernels can call"),
+    ("v = typed(x[0])", "v: i32", "annotated i32 but this call passes f32", "i32(x)"),
+    ("v = maybe(n)", "def maybe", "returns a value on some paths", "every path"),
+    ("break", "break", "outside a loop", None),
+    ("v = gpu.shared_array(f32, n)", "n", "known at compile time", "literals"),
+    ("v = gpu.atomic_add(x, 0)", "gpu.atomic_add(x, 0)", "takes 3 arguments", None),
+    ("v = gpu.atomic_cas(x, 0, 1.0, 2.0)", "x", "does not support arrays of f32", "i32"),
+    ("v = x @ x", "x @ x", "matrix multiplication", "loops"),
+    ("v = n is None", "n is None", "comparisons (is, in)", "=="),
+    ("assert n > 0", "assert", "assert", "flag"),
+    ("match n:\n    case 1:\n        pass", "match", "match statements", "if/elif/else"),
+    ("v = (w := 3)", "w := 3", "assignment expressions", "statement"),
+]
+
+HELPERS = """
+def helper(a):
+    return a
+
+def recurse(a):
+    return again(a)
+
+def again(a):
+    return recurse(a)
+
+def typed(v: i32):
+    return v
+
+def maybe(a):
+    if a > 0:
+        return a
+
+@kernel
+def other(x: Array[f32]):
+    x[0] = 1.0
+
+import os
+G = 1
+"""
+
+
+def _compile(tmp_path: Path, body: str) -> CompileError:
+    pkg = tmp_path / "errpkg"
+    pkg.mkdir(exist_ok=True)
+    (pkg / "__init__.py").write_text("")
+    source = PRELUDE + HELPERS + "\n@kernel\ndef k(x: Array[f32], n: i32):\n" + textwrap.indent(body, "    ") + "\n"
+    (pkg / "k.py").write_text(source)
+    with pytest.raises(CompileError) as info:
+        compile_packages([pkg], ["sm_90"])
+    return info.value
+
+
+@pytest.mark.parametrize("body, marked, message, hint", CATALOGUE, ids=[c[2][:40] for c in CATALOGUE])
+def test_unsupported_construct(tmp_path, body, marked, message, hint):
+    err = _compile(tmp_path, body)
+    text = str(err)
+    assert message in text
+    if hint:
+        assert err.hint and hint in err.hint, text
+    # file:line:col of the construct, then the source line, then a caret under it
+    lines = text.splitlines()
+    m = re.match(r"^(?P<file>.+k\.py):(?P<line>\d+):(?P<col>\d+): error: ", lines[0])
+    assert m, text
+    source = (tmp_path / "errpkg" / "k.py").read_text().splitlines()
+    line = source[int(m["line"]) - 1]
+    assert lines[1].strip() == line.strip()
+    caret_col = lines[2].index("^") - 4
+    assert caret_col == int(m["col"]) - 1
+    assert line[caret_col:].startswith(marked), f"caret at {line[caret_col:]!r}, expected {marked!r}\n{text}"
+    for internal in ("Traceback", "hatch_hybrid", "typecheck", "lower.py", "llvmlite"):
+        assert internal not in text
+
+
+def test_variable_type_change_points_at_both_assignments(tmp_path):
+    err = _compile(tmp_path, "v = f32(1)\nv = i32(2)")
+    assert len(err.notes) == 1
+    text = str(err)
+    assert "note: `v` is first assigned a f32 here" in text
+    assert text.count("^") >= 2
+
+
+def test_syntax_error_is_reported_with_location(tmp_path):
+    pkg = tmp_path / "synpkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "k.py").write_text("from hybrid_runtime import kernel\n@kernel\ndef k(:\n    pass\n")
+    with pytest.raises(CompileError, match=r"k\.py:3:\d+: error: syntax error"):
+        compile_packages([pkg], ["sm_90"])
+
+
+def test_internal_errors_do_not_leak_compiler_frames(tmp_path, monkeypatch):
+    from hatch_hybrid import pipeline
+
+    def broken(*args, **kwargs):
+        raise KeyError("boom")
+
+    monkeypatch.setattr(pipeline, "optimise", broken)
+    err = _compile_ok_kernel(tmp_path)
+    assert "internal compiler error while compiling kernel `k`" in str(err)
+    assert "HYBRID_DEBUG=1" in (err.hint or "")
+    assert err.__cause__ is None and err.__suppress_context__
+    monkeypatch.setenv("HYBRID_DEBUG", "1")
+    with pytest.raises(KeyError):
+        _compile_ok_kernel(tmp_path)
+
+
+def _compile_ok_kernel(tmp_path: Path) -> CompileError:
+    pkg = tmp_path / "okpkg"
+    pkg.mkdir(exist_ok=True)
+    (pkg / "__init__.py").write_text("")
+    (pkg / "k.py").write_text(PRELUDE + "@kernel\ndef k(x: Array[f32]):\n    x[0] = 1.0\n")
+    try:
+        compile_packages([pkg], ["sm_90"])
+    except CompileError as exc:
+        return exc
+    raise AssertionError("expected a CompileError")

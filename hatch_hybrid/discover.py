@@ -87,6 +87,7 @@ class ModuleInfo:
     source: str
     tree: ast.Module
     names: dict[str, Symbol | _ImportFrom | None] = field(default_factory=dict)
+    star_imports: list[Symbol] = field(default_factory=list)
     functions: dict[str, ast.FunctionDef] = field(default_factory=dict)
 
     @property
@@ -162,7 +163,9 @@ class ModuleIndex:
             elif isinstance(node, ast.ImportFrom):
                 base = self._import_base(info, node)
                 for alias in node.names:
-                    if alias.name != "*":
+                    if alias.name == "*":
+                        info.star_imports.append(self._module_symbol(base))
+                    else:
                         info.names[alias.asname or alias.name] = _ImportFrom(base, alias.name)
             elif isinstance(node, (ast.Assign, ast.AnnAssign)):
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
@@ -201,9 +204,14 @@ class ModuleIndex:
     # ------------------------------------------------------------ resolution
     def resolve_global(self, module: str, name: str) -> Symbol | None:
         """What ``name`` means at the top level of ``module`` (None: not defined there)."""
-        entry = self.module(module).names.get(name)
+        info = self.module(module)
+        entry = info.names.get(name)
         if isinstance(entry, _ImportFrom):
             return self.resolve_member(self._module_symbol(entry.module), entry.name, seen=set())
+        if entry is None:
+            for star in info.star_imports:  # `from m import *`: names m exports
+                if _exports(star, name, self):
+                    return self.resolve_member(star, name)
         return entry
 
     def resolve_member(self, base: Symbol, attr: str, seen: set[str] | None = None) -> Symbol | None:
@@ -249,6 +257,23 @@ class ModuleIndex:
                         loc = Loc(str(info.path), fn.lineno, fn.col_offset)
                         found.append(KernelDecl(name, fn.name, _kernel_options(call, info), loc))
         return found
+
+
+def _exports(module: Symbol, name: str, index: ModuleIndex) -> bool:
+    if name.startswith("_"):
+        return False
+    if isinstance(module, ExternalSym):
+        import importlib
+
+        try:
+            mod = importlib.import_module(module.qualname)  # only hybrid_runtime, numpy, math
+        except ImportError:
+            return False
+        exported = getattr(mod, "__all__", None)
+        return name in exported if exported is not None else hasattr(mod, name)
+    if isinstance(module, ModuleSym):
+        return index.resolve_member(module, name) is not None
+    return False
 
 
 def _kernel_options(call: ast.Call | None, info: ModuleInfo) -> dict[str, Any]:

@@ -94,6 +94,14 @@ class ModuleLowerer:
             self._pending.append(tf)
         return fn
 
+    def lower_functions(self, tfs: list[TypedFunction]) -> llir.Module:
+        """Lower plain functions with external linkage (for tests that run the IR on the host)."""
+        for tf in tfs:
+            self.function(tf).linkage = ""
+        while self._pending:
+            FunctionLowerer(self, self._pending.pop()).lower()
+        return self.module
+
     def lower_kernel(self, tf: TypedFunction) -> llir.Module:
         kernel = self.function(tf)
         while self._pending:

@@ -196,10 +196,11 @@ class Ops:
                 return b.fmul(a, a)  # pow(x, 2) is correctly rounded, and so is x*x
             name = "__nv_powf" if s.bits == 32 else "__nv_pow"
             return self.libcall(name, [a, e], a.type)
-        return b.call(self._ipow(a.type), [a, e])
+        return b.call(self._ipow(a.type, signed=s.kind == "i"), [a, e])
 
-    def _ipow(self, ty: llir.IntType) -> llir.Function:
-        name = f"__hybrid_ipow_i{ty.width}"
+    def _ipow(self, ty: llir.IntType, signed: bool) -> llir.Function:
+        """Integer power by squaring (wrapping); negative exponents, which NumPy rejects, give 1."""
+        name = f"__hybrid_ipow_{'i' if signed else 'u'}{ty.width}"
         fn = self.module.globals.get(name)
         if fn is not None:
             return fn
@@ -209,7 +210,8 @@ class Ops:
         entry, loop, done = (fn.append_basic_block(n) for n in ("entry", "loop", "done"))
         b = llir.IRBuilder(entry)
         zero, one = llir.Constant(ty, 0), llir.Constant(ty, 1)
-        b.cbranch(b.icmp_signed(">", exp, zero), loop, done)
+        positive = b.icmp_signed(">", exp, zero) if signed else b.icmp_unsigned("!=", exp, zero)
+        b.cbranch(positive, loop, done)
         b.position_at_end(loop)
         acc = b.phi(ty)
         bb = b.phi(ty)

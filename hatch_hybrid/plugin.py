@@ -117,6 +117,7 @@ class HybridBuildHook(BuildHookInterface):  # type: ignore[type-arg]
                     build_data["force_include"][str(f)] = f"{rel_root}/{f.relative_to(self._staging / package).as_posix()}"
         build_data["pure_python"] = True
         build_data["infer_tag"] = False
+        build_data["tag"] = "py3-none-any"  # PTX is data: the wheel stays pure
         self.app.display_info(f"hatch-hybrid: {len(kernels)} kernel(s) compiled to PTX for {', '.join(archs)} "
                               f"in {time.perf_counter() - start:.2f} s")
 

@@ -1,0 +1,1 @@
+from .ops import add_one, scale

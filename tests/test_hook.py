@@ -1,0 +1,138 @@
+"""Build-hook tier: wheels built in-process with hatchling's WheelBuilder."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import zipfile
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("hatchling")
+from hatchling.builders.sdist import SdistBuilder  # noqa: E402
+from hatchling.builders.wheel import WheelBuilder  # noqa: E402
+
+from conftest import assemble  # noqa: E402
+
+PACKAGES = Path(__file__).parent / "packages"
+
+
+@pytest.fixture
+def project(tmp_path: Path):
+    def _copy(name: str) -> Path:
+        dest = tmp_path / name
+        shutil.copytree(PACKAGES / name, dest)
+        return dest
+    return _copy
+
+
+def build_wheel(root: Path, out: Path) -> Path:
+    return Path(next(WheelBuilder(str(root)).build(directory=str(out), versions=["standard"])))
+
+
+def test_wheel_contents(project, tmp_path):
+    root = project("kernlib")
+    wheel = build_wheel(root, tmp_path / "dist")
+    assert wheel.name == "kernlib-1.0.0-py3-none-any.whl"
+    with zipfile.ZipFile(wheel) as zf:
+        names = sorted(n for n in zf.namelist() if not n.startswith("kernlib-1.0.0.dist-info/"))
+        assert names == [
+            "kernlib/__init__.py",
+            "kernlib/_hybrid/kernlib__ops__add_one.sm_70.ptx",
+            "kernlib/_hybrid/kernlib__ops__add_one.sm_80.ptx",
+            "kernlib/_hybrid/kernlib__ops__scale.sm_70.ptx",
+            "kernlib/_hybrid/kernlib__ops__scale.sm_80.ptx",
+            "kernlib/_hybrid/manifest.json",
+            "kernlib/ops.py",
+            "kernlib/util.py",
+        ]
+        assert "Root-Is-Purelib: true" in zf.read("kernlib-1.0.0.dist-info/WHEEL").decode()
+        manifest = json.loads(zf.read("kernlib/_hybrid/manifest.json"))
+        for name in names:
+            if name.endswith(".ptx"):
+                assemble(zf.read(name).decode(), name.rsplit(".", 2)[1], tmp_path)
+    assert manifest["format"] == 1
+    assert manifest["arch"] == ["sm_70", "sm_80"]
+    assert manifest["compiler"].startswith("hatch-hybrid ")
+    assert len(manifest["source_hash"]) == 64
+    scale = manifest["kernels"]["kernlib.ops.scale"]
+    assert scale["symbol"] == "kernlib__ops__scale"
+    assert scale["params"] == [
+        {"name": "x", "kind": "array", "dtype": "float32", "ndim": 1, "writes": True},
+        {"name": "factor", "kind": "scalar", "dtype": "float32"},
+    ]
+    assert scale["writes"] == ["x"]
+    assert manifest["kernels"]["kernlib.ops.add_one"]["writes"] == ["dst"]
+    assert scale["ptx"] == {"sm_70": "kernlib__ops__scale.sm_70.ptx", "sm_80": "kernlib__ops__scale.sm_80.ptx"}
+
+
+def test_builds_are_reproducible(project, tmp_path):
+    root = project("kernlib")
+    first = build_wheel(root, tmp_path / "a").read_bytes()
+    second = build_wheel(root, tmp_path / "b").read_bytes()
+    assert first == second
+    assert str(tmp_path).encode() not in first
+
+
+def test_sdist_carries_source_only(project, tmp_path):
+    root = project("kernlib")
+    sdist = Path(next(SdistBuilder(str(root)).build(directory=str(tmp_path / "dist"))))
+    import tarfile
+
+    with tarfile.open(sdist) as tf:
+        assert not [n for n in tf.getnames() if "_hybrid" in n]
+
+
+@pytest.mark.parametrize("option, error, message", [
+    ('arch = [70]', TypeError, "Option `arch` for build hook `hybrid` must be a list of strings"),
+    ('arch = []', TypeError, "Option `arch` for build hook `hybrid` must be a list of strings"),
+    ('arch = ["sm_20"]', ValueError, "Option `arch` for build hook `hybrid` has 'sm_20'"),
+    ('arch = ["compute_90"]', ValueError, "use targets like"),
+    ('packages = "kernlib"', TypeError, "Option `packages` for build hook `hybrid` must be a list of strings"),
+    ('packages = ["nope"]', ValueError, "is not a package folder"),
+    ('dump = 3', TypeError, "Option `dump` for build hook `hybrid` must be a string"),
+    ('speed = "max"', ValueError, "Unknown option `speed` for build hook `hybrid`"),
+])
+def test_options_are_validated(project, tmp_path, option, error, message):
+    root = project("kernlib")
+    pyproject = root / "pyproject.toml"
+    text = pyproject.read_text().replace('arch = ["sm_80", "sm_70"]', option)
+    pyproject.write_text(text)
+    with pytest.raises(error, match=message.replace("[", r"\[").replace("(", r"\(")):
+        build_wheel(root, tmp_path / "dist")
+
+
+def test_dump_option_writes_every_stage(project, tmp_path):
+    root = project("kernlib")
+    pyproject = root / "pyproject.toml"
+    pyproject.write_text(pyproject.read_text() + 'dump = "stages"\n')
+    build_wheel(root, tmp_path / "dist")
+    files = sorted(p.name for p in (root / "stages").iterdir())
+    assert "kernlib__ops__scale.typed.txt" in files
+    assert "kernlib__ops__scale.ll" in files
+    assert "kernlib__ops__scale.sm_80.opt.ll" in files
+    assert "kernlib__ops__scale.sm_80.ptx" in files
+    typed = (root / "stages" / "kernlib__ops__scale.typed.txt").read_text()
+    assert "(x : Array[f32])" in typed and "kernlib.util.clamp" in typed
+
+
+def test_compile_error_fails_the_build_with_the_message(project, tmp_path, capsys):
+    root = project("kernlib")
+    ops = root / "kernlib" / "ops.py"
+    ops.write_text(ops.read_text().replace("dst[i] = src[i] + 1", "dst[i] = [src[i]]"))
+    with pytest.raises(SystemExit):
+        build_wheel(root, tmp_path / "dist")
+    err = capsys.readouterr()
+    text = err.out + err.err
+    assert "ops.py:17:18: error: kernel code cannot use lists" in text
+    assert "dst[i] = [src[i]]" in text and "^" in text
+    assert "Traceback" not in text
+
+
+def test_build_prints_what_it_compiled(project, tmp_path, capsys):
+    build_wheel(project("kernlib"), tmp_path / "dist")
+    out = capsys.readouterr()
+    text = out.out + out.err
+    assert "hatch-hybrid: compiled kernlib.ops.scale -> kernlib__ops__scale (sm_70, sm_80) in" in text
+    assert "hatch-hybrid: 2 kernel(s) compiled to PTX for sm_70, sm_80 in" in text

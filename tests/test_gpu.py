@@ -1,0 +1,216 @@
+"""GPU tier: the same kernels on the CPU path and on the GPU give bit-identical results."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+import hybrid_runtime as hr
+
+pytestmark = pytest.mark.gpu
+
+HEADER = """
+import math
+import numpy as np
+from hybrid_runtime import kernel, gpu, Array, f32, f64, i8, i16, i32, i64, u8, u16, u32, u64
+"""
+
+
+def both(kernel, threads, blocks, *arrays_and_scalars):
+    """Run on the CPU and the GPU with copies of the same inputs; return (cpu, gpu) arrays."""
+    cpu = [a.copy() if isinstance(a, np.ndarray) else a for a in arrays_and_scalars]
+    gpu = [a.copy() if isinstance(a, np.ndarray) else a for a in arrays_and_scalars]
+    kernel.launch(threads, blocks, *cpu, device="cpu")
+    kernel.launch(threads, blocks, *gpu, device="cuda")
+    return ([a for a in cpu if isinstance(a, np.ndarray)], [a for a in gpu if isinstance(a, np.ndarray)])
+
+
+def same_bits(a: np.ndarray, b: np.ndarray) -> bool:
+    if a.dtype.kind == "f":
+        return np.array_equal(a.view(f"u{a.dtype.itemsize}"), b.view(f"u{b.dtype.itemsize}"))
+    return np.array_equal(a, b)
+
+
+INT_OPS = ["a + b", "a - b", "a * b", "a // b", "a % b", "a << (b & 15)", "a >> (b & 7)", "a & b", "a | b",
+           "a ^ b", "-a", "~a", "abs(a)", "min(a, b)", "max(a, b, 3)", "a if a > b else b", "a ** (b & 7)",
+           "(a < b) + (a == b) * 2"]
+FLOAT_OPS = ["a + b", "a - b", "a * b", "a / b", "a // b", "a % b", "a * b + a", "-a", "abs(a)",
+             "math.sqrt(abs(a))", "min(a, b)", "max(a, b)", "a * 0.1 + 3", "a ** 2", "math.fabs(b) - math.floor(a)"]
+
+
+def _inputs(dtype: str, n: int, rng) -> tuple[np.ndarray, np.ndarray]:
+    dt = np.dtype(dtype)
+    if dt.kind == "f":
+        specials = np.array([0.0, -0.0, 1.0, -1.0, np.inf, -np.inf, np.nan, 1e-40, 3.0, -7.5], dtype=dt)
+        a = (rng.standard_normal(n) * 100).astype(dt)
+        b = (rng.standard_normal(n) * 10).astype(dt)
+        a[: len(specials)] = specials
+        b[len(specials): 2 * len(specials)] = specials
+        return a, b
+    info = np.iinfo(dt)
+    a = rng.integers(info.min, info.max, n, dtype=dt, endpoint=True)
+    b = rng.integers(info.min, info.max, n, dtype=dt, endpoint=True)
+    a[:4] = [0, 1, info.max, info.min]
+    b[:4] = [0, -1 if info.min < 0 else 1, 0, 7]
+    b[4:8] = 0
+    return a, b
+
+
+@pytest.mark.parametrize("dtype", ["i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "f32", "f64"])
+def test_arithmetic_bit_identical(build, dtype):
+    ops = FLOAT_OPS if dtype.startswith("f") else INT_OPS
+    if dtype.startswith("u"):
+        ops = [o for o in ops if o not in ("-a", "abs(a)")]
+    lines = "\n".join(f"        out[{k}, i] = {op}" for k, op in enumerate(ops))
+    np_dtype = np.dtype({"i": "int", "u": "uint", "f": "float"}[dtype[0]] + dtype[1:])
+    b = build(HEADER + f"""
+@kernel
+def ops(x: Array[{dtype}], y: Array[{dtype}], out: Array[{dtype}, 2]):
+    i = gpu.global_tid_x()
+    if i < len(x):
+        a = x[i]
+        b = y[i]
+{lines}
+""")
+    n = 4096
+    a, bb = _inputs(np_dtype.name, n, np.random.default_rng(7))
+    out = np.zeros((len(ops), n), dtype=np_dtype)
+    (_, _, cpu), (_, _, gpu) = both(b.module.ops, 256, n // 256, a, bb, out)
+    for k, op in enumerate(ops):
+        assert same_bits(cpu[k], gpu[k]), f"{dtype}: {op} differs at {np.flatnonzero(cpu[k] != gpu[k])[:5]}"
+
+
+def test_transcendentals_close(build):
+    b = build(HEADER + """
+@kernel
+def k(x: Array[f64], out: Array[f64, 2]):
+    i = gpu.global_tid_x()
+    if i < len(x):
+        v = x[i]
+        out[0, i] = math.exp(v)
+        out[1, i] = math.log(abs(v) + 1)
+        out[2, i] = math.sin(v) + math.cos(v) + math.tan(v)
+        out[3, i] = math.tanh(v) + math.erf(v) + math.log2(abs(v) + 1)
+        out[4, i] = math.pow(abs(v), 0.3)
+""")
+    x = np.random.default_rng(3).uniform(-5, 5, 2048)
+    out = np.zeros((5, 2048))
+    (_, cpu), (_, gpu) = both(b.module.k, 128, 16, x, out)
+    np.testing.assert_allclose(gpu, cpu, rtol=1e-14, atol=1e-15)
+
+
+def test_mandelbrot_example_gpu_equals_cpu():
+    hybrid_demo = pytest.importorskip("hybrid_demo")
+    cpu = hybrid_demo.render_cpu_threads(160, 120, 100)
+    gpu = hybrid_demo.render_kernel(160, 120, 100, device="cuda")
+    assert np.array_equal(cpu, gpu)
+
+
+def test_shared_memory_reduction_and_atomics(build):
+    b = build(HEADER + """
+@kernel
+def block_sum(x: Array[i64], out: Array[i64], hist: Array[u32], total: Array[i64]):
+    buf = gpu.shared_array(i64, 128)
+    t = gpu.thread_idx_x()
+    i = gpu.global_tid_x()
+    buf[t] = x[i] if i < len(x) else 0
+    gpu.syncthreads()
+    s = 64
+    while s > 0:
+        if t < s:
+            buf[t] += buf[t + s]
+        gpu.syncthreads()
+        s //= 2
+    if t == 0:
+        out[gpu.block_idx_x()] = buf[0]
+        gpu.atomic_add(total, 0, buf[0])
+    if i < len(x):
+        gpu.atomic_add(hist, x[i] % len(hist), 1)
+        gpu.atomic_max(total, 1, x[i])
+        gpu.atomic_min(total, 2, x[i])
+""")
+    x = np.random.default_rng(5).integers(-1000, 1000, 1000).astype(np.int64)
+    out = np.zeros(8, np.int64)
+    hist = np.zeros(10, np.uint32)
+    total = np.array([0, -10**9, 10**9], dtype=np.int64)
+    (_, cpu_out, cpu_hist, cpu_total), (_, gpu_out, gpu_hist, gpu_total) = both(
+        b.module.block_sum, 128, 8, x, out, hist, total)
+    assert np.array_equal(cpu_out, gpu_out) and np.array_equal(cpu_hist, gpu_hist)
+    assert np.array_equal(cpu_total, gpu_total)
+    assert gpu_total.tolist() == [x.sum(), x.max(), x.min()]
+
+
+def test_strided_views_and_read_only_inputs(build):
+    b = build(HEADER + """
+@kernel
+def k(a: Array[f32, 2], out: Array[f32, 2]):
+    r = gpu.global_tid_y()
+    c = gpu.global_tid_x()
+    if r < out.shape[0] and c < out.shape[1]:
+        out[r, c] = a[c, r] * 3.0
+""")
+    a = np.arange(48, dtype=np.float32).reshape(6, 8)
+    a.flags.writeable = False  # not written by the kernel: never copied back
+    big = np.zeros((16, 12), np.float32)
+    out = big[::2, ::2]
+    b.module.k.launch((8, 8), (1, 1), a, out, device="cuda")
+    assert np.array_equal(out, a.T * np.float32(3))
+    assert not big[1::2].any()
+
+
+def test_device_arrays_and_cuda_array_interface(build):
+    b = build(HEADER + """
+@kernel
+def add(x: Array[f32], y: Array[f32]):
+    i = gpu.global_tid_x()
+    if i < len(y):
+        y[i] = x[i] + y[i]
+""")
+    x = np.arange(1000, dtype=np.float32)
+    dx = hr.to_device(x)
+    dy = hr.device_array(1000, np.float32)
+    dy.copy_from_host(np.ones(1000, np.float32))
+    b.module.add[4, 256](dx, dy)  # asynchronous on device arrays
+    b.module.add[4, 256](dx, dy)
+    assert np.array_equal(hr.copy_to_host(dy), 2 * x + 1)
+    cp = pytest.importorskip("cupy")
+    cy = cp.zeros(1000, dtype=cp.float32)
+    b.module.add.launch(256, 4, dx, cy, device="cuda")
+    assert np.array_equal(cp.asnumpy(cy), x)
+    with pytest.raises(TypeError, match="`x` expects Array\\[f32\\], got an array of float64"):
+        b.module.add.launch(256, 4, cp.zeros(1000), cy, device="cuda")
+
+
+def test_missing_ptx_is_a_clear_error(tmp_path):
+    pkg = tmp_path / "nobuild"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text(textwrap.dedent("""
+        from hybrid_runtime import kernel, Array, f32
+        @kernel
+        def k(x: Array[f32]):
+            x[0] = 1.0
+    """))
+    code = ("import numpy as np, nobuild, hybrid_runtime as hr\n"
+            "try:\n    nobuild.k.launch(1, 1, np.zeros(1, np.float32), device='cuda')\n"
+            "except hr.ManifestError as e:\n    print(e)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, check=True)
+    assert "has no compiled GPU code" in out.stdout and "device='cpu'" in out.stdout
+
+
+def test_cuda_error_names_the_kernel(build):
+    b = build(HEADER + """
+@kernel
+def wild(x: Array[f32], offset: i64):
+    x[offset] = 1.0
+""")
+    code = (f"import sys, numpy as np, hybrid_runtime as hr\nsys.path.insert(0, {str(b.package_dir.parent)!r})\n"
+            f"from {b.package_dir.name}.kern import wild\n"
+            "try:\n    wild.launch(1, 1, np.zeros(4, np.float32), 1 << 44, device='cuda')\n"
+            "except hr.CudaError as e:\n    print('CudaError:', e)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert "CudaError:" in out.stdout, out.stderr
+    assert "wild" in out.stdout and "CUDA_ERROR_ILLEGAL_ADDRESS" in out.stdout

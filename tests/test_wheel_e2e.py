@@ -1,0 +1,85 @@
+"""End to end, as users do it: ``pip wheel`` the example (build isolation, the hook from a local
+wheel), install it into a fresh virtual environment from local wheels with ``--no-index``, check
+the compiler is absent there, and run kernels on the CPU path."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+pytestmark = pytest.mark.slow
+
+
+def run(*cmd: str | Path, **kwargs) -> subprocess.CompletedProcess[str]:
+    proc = subprocess.run([str(c) for c in cmd], capture_output=True, text=True, **kwargs)
+    assert proc.returncode == 0, f"{cmd} failed:\n{proc.stdout}\n{proc.stderr}"
+    return proc
+
+
+@pytest.fixture(scope="module")
+def wheelhouse(tmp_path_factory) -> Path:
+    house = tmp_path_factory.mktemp("wheelhouse")
+    pip = [sys.executable, "-m", "pip"]
+    run(*pip, "wheel", "--no-deps", "-q", "-w", house, ROOT / "runtime", ROOT)
+    build = run(*pip, "wheel", "--no-deps", "-v", "-w", house, "--find-links", house,
+                ROOT / "example_project" / "hybrid_demo")
+    assert "hatch-hybrid: compiled hybrid_demo.saxpy.saxpy" in build.stdout + build.stderr
+    # the runtime's own dependencies, so the install below needs no index
+    run(*pip, "download", "-q", "--only-binary", ":all:", "-d", house, "numpy", "cuda-bindings")
+    return house
+
+
+@pytest.fixture(scope="module")
+def env(wheelhouse, tmp_path_factory) -> Path:
+    target = tmp_path_factory.mktemp("venv")
+    venv.create(target, with_pip=True)
+    python = target / "bin" / "python"
+    run(python, "-m", "pip", "install", "-q", "--no-index", "--find-links", wheelhouse, "hybrid-demo")
+    return python
+
+
+def test_wheel_is_pure_and_holds_ptx(wheelhouse):
+    import zipfile
+
+    (wheel,) = wheelhouse.glob("hybrid_demo-*.whl")
+    assert wheel.name.endswith("-py3-none-any.whl")
+    names = zipfile.ZipFile(wheel).namelist()
+    assert "hybrid_demo/_hybrid/manifest.json" in names
+    assert "hybrid_demo/_hybrid/hybrid_demo__mandelbrot__mandelbrot_kernel.sm_90.ptx" in names
+
+
+def test_compiler_is_not_installed(env, tmp_path):
+    clean = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    for module in ("llvmlite", "hatchling", "hatch_hybrid", "numba"):
+        proc = subprocess.run([env, "-c", f"import {module}"], capture_output=True, text=True, cwd=tmp_path, env=clean)
+        assert proc.returncode != 0, f"{module} should not be importable in the runtime environment"
+
+
+def test_kernels_run_from_the_installed_wheel(env, tmp_path):
+    script = """
+import numpy as np, hybrid_runtime as hr
+from hybrid_demo import saxpy, render_kernel, render_cpu_threads
+x = np.arange(1000, dtype=np.float32); y = np.ones_like(x)
+saxpy.launch(128, 8, np.float32(3.0), x, y, device="cpu")
+assert np.array_equal(y, np.float32(3.0) * np.arange(1000, dtype=np.float32) + 1)
+a = render_kernel(48, 32, 40, device="cpu")
+b = render_cpu_threads(48, 32, 40)
+assert np.array_equal(a, b) and a.max() == 40 and a.min() < 5
+print("ok", hr.__file__)
+"""
+    out = run(env, "-c", script, cwd=tmp_path)
+    assert out.stdout.startswith("ok") and "site-packages" in out.stdout
+
+
+def test_demo_command_reports_the_device(env, tmp_path):
+    out = run(env, "-m", "hybrid_demo", "--device", "cpu", "--size", "64x48", "--out", tmp_path / "m.png",
+              cwd=tmp_path, env={**os.environ, "HYBRID_DEVICE": "cpu"})
+    assert "running on cpu" in out.stdout
+    assert "give identical images" in out.stdout
+    assert (tmp_path / "m.png").read_bytes().startswith(b"\x89PNG")

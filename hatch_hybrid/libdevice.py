@@ -9,6 +9,7 @@ from pathlib import Path
 from .errors import CompileError
 
 _ENV = "HYBRID_LIBDEVICE"
+LIBDEVICE_PACKAGE = "nvidia-cuda-nvcc-cu12"
 MISSING_HINT = ("install the pip package `nvidia-cuda-nvcc-cu12` in the build environment (add it to "
                 "[build-system] requires), or point the HYBRID_LIBDEVICE environment variable at libdevice.10.bc")
 

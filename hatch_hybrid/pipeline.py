@@ -139,6 +139,18 @@ def index_packages(packages: Iterable[Path]) -> ModuleIndex:
     return index
 
 
+def needs_libdevice(packages: Iterable[Path]) -> bool:
+    """Does any kernel of these packages call into libdevice? (Type-checks and lowers, no LLVM passes.)"""
+    index = index_packages(packages)
+    program = Program(index)
+    for decl in index.kernels():
+        lowerer = ModuleLowerer(decl.qualname, data_layout())
+        lowerer.lower_kernel(program.check_kernel(decl))
+        if lowerer.libdevice:
+            return True
+    return False
+
+
 def compile_packages(packages: Iterable[Path], archs: Iterable[str] = DEFAULT_ARCHS,
                      dump_dir: Path | None = None) -> list[CompiledKernel]:
     """Discover and compile every kernel of the packages in these folders."""

@@ -29,10 +29,6 @@ class HybridBuildHook(BuildHookInterface):  # type: ignore[type-arg]
     PLUGIN_NAME = "hybrid"
 
     # ------------------------------------------------------------- options
-    def _option_error(self, message: str) -> TypeError:
-        return TypeError(f"{message} for build hook `{self.PLUGIN_NAME}`" if message.startswith("Unknown")
-                         else message)
-
     def archs(self) -> list[str]:
         from .pipeline import DEFAULT_ARCHS
 
@@ -79,6 +75,18 @@ class HybridBuildHook(BuildHookInterface):  # type: ignore[type-arg]
         return Path(self.root) / value
 
     # --------------------------------------------------------------- build
+    def dependencies(self) -> list[str]:
+        """CUDA's libdevice (pip package nvidia-cuda-nvcc-cu12) when kernels need it and it is absent."""
+        from .libdevice import LIBDEVICE_PACKAGE, find_libdevice
+        from .pipeline import needs_libdevice
+
+        if self.target_name != "wheel" or find_libdevice() is not None:
+            return []
+        try:
+            return [LIBDEVICE_PACKAGE] if needs_libdevice(self.package_dirs()) else []
+        except Exception:  # errors are reported, with their location, by initialize()
+            return []
+
     def initialize(self, version: str, build_data: dict[str, Any]) -> None:
         unknown = sorted(set(self.config) - _OPTIONS - {"dependencies", "require-runtime-dependencies",
                                                           "require-runtime-features", "enable-by-default"})
@@ -112,17 +120,13 @@ class HybridBuildHook(BuildHookInterface):  # type: ignore[type-arg]
             self._staging = Path(tempfile.mkdtemp(prefix="hatch-hybrid-"))
             written = write_package_artifacts(kernels, archs, self._staging)
             for package, files in written.items():
-                rel_root = self._package_target(package, packages)
-                for f in files:
-                    build_data["force_include"][str(f)] = f"{rel_root}/{f.relative_to(self._staging / package).as_posix()}"
+                for f in files:  # a top-level package lands at the wheel root under its own name
+                    build_data["force_include"][str(f)] = f.relative_to(self._staging).as_posix()
         build_data["pure_python"] = True
         build_data["infer_tag"] = False
         build_data["tag"] = "py3-none-any"  # PTX is data: the wheel stays pure
         self.app.display_info(f"hatch-hybrid: {len(kernels)} kernel(s) compiled to PTX for {', '.join(archs)} "
                               f"in {time.perf_counter() - start:.2f} s")
-
-    def _package_target(self, package: str, packages: list[Path]) -> str:
-        return package  # a top-level package lands at the wheel root under its own name
 
     def finalize(self, version: str, build_data: dict[str, Any], artifact_path: str) -> None:
         staging = getattr(self, "_staging", None)

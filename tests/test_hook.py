@@ -136,3 +136,22 @@ def test_build_prints_what_it_compiled(project, tmp_path, capsys):
     text = out.out + out.err
     assert "hatch-hybrid: compiled kernlib.ops.scale -> kernlib__ops__scale (sm_70, sm_80) in" in text
     assert "hatch-hybrid: 2 kernel(s) compiled to PTX for sm_70, sm_80 in" in text
+
+
+def test_libdevice_is_requested_only_when_kernels_need_it(project, monkeypatch):
+    from hatch_hybrid import libdevice
+    from hatch_hybrid.plugin import HybridBuildHook
+
+    monkeypatch.setattr(libdevice, "find_libdevice", lambda: None)
+    root = project("kernlib")
+    builder = WheelBuilder(str(root))
+
+    def hook_dependencies() -> list[str]:
+        config = builder.config.hook_config["hybrid"]
+        hook = HybridBuildHook(str(root), config, builder.config, builder.metadata, "", "wheel")
+        return hook.dependencies()
+
+    assert hook_dependencies() == []
+    ops = root / "kernlib" / "ops.py"
+    ops.write_text("import math\n" + ops.read_text().replace("src[i] + 1", "i32(math.exp(f32(src[i])))"))
+    assert hook_dependencies() == ["nvidia-cuda-nvcc-cu12"]

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Set everything up, build the wheels (runtime, hook, example), install the example offline into a
+# runtime-only environment and run it: on the GPU when one is usable, else on the CPU.
+set -euo pipefail
+cd "$(dirname "$0")"
+PY=${PYTHON:-python3}
+[ -x .venv/bin/python ] || "$PY" -m venv .venv
+.venv/bin/python -m pip install -q --upgrade pip
+.venv/bin/python -m pip install -q -e ./runtime -e ".[test]"
+
+rm -rf dist && mkdir -p dist
+.venv/bin/python -m pip wheel -q --no-deps -w dist ./runtime .
+echo "== building the example wheel (kernels are compiled to PTX here)"
+.venv/bin/python -m pip wheel --no-deps -v -w dist --find-links dist ./example_project/hybrid_demo 2>&1 \
+  | grep -E "hatch-hybrid:|Created wheel" || true
+.venv/bin/python -m pip download -q --only-binary :all: -d dist numpy cuda-bindings
+
+echo "== installing it offline next to nothing but the runtime"
+"$PY" -m venv --clear .venv-run
+.venv-run/bin/python -m pip install -q --no-index --find-links dist hybrid-demo
+mkdir -p example_out && cd example_out
+../.venv-run/bin/python -m hybrid_demo "$@"

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import math
 import statistics
+import time
 
 import numpy as np
 
@@ -71,7 +72,9 @@ def numba_mandelbrot(out, x0, y0, dx, dy, max_iter):
         out[row, col] = n
 
 
-def time_ms(fn, reps: int, warmup: int = 3) -> float:
+def time_ms(fn, reps: int, warmup: int = 3, batch: int = 10) -> float:
+    """Median over ``reps`` event pairs, each around ``batch`` back-to-back launches (so the host-side
+    cost of one launch overlaps the previous kernel, as in any real loop), per launch."""
     for _ in range(warmup):
         fn()
     cp.cuda.Device().synchronize()
@@ -79,10 +82,11 @@ def time_ms(fn, reps: int, warmup: int = 3) -> float:
     for _ in range(reps):
         start, stop = cp.cuda.Event(), cp.cuda.Event()
         start.record()
-        fn()
+        for _ in range(batch):
+            fn()
         stop.record()
         stop.synchronize()
-        times.append(cp.cuda.get_elapsed_time(start, stop))
+        times.append(cp.cuda.get_elapsed_time(start, stop) / batch)
     return statistics.median(times)
 
 
@@ -143,6 +147,26 @@ def main() -> None:
         if r[0].startswith("mandelbrot"):
             same = np.array_equal(outs[r[1]], ref)
             rows[k] = (*r[:4], same if r[1] != "hatch-hybrid" else np.array_equal(ref[:48, :64], crop))
+
+    # ------------------------------------------------------- launch overhead
+    xs, ys = cp.ones(256, dtype=cp.float32), cp.ones(256, dtype=cp.float32)
+    small = {
+        "hatch-hybrid": lambda: saxpy[1, 256](a, xs, ys),
+        "numba-cuda": lambda: numba_saxpy[1, 256](a, xs, ys),
+        "NVRTC": lambda: mod.get_function("saxpy")((1,), (256,), (a, xs, ys, np.int64(256))),
+    }
+    for name, run in small.items():
+        for _ in range(100):
+            run()
+        cp.cuda.Device().synchronize()
+        best = []
+        for _ in range(5):
+            t0 = time.perf_counter()
+            for _ in range(2000):
+                run()
+            cp.cuda.Device().synchronize()
+            best.append((time.perf_counter() - t0) / 2000 * 1e6)
+        rows.append(("launch, 3 args (CuPy arrays)", name, min(best) / 1000, f"{min(best):.1f} us", None))
 
     print(f"\nGPU: {cp.cuda.runtime.getDeviceProperties(0)['name'].decode()}")
     print(f"{'benchmark':28} {'implementation':20} {'median ms':>10} {'rate':>12}  check")

@@ -47,9 +47,9 @@ def binop(op: str, a: Type, b: Type, right_const: object = None) -> OpTypes:
     if not (is_numeric(a) and is_numeric(b)):
         raise RuleError(f"unsupported operand types for {op}: {a} and {b}",
                         "arithmetic works on scalars; index arrays to get their elements")
-    if op in ARITHMETIC and BOOL in (a, b):
-        raise RuleError(f"arithmetic `{op}` on booleans is not supported in kernel code",
-                        "convert with int(...) first")
+    if op in ARITHMETIC and a == BOOL and b == BOOL:  # NumPy: logical ops or errors; Python: ints
+        raise RuleError(f"arithmetic `{op}` on two booleans is not supported in kernel code",
+                        "convert with int(...) first, or use & | ^ for logic")
     if isinstance(a, Weak) and isinstance(b, Weak):
         return _python_binop(op, a, b, right_const)
     try:

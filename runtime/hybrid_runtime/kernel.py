@@ -25,7 +25,7 @@ class Kernel:
         self.options = options
         self.qualname = f"{func.__module__}.{func.__name__}"
         self._params: list[Param] | None = None
-        self._entry: dict[str, Any] | None = None
+        self._prepared: dict[int, tuple[Any, list[Param]]] = {}  # device ordinal -> (CUfunction, params)
 
     def __repr__(self) -> str:
         return f"<kernel {self.qualname}>"
@@ -87,12 +87,21 @@ class Kernel:
         return manifest, entry
 
     def _launch_gpu(self, device: CudaDevice, config: LaunchConfig, args: tuple[Any, ...], stream: Any) -> None:
+        prepared = self._prepared.get(device.ordinal)
+        if prepared is None:
+            prepared = self._prepare(device)
+        function, params = prepared
+        values = check_arguments(self.__name__, params, args)
+        launch_cuda(self.qualname, device, function, params, config, values, stream)
+
+    def _prepare(self, device: CudaDevice) -> tuple[Any, list[Param]]:
+        """Once per device: the manifest entry, its parameters, and the loaded CUfunction."""
         manifest, entry = self._manifest_entry()
         params = [Param.from_manifest(p) for p in entry["params"]]
-        values = check_arguments(self.__name__, params, args)
         ptx_name, ptx = manifest.best_ptx(entry, device.compute_capability, self.qualname)
         function = device.function((str(manifest.directory / ptx_name), entry["symbol"]), ptx, self.qualname)
-        launch_cuda(self.qualname, device, function, params, config, values, stream)
+        self._prepared[device.ordinal] = (function, params)
+        return function, params
 
 
 def kernel(func: Callable[..., Any] | None = None, **options: Any) -> Any:

@@ -17,9 +17,8 @@ if not hasattr(np, "row_stack"):  # numba-cuda 0.30 still calls it; NumPy 2.5 re
     np.row_stack = np.vstack  # type: ignore[attr-defined]
 
 import cupy as cp  # noqa: E402
-from numba import cuda  # noqa: E402
-
 from hybrid_demo import mandelbrot_kernel, saxpy  # noqa: E402
+from numba import cuda  # noqa: E402
 
 NVRTC_SRC = r"""
 extern "C" __global__ void saxpy(float a, const float* x, float* y, long long n) {
@@ -118,7 +117,7 @@ def main() -> None:
         run(y)
         ok = np.array_equal(cp.asnumpy(y), expected)
         ms = time_ms(lambda: run(y), args.reps)
-        rows.append(("saxpy 2^%d f32" % args.saxpy_log2, name, ms, f"{3 * 4 * n / ms / 1e6:.0f} GB/s", ok))
+        rows.append((f"saxpy 2^{args.saxpy_log2} f32", name, ms, f"{3 * 4 * n / ms / 1e6:.0f} GB/s", ok))
 
     # ----------------------------------------------------------- mandelbrot
     size, it = args.size, np.int32(args.max_iter)
@@ -128,10 +127,12 @@ def main() -> None:
     mruns = {
         "hatch-hybrid": lambda o: mandelbrot_kernel[grid, (16, 16)](o, x0, y0_, dx, dy, it),
         "numba-cuda": lambda o: numba_mandelbrot[grid, (16, 16)](o, x0, y0_, dx, dy, it),
-        "NVRTC": lambda o: mod.get_function("mandelbrot")(grid, (16, 16), (o, np.int32(size), np.int32(size),
-                                                                         x0, y0_, dx, dy, it)),
+        "NVRTC": lambda o: mod.get_function("mandelbrot")(
+            grid, (16, 16), (o, np.int32(size), np.int32(size), x0, y0_, dx, dy, it)
+        ),
         "NVRTC --fmad=false": lambda o: mod_nofma.get_function("mandelbrot")(
-            grid, (16, 16), (o, np.int32(size), np.int32(size), x0, y0_, dx, dy, it)),
+            grid, (16, 16), (o, np.int32(size), np.int32(size), x0, y0_, dx, dy, it)
+        ),
     }
     for name, run in mruns.items():
         o = cp.zeros((size, size), dtype=cp.int32)

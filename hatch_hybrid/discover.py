@@ -99,7 +99,7 @@ def _canonical_external(qualname: str) -> str:
     # hybrid_runtime re-exports everything at top level; numpy is numpy however imported
     for prefix in ("hybrid_runtime.types.", "hybrid_runtime.kernel."):
         if qualname.startswith(prefix):
-            return "hybrid_runtime." + qualname[len(prefix):]
+            return "hybrid_runtime." + qualname[len(prefix) :]
     return qualname
 
 
@@ -140,8 +140,9 @@ class ModuleIndex:
             try:
                 tree = ast.parse(source, filename=str(path))
             except SyntaxError as exc:
-                raise CompileError(Loc(str(path), exc.lineno or 1, (exc.offset or 1) - 1),
-                                   f"syntax error: {exc.msg}") from None
+                raise CompileError(
+                    Loc(str(path), exc.lineno or 1, (exc.offset or 1) - 1), f"syntax error: {exc.msg}"
+                ) from None
             info = ModuleInfo(name, path, is_package, source, tree)
             self._read_top_level(info)
             self._modules[name] = info
@@ -177,7 +178,11 @@ class ModuleIndex:
                 info.names[node.name] = UnknownSym(f"{info.name}.{node.name}", "a class")
 
     def _constant(self, info: ModuleInfo, name: str, value: ast.expr | None) -> Symbol | None:
-        if isinstance(value, ast.UnaryOp) and isinstance(value.op, ast.USub) and isinstance(value.operand, ast.Constant):
+        if (
+            isinstance(value, ast.UnaryOp)
+            and isinstance(value.op, ast.USub)
+            and isinstance(value.operand, ast.Constant)
+        ):
             value = ast.Constant(-value.operand.value, lineno=value.lineno, col_offset=value.col_offset)  # type: ignore[operator]
         if isinstance(value, ast.Constant) and isinstance(value.value, (bool, int, float)):
             return ConstSym(value.value, Loc(str(info.path), value.lineno, value.col_offset))
@@ -281,8 +286,11 @@ def _kernel_options(call: ast.Call | None, info: ModuleInfo) -> dict[str, Any]:
     if call is None:
         return options
     if call.args:
-        raise CompileError(Loc(str(info.path), call.lineno, call.col_offset),
-                           "@kernel(...) takes keyword options only", "write @kernel or @kernel(option=value)")
+        raise CompileError(
+            Loc(str(info.path), call.lineno, call.col_offset),
+            "@kernel(...) takes keyword options only",
+            "write @kernel or @kernel(option=value)",
+        )
     for kw in call.keywords:
         try:
             options[kw.arg or ""] = ast.literal_eval(kw.value)

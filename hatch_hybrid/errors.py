@@ -34,8 +34,7 @@ class Note:
 class CompileError(Exception):
     """A kernel cannot be compiled. ``str()`` is the full, formatted message."""
 
-    def __init__(self, loc: Loc | None, message: str, hint: str | None = None,
-                 notes: list[Note] | None = None) -> None:
+    def __init__(self, loc: Loc | None, message: str, hint: str | None = None, notes: list[Note] | None = None) -> None:
         self.loc = loc
         self.message = message
         self.hint = hint

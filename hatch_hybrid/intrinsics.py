@@ -8,8 +8,14 @@ from .lower_ops import F32, I32, I64, VOID, Ops
 from .types import Scalar
 
 # math functions that are one PTX instruction as LLVM intrinsics; the rest come from libdevice
-_LLVM_MATH = {"sqrt": "llvm.sqrt", "fabs": "llvm.fabs", "floor": "llvm.floor", "ceil": "llvm.ceil",
-              "trunc": "llvm.trunc", "copysign": "llvm.copysign"}
+_LLVM_MATH = {
+    "sqrt": "llvm.sqrt",
+    "fabs": "llvm.fabs",
+    "floor": "llvm.floor",
+    "ceil": "llvm.ceil",
+    "trunc": "llvm.trunc",
+    "copysign": "llvm.copysign",
+}
 # exactly rounded at any precision: computing them in f32 for an f32 argument gives the same bits
 EXACT_IN_F32 = {"sqrt", "fabs"}
 
@@ -32,8 +38,9 @@ def special_register(ops: Ops, name: str) -> llir.Value:
         ctaid, ntid, tid = (special_register(ops, f"{w}_{axis}") for w in ("block_idx", "block_dim", "thread_idx"))
         return ops.b.add(ops.b.mul(ctaid, ntid, flags=["nuw", "nsw"]), tid, flags=["nuw", "nsw"])
     if what == "global_size":
-        return ops.b.mul(special_register(ops, f"grid_dim_{axis}"), special_register(ops, f"block_dim_{axis}"),
-                         flags=["nuw", "nsw"])
+        return ops.b.mul(
+            special_register(ops, f"grid_dim_{axis}"), special_register(ops, f"block_dim_{axis}"), flags=["nuw", "nsw"]
+        )
     reg = f"llvm.nvvm.read.ptx.sreg.{_SREG[what]}.{axis}"
     fn = ops.module.globals.get(reg) or llir.Function(ops.module, llir.FunctionType(I32, []), reg)
     return ops.b.zext(ops.b.call(fn, []), I64)
@@ -57,8 +64,12 @@ def shared_global(module: llir.Module, elem: llir.Type, count: int, align: int) 
     return gv
 
 
-_RMW = {"atomic_add": ("add", "add", "fadd"), "atomic_min": ("min", "umin", "fmin"),
-        "atomic_max": ("max", "umax", "fmax"), "atomic_exch": ("xchg", "xchg", "xchg")}
+_RMW = {
+    "atomic_add": ("add", "add", "fadd"),
+    "atomic_min": ("min", "umin", "fmin"),
+    "atomic_max": ("max", "umax", "fmax"),
+    "atomic_exch": ("xchg", "xchg", "xchg"),
+}
 
 
 def atomic(ops: Ops, name: str, ptr: llir.Value, dtype: Scalar, values: list[llir.Value]) -> llir.Value:
@@ -70,5 +81,3 @@ def atomic(ops: Ops, name: str, ptr: llir.Value, dtype: Scalar, values: list[lli
     signed, unsigned, floating = _RMW[name]
     op = floating if dtype.kind == "f" else (signed if dtype.kind == "i" else unsigned)
     return b.atomic_rmw(op, ptr, values[0], "monotonic")
-
-

@@ -10,8 +10,10 @@ from .errors import CompileError
 
 _ENV = "HYBRID_LIBDEVICE"
 LIBDEVICE_PACKAGE = "nvidia-cuda-nvcc-cu12"
-MISSING_HINT = ("install the pip package `nvidia-cuda-nvcc-cu12` in the build environment (add it to "
-                "[build-system] requires), or point the HYBRID_LIBDEVICE environment variable at libdevice.10.bc")
+MISSING_HINT = (
+    "install the pip package `nvidia-cuda-nvcc-cu12` in the build environment (add it to "
+    "[build-system] requires), or point the HYBRID_LIBDEVICE environment variable at libdevice.10.bc"
+)
 
 
 def find_libdevice() -> Path | None:
@@ -37,6 +39,9 @@ def find_libdevice() -> Path | None:
 def libdevice_bitcode() -> bytes:
     path = find_libdevice()
     if path is None:
-        raise CompileError(None, "this kernel uses math functions from CUDA's libdevice, "
-                           "which was not found at build time", MISSING_HINT)
+        raise CompileError(
+            None,
+            "this kernel uses math functions from CUDA's libdevice, which was not found at build time",
+            MISSING_HINT,
+        )
     return path.read_bytes()

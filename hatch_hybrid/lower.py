@@ -8,16 +8,14 @@ that LLVM's mem2reg turns into registers.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Union
 
 from llvmlite import ir as llir
 
-from . import intrinsics
-from . import ir
+from . import intrinsics, ir
 from .errors import CompileError
 from .lower_ops import I1, I8, I64, PTR, VOID, Ops, const, llvm_type, memory_type
 from .typecheck import Callee, TypedFunction
-from .types import BOOL, F32, NONE, WEAK_FLOAT, WEAK_INT, ArrayT, Scalar, TupleT, Type, Weak, storage
+from .types import BOOL, F32, NONE, WEAK_FLOAT, WEAK_INT, ArrayT, Scalar, TupleT, Type, storage
 
 TRIPLE = "nvptx64-nvidia-cuda"
 
@@ -31,10 +29,10 @@ class ArrayValue:
 
 @dataclass
 class TupleValue:
-    items: list["Value"]
+    items: list[Value]
 
 
-Value = Union[llir.Value, ArrayValue, TupleValue, None]
+Value = llir.Value | ArrayValue | TupleValue | None
 
 
 def abi_types(t: Type, kernel: bool = False) -> list[llir.Type]:
@@ -59,7 +57,7 @@ def flatten(v: Value) -> list[llir.Value]:
 def unflatten(t: Type, values: list[llir.Value]) -> tuple[Value, list[llir.Value]]:
     if isinstance(t, ArrayT):
         n = t.ndim
-        return ArrayValue(values[0], values[1:1 + n], values[1 + n:1 + 2 * n]), values[1 + 2 * n:]
+        return ArrayValue(values[0], values[1 : 1 + n], values[1 + n : 1 + 2 * n]), values[1 + 2 * n :]
     if isinstance(t, TupleT):
         items = []
         for item in t.items:
@@ -210,8 +208,9 @@ class FunctionLowerer:
             return
         assert isinstance(target, ir.Name)
         t = self.tf.locals[target.id]
-        self.store_local(target.id, self.coerce(value_node, t) if not isinstance(t, (ArrayT, TupleT))
-                         else self.expr(value_node))
+        self.store_local(
+            target.id, self.coerce(value_node, t) if not isinstance(t, (ArrayT, TupleT)) else self.expr(value_node)
+        )
 
     def aug_assign(self, s: ir.AugAssign) -> None:
         ops = self.tf.optypes[s.nid]
@@ -221,8 +220,11 @@ class FunctionLowerer:
             ptr = self.element_pointer(s.target)
             current = self.load_element(ptr, arr_t.dtype)
             result = self._binop_values(s.op, current, arr_t.dtype, s.value, ops)
-            self.b.store(self._to_memory(self.ops.convert(result, ops.result, arr_t.dtype), arr_t.dtype), ptr,
-                         align=arr_t.dtype.dtype.itemsize)
+            self.b.store(
+                self._to_memory(self.ops.convert(result, ops.result, arr_t.dtype), arr_t.dtype),
+                ptr,
+                align=arr_t.dtype.dtype.itemsize,
+            )
             return
         assert isinstance(s.target, ir.Name)
         t = self.tf.locals[s.target.id]
@@ -271,7 +273,9 @@ class FunctionLowerer:
         else:
             start, stop = args[0], args[1]
             step = args[2] if len(args) == 3 else const(WEAK_INT, 1)
-            step_const = consts[2] if len(args) == 3 and isinstance(s.args[2], ir.Const) else (1 if len(args) == 2 else None)
+            step_const = (
+                consts[2] if len(args) == 3 and isinstance(s.args[2], ir.Const) else (1 if len(args) == 2 else None)
+            )
             if len(args) == 3 and isinstance(s.args[2], ir.UnaryOp) and isinstance(s.args[2].operand, ir.Const):
                 step_const = -s.args[2].operand.value  # type: ignore[operator]
         counter = self._alloca(I64, f"{s.target.id}.counter")
@@ -312,8 +316,12 @@ class FunctionLowerer:
         src = self.tf.types[e.nid]
         if to == F32 and isinstance(e, ir.Call):
             callee = self.tf.callees.get(e.nid)
-            if callee is not None and callee.kind == "math" and callee.name in intrinsics.EXACT_IN_F32 \
-                    and self.tf.types[e.args[0].nid] == F32:
+            if (
+                callee is not None
+                and callee.kind == "math"
+                and callee.name in intrinsics.EXACT_IN_F32
+                and self.tf.types[e.args[0].nid] == F32
+            ):
                 # f32(sqrt(f64(x))) == sqrt(x) computed in f32: same bits, less work
                 return intrinsics.math_call(self.ops, callee.name, [self.expr(e.args[0])])
         value = self.expr(e)
@@ -373,8 +381,11 @@ class FunctionLowerer:
         if op in ("<<", ">>") and storage(ops.left) != storage(ops.right):
             right = self.ops.convert(right, ops.right, ops.left)
         result = self.ops.binop(op, left, right, ops.left, right_const)
-        return self.ops.convert(result, ops.left if op not in ("/",) else ops.left, ops.result) \
-            if storage(ops.left) != storage(ops.result) else result
+        return (
+            self.ops.convert(result, ops.left if op not in ("/",) else ops.left, ops.result)
+            if storage(ops.left) != storage(ops.result)
+            else result
+        )
 
     def compare(self, e: ir.Compare) -> llir.Value:
         b = self.b
@@ -386,8 +397,9 @@ class FunctionLowerer:
             ops = self.tf.optypes[comp.nid]
             right = self.expr(comp)
             lt, rt = self.tf.types[left_node.nid], self.tf.types[comp.nid]
-            ok = self.ops.compare(op, self.ops.convert(left, lt, ops.left), self.ops.convert(right, rt, ops.right),
-                                  ops.left, ops.right)
+            ok = self.ops.compare(
+                op, self.ops.convert(left, lt, ops.left), self.ops.convert(right, rt, ops.right), ops.left, ops.right
+            )
             if after is None:
                 return ok
             results.append((ok, b.block))
@@ -506,7 +518,7 @@ class FunctionLowerer:
         assert target is not None
         fn = self.parent.function(target)
         args: list[llir.Value] = []
-        for node, t in zip(e.args, target.arg_types):
+        for node, _t in zip(e.args, target.arg_types):
             args += flatten(self.expr(node))
         result = self.b.call(fn, args)
         return None if target.return_type == NONE else result
@@ -563,4 +575,3 @@ class FunctionLowerer:
         return intrinsics.special_register(self.ops, name)
 
 
-__all__ = ["ArrayValue", "ModuleLowerer", "TupleValue", "Weak"]

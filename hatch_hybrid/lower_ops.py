@@ -63,8 +63,9 @@ class Ops:
         self.libdevice = libdevice
 
     # --------------------------------------------------------------- callees
-    def intrinsic(self, name: str, overloads: list[llir.Type], nargs: int = 1,
-                  ret: llir.Type | None = None) -> llir.Function:
+    def intrinsic(
+        self, name: str, overloads: list[llir.Type], nargs: int = 1, ret: llir.Type | None = None
+    ) -> llir.Function:
         """Declare ``name.<overload types>``; by default ``overloads[0]`` in and out, ``nargs`` times."""
         full = name + "".join("." + _mangle(t) for t in overloads)
         fn = self.module.globals.get(full)

@@ -7,7 +7,7 @@ the NVPTX target's own passes (NVVMReflect, address-space inference, ...).
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 import llvmlite.binding as llvm
 
@@ -16,7 +16,7 @@ from .libdevice import libdevice_bitcode
 TRIPLE = "nvptx64-nvidia-cuda"
 
 
-@lru_cache(maxsize=None)
+@cache
 def target_machine(arch: str) -> llvm.TargetMachine:
     llvm.initialize_all_targets()
     llvm.initialize_all_asmprinters()

@@ -8,19 +8,36 @@ from . import ir
 from .errors import CompileError, Loc
 
 _BINOPS: dict[type[ast.operator], str] = {
-    ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%",
-    ast.Pow: "**", ast.LShift: "<<", ast.RShift: ">>", ast.BitAnd: "&", ast.BitOr: "|",
+    ast.Add: "+",
+    ast.Sub: "-",
+    ast.Mult: "*",
+    ast.Div: "/",
+    ast.FloorDiv: "//",
+    ast.Mod: "%",
+    ast.Pow: "**",
+    ast.LShift: "<<",
+    ast.RShift: ">>",
+    ast.BitAnd: "&",
+    ast.BitOr: "|",
     ast.BitXor: "^",
 }
 _UNARYOPS: dict[type[ast.unaryop], str] = {ast.USub: "-", ast.UAdd: "+", ast.Invert: "~", ast.Not: "not"}
 _CMPOPS: dict[type[ast.cmpop], str] = {
-    ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!=",
+    ast.Lt: "<",
+    ast.LtE: "<=",
+    ast.Gt: ">",
+    ast.GtE: ">=",
+    ast.Eq: "==",
+    ast.NotEq: "!=",
 }
 
 # What users write that kernels cannot run, and what to do instead.
 _UNSUPPORTED: dict[type[ast.AST], tuple[str, str]] = {
     ast.ClassDef: ("class definitions inside a kernel", "define classes at module level with @hybrid_runtime.struct"),
-    ast.FunctionDef: ("nested functions (closures)", "move the function to module level and pass what it needs as arguments"),
+    ast.FunctionDef: (
+        "nested functions (closures)",
+        "move the function to module level and pass what it needs as arguments",
+    ),
     ast.AsyncFunctionDef: ("async functions", "kernels are synchronous; move the function to module level"),
     ast.Lambda: ("lambda expressions", "define a module-level helper function and call it"),
     ast.Try: ("exceptions (try/except)", "check conditions with `if` and report results through an output array"),
@@ -79,15 +96,20 @@ class Parser:
         args = node.args
         if args.vararg or args.kwarg or args.kwonlyargs or args.posonlyargs:
             bad = args.vararg or args.kwarg or (args.kwonlyargs or args.posonlyargs)[0]
-            raise CompileError(self.loc(bad if isinstance(bad, ast.AST) else node),
-                               "kernel-language functions take plain positional parameters only",
-                               "remove *args, **kwargs and keyword-only or positional-only markers")
+            raise CompileError(
+                self.loc(bad if isinstance(bad, ast.AST) else node),
+                "kernel-language functions take plain positional parameters only",
+                "remove *args, **kwargs and keyword-only or positional-only markers",
+            )
         if args.defaults or args.kw_defaults:
-            raise CompileError(self.loc(args.defaults[0] if args.defaults else node),
-                               "default parameter values are not supported in kernel code",
-                               "pass every argument explicitly")
-        params = [ir.Param(a.arg, self.expr(a.annotation) if a.annotation else None, loc=self.loc(a))
-                  for a in args.args]
+            raise CompileError(
+                self.loc(args.defaults[0] if args.defaults else node),
+                "default parameter values are not supported in kernel code",
+                "pass every argument explicitly",
+            )
+        params = [
+            ir.Param(a.arg, self.expr(a.annotation) if a.annotation else None, loc=self.loc(a)) for a in args.args
+        ]
         returns = self.expr(node.returns) if node.returns is not None else None
         body = self.block(node.body)
         return ir.Function(node.name, self.module, params, returns, body, loc=self.loc(node))
@@ -105,23 +127,31 @@ class Parser:
         loc = self.loc(node)
         if isinstance(node, ast.Assign):
             if len(node.targets) != 1:
-                raise CompileError(loc, "chained assignment (a = b = ...) is not supported in kernel code",
-                                   "assign each variable in its own statement")
+                raise CompileError(
+                    loc,
+                    "chained assignment (a = b = ...) is not supported in kernel code",
+                    "assign each variable in its own statement",
+                )
             return ir.Assign(self.target(node.targets[0]), self.expr(node.value), loc=loc)
         if isinstance(node, ast.AnnAssign):
             if node.value is None:
-                raise CompileError(loc, "a declaration without a value is not supported in kernel code",
-                                   "give the variable an initial value: `x: f32 = 0.0`")
-            return ir.Assign(self.target(node.target), self.expr(node.value),
-                             self.expr(node.annotation), loc=loc)
+                raise CompileError(
+                    loc,
+                    "a declaration without a value is not supported in kernel code",
+                    "give the variable an initial value: `x: f32 = 0.0`",
+                )
+            return ir.Assign(self.target(node.target), self.expr(node.value), self.expr(node.annotation), loc=loc)
         if isinstance(node, ast.AugAssign):
             return ir.AugAssign(self.target(node.target), self.binop(node.op, node), self.expr(node.value), loc=loc)
         if isinstance(node, ast.If):
             return ir.If(self.expr(node.test), self.block(node.body), self.block(node.orelse), loc=loc)
         if isinstance(node, ast.While):
             if node.orelse:
-                raise CompileError(self.loc(node.orelse[0]), "while ... else is not supported in kernel code",
-                                   "use a flag variable set before `break`")
+                raise CompileError(
+                    self.loc(node.orelse[0]),
+                    "while ... else is not supported in kernel code",
+                    "use a flag variable set before `break`",
+                )
             return ir.While(self.expr(node.test), self.block(node.body), loc=loc)
         if isinstance(node, ast.For):
             return self.for_range(node)
@@ -142,15 +172,22 @@ class Parser:
     def for_range(self, node: ast.For) -> ir.ForRange:
         loc = self.loc(node)
         if node.orelse:
-            raise CompileError(self.loc(node.orelse[0]), "for ... else is not supported in kernel code",
-                               "use a flag variable set before `break`")
+            raise CompileError(
+                self.loc(node.orelse[0]),
+                "for ... else is not supported in kernel code",
+                "use a flag variable set before `break`",
+            )
         if not isinstance(node.target, ast.Name):
-            raise CompileError(self.loc(node.target), "a for loop must bind a single variable",
-                               "write `for i in range(...)`")
+            raise CompileError(
+                self.loc(node.target), "a for loop must bind a single variable", "write `for i in range(...)`"
+            )
         it = node.iter
         if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range"):
-            raise CompileError(self.loc(it), "kernels can only loop over range(...)",
-                               "write `for i in range(len(a)):` and index the array")
+            raise CompileError(
+                self.loc(it),
+                "kernels can only loop over range(...)",
+                "write `for i in range(len(a)):` and index the array",
+            )
         if it.keywords or not 1 <= len(it.args) <= 3:
             raise CompileError(self.loc(it), "range() takes 1 to 3 positional arguments")
         target = ir.Name(node.target.id, loc=self.loc(node.target))
@@ -162,19 +199,28 @@ class Parser:
         if isinstance(node, ast.Subscript):
             return self.expr(node)
         if isinstance(node, ast.Attribute):
-            raise CompileError(self.loc(node), "assigning to an attribute is not supported in kernel code",
-                               "assign to a local variable or an array element")
+            raise CompileError(
+                self.loc(node),
+                "assigning to an attribute is not supported in kernel code",
+                "assign to a local variable or an array element",
+            )
         if isinstance(node, (ast.Tuple, ast.List)):
-            raise CompileError(self.loc(node), "tuple unpacking is not supported in kernel code yet",
-                               "assign each variable in its own statement")
+            raise CompileError(
+                self.loc(node),
+                "tuple unpacking is not supported in kernel code yet",
+                "assign each variable in its own statement",
+            )
         raise self.unsupported(node)
 
     def binop(self, op: ast.operator, node: ast.AST) -> str:
         try:
             return _BINOPS[type(op)]
         except KeyError:
-            raise CompileError(self.loc(node), "matrix multiplication (@) is not supported in kernel code",
-                               "write the loops over array elements") from None
+            raise CompileError(
+                self.loc(node),
+                "matrix multiplication (@) is not supported in kernel code",
+                "write the loops over array elements",
+            ) from None
 
     # ------------------------------------------------------------ expressions
     def expr(self, node: ast.expr) -> ir.Expr:
@@ -184,8 +230,9 @@ class Parser:
             if isinstance(v, (bool, int, float)) or v is None:
                 return ir.Const(v, loc=loc)
             kind = "strings" if isinstance(v, (str, bytes)) else f"{type(v).__name__} constants"
-            raise CompileError(loc, f"{kind} are not supported in kernel code",
-                               "kernels compute with numbers and arrays")
+            raise CompileError(
+                loc, f"{kind} are not supported in kernel code", "kernels compute with numbers and arrays"
+            )
         if isinstance(node, ast.Name):
             return ir.Name(node.id, loc=loc)
         if isinstance(node, ast.Attribute):
@@ -198,13 +245,17 @@ class Parser:
             ops = []
             for op in node.ops:
                 if type(op) not in _CMPOPS:
-                    raise CompileError(loc, f"`{type(op).__name__}` comparisons (is, in) are not supported in kernel code",
-                                       "compare numbers with ==, !=, <, <=, >, >=")
+                    raise CompileError(
+                        loc,
+                        f"`{type(op).__name__}` comparisons (is, in) are not supported in kernel code",
+                        "compare numbers with ==, !=, <, <=, >, >=",
+                    )
                 ops.append(_CMPOPS[type(op)])
             return ir.Compare(self.expr(node.left), ops, [self.expr(c) for c in node.comparators], loc=loc)
         if isinstance(node, ast.BoolOp):
-            return ir.BoolOp("and" if isinstance(node.op, ast.And) else "or",
-                             [self.expr(v) for v in node.values], loc=loc)
+            return ir.BoolOp(
+                "and" if isinstance(node.op, ast.And) else "or", [self.expr(v) for v in node.values], loc=loc
+            )
         if isinstance(node, ast.IfExp):
             return ir.IfExp(self.expr(node.test), self.expr(node.body), self.expr(node.orelse), loc=loc)
         if isinstance(node, ast.Call):
@@ -214,8 +265,11 @@ class Parser:
             kw: dict[str, ir.Expr] = {}
             for k in node.keywords:
                 if k.arg is None:
-                    raise CompileError(self.loc(k.value), "**kwargs in calls are not supported in kernel code",
-                                       "pass arguments one by one")
+                    raise CompileError(
+                        self.loc(k.value),
+                        "**kwargs in calls are not supported in kernel code",
+                        "pass arguments one by one",
+                    )
                 kw[k.arg] = self.expr(k.value)
             return ir.Call(self.expr(node.func), [self.expr(a) for a in node.args], kw, loc=loc)
         if isinstance(node, ast.Subscript):

@@ -91,8 +91,9 @@ def _reached(root: TypedFunction) -> list[TypedFunction]:
     return list(seen.values())
 
 
-def compile_kernel(program: Program, decl: KernelDecl, archs: Iterable[str] = DEFAULT_ARCHS,
-                   dump_dir: Path | None = None) -> CompiledKernel:
+def compile_kernel(
+    program: Program, decl: KernelDecl, archs: Iterable[str] = DEFAULT_ARCHS, dump_dir: Path | None = None
+) -> CompiledKernel:
     """Compile one kernel to PTX for each arch. Raises :class:`CompileError` only."""
     start = time.perf_counter()
     try:
@@ -109,9 +110,11 @@ def compile_kernel(program: Program, decl: KernelDecl, archs: Iterable[str] = DE
     except Exception as exc:  # an internal failure: still point at the kernel, no compiler frames
         if debug_enabled():
             raise
-        raise CompileError(decl.loc, f"internal compiler error while compiling kernel `{decl.name}`: "
-                           f"{type(exc).__name__}: {exc}",
-                           "set HYBRID_DEBUG=1 to see the compiler traceback, and please report it") from None
+        raise CompileError(
+            decl.loc,
+            f"internal compiler error while compiling kernel `{decl.name}`: {type(exc).__name__}: {exc}",
+            "set HYBRID_DEBUG=1 to see the compiler traceback, and please report it",
+        ) from None
     result.source_hash = closure_hash(program, _reached(typed))
     result.seconds = time.perf_counter() - start
     if dump_dir is not None:
@@ -151,8 +154,9 @@ def needs_libdevice(packages: Iterable[Path]) -> bool:
     return False
 
 
-def compile_packages(packages: Iterable[Path], archs: Iterable[str] = DEFAULT_ARCHS,
-                     dump_dir: Path | None = None) -> list[CompiledKernel]:
+def compile_packages(
+    packages: Iterable[Path], archs: Iterable[str] = DEFAULT_ARCHS, dump_dir: Path | None = None
+) -> list[CompiledKernel]:
     """Discover and compile every kernel of the packages in these folders."""
     archs = list(archs)
     if dump_dir is None and os.environ.get("HYBRID_DUMP"):

@@ -40,8 +40,10 @@ class HybridBuildHook(BuildHookInterface):  # type: ignore[type-arg]
         for arch in value:
             m = _ARCH.match(arch)
             if not m or int(m.group(1)) < 50:
-                raise ValueError(f"Option `arch` for build hook `{self.PLUGIN_NAME}` has {arch!r}; "
-                                 "use targets like \"sm_70\", \"sm_80\", \"sm_90\" (sm_50 or newer)")
+                raise ValueError(
+                    f"Option `arch` for build hook `{self.PLUGIN_NAME}` has {arch!r}; "
+                    'use targets like "sm_70", "sm_80", "sm_90" (sm_50 or newer)'
+                )
         return sorted(set(value), key=lambda a: int(_ARCH.match(a).group(1)))  # type: ignore[union-attr]
 
     def package_dirs(self) -> list[Path]:
@@ -60,8 +62,10 @@ class HybridBuildHook(BuildHookInterface):  # type: ignore[type-arg]
                 dirs = [d for d in (root / "src" / name, root / name) if d.is_dir()][:1]
         for d in dirs:
             if not (d / "__init__.py").is_file():
-                raise ValueError(f"Option `packages` for build hook `{self.PLUGIN_NAME}`: {d} is not a package "
-                                 "folder (no __init__.py)")
+                raise ValueError(
+                    f"Option `packages` for build hook `{self.PLUGIN_NAME}`: {d} is not a package "
+                    "folder (no __init__.py)"
+                )
         if not dirs:
             raise ValueError(f"build hook `{self.PLUGIN_NAME}` found no package to compile; set `packages`")
         return dirs
@@ -88,11 +92,16 @@ class HybridBuildHook(BuildHookInterface):  # type: ignore[type-arg]
             return []
 
     def initialize(self, version: str, build_data: dict[str, Any]) -> None:
-        unknown = sorted(set(self.config) - _OPTIONS - {"dependencies", "require-runtime-dependencies",
-                                                          "require-runtime-features", "enable-by-default"})
+        unknown = sorted(
+            set(self.config)
+            - _OPTIONS
+            - {"dependencies", "require-runtime-dependencies", "require-runtime-features", "enable-by-default"}
+        )
         if unknown:
-            raise ValueError(f"Unknown option `{unknown[0]}` for build hook `{self.PLUGIN_NAME}`; "
-                             f"known options: {', '.join(sorted(_OPTIONS))}")
+            raise ValueError(
+                f"Unknown option `{unknown[0]}` for build hook `{self.PLUGIN_NAME}`; "
+                f"known options: {', '.join(sorted(_OPTIONS))}"
+            )
         archs, packages, dump = self.archs(), self.package_dirs(), self.dump_dir()
         if self.target_name != "wheel":
             return  # sdists carry source; kernels are compiled when the wheel is built
@@ -108,8 +117,10 @@ class HybridBuildHook(BuildHookInterface):  # type: ignore[type-arg]
             self.app.abort("hatch-hybrid: build failed (see the error above)")
             raise  # abort exits; this keeps type checkers informed
         for k in kernels:
-            self.app.display_info(f"hatch-hybrid: compiled {k.decl.qualname} -> {k.symbol} "
-                                  f"({', '.join(archs)}) in {k.seconds * 1000:.0f} ms")
+            self.app.display_info(
+                f"hatch-hybrid: compiled {k.decl.qualname} -> {k.symbol} "
+                f"({', '.join(archs)}) in {k.seconds * 1000:.0f} ms"
+            )
         if version == "editable":
             # the package is imported from the source tree: put the artifacts next to it
             for d in packages:
@@ -119,14 +130,16 @@ class HybridBuildHook(BuildHookInterface):  # type: ignore[type-arg]
         else:
             self._staging = Path(tempfile.mkdtemp(prefix="hatch-hybrid-"))
             written = write_package_artifacts(kernels, archs, self._staging)
-            for package, files in written.items():
+            for _package, files in written.items():
                 for f in files:  # a top-level package lands at the wheel root under its own name
                     build_data["force_include"][str(f)] = f.relative_to(self._staging).as_posix()
         build_data["pure_python"] = True
         build_data["infer_tag"] = False
         build_data["tag"] = "py3-none-any"  # PTX is data: the wheel stays pure
-        self.app.display_info(f"hatch-hybrid: {len(kernels)} kernel(s) compiled to PTX for {', '.join(archs)} "
-                              f"in {time.perf_counter() - start:.2f} s")
+        self.app.display_info(
+            f"hatch-hybrid: {len(kernels)} kernel(s) compiled to PTX for {', '.join(archs)} "
+            f"in {time.perf_counter() - start:.2f} s"
+        )
 
     def finalize(self, version: str, build_data: dict[str, Any], artifact_path: str) -> None:
         staging = getattr(self, "_staging", None)

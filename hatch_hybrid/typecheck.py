@@ -8,19 +8,31 @@ iterating to a fixed point, so loop-carried variables get the type they settle o
 from __future__ import annotations
 
 import ast
-
-import numpy as np
 from dataclasses import dataclass, field
 from typing import Any
+
+import numpy as np
 
 from . import ir
 from . import typerules as rules
 from .discover import ConstSym, ExternalSym, FunctionSym, KernelDecl, ModuleIndex, ModuleSym, Symbol, UnknownSym
 from .errors import CompileError, Loc, Note
 from .parse import parse_function
-from .typecheck_calls import Callee, CallChecker, SymbolT, type_named
-from .types import (BOOL, NONE, WEAK_FLOAT, WEAK_INT, ArrayT, Scalar, TupleT, Type, Weak, is_int, is_numeric,
-                    unify_assignment)
+from .typecheck_calls import CallChecker, Callee, SymbolT, type_named
+from .types import (
+    BOOL,
+    NONE,
+    WEAK_FLOAT,
+    WEAK_INT,
+    ArrayT,
+    Scalar,
+    TupleT,
+    Type,
+    Weak,
+    is_int,
+    is_numeric,
+    unify_assignment,
+)
 
 BUILTINS = {"len", "abs", "min", "max", "int", "float", "bool", "range", "print"}
 
@@ -88,16 +100,22 @@ class Program:
         arg_types = []
         for p in fn.params:
             if p.annotation is None:
-                raise CompileError(p.loc, f"kernel parameter `{p.name}` needs a type annotation",
-                                   "annotate it, e.g. `x: Array[f32]` or `n: i32`")
+                raise CompileError(
+                    p.loc,
+                    f"kernel parameter `{p.name}` needs a type annotation",
+                    "annotate it, e.g. `x: Array[f32]` or `n: i32`",
+                )
             t = self.annotation(fn.module, p.annotation)
             if isinstance(t, Weak):
                 t = t.storage  # int/float/bool annotations on kernel parameters mean i64/f64
             arg_types.append(t)
         tf = self.specialise(fn, tuple(arg_types), is_kernel=True, symbol=mangle(decl.qualname))
         if tf.return_type != NONE:
-            raise CompileError(fn.loc, f"kernel `{fn.name}` returns a value",
-                               "kernels write results into arrays; remove the return value")
+            raise CompileError(
+                fn.loc,
+                f"kernel `{fn.name}` returns a value",
+                "kernels write results into arrays; remove the return value",
+            )
         return tf
 
     def annotation(self, module: str, node: ir.Expr) -> Type:
@@ -105,6 +123,7 @@ class Program:
         if isinstance(node, ir.Const) and isinstance(node.value, str):
             parsed = ast.parse(node.value, mode="eval").body
             from .parse import Parser
+
             node = Parser(node.loc.file, module).expr(parsed)
         if isinstance(node, ir.Subscript):
             base = self._static(module, node.value)
@@ -122,8 +141,11 @@ class Program:
         sym = self._static(module, node)
         t = type_named(sym)
         if t is None:
-            raise CompileError(node.loc, "this annotation is not a kernel type",
-                               "use f32, i32, ... (or numpy types), int, float, bool, Array[T] or Array[T, N]")
+            raise CompileError(
+                node.loc,
+                "this annotation is not a kernel type",
+                "use f32, i32, ... (or numpy types), int, float, bool, Array[T] or Array[T, N]",
+            )
         return t
 
     def _static(self, module: str, node: ir.Expr) -> Symbol | str | None:
@@ -139,8 +161,15 @@ class Program:
         return None
 
     # ----------------------------------------------------------- specialising
-    def specialise(self, fn: ir.Function, arg_types: tuple[Type, ...], *, is_kernel: bool = False,
-                   symbol: str | None = None, call_loc: Loc | None = None) -> TypedFunction:
+    def specialise(
+        self,
+        fn: ir.Function,
+        arg_types: tuple[Type, ...],
+        *,
+        is_kernel: bool = False,
+        symbol: str | None = None,
+        call_loc: Loc | None = None,
+    ) -> TypedFunction:
         key = (fn.qualname, arg_types)
         done = self.functions.get(key)
         if done is not None:
@@ -148,8 +177,9 @@ class Program:
         for name, _ in self._active:
             if name == fn.qualname:
                 chain = " -> ".join([n for n, _ in self._active] + [fn.qualname])
-                raise CompileError(call_loc, f"recursion is not supported in kernel code: {chain}",
-                                   "rewrite the recursion as a loop")
+                raise CompileError(
+                    call_loc, f"recursion is not supported in kernel code: {chain}", "rewrite the recursion as a loop"
+                )
         self._active.append((fn.qualname, call_loc or fn.loc))
         try:
             tf = TypedFunction(fn, arg_types, symbol or mangle(fn.qualname, arg_types), is_kernel)
@@ -233,11 +263,17 @@ class FunctionChecker(CallChecker):
                 continue
             want = self.program.annotation(self.module, p.annotation)
             ok = want == t or (isinstance(want, Scalar) and isinstance(t, Weak) and unify_assignment(want, t) == want)
-            ok = ok or (isinstance(want, Weak) and t == want.storage) or (isinstance(want, Weak) and isinstance(t, Weak) and unify_assignment(want, t) == want)
+            ok = (
+                ok
+                or (isinstance(want, Weak) and t == want.storage)
+                or (isinstance(want, Weak) and isinstance(t, Weak) and unify_assignment(want, t) == want)
+            )
             if not ok:
-                raise CompileError(p.loc, f"parameter `{p.name}` of {self.fn.name}() is annotated {want} "
-                                   f"but this call passes {t}",
-                                   f"convert the argument at the call site, e.g. {want}(x)")
+                raise CompileError(
+                    p.loc,
+                    f"parameter `{p.name}` of {self.fn.name}() is annotated {want} but this call passes {t}",
+                    f"convert the argument at the call site, e.g. {want}(x)",
+                )
 
     def _finish_returns(self) -> None:
         tf = self.tf
@@ -247,24 +283,36 @@ class FunctionChecker(CallChecker):
             return
         if len(values) != len(self.returns) or not _terminates(self.fn.body):
             where = next((loc for t, loc in self.returns if t == NONE), self.fn.loc)
-            raise CompileError(where, f"{self.fn.name}() returns a value on some paths and None on others",
-                               "return a value on every path (add a final `return ...`)")
+            raise CompileError(
+                where,
+                f"{self.fn.name}() returns a value on some paths and None on others",
+                "return a value on every path (add a final `return ...`)",
+            )
         result = values[0][0]
         for t, loc in values[1:]:
             merged = unify_assignment(result, t)
             if merged is None:
-                raise CompileError(loc, f"{self.fn.name}() returns {t} here but {result} elsewhere",
-                                   "convert the return values to one type, e.g. f32(x)",
-                                   [Note(values[0][1], f"returns {result} here")])
+                raise CompileError(
+                    loc,
+                    f"{self.fn.name}() returns {t} here but {result} elsewhere",
+                    "convert the return values to one type, e.g. f32(x)",
+                    [Note(values[0][1], f"returns {result} here")],
+                )
             result = merged
         if isinstance(result, ArrayT):
-            raise CompileError(values[0][1], "returning arrays is not supported in kernel code",
-                               "pass the output array in as a parameter")
+            raise CompileError(
+                values[0][1],
+                "returning arrays is not supported in kernel code",
+                "pass the output array in as a parameter",
+            )
         if self.fn.returns is not None:
             want = self.program.annotation(self.module, self.fn.returns)
             if unify_assignment(want, result) is None and not (isinstance(want, Weak) and result == want.storage):
-                raise CompileError(values[0][1], f"{self.fn.name}() is annotated to return {want} but returns {result}",
-                                   f"convert the result, e.g. return {want}(x)")
+                raise CompileError(
+                    values[0][1],
+                    f"{self.fn.name}() is annotated to return {want} but returns {result}",
+                    f"convert the result, e.g. return {want}(x)",
+                )
         tf.return_type = result
 
     # -------------------------------------------------------------- statements
@@ -346,10 +394,12 @@ class FunctionChecker(CallChecker):
         else:
             merged = unify_assignment(old, value)
             if merged is None:
-                raise CompileError(target.loc, f"variable `{name}` changes type from {old} to {value}",
-                                   f"a variable keeps one type; convert the value, e.g. {old}(...), "
-                                   "or use a new variable",
-                                   [Note(self.assigned[name], f"`{name}` is first assigned a {old} here")])
+                raise CompileError(
+                    target.loc,
+                    f"variable `{name}` changes type from {old} to {value}",
+                    f"a variable keeps one type; convert the value, e.g. {old}(...), or use a new variable",
+                    [Note(self.assigned[name], f"`{name}` is first assigned a {old} here")],
+                )
             tf.locals[name] = merged
         if isinstance(value, ArrayT):
             root = self._array_root(value_node)
@@ -431,8 +481,11 @@ class FunctionChecker(CallChecker):
             if isinstance(value, int) and isinstance(t, Scalar) and t.kind in "iu":
                 info = np.iinfo(t.dtype)
                 if not info.min <= value <= info.max:
-                    raise CompileError(n.loc, f"Python integer {value} is out of bounds for {t}",
-                                       f"NumPy raises OverflowError here too; use a value that fits in {t}")
+                    raise CompileError(
+                        n.loc,
+                        f"Python integer {value} is out of bounds for {t}",
+                        f"NumPy raises OverflowError here too; use a value that fits in {t}",
+                    )
         return ops
 
     def name(self, e: ir.Name) -> Type:
@@ -478,8 +531,9 @@ class FunctionChecker(CallChecker):
                 if e.attr == "ndim":
                     self.tf.consts[e.nid] = base.ndim
                 return WEAK_INT
-        raise CompileError(e.loc, f"{base} has no attribute `{e.attr}` in kernel code",
-                           "arrays have .shape, .size and .ndim")
+        raise CompileError(
+            e.loc, f"{base} has no attribute `{e.attr}` in kernel code", "arrays have .shape, .size and .ndim"
+        )
 
     def subscript(self, e: ir.Subscript) -> Type:
         base = self.expr(e.value)
@@ -487,17 +541,22 @@ class FunctionChecker(CallChecker):
         if isinstance(base, TupleT):
             value = self.tf.consts.get(e.index.nid)
             if not isinstance(value, int) or not -len(base.items) <= value < len(base.items):
-                raise CompileError(e.index.loc, f"a tuple of {len(base.items)} can only be indexed with a "
-                                   f"literal from {-len(base.items)} to {len(base.items) - 1}")
+                raise CompileError(
+                    e.index.loc,
+                    f"a tuple of {len(base.items)} can only be indexed with a "
+                    f"literal from {-len(base.items)} to {len(base.items) - 1}",
+                )
             return base.items[value]
         if not isinstance(base, ArrayT):
             raise CompileError(e.value.loc, f"{base} cannot be indexed", "only arrays and shapes can be indexed")
         items = index.items if isinstance(index, TupleT) else (index,)
         if len(items) != base.ndim:
-            raise CompileError(e.index.loc, f"{base} needs {base.ndim} indices, got {len(items)}",
-                               "index every dimension: a[i, j]; slices and views are not supported")
+            raise CompileError(
+                e.index.loc,
+                f"{base} needs {base.ndim} indices, got {len(items)}",
+                "index every dimension: a[i, j]; slices and views are not supported",
+            )
         for t in items:
             if not is_int(t):
                 raise CompileError(e.index.loc, f"array indices must be integers, not {t}", "convert with int(...)")
         return base.dtype
-

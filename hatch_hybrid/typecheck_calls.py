@@ -39,7 +39,7 @@ class Callee:
     kind: str
     name: str
     arg_types: tuple[Type, ...] = ()
-    target: "TypedFunction | None" = None
+    target: TypedFunction | None = None
 
 
 def type_named(sym: Symbol | str | None) -> Type | None:
@@ -54,10 +54,9 @@ def type_named(sym: Symbol | str | None) -> Type | None:
     return None
 
 
-
 class CallChecker:
-    tf: "TypedFunction"
-    program: "Program"
+    tf: TypedFunction
+    program: Program
     module: str
     aliases: dict[str, set[int]]
 
@@ -74,8 +73,11 @@ class CallChecker:
             raise CompileError(e.func.loc, f"{callee} is not callable")
         sym = callee.sym
         if e.keywords:
-            raise CompileError(next(iter(e.keywords.values())).loc,
-                               "keyword arguments are not supported in kernel code", "pass arguments by position")
+            raise CompileError(
+                next(iter(e.keywords.values())).loc,
+                "keyword arguments are not supported in kernel code",
+                "pass arguments by position",
+            )
         if isinstance(sym, str):
             return self.builtin(e, sym)
         if isinstance(sym, FunctionSym):
@@ -83,8 +85,11 @@ class CallChecker:
         if isinstance(sym, ExternalSym):
             return self.external(e, sym.qualname)
         if isinstance(sym, UnknownSym):
-            raise CompileError(e.func.loc, f"cannot compile a call to `{sym.qualname}`: it is {sym.reason}",
-                               "kernels can call functions defined in this package, math functions and gpu intrinsics")
+            raise CompileError(
+                e.func.loc,
+                f"cannot compile a call to `{sym.qualname}`: it is {sym.reason}",
+                "kernels can call functions defined in this package, math functions and gpu intrinsics",
+            )
         raise CompileError(e.func.loc, f"`{callee}` is not a function")
 
     def _args(self, e: ir.Call) -> list[Type]:
@@ -95,8 +100,11 @@ class CallChecker:
         if name in rules.CAST_NAMES:
             return self._cast(e, args, rules.CAST_NAMES[name], name)
         if name == "print":
-            raise CompileError(e.loc, "print() is not supported in kernel code",
-                               "write values to an output array and print them on the host")
+            raise CompileError(
+                e.loc,
+                "print() is not supported in kernel code",
+                "write values to an output array and print them on the host",
+            )
         if name == "range":
             raise CompileError(e.loc, "range() can only be used in `for ... in range(...)`")
         try:
@@ -110,11 +118,19 @@ class CallChecker:
         if len(args) != 1 or not is_numeric(args[0]):
             raise CompileError(e.loc, f"{name}() converts one number")
         value = self.tf.consts.get(e.args[0].nid)
-        if isinstance(target, Scalar) and target.kind in "iu" and isinstance(value, int) and not isinstance(value, bool):
+        if (
+            isinstance(target, Scalar)
+            and target.kind in "iu"
+            and isinstance(value, int)
+            and not isinstance(value, bool)
+        ):
             info = np.iinfo(target.dtype)
             if not info.min <= value <= info.max:
-                raise CompileError(e.args[0].loc, f"Python integer {value} is out of bounds for {target}",
-                                   "NumPy raises OverflowError here too")
+                raise CompileError(
+                    e.args[0].loc,
+                    f"Python integer {value} is out of bounds for {target}",
+                    "NumPy raises OverflowError here too",
+                )
         self.tf.callees[e.nid] = Callee("cast", str(target), (args[0],))
         return target
 
@@ -123,8 +139,11 @@ class CallChecker:
         for d in self.program.index.module(sym.module).functions[sym.name].decorator_list:
             target = self.program.index.resolve_expr(sym.module, d.func if isinstance(d, ast.Call) else d)
             if isinstance(target, ExternalSym) and target.qualname == "hybrid_runtime.kernel":
-                raise CompileError(e.loc, f"`{sym.name}` is a kernel and cannot be called from device code",
-                                   "move the shared logic into a plain helper function that both call")
+                raise CompileError(
+                    e.loc,
+                    f"`{sym.name}` is a kernel and cannot be called from device code",
+                    "move the shared logic into a plain helper function that both call",
+                )
         if any(isinstance(t, SymbolT) for t in args):
             raise CompileError(e.loc, "functions, modules and types cannot be passed as arguments")
         fn = self.program.parsed(sym)
@@ -154,9 +173,11 @@ class CallChecker:
             return result
         if module == "hybrid_runtime.gpu":
             return self.gpu(e, name)
-        raise CompileError(e.func.loc, f"`{qualname}` is not supported in kernel code",
-                           "kernels can call helper functions of this package, math functions, "
-                           "gpu intrinsics and type conversions")
+        raise CompileError(
+            e.func.loc,
+            f"`{qualname}` is not supported in kernel code",
+            "kernels can call helper functions of this package, math functions, gpu intrinsics and type conversions",
+        )
 
     def gpu(self, e: ir.Call, name: str) -> Type:
         tf = self.tf
@@ -172,8 +193,11 @@ class CallChecker:
             return self.shared_array(e)
         if name in rules.ATOMICS:
             return self.atomic(e, name)
-        raise CompileError(e.func.loc, f"gpu.{name} is not a kernel intrinsic",
-                           "see the `gpu` section of the docs for the supported intrinsics")
+        raise CompileError(
+            e.func.loc,
+            f"gpu.{name} is not a kernel intrinsic",
+            "see the `gpu` section of the docs for the supported intrinsics",
+        )
 
     def shared_array(self, e: ir.Call) -> Type:
         if len(e.args) != 2:
@@ -188,8 +212,11 @@ class CallChecker:
             self.expr(d)
             value = self.tf.consts.get(d.nid)
             if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
-                raise CompileError(d.loc, "the shape of a shared array must be known at compile time",
-                                   "use integer literals or module-level integer constants")
+                raise CompileError(
+                    d.loc,
+                    "the shape of a shared array must be known at compile time",
+                    "use integer literals or module-level integer constants",
+                )
             shape.append(value)
         self.tf.consts[e.nid] = tuple(shape)
         self.tf.callees[e.nid] = Callee("gpu", "shared_array", (dtype,))
@@ -205,8 +232,11 @@ class CallChecker:
         if not isinstance(arr, ArrayT):
             raise CompileError(e.args[0].loc, f"the first argument of gpu.{name} must be an array")
         if str(arr.dtype) not in rules.ATOMIC_DTYPES or (name == "atomic_cas" and arr.dtype.kind == "f"):
-            raise CompileError(e.args[0].loc, f"gpu.{name} does not support arrays of {arr.dtype}",
-                               "atomics work on i32, i64, u32, u64" + ("" if name == "atomic_cas" else ", f32, f64"))
+            raise CompileError(
+                e.args[0].loc,
+                f"gpu.{name} does not support arrays of {arr.dtype}",
+                "atomics work on i32, i64, u32, u64" + ("" if name == "atomic_cas" else ", f32, f64"),
+            )
         index = args[1]
         items = index.items if isinstance(index, TupleT) else (index,)
         if len(items) != arr.ndim or not all(is_int(t) for t in items):
@@ -219,5 +249,3 @@ class CallChecker:
             self.tf.writes.update(self.aliases.get(root, set()))
         self.tf.callees[e.nid] = Callee("gpu", name, tuple(args))
         return arr.dtype
-
-

@@ -10,16 +10,40 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .types import (BOOL, WEAK_FLOAT, WEAK_INT, ArrayT, PromotionError, TupleT, Type, Weak, is_float,
-                    is_numeric, resolve_ufunc)
+from .types import (
+    BOOL,
+    WEAK_FLOAT,
+    WEAK_INT,
+    ArrayT,
+    PromotionError,
+    TupleT,
+    Type,
+    Weak,
+    is_float,
+    is_numeric,
+    resolve_ufunc,
+)
 
 BINOP_UFUNCS: dict[str, np.ufunc] = {
-    "+": np.add, "-": np.subtract, "*": np.multiply, "/": np.true_divide, "//": np.floor_divide,
-    "%": np.remainder, "**": np.power, "<<": np.left_shift, ">>": np.right_shift,
-    "&": np.bitwise_and, "|": np.bitwise_or, "^": np.bitwise_xor,
+    "+": np.add,
+    "-": np.subtract,
+    "*": np.multiply,
+    "/": np.true_divide,
+    "//": np.floor_divide,
+    "%": np.remainder,
+    "**": np.power,
+    "<<": np.left_shift,
+    ">>": np.right_shift,
+    "&": np.bitwise_and,
+    "|": np.bitwise_or,
+    "^": np.bitwise_xor,
 }
 CMP_UFUNCS: dict[str, np.ufunc] = {
-    "<": np.less, "<=": np.less_equal, ">": np.greater, ">=": np.greater_equal, "==": np.equal,
+    "<": np.less,
+    "<=": np.less_equal,
+    ">": np.greater,
+    ">=": np.greater_equal,
+    "==": np.equal,
     "!=": np.not_equal,
 }
 ARITHMETIC = {"+", "-", "*", "/", "//", "%", "**"}
@@ -45,18 +69,25 @@ class OpTypes:
 
 def binop(op: str, a: Type, b: Type, right_const: object = None) -> OpTypes:
     if not (is_numeric(a) and is_numeric(b)):
-        raise RuleError(f"unsupported operand types for {op}: {a} and {b}",
-                        "arithmetic works on scalars; index arrays to get their elements")
+        raise RuleError(
+            f"unsupported operand types for {op}: {a} and {b}",
+            "arithmetic works on scalars; index arrays to get their elements",
+        )
     if op in ARITHMETIC and a == BOOL and b == BOOL:  # NumPy: logical ops or errors; Python: ints
-        raise RuleError(f"arithmetic `{op}` on two booleans is not supported in kernel code",
-                        "convert with int(...) first, or use & | ^ for logic")
+        raise RuleError(
+            f"arithmetic `{op}` on two booleans is not supported in kernel code",
+            "convert with int(...) first, or use & | ^ for logic",
+        )
     if isinstance(a, Weak) and isinstance(b, Weak):
         return _python_binop(op, a, b, right_const)
     try:
         la, lb, out = resolve_ufunc(BINOP_UFUNCS[op], a, b)
     except PromotionError:
-        hint = "bitwise operators and shifts need integers" if op in BITWISE else \
-            "convert one operand explicitly, e.g. f32(x)"
+        hint = (
+            "bitwise operators and shifts need integers"
+            if op in BITWISE
+            else "convert one operand explicitly, e.g. f32(x)"
+        )
         raise RuleError(f"unsupported operand types for {op}: {a} and {b}", hint) from None
     return OpTypes(la, lb, out)
 
@@ -93,8 +124,9 @@ def unary(op: str, a: Type) -> Type:
     if not is_numeric(a):
         raise RuleError(f"bad operand type for unary {op}: {a}")
     if a == BOOL:
-        raise RuleError(f"unary `{op}` on a boolean is not supported in kernel code",
-                        "use `not x` for logical negation")
+        raise RuleError(
+            f"unary `{op}` on a boolean is not supported in kernel code", "use `not x` for logical negation"
+        )
     if op == "~" and is_float(a):
         raise RuleError(f"bad operand type for unary ~: {a}", "~ needs an integer")
     return a
@@ -109,8 +141,10 @@ def common(a: Type, b: Type, what: str) -> Type:
     if isinstance(a, Weak) and isinstance(b, Weak):
         return WEAK_FLOAT
     if BOOL in (a, b):
-        raise RuleError(f"the values of {what} mix a boolean and a number ({a} and {b})",
-                        "convert explicitly so both sides have one type")
+        raise RuleError(
+            f"the values of {what} mix a boolean and a number ({a} and {b})",
+            "convert explicitly so both sides have one type",
+        )
     return resolve_ufunc(np.maximum, a, b)[2]
 
 
@@ -119,26 +153,47 @@ CAST_NAMES = {"int": WEAK_INT, "float": WEAK_FLOAT, "bool": BOOL}
 
 # math functions: (number of arguments, result type); arguments become Python floats
 MATH_FUNCS: dict[str, tuple[int, Type]] = {
-    "sqrt": (1, WEAK_FLOAT), "fabs": (1, WEAK_FLOAT), "exp": (1, WEAK_FLOAT), "log": (1, WEAK_FLOAT),
-    "log2": (1, WEAK_FLOAT), "log10": (1, WEAK_FLOAT), "sin": (1, WEAK_FLOAT), "cos": (1, WEAK_FLOAT),
-    "tan": (1, WEAK_FLOAT), "tanh": (1, WEAK_FLOAT), "erf": (1, WEAK_FLOAT), "pow": (2, WEAK_FLOAT),
-    "floor": (1, WEAK_INT), "ceil": (1, WEAK_INT), "trunc": (1, WEAK_INT),
-    "asin": (1, WEAK_FLOAT), "acos": (1, WEAK_FLOAT), "atan": (1, WEAK_FLOAT), "atan2": (2, WEAK_FLOAT),
-    "sinh": (1, WEAK_FLOAT), "cosh": (1, WEAK_FLOAT), "expm1": (1, WEAK_FLOAT), "log1p": (1, WEAK_FLOAT),
-    "erfc": (1, WEAK_FLOAT), "hypot": (2, WEAK_FLOAT), "copysign": (2, WEAK_FLOAT),
+    "sqrt": (1, WEAK_FLOAT),
+    "fabs": (1, WEAK_FLOAT),
+    "exp": (1, WEAK_FLOAT),
+    "log": (1, WEAK_FLOAT),
+    "log2": (1, WEAK_FLOAT),
+    "log10": (1, WEAK_FLOAT),
+    "sin": (1, WEAK_FLOAT),
+    "cos": (1, WEAK_FLOAT),
+    "tan": (1, WEAK_FLOAT),
+    "tanh": (1, WEAK_FLOAT),
+    "erf": (1, WEAK_FLOAT),
+    "pow": (2, WEAK_FLOAT),
+    "floor": (1, WEAK_INT),
+    "ceil": (1, WEAK_INT),
+    "trunc": (1, WEAK_INT),
+    "asin": (1, WEAK_FLOAT),
+    "acos": (1, WEAK_FLOAT),
+    "atan": (1, WEAK_FLOAT),
+    "atan2": (2, WEAK_FLOAT),
+    "sinh": (1, WEAK_FLOAT),
+    "cosh": (1, WEAK_FLOAT),
+    "expm1": (1, WEAK_FLOAT),
+    "log1p": (1, WEAK_FLOAT),
+    "erfc": (1, WEAK_FLOAT),
+    "hypot": (2, WEAK_FLOAT),
+    "copysign": (2, WEAK_FLOAT),
 }
 MATH_CONSTANTS = {"pi": np.pi, "e": np.e, "tau": 2 * np.pi, "inf": float("inf"), "nan": float("nan")}
 
-GPU_INDEX = {f"{what}_{axis}" for what in ("thread_idx", "block_idx", "block_dim", "grid_dim",
-                                             "global_tid", "global_size") for axis in "xyz"}
+GPU_INDEX = {
+    f"{what}_{axis}"
+    for what in ("thread_idx", "block_idx", "block_dim", "grid_dim", "global_tid", "global_size")
+    for axis in "xyz"
+}
 ATOMICS = {"atomic_add", "atomic_min", "atomic_max", "atomic_exch", "atomic_cas"}
 ATOMIC_DTYPES = {"i32", "i64", "u32", "u64", "f32", "f64"}
 
 
 def math_call(name: str, args: list[Type]) -> tuple[list[Type], Type]:
     if name not in MATH_FUNCS:
-        raise RuleError(f"math.{name} is not supported in kernel code",
-                        "supported: " + ", ".join(sorted(MATH_FUNCS)))
+        raise RuleError(f"math.{name} is not supported in kernel code", "supported: " + ", ".join(sorted(MATH_FUNCS)))
     nargs, result = MATH_FUNCS[name]
     if len(args) != nargs:
         raise RuleError(f"math.{name}() takes {nargs} argument{'s' if nargs > 1 else ''}, got {len(args)}")
@@ -160,12 +215,13 @@ def builtin_call(name: str, args: list[Type]) -> tuple[list[Type], Type]:
         return list(args), args[0]
     if name in ("min", "max"):
         if len(args) < 2:
-            raise RuleError(f"{name}() in kernel code takes two or more numbers",
-                            "to reduce an array, loop over it")
+            raise RuleError(f"{name}() in kernel code takes two or more numbers", "to reduce an array, loop over it")
         result = args[0]
         for t in args[1:]:
             result = common(result, t, f"{name}()")
         return [result] * len(args), result
-    raise RuleError(f"`{name}` is not supported in kernel code",
-                    "kernels can call len, abs, min, max, int, float, bool, range (in for loops), "
-                    "math functions and helper functions")
+    raise RuleError(
+        f"`{name}` is not supported in kernel code",
+        "kernels can call len, abs, min, max, int, float, bool, range (in for loops), "
+        "math functions and helper functions",
+    )

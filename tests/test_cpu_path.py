@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
+import hybrid_runtime as hr
 import numpy as np
 import pytest
-
-import hybrid_runtime as hr
 
 HEADER = """
 import math
@@ -15,7 +14,9 @@ from hybrid_runtime import kernel, gpu, Array, f32, f64, i32, i64, u32
 
 
 def test_saxpy_matches_numpy(build):
-    b = build(HEADER + """
+    b = build(
+        HEADER
+        + """
 def axpy1(a: f32, x: f32, y: f32) -> f32:
     return a * x + y
 
@@ -24,7 +25,8 @@ def saxpy(a: f32, x: Array[f32], y: Array[f32]):
     i = gpu.global_tid_x()
     if i < len(y):
         y[i] = axpy1(a, x[i], y[i])
-""")
+"""
+    )
     rng = np.random.default_rng(1)
     x = rng.random(1000, dtype=np.float32)
     y = rng.random(1000, dtype=np.float32)
@@ -36,14 +38,17 @@ def saxpy(a: f32, x: Array[f32], y: Array[f32]):
 
 
 def test_2d_strided_arrays(build):
-    b = build(HEADER + """
+    b = build(
+        HEADER
+        + """
 @kernel
 def scale_t(a: Array[f64, 2], out: Array[f64, 2]):
     r = gpu.global_tid_y()
     c = gpu.global_tid_x()
     if r < out.shape[0] and c < out.shape[1]:
         out[r, c] = a[c, r] * 2.0 + a[-1, -1]
-""")
+"""
+    )
     a = np.arange(35, dtype=np.float64).reshape(5, 7)
     big = np.zeros((14, 10))
     out = big[::2, ::2]  # non-contiguous output, written in place
@@ -53,7 +58,9 @@ def scale_t(a: Array[f64, 2], out: Array[f64, 2]):
 
 
 def test_block_reduction_with_shared_memory_and_syncthreads(build):
-    b = build(HEADER + """
+    b = build(
+        HEADER
+        + """
 @kernel
 def block_sum(x: Array[i32], out: Array[i32]):
     buf = gpu.shared_array(i32, 64)
@@ -69,7 +76,8 @@ def block_sum(x: Array[i32], out: Array[i32]):
         s //= 2
     if t == 0:
         out[gpu.block_idx_x()] = buf[0]
-""")
+"""
+    )
     x = np.arange(300, dtype=np.int32)
     out = np.zeros(5, dtype=np.int32)
     b.module.block_sum.launch(64, 5, x, out, device="cpu")
@@ -78,7 +86,9 @@ def block_sum(x: Array[i32], out: Array[i32]):
 
 
 def test_threads_that_return_early_do_not_block_the_barrier(build):
-    b = build(HEADER + """
+    b = build(
+        HEADER
+        + """
 @kernel
 def k(out: Array[i32]):
     t = gpu.thread_idx_x()
@@ -88,14 +98,17 @@ def k(out: Array[i32]):
     tile[t] = t * 10
     gpu.syncthreads()
     out[t] = tile[4 - t]
-""")
+"""
+    )
     out = np.full(8, -1, dtype=np.int32)
     b.module.k.launch(8, 1, out, device="cpu")
     assert out.tolist() == [40, 30, 20, 10, 0, -1, -1, -1]
 
 
 def test_atomics_histogram(build):
-    b = build(HEADER + """
+    b = build(
+        HEADER
+        + """
 @kernel
 def hist(x: Array[i32], bins: Array[u32], total: Array[f64]):
     i = gpu.global_tid_x()
@@ -103,7 +116,8 @@ def hist(x: Array[i32], bins: Array[u32], total: Array[f64]):
         gpu.atomic_add(bins, x[i] % len(bins), 1)
         gpu.atomic_add(total, 0, f64(x[i]))
         gpu.atomic_max(bins, len(bins) - 1, u32(0))
-""")
+"""
+    )
     x = np.random.default_rng(2).integers(0, 1000, 500).astype(np.int32)
     bins = np.zeros(16, dtype=np.uint32)
     total = np.zeros(1)
@@ -113,14 +127,17 @@ def hist(x: Array[i32], bins: Array[u32], total: Array[f64]):
 
 
 def test_3d_grid_indices(build):
-    b = build(HEADER + """
+    b = build(
+        HEADER
+        + """
 @kernel
 def k(out: Array[i64, 3]):
     x = gpu.global_tid_x()
     y = gpu.global_tid_y()
     z = gpu.global_tid_z()
     out[z, y, x] = x + 10 * y + 100 * z + 1000 * (gpu.global_size_x() + gpu.grid_dim_y() + gpu.block_dim_z())
-""")
+"""
+    )
     out = np.zeros((2, 4, 6), dtype=np.int64)
     b.module.k.launch((3, 2, 1), (2, 2, 2), out, device="cpu")
     z, y, x = np.indices(out.shape)
@@ -129,26 +146,56 @@ def k(out: Array[i64, 3]):
 
 @pytest.fixture
 def simple(build):
-    return build(HEADER + """
+    return build(
+        HEADER
+        + """
 @kernel
 def k(a: f32, n: i32, flag: bool, x: Array[f32], m: Array[i64, 2]):
     x[0] = a
-""").module.k
+"""
+    ).module.k
 
 
-@pytest.mark.parametrize("args, error, message", [
-    ((1.0, 1, True, np.zeros(3, np.float64), np.zeros((2, 2), np.int64)), TypeError, "`x` expects Array[f32], got an array of float64"),
-    ((1.0, 1, True, np.zeros(3, np.float32), np.zeros(4, np.int64)), ValueError, "`m` expects Array[i64, 2], got an array with 1 dimension"),
-    ((1.0, 1.5, True, np.zeros(3, np.float32), np.zeros((2, 2), np.int64)), TypeError, "`n` expects i32, got float"),
-    ((1.0, 2**40, True, np.zeros(3, np.float32), np.zeros((2, 2), np.int64)), ValueError, "`n` expects i32, got 1099511627776, which is out of range"),
-    ((np.float64(1), 1, True, np.zeros(3, np.float32), np.zeros((2, 2), np.int64)), None, None),
-    ((1.0, np.int64(3), True, np.zeros(3, np.float32), np.zeros((2, 2), np.int64)), None, None),
-    ((1.0, np.float32(3), True, np.zeros(3, np.float32), np.zeros((2, 2), np.int64)), TypeError, "`n` expects i32, got float32"),
-    ((1.0, 1, 1, np.zeros(3, np.float32), np.zeros((2, 2), np.int64)), TypeError, "`flag` expects boolean, got int"),
-    (("1", 1, True, np.zeros(3, np.float32), np.zeros((2, 2), np.int64)), TypeError, "`a` expects f32, got str"),
-    ((1.0, 1, True, [0.0], np.zeros((2, 2), np.int64)), TypeError, "`x` expects Array[f32], got list"),
-    ((1.0, 1, True), TypeError, "takes 5 arguments (a, n, flag, x, m), got 3"),
-])
+@pytest.mark.parametrize(
+    "args, error, message",
+    [
+        (
+            (1.0, 1, True, np.zeros(3, np.float64), np.zeros((2, 2), np.int64)),
+            TypeError,
+            "`x` expects Array[f32], got an array of float64",
+        ),
+        (
+            (1.0, 1, True, np.zeros(3, np.float32), np.zeros(4, np.int64)),
+            ValueError,
+            "`m` expects Array[i64, 2], got an array with 1 dimension",
+        ),
+        (
+            (1.0, 1.5, True, np.zeros(3, np.float32), np.zeros((2, 2), np.int64)),
+            TypeError,
+            "`n` expects i32, got float",
+        ),
+        (
+            (1.0, 2**40, True, np.zeros(3, np.float32), np.zeros((2, 2), np.int64)),
+            ValueError,
+            "`n` expects i32, got 1099511627776, which is out of range",
+        ),
+        ((np.float64(1), 1, True, np.zeros(3, np.float32), np.zeros((2, 2), np.int64)), None, None),
+        ((1.0, np.int64(3), True, np.zeros(3, np.float32), np.zeros((2, 2), np.int64)), None, None),
+        (
+            (1.0, np.float32(3), True, np.zeros(3, np.float32), np.zeros((2, 2), np.int64)),
+            TypeError,
+            "`n` expects i32, got float32",
+        ),
+        (
+            (1.0, 1, 1, np.zeros(3, np.float32), np.zeros((2, 2), np.int64)),
+            TypeError,
+            "`flag` expects boolean, got int",
+        ),
+        (("1", 1, True, np.zeros(3, np.float32), np.zeros((2, 2), np.int64)), TypeError, "`a` expects f32, got str"),
+        ((1.0, 1, True, [0.0], np.zeros((2, 2), np.int64)), TypeError, "`x` expects Array[f32], got list"),
+        ((1.0, 1, True), TypeError, "takes 5 arguments (a, n, flag, x, m), got 3"),
+    ],
+)
 def test_bad_arguments_name_the_parameter(simple, args, error, message):
     if error is None:
         simple.launch(1, 1, *args, device="cpu")
@@ -159,12 +206,15 @@ def test_bad_arguments_name_the_parameter(simple, args, error, message):
     assert str(info.value).startswith("k()")
 
 
-@pytest.mark.parametrize("threads, blocks, error, message", [
-    (0, 1, ValueError, "`threads` must be positive"),
-    ((32, 64), 1, ValueError, "2048 threads per block"),
-    (1.5, 1, TypeError, "`threads` must be an int"),
-    (1, (1, 2, 3, 4), ValueError, "`blocks` must be an int or a tuple of 1 to 3 ints"),
-])
+@pytest.mark.parametrize(
+    "threads, blocks, error, message",
+    [
+        (0, 1, ValueError, "`threads` must be positive"),
+        ((32, 64), 1, ValueError, "2048 threads per block"),
+        (1.5, 1, TypeError, "`threads` must be an int"),
+        (1, (1, 2, 3, 4), ValueError, "`blocks` must be an int or a tuple of 1 to 3 ints"),
+    ],
+)
 def test_bad_launch_configuration(simple, threads, blocks, error, message):
     with pytest.raises(error, match=message.replace("(", r"\(").replace(")", r"\)")):
         simple.launch(threads, blocks, 1.0, 1, True, np.zeros(3, np.float32), np.zeros((2, 2), np.int64))

@@ -6,10 +6,9 @@ import subprocess
 import sys
 import textwrap
 
+import hybrid_runtime as hr
 import numpy as np
 import pytest
-
-import hybrid_runtime as hr
 
 pytestmark = pytest.mark.gpu
 
@@ -35,11 +34,43 @@ def same_bits(a: np.ndarray, b: np.ndarray) -> bool:
     return np.array_equal(a, b)
 
 
-INT_OPS = ["a + b", "a - b", "a * b", "a // b", "a % b", "a << (b & 15)", "a >> (b & 7)", "a & b", "a | b",
-           "a ^ b", "-a", "~a", "abs(a)", "min(a, b)", "max(a, b, 3)", "a if a > b else b", "a ** (b & 7)",
-           "(a < b) + (a == b) * 2"]
-FLOAT_OPS = ["a + b", "a - b", "a * b", "a / b", "a // b", "a % b", "a * b + a", "-a", "abs(a)",
-             "math.sqrt(abs(a))", "min(a, b)", "max(a, b)", "a * 0.1 + 3", "a ** 2", "math.fabs(b) - math.floor(a)"]
+INT_OPS = [
+    "a + b",
+    "a - b",
+    "a * b",
+    "a // b",
+    "a % b",
+    "a << (b & 15)",
+    "a >> (b & 7)",
+    "a & b",
+    "a | b",
+    "a ^ b",
+    "-a",
+    "~a",
+    "abs(a)",
+    "min(a, b)",
+    "max(a, b, 3)",
+    "a if a > b else b",
+    "a ** (b & 7)",
+    "(a < b) + (a == b) * 2",
+]
+FLOAT_OPS = [
+    "a + b",
+    "a - b",
+    "a * b",
+    "a / b",
+    "a // b",
+    "a % b",
+    "a * b + a",
+    "-a",
+    "abs(a)",
+    "math.sqrt(abs(a))",
+    "min(a, b)",
+    "max(a, b)",
+    "a * 0.1 + 3",
+    "a ** 2",
+    "math.fabs(b) - a",
+]
 
 
 def _inputs(dtype: str, n: int, rng) -> tuple[np.ndarray, np.ndarray]:
@@ -49,7 +80,7 @@ def _inputs(dtype: str, n: int, rng) -> tuple[np.ndarray, np.ndarray]:
         a = (rng.standard_normal(n) * 100).astype(dt)
         b = (rng.standard_normal(n) * 10).astype(dt)
         a[: len(specials)] = specials
-        b[len(specials): 2 * len(specials)] = specials
+        b[len(specials) : 2 * len(specials)] = specials
         return a, b
     info = np.iinfo(dt)
     a = rng.integers(info.min, info.max, n, dtype=dt, endpoint=True)
@@ -67,7 +98,9 @@ def test_arithmetic_bit_identical(build, dtype):
         ops = [o for o in ops if o not in ("-a", "abs(a)")]
     lines = "\n".join(f"        out[{k}, i] = {op}" for k, op in enumerate(ops))
     np_dtype = np.dtype({"i": "int", "u": "uint", "f": "float"}[dtype[0]] + dtype[1:])
-    b = build(HEADER + f"""
+    b = build(
+        HEADER
+        + f"""
 @kernel
 def ops(x: Array[{dtype}], y: Array[{dtype}], out: Array[{dtype}, 2]):
     i = gpu.global_tid_x()
@@ -75,7 +108,8 @@ def ops(x: Array[{dtype}], y: Array[{dtype}], out: Array[{dtype}, 2]):
         a = x[i]
         b = y[i]
 {lines}
-""")
+"""
+    )
     n = 4096
     a, bb = _inputs(np_dtype.name, n, np.random.default_rng(7))
     out = np.zeros((len(ops), n), dtype=np_dtype)
@@ -85,7 +119,9 @@ def ops(x: Array[{dtype}], y: Array[{dtype}], out: Array[{dtype}, 2]):
 
 
 def test_transcendentals_close(build):
-    b = build(HEADER + """
+    b = build(
+        HEADER
+        + """
 @kernel
 def k(x: Array[f64], out: Array[f64, 2]):
     i = gpu.global_tid_x()
@@ -96,7 +132,8 @@ def k(x: Array[f64], out: Array[f64, 2]):
         out[2, i] = math.sin(v) + math.cos(v) + math.tan(v)
         out[3, i] = math.tanh(v) + math.erf(v) + math.log2(abs(v) + 1)
         out[4, i] = math.pow(abs(v), 0.3)
-""")
+"""
+    )
     x = np.random.default_rng(3).uniform(-5, 5, 2048)
     out = np.zeros((5, 2048))
     (_, cpu), (_, gpu) = both(b.module.k, 128, 16, x, out)
@@ -111,7 +148,9 @@ def test_mandelbrot_example_gpu_equals_cpu():
 
 
 def test_shared_memory_reduction_and_atomics(build):
-    b = build(HEADER + """
+    b = build(
+        HEADER
+        + """
 @kernel
 def block_sum(x: Array[i64], out: Array[i64], hist: Array[u32], total: Array[i64]):
     buf = gpu.shared_array(i64, 128)
@@ -132,27 +171,32 @@ def block_sum(x: Array[i64], out: Array[i64], hist: Array[u32], total: Array[i64
         gpu.atomic_add(hist, x[i] % len(hist), 1)
         gpu.atomic_max(total, 1, x[i])
         gpu.atomic_min(total, 2, x[i])
-""")
+"""
+    )
     x = np.random.default_rng(5).integers(-1000, 1000, 1000).astype(np.int64)
     out = np.zeros(8, np.int64)
     hist = np.zeros(10, np.uint32)
-    total = np.array([0, -10**9, 10**9], dtype=np.int64)
+    total = np.array([0, -(10**9), 10**9], dtype=np.int64)
     (_, cpu_out, cpu_hist, cpu_total), (_, gpu_out, gpu_hist, gpu_total) = both(
-        b.module.block_sum, 128, 8, x, out, hist, total)
+        b.module.block_sum, 128, 8, x, out, hist, total
+    )
     assert np.array_equal(cpu_out, gpu_out) and np.array_equal(cpu_hist, gpu_hist)
     assert np.array_equal(cpu_total, gpu_total)
     assert gpu_total.tolist() == [x.sum(), x.max(), x.min()]
 
 
 def test_strided_views_and_read_only_inputs(build):
-    b = build(HEADER + """
+    b = build(
+        HEADER
+        + """
 @kernel
 def k(a: Array[f32, 2], out: Array[f32, 2]):
     r = gpu.global_tid_y()
     c = gpu.global_tid_x()
     if r < out.shape[0] and c < out.shape[1]:
         out[r, c] = a[c, r] * 3.0
-""")
+"""
+    )
     a = np.arange(48, dtype=np.float32).reshape(6, 8)
     a.flags.writeable = False  # not written by the kernel: never copied back
     big = np.zeros((16, 12), np.float32)
@@ -163,13 +207,16 @@ def k(a: Array[f32, 2], out: Array[f32, 2]):
 
 
 def test_device_arrays_and_cuda_array_interface(build):
-    b = build(HEADER + """
+    b = build(
+        HEADER
+        + """
 @kernel
 def add(x: Array[f32], y: Array[f32]):
     i = gpu.global_tid_x()
     if i < len(y):
         y[i] = x[i] + y[i]
-""")
+"""
+    )
     x = np.arange(1000, dtype=np.float32)
     dx = hr.to_device(x)
     dy = hr.device_array(1000, np.float32)
@@ -188,29 +235,38 @@ def add(x: Array[f32], y: Array[f32]):
 def test_missing_ptx_is_a_clear_error(tmp_path):
     pkg = tmp_path / "nobuild"
     pkg.mkdir()
-    (pkg / "__init__.py").write_text(textwrap.dedent("""
+    (pkg / "__init__.py").write_text(
+        textwrap.dedent("""
         from hybrid_runtime import kernel, Array, f32
         @kernel
         def k(x: Array[f32]):
             x[0] = 1.0
-    """))
-    code = ("import numpy as np, nobuild, hybrid_runtime as hr\n"
-            "try:\n    nobuild.k.launch(1, 1, np.zeros(1, np.float32), device='cuda')\n"
-            "except hr.ManifestError as e:\n    print(e)\n")
+    """)
+    )
+    code = (
+        "import numpy as np, nobuild, hybrid_runtime as hr\n"
+        "try:\n    nobuild.k.launch(1, 1, np.zeros(1, np.float32), device='cuda')\n"
+        "except hr.ManifestError as e:\n    print(e)\n"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, check=True)
     assert "has no compiled GPU code" in out.stdout and "device='cpu'" in out.stdout
 
 
 def test_cuda_error_names_the_kernel(build):
-    b = build(HEADER + """
+    b = build(
+        HEADER
+        + """
 @kernel
 def wild(x: Array[f32], offset: i64):
     x[offset] = 1.0
-""")
-    code = (f"import sys, numpy as np, hybrid_runtime as hr\nsys.path.insert(0, {str(b.package_dir.parent)!r})\n"
-            f"from {b.package_dir.name}.kern import wild\n"
-            "try:\n    wild.launch(1, 1, np.zeros(4, np.float32), 1 << 44, device='cuda')\n"
-            "except hr.CudaError as e:\n    print('CudaError:', e)\n")
+"""
+    )
+    code = (
+        f"import sys, numpy as np, hybrid_runtime as hr\nsys.path.insert(0, {str(b.package_dir.parent)!r})\n"
+        f"from {b.package_dir.name}.kern import wild\n"
+        "try:\n    wild.launch(1, 1, np.zeros(4, np.float32), 1 << 44, device='cuda')\n"
+        "except hr.CudaError as e:\n    print('CudaError:', e)\n"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert "CudaError:" in out.stdout, out.stderr
     assert "wild" in out.stdout and "CUDA_ERROR_ILLEGAL_ADDRESS" in out.stdout

@@ -10,10 +10,9 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("hatchling")
+from conftest import assemble  # noqa: E402
 from hatchling.builders.sdist import SdistBuilder  # noqa: E402
 from hatchling.builders.wheel import WheelBuilder  # noqa: E402
-
-from conftest import assemble  # noqa: E402
 
 PACKAGES = Path(__file__).parent / "packages"
 
@@ -24,6 +23,7 @@ def project(tmp_path: Path):
         dest = tmp_path / name
         shutil.copytree(PACKAGES / name, dest)
         return dest
+
     return _copy
 
 
@@ -84,16 +84,19 @@ def test_sdist_carries_source_only(project, tmp_path):
         assert not [n for n in tf.getnames() if "_hybrid" in n]
 
 
-@pytest.mark.parametrize("option, error, message", [
-    ('arch = [70]', TypeError, "Option `arch` for build hook `hybrid` must be a list of strings"),
-    ('arch = []', TypeError, "Option `arch` for build hook `hybrid` must be a list of strings"),
-    ('arch = ["sm_20"]', ValueError, "Option `arch` for build hook `hybrid` has 'sm_20'"),
-    ('arch = ["compute_90"]', ValueError, "use targets like"),
-    ('packages = "kernlib"', TypeError, "Option `packages` for build hook `hybrid` must be a list of strings"),
-    ('packages = ["nope"]', ValueError, "is not a package folder"),
-    ('dump = 3', TypeError, "Option `dump` for build hook `hybrid` must be a string"),
-    ('speed = "max"', ValueError, "Unknown option `speed` for build hook `hybrid`"),
-])
+@pytest.mark.parametrize(
+    "option, error, message",
+    [
+        ("arch = [70]", TypeError, "Option `arch` for build hook `hybrid` must be a list of strings"),
+        ("arch = []", TypeError, "Option `arch` for build hook `hybrid` must be a list of strings"),
+        ('arch = ["sm_20"]', ValueError, "Option `arch` for build hook `hybrid` has 'sm_20'"),
+        ('arch = ["compute_90"]', ValueError, "use targets like"),
+        ('packages = "kernlib"', TypeError, "Option `packages` for build hook `hybrid` must be a list of strings"),
+        ('packages = ["nope"]', ValueError, "is not a package folder"),
+        ("dump = 3", TypeError, "Option `dump` for build hook `hybrid` must be a string"),
+        ('speed = "max"', ValueError, "Unknown option `speed` for build hook `hybrid`"),
+    ],
+)
 def test_options_are_validated(project, tmp_path, option, error, message):
     root = project("kernlib")
     pyproject = root / "pyproject.toml"

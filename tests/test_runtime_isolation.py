@@ -30,6 +30,11 @@ def test_import_is_light_and_does_not_touch_the_driver():
         "bad = [m for m in sys.modules if m.split('.')[0] in ('llvmlite', 'hatchling', 'hatch_hybrid', 'cuda')]\n"
         "print(bad)\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                         env={"PYTHONPATH": str(RUNTIME.parent), "PATH": "/usr/bin:/bin"})
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={"PYTHONPATH": str(RUNTIME.parent), "PATH": "/usr/bin:/bin"},
+    )
     assert out.stdout.strip() == "[]"

@@ -22,9 +22,19 @@ from hatch_hybrid.lower import ModuleLowerer
 from hatch_hybrid.typecheck import Program
 from hatch_hybrid.types import Scalar, Weak
 
-_CT = {"boolean": ctypes.c_bool, "i8": ctypes.c_int8, "i16": ctypes.c_int16, "i32": ctypes.c_int32,
-       "i64": ctypes.c_int64, "u8": ctypes.c_uint8, "u16": ctypes.c_uint16, "u32": ctypes.c_uint32,
-       "u64": ctypes.c_uint64, "f32": ctypes.c_float, "f64": ctypes.c_double}
+_CT = {
+    "boolean": ctypes.c_bool,
+    "i8": ctypes.c_int8,
+    "i16": ctypes.c_int16,
+    "i32": ctypes.c_int32,
+    "i64": ctypes.c_int64,
+    "u8": ctypes.c_uint8,
+    "u16": ctypes.c_uint16,
+    "u32": ctypes.c_uint32,
+    "u64": ctypes.c_uint64,
+    "f32": ctypes.c_float,
+    "f64": ctypes.c_double,
+}
 
 _engine = None
 
@@ -73,15 +83,41 @@ def _bits(value, t) -> int:
 
 
 def _bits_of(value, dtype) -> int:
-    return int(np.array(value, dtype=dtype).view(f"u{dtype.itemsize}")) if dtype.kind == "f" else int(
-        np.array(value, dtype=dtype).astype(dtype))
+    return (
+        int(np.array(value, dtype=dtype).view(f"u{dtype.itemsize}"))
+        if dtype.kind == "f"
+        else int(np.array(value, dtype=dtype).astype(dtype))
+    )
 
 
-INTS = {"i8": [0, 1, -1, 7, -7, 127, -128, 3, -3], "i16": [0, 1, -1, 300, -300, 32767, -32768, 5],
-        "i32": [0, 1, -1, 7, -7, 2**31 - 1, -2**31, 100000, -3], "i64": [0, 1, -1, 2**63 - 1, -2**63, 12345, -7],
-        "u8": [0, 1, 2, 7, 200, 255], "u32": [0, 1, 3, 2**32 - 1, 2**31], "u64": [0, 1, 5, 2**64 - 1, 2**63]}
-FLOATS = [0.0, -0.0, 1.0, -1.0, 2.5, -2.5, 7.0, -3.0, 0.1, 1e-30, -1e30, 3.4e38, float("inf"), float("-inf"),
-          float("nan"), 5e-324, 1e300]
+INTS = {
+    "i8": [0, 1, -1, 7, -7, 127, -128, 3, -3],
+    "i16": [0, 1, -1, 300, -300, 32767, -32768, 5],
+    "i32": [0, 1, -1, 7, -7, 2**31 - 1, -(2**31), 100000, -3],
+    "i64": [0, 1, -1, 2**63 - 1, -(2**63), 12345, -7],
+    "u8": [0, 1, 2, 7, 200, 255],
+    "u32": [0, 1, 3, 2**32 - 1, 2**31],
+    "u64": [0, 1, 5, 2**64 - 1, 2**63],
+}
+FLOATS = [
+    0.0,
+    -0.0,
+    1.0,
+    -1.0,
+    2.5,
+    -2.5,
+    7.0,
+    -3.0,
+    0.1,
+    1e-30,
+    -1e30,
+    3.4e38,
+    float("inf"),
+    float("-inf"),
+    float("nan"),
+    5e-324,
+    1e300,
+]
 OPS = ["+", "-", "*", "/", "//", "%", "**", "<<", ">>", "&", "|", "^", "<", "<=", "==", "!=", ">", ">="]
 
 
@@ -119,6 +155,7 @@ def _check(tmp_path, expr: str, types: tuple[str, ...], values_per_arg, skip=lam
 def test_integer_binops_match_numpy(tmp_path, t, op):
     def skip(a, b):
         return op == "**" and b < 0
+
     _check(tmp_path, f"a {op} b", (t, t), [_values(t), _values(t)], skip)
 
 
@@ -128,27 +165,61 @@ def test_float_binops_match_numpy(tmp_path, t, op):
     _check(tmp_path, f"a {op} b", (t, t), [_values(t), _values(t)])
 
 
-@pytest.mark.parametrize("expr, types", [
-    ("a * 2.5 + 1", ("f32",)), ("a / 3", ("i32",)), ("a // 2.0 - 1", ("f32",)), ("a + 1", ("u8",)),
-    ("a * b", ("f32", "i32")), ("a + b", ("u64", "i64")), ("a < b", ("u64", "i64")), ("a - b", ("i8", "u8")),
-    ("a % -3", ("i16",)), ("-a", ("u32",)), ("~a", ("i64",)), ("abs(a)", ("i8",)), ("abs(a)", ("f64",)),
-    ("min(a, b)", ("f32", "f32")), ("max(a, b, 0)", ("i32", "i32")), ("a if a > b else b", ("f64", "f64")),
-    ("a > 0 and b > 0", ("i32", "i32")), ("(a < b) + (a == b) * 2", ("i16", "i16")), ("(a < b) * 1.5", ("f32", "f32")), ("a or b", ("i32", "i32")), ("not a", ("f32",)),
-    ("0 < a <= b", ("i64", "i64")), ("f32(a)", ("f64",)), ("f64(a)", ("f32",)), ("i8(a)", ("i32",)),
-    ("u16(a)", ("i64",)), ("f32(a)", ("i64",)), ("f32(a)", ("u64",)), ("boolean(a)", ("f32",)),
-    ("int(a) + 1", ("u32",)), ("math.sqrt(a)", ("f32",)), ("math.sqrt(a)", ("f64",)),
-    ("f32(math.sqrt(a))", ("f32",)), ("math.floor(a) + math.ceil(a)", ("f32",)), ("math.fabs(a)", ("f32",)),
-    ("a ** 2", ("f32",)), ("a ** 3", ("i64",)), ("2 ** a", ("u8",)),
-])
+@pytest.mark.parametrize(
+    "expr, types",
+    [
+        ("a * 2.5 + 1", ("f32",)),
+        ("a / 3", ("i32",)),
+        ("a // 2.0 - 1", ("f32",)),
+        ("a + 1", ("u8",)),
+        ("a * b", ("f32", "i32")),
+        ("a + b", ("u64", "i64")),
+        ("a < b", ("u64", "i64")),
+        ("a - b", ("i8", "u8")),
+        ("a % -3", ("i16",)),
+        ("-a", ("u32",)),
+        ("~a", ("i64",)),
+        ("abs(a)", ("i8",)),
+        ("abs(a)", ("f64",)),
+        ("min(a, b)", ("f32", "f32")),
+        ("max(a, b, 0)", ("i32", "i32")),
+        ("a if a > b else b", ("f64", "f64")),
+        ("a > 0 and b > 0", ("i32", "i32")),
+        ("(a < b) + (a == b) * 2", ("i16", "i16")),
+        ("(a < b) * 1.5", ("f32", "f32")),
+        ("a or b", ("i32", "i32")),
+        ("not a", ("f32",)),
+        ("0 < a <= b", ("i64", "i64")),
+        ("f32(a)", ("f64",)),
+        ("f64(a)", ("f32",)),
+        ("i8(a)", ("i32",)),
+        ("u16(a)", ("i64",)),
+        ("f32(a)", ("i64",)),
+        ("f32(a)", ("u64",)),
+        ("boolean(a)", ("f32",)),
+        ("int(a) + 1", ("u32",)),
+        ("math.sqrt(a)", ("f32",)),
+        ("math.sqrt(a)", ("f64",)),
+        ("f32(math.sqrt(a))", ("f32",)),
+        ("math.floor(a) + math.ceil(a)", ("f32",)),
+        ("math.fabs(a)", ("f32",)),
+        ("a ** 2", ("f32",)),
+        ("a ** 3", ("i64",)),
+        ("2 ** a", ("u8",)),
+    ],
+)
 def test_mixed_expressions_match_numpy(tmp_path, expr, types):
     def skip(*args):
         if any(isinstance(a, np.floating) and not np.isfinite(a) for a in args) and (
-                "math.floor" in expr or expr.startswith(("i8", "u16", "int"))):
+            "math.floor" in expr or expr.startswith(("i8", "u16", "int"))
+        ):
             return True  # float -> int of inf/nan is undefined in NumPy (and raises in Python)
         if "math.floor" in expr and any(abs(float(a)) >= 2.0**63 for a in args):
             return True  # Python ints beyond 64 bits
         return ("**" in expr and any(isinstance(a, np.integer) and a < 0 for a in args)) or (
-            expr == "2 ** a" and args[0] > 62)
+            expr == "2 ** a" and args[0] > 62
+        )
+
     _check(tmp_path, expr, types, [_values(t) for t in types], skip)
 
 

@@ -27,8 +27,9 @@ def wheelhouse(tmp_path_factory) -> Path:
     house = tmp_path_factory.mktemp("wheelhouse")
     pip = [sys.executable, "-m", "pip"]
     run(*pip, "wheel", "--no-deps", "-q", "-w", house, ROOT / "runtime", ROOT)
-    build = run(*pip, "wheel", "--no-deps", "-v", "-w", house, "--find-links", house,
-                ROOT / "example_project" / "hybrid_demo")
+    build = run(
+        *pip, "wheel", "--no-deps", "-v", "-w", house, "--find-links", house, ROOT / "example_project" / "hybrid_demo"
+    )
     assert "hatch-hybrid: compiled hybrid_demo.saxpy.saxpy" in build.stdout + build.stderr
     # the runtime's own dependencies, so the install below needs no index
     run(*pip, "download", "-q", "--only-binary", ":all:", "-d", house, "numpy", "cuda-bindings")
@@ -78,8 +79,19 @@ print("ok", hr.__file__)
 
 
 def test_demo_command_reports_the_device(env, tmp_path):
-    out = run(env, "-m", "hybrid_demo", "--device", "cpu", "--size", "64x48", "--out", tmp_path / "m.png",
-              cwd=tmp_path, env={**os.environ, "HYBRID_DEVICE": "cpu"})
+    out = run(
+        env,
+        "-m",
+        "hybrid_demo",
+        "--device",
+        "cpu",
+        "--size",
+        "64x48",
+        "--out",
+        tmp_path / "m.png",
+        cwd=tmp_path,
+        env={**os.environ, "HYBRID_DEVICE": "cpu"},
+    )
     assert "running on cpu" in out.stdout
     assert "give identical images" in out.stdout
     assert (tmp_path / "m.png").read_bytes().startswith(b"\x89PNG")

@@ -32,8 +32,10 @@ class BlockBarrier:
                 if not self.cond.wait(self.timeout):
                     self.broken = True
                     self.cond.notify_all()
-                    raise RuntimeError("syncthreads(): threads of a block never met at the barrier "
-                                       "(is syncthreads() inside a branch that not every thread takes?)")
+                    raise RuntimeError(
+                        "syncthreads(): threads of a block never met at the barrier "
+                        "(is syncthreads() inside a branch that not every thread takes?)"
+                    )
             if self.broken:
                 raise threading.BrokenBarrierError
 

@@ -37,8 +37,10 @@ class LaunchConfig:
         block = _dim3(threads, "threads")
         grid = _dim3(blocks, "blocks")
         if block[0] * block[1] * block[2] > MAX_THREADS_PER_BLOCK:
-            raise ValueError(f"`threads` asks for {block[0] * block[1] * block[2]} threads per block; "
-                             f"the limit is {MAX_THREADS_PER_BLOCK}")
+            raise ValueError(
+                f"`threads` asks for {block[0] * block[1] * block[2]} threads per block; "
+                f"the limit is {MAX_THREADS_PER_BLOCK}"
+            )
         if block[2] > 64:
             raise ValueError(f"`threads` z dimension is {block[2]}; the limit is 64")
         if grid[1] > 65535 or grid[2] > 65535 or grid[0] > 2**31 - 1:

@@ -13,7 +13,7 @@ from typing import Any
 from .driver import NoCudaError, check, cuda_available, initialise
 
 _lock = threading.Lock()
-_devices: dict[int, "CudaDevice"] = {}
+_devices: dict[int, CudaDevice] = {}
 
 
 @dataclass(eq=False)
@@ -60,10 +60,14 @@ def get_device(ordinal: int = 0) -> CudaDevice:
                 raise ValueError(f"device cuda:{ordinal} does not exist ({count} CUDA device(s) present)")
             handle = check(cu.cuDeviceGet(ordinal), "cuDeviceGet")
             attr = cu.CUdevice_attribute
-            major = check(cu.cuDeviceGetAttribute(attr.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, handle),
-                          "cuDeviceGetAttribute")
-            minor = check(cu.cuDeviceGetAttribute(attr.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, handle),
-                          "cuDeviceGetAttribute")
+            major = check(
+                cu.cuDeviceGetAttribute(attr.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, handle),
+                "cuDeviceGetAttribute",
+            )
+            minor = check(
+                cu.cuDeviceGetAttribute(attr.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, handle),
+                "cuDeviceGetAttribute",
+            )
             name = check(cu.cuDeviceGetName(256, handle), "cuDeviceGetName")
             name = name.split(b"\0", 1)[0].decode() if isinstance(name, bytes) else str(name)
             context = check(cu.cuDevicePrimaryCtxRetain(handle), "cuDevicePrimaryCtxRetain")

@@ -24,7 +24,9 @@ def driver() -> Any:
     try:
         from cuda.bindings import driver as cu
     except ImportError as exc:  # pragma: no cover - cuda-bindings is a dependency
-        raise NoCudaError(f"cuda-bindings is not importable ({exc}); install hatch-hybrid-runtime's dependencies") from None
+        raise NoCudaError(
+            f"cuda-bindings is not importable ({exc}); install hatch-hybrid-runtime's dependencies"
+        ) from None
     return cu
 
 

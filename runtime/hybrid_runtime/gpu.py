@@ -14,18 +14,52 @@ from ._cpu_state import current
 _atomic_lock = threading.Lock()
 
 
-def thread_idx_x() -> int: return current().tid[0]
-def thread_idx_y() -> int: return current().tid[1]
-def thread_idx_z() -> int: return current().tid[2]
-def block_idx_x() -> int: return current().bid[0]
-def block_idx_y() -> int: return current().bid[1]
-def block_idx_z() -> int: return current().bid[2]
-def block_dim_x() -> int: return current().bdim[0]
-def block_dim_y() -> int: return current().bdim[1]
-def block_dim_z() -> int: return current().bdim[2]
-def grid_dim_x() -> int: return current().gdim[0]
-def grid_dim_y() -> int: return current().gdim[1]
-def grid_dim_z() -> int: return current().gdim[2]
+def thread_idx_x() -> int:
+    return current().tid[0]
+
+
+def thread_idx_y() -> int:
+    return current().tid[1]
+
+
+def thread_idx_z() -> int:
+    return current().tid[2]
+
+
+def block_idx_x() -> int:
+    return current().bid[0]
+
+
+def block_idx_y() -> int:
+    return current().bid[1]
+
+
+def block_idx_z() -> int:
+    return current().bid[2]
+
+
+def block_dim_x() -> int:
+    return current().bdim[0]
+
+
+def block_dim_y() -> int:
+    return current().bdim[1]
+
+
+def block_dim_z() -> int:
+    return current().bdim[2]
+
+
+def grid_dim_x() -> int:
+    return current().gdim[0]
+
+
+def grid_dim_y() -> int:
+    return current().gdim[1]
+
+
+def grid_dim_z() -> int:
+    return current().gdim[2]
 
 
 def global_tid_x() -> int:

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import functools
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -31,9 +32,11 @@ class Kernel:
         return f"<kernel {self.qualname}>"
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        raise TypeError(f"kernel {self.__name__} must be launched: {self.__name__}[blocks, threads](...) or "
-                        f"{self.__name__}.launch(threads, blocks, ...); {self.__name__}.py_func(...) calls the "
-                        "plain Python function")
+        raise TypeError(
+            f"kernel {self.__name__} must be launched: {self.__name__}[blocks, threads](...) or "
+            f"{self.__name__}.launch(threads, blocks, ...); {self.__name__}.py_func(...) calls the "
+            "plain Python function"
+        )
 
     def __getitem__(self, config: Any) -> Callable[..., None]:
         if not isinstance(config, tuple) or len(config) not in (2, 3):
@@ -69,8 +72,10 @@ class Kernel:
                 copies.append((v, host))
                 values[i] = host
             elif not isinstance(v, (np.ndarray, np.generic)):
-                raise TypeError(f"{self.__name__}(): parameter `{self.params[i].name}` got a "
-                                f"{type(v).__name__}; the CPU path needs NumPy arrays")
+                raise TypeError(
+                    f"{self.__name__}(): parameter `{self.params[i].name}` got a "
+                    f"{type(v).__name__}; the CPU path needs NumPy arrays"
+                )
         cpu.run_grid(self.py_func, config, values)
         for dev, host in copies:
             dev.copy_from_host(host)
@@ -83,7 +88,8 @@ class Kernel:
             raise ManifestError(
                 f"kernel {self.qualname} has no compiled GPU code: package `{package}` was not built with "
                 "hatch-hybrid (are you running it from a source tree?). Build and install its wheel, or "
-                "run on the CPU with device='cpu' or HYBRID_DEVICE=cpu")
+                "run on the CPU with device='cpu' or HYBRID_DEVICE=cpu"
+            )
         return manifest, entry
 
     def _launch_gpu(self, device: CudaDevice, config: LaunchConfig, args: tuple[Any, ...], stream: Any) -> None:

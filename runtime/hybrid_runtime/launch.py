@@ -18,8 +18,10 @@ from .driver import check, initialise
 from .memory import DeviceArray
 from .signature import Param, array_description
 
-_CTYPES = {np.dtype(n): np.ctypeslib.as_ctypes_type(np.dtype(n))
-           for n in ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32", "float64")}
+_CTYPES = {
+    np.dtype(n): np.ctypeslib.as_ctypes_type(np.dtype(n))
+    for n in ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32", "float64")
+}
 _CTYPES[np.dtype(bool)] = ctypes.c_uint8
 
 
@@ -30,8 +32,15 @@ def _stream_handle(stream: Any) -> Any:
     return handle
 
 
-def launch_cuda(kernel: str, device: CudaDevice, function: Any, params: list[Param], config: LaunchConfig,
-                args: list[Any], stream: Any = None) -> None:
+def launch_cuda(
+    kernel: str,
+    device: CudaDevice,
+    function: Any,
+    params: list[Param],
+    config: LaunchConfig,
+    args: list[Any],
+    stream: Any = None,
+) -> None:
     cu = initialise()
     holders: list[Any] = []
     temporaries: list[tuple[DeviceArray, np.ndarray | None]] = []
@@ -61,8 +70,13 @@ def launch_cuda(kernel: str, device: CudaDevice, function: Any, params: list[Par
         holders += [ctypes.c_int64(s) for s in elem_strides]
     packed = (ctypes.c_void_p * max(len(holders), 1))(*[ctypes.addressof(h) for h in holders])
     handle = _stream_handle(stream)
-    check(cu.cuLaunchKernel(function, *config.grid, *config.block, config.shared_bytes, handle,
-                            ctypes.addressof(packed), 0), "cuLaunchKernel", kernel)
+    check(
+        cu.cuLaunchKernel(
+            function, *config.grid, *config.block, config.shared_bytes, handle, ctypes.addressof(packed), 0
+        ),
+        "cuLaunchKernel",
+        kernel,
+    )
     if temporaries:
         check(cu.cuStreamSynchronize(handle), "cuStreamSynchronize", kernel)
         for dev, host in temporaries:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib.util
 import json
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -35,15 +35,17 @@ class Manifest:
         cc = capability[0] * 10 + capability[1]
         usable = [(int(arch[3:]), arch) for arch in entry["ptx"] if int(arch[3:]) <= cc]
         if not usable:
-            raise ManifestError(f"kernel {kernel} was compiled for {', '.join(sorted(entry['ptx']))}; "
-                                f"this device is sm_{cc}. Rebuild with an older arch in "
-                                "[tool.hatch.build.hooks.hybrid] arch")
+            raise ManifestError(
+                f"kernel {kernel} was compiled for {', '.join(sorted(entry['ptx']))}; "
+                f"this device is sm_{cc}. Rebuild with an older arch in "
+                "[tool.hatch.build.hooks.hybrid] arch"
+            )
         arch = max(usable)[1]
         name = entry["ptx"][arch]
         return name, (self.directory / name).read_bytes() + b"\0"
 
 
-@lru_cache(maxsize=None)
+@cache
 def package_manifest(package: str) -> Manifest | None:
     """The manifest of a top-level package, or None when it was not built by hatch-hybrid."""
     spec = importlib.util.find_spec(package)
@@ -54,7 +56,9 @@ def package_manifest(package: str) -> Manifest | None:
         if path.is_file():
             data = json.loads(path.read_text(encoding="utf-8"))
             if data.get("format") != FORMAT:
-                raise ManifestError(f"{path} has manifest format {data.get('format')}; this hatch-hybrid-runtime "
-                                    f"reads format {FORMAT}. Rebuild the package or upgrade hatch-hybrid-runtime")
+                raise ManifestError(
+                    f"{path} has manifest format {data.get('format')}; this hatch-hybrid-runtime "
+                    f"reads format {FORMAT}. Rebuild the package or upgrade hatch-hybrid-runtime"
+                )
             return Manifest(path.parent, data)
     return None

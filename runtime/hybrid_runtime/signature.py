@@ -6,12 +6,13 @@ naming the kernel and the parameter.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
-from .types import SCALAR_NAMES, ArrayType, scalar_name, SCALAR_DTYPES
+from .types import SCALAR_DTYPES, SCALAR_NAMES, ArrayType, scalar_name
 
 
 @dataclass(frozen=True)
@@ -30,8 +31,9 @@ class Param:
 
     @classmethod
     def from_manifest(cls, entry: dict[str, Any]) -> Param:
-        return cls(entry["name"], entry["kind"], np.dtype(entry["dtype"]), entry.get("ndim", 0),
-                   entry.get("writes", False))
+        return cls(
+            entry["name"], entry["kind"], np.dtype(entry["dtype"]), entry.get("ndim", 0), entry.get("writes", False)
+        )
 
 
 def params_from_annotations(func: Callable[..., Any]) -> list[Param]:
@@ -99,24 +101,27 @@ def check_array(kernel: str, p: Param, value: Any) -> None:
     where = f"{kernel}(): parameter `{p.name}` expects {p.describe()}"
     desc = array_description(value)
     if desc is None:
-        raise TypeError(f"{where}, got {type(value).__name__} (pass a NumPy array, a device array "
-                        "or an object with __cuda_array_interface__)")
+        raise TypeError(
+            f"{where}, got {type(value).__name__} (pass a NumPy array, a device array "
+            "or an object with __cuda_array_interface__)"
+        )
     dtype, shape, strides = desc
     if dtype != p.dtype:
         raise TypeError(f"{where}, got an array of {dtype.name} (convert with .astype(np.{p.dtype.name}))")
     if len(shape) != p.ndim:
         raise ValueError(f"{where}, got an array with {len(shape)} dimension{'s' * (len(shape) != 1)}")
     if strides is not None and any(s % dtype.itemsize for s in strides):
-        raise ValueError(f"{where}, got an array whose strides {strides} are not multiples of its item size "
-                         "(make a copy with np.ascontiguousarray)")
+        raise ValueError(
+            f"{where}, got an array whose strides {strides} are not multiples of its item size "
+            "(make a copy with np.ascontiguousarray)"
+        )
 
 
 def check_arguments(kernel: str, params: list[Param], args: tuple[Any, ...]) -> list[Any]:
     """Check every argument; scalars come back as NumPy scalars of the parameter's type."""
     if len(args) != len(params):
         names = ", ".join(p.name for p in params)
-        raise TypeError(f"{kernel}() takes {len(params)} argument{'s' * (len(params) != 1)} ({names}), "
-                        f"got {len(args)}")
+        raise TypeError(f"{kernel}() takes {len(params)} argument{'s' * (len(params) != 1)} ({names}), got {len(args)}")
     out: list[Any] = []
     for p, a in zip(params, args):
         if p.kind == "scalar":

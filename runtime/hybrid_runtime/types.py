@@ -26,9 +26,16 @@ f64 = np.float64
 #: Canonical short names of the scalar types, keyed by NumPy dtype name.
 SCALAR_NAMES: dict[str, str] = {
     "bool": "boolean",
-    "int8": "i8", "int16": "i16", "int32": "i32", "int64": "i64",
-    "uint8": "u8", "uint16": "u16", "uint32": "u32", "uint64": "u64",
-    "float32": "f32", "float64": "f64",
+    "int8": "i8",
+    "int16": "i16",
+    "int32": "i32",
+    "int64": "i64",
+    "uint8": "u8",
+    "uint16": "u16",
+    "uint32": "u32",
+    "uint64": "u64",
+    "float32": "f32",
+    "float64": "f64",
 }
 #: Short name -> NumPy dtype.
 SCALAR_DTYPES: dict[str, np.dtype[Any]] = {short: np.dtype(long) for long, short in SCALAR_NAMES.items()}

@@ -48,8 +48,10 @@ def main(argv: list[str] | None = None) -> int:
     kernel_cpu = render_kernel(*small, device="cpu")
     threads = render_cpu_threads(*small)
     same = np.array_equal(kernel_here, threads) and np.array_equal(kernel_cpu, threads)
-    print(f"mandelbrot: {small[0]}x{small[1]} kernel on {where}, kernel on cpu and CPU threads "
-          f"{'give identical images' if same else 'DISAGREE'}")
+    print(
+        f"mandelbrot: {small[0]}x{small[1]} kernel on {where}, kernel on cpu and CPU threads "
+        f"{'give identical images' if same else 'DISAGREE'}"
+    )
     ok = ok and same
     write_png(args.out, colorize(counts, max_iter))
     print(f"wrote {args.out}")

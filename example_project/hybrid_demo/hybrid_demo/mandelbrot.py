@@ -23,12 +23,21 @@ def mandelbrot_kernel(out: Array[i32, 2], x0: f32, y0: f32, dx: f32, dy: f32, ma
 
 def _view(width: int, height: int, view: tuple[float, float, float, float]) -> tuple[np.float32, ...]:
     x_min, x_max, y_min, y_max = view
-    return (np.float32(x_min), np.float32(y_min),
-            np.float32((x_max - x_min) / width), np.float32((y_max - y_min) / height))
+    return (
+        np.float32(x_min),
+        np.float32(y_min),
+        np.float32((x_max - x_min) / width),
+        np.float32((y_max - y_min) / height),
+    )
 
 
-def render_cpu_threads(width: int, height: int, max_iter: int = 256,
-                       view: tuple[float, float, float, float] = DEFAULT_VIEW, workers: int | None = None) -> np.ndarray:
+def render_cpu_threads(
+    width: int,
+    height: int,
+    max_iter: int = 256,
+    view: tuple[float, float, float, float] = DEFAULT_VIEW,
+    workers: int | None = None,
+) -> np.ndarray:
     """The original CPU renderer: rows split across threads, each pixel through ``escape_time``."""
     x0, y0, dx, dy = _view(width, height, view)
     limit = np.int32(max_iter)
@@ -46,8 +55,13 @@ def render_cpu_threads(width: int, height: int, max_iter: int = 256,
     return out
 
 
-def render_kernel(width: int, height: int, max_iter: int = 256,
-                  view: tuple[float, float, float, float] = DEFAULT_VIEW, device: str | None = None) -> np.ndarray:
+def render_kernel(
+    width: int,
+    height: int,
+    max_iter: int = 256,
+    view: tuple[float, float, float, float] = DEFAULT_VIEW,
+    device: str | None = None,
+) -> np.ndarray:
     """Escape counts from :func:`mandelbrot_kernel`, on the GPU or (device="cpu") on the CPU path."""
     x0, y0, dx, dy = _view(width, height, view)
     out = np.zeros((height, width), dtype=np.int32)
@@ -56,8 +70,13 @@ def render_kernel(width: int, height: int, max_iter: int = 256,
     return out
 
 
-def render(width: int, height: int, max_iter: int = 256, view: tuple[float, float, float, float] = DEFAULT_VIEW,
-           device: str | None = None) -> np.ndarray:
+def render(
+    width: int,
+    height: int,
+    max_iter: int = 256,
+    view: tuple[float, float, float, float] = DEFAULT_VIEW,
+    device: str | None = None,
+) -> np.ndarray:
     """Escape counts of a ``height`` x ``width`` image on whichever device is available.
 
     ``device`` is "cuda", "cpu" or "auto" (default: $HYBRID_DEVICE, else auto): the GPU kernel when a
@@ -71,7 +90,7 @@ def render(width: int, height: int, max_iter: int = 256, view: tuple[float, floa
 def colorize(counts: np.ndarray, max_iter: int) -> np.ndarray:
     """RGB image (uint8, HxWx3) of escape counts; points inside the set are black."""
     t = np.sqrt(counts.astype(np.float64) / max_iter)
-    rgb = np.stack([9 * (1 - t) * t ** 3, 15 * (1 - t) ** 2 * t ** 2, 8.5 * (1 - t) ** 3 * t], axis=-1)
+    rgb = np.stack([9 * (1 - t) * t**3, 15 * (1 - t) ** 2 * t**2, 8.5 * (1 - t) ** 3 * t], axis=-1)
     rgb = np.clip(rgb * 255, 0, 255).astype(np.uint8)
     rgb[counts >= max_iter] = 0
     return rgb

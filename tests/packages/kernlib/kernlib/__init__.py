@@ -1,1 +1,3 @@
 from .ops import add_one, scale
+
+__all__ = ["add_one", "scale"]

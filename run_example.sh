@@ -3,10 +3,7 @@
 # runtime-only environment and run it: on the GPU when one is usable, else on the CPU.
 set -euo pipefail
 cd "$(dirname "$0")"
-PY=${PYTHON:-python3}
-[ -x .venv/bin/python ] || "$PY" -m venv .venv
-.venv/bin/python -m pip install -q --upgrade pip
-.venv/bin/python -m pip install -q -e ./runtime -e ".[test]"
+. scripts/dev_env.sh
 
 rm -rf dist && mkdir -p dist
 .venv/bin/python -m pip wheel -q --no-deps -w dist ./runtime .

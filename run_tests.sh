@@ -2,8 +2,5 @@
 # Install the development environment (if needed) and run the test suite. Extra args go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")"
-PY=${PYTHON:-python3}
-[ -x .venv/bin/python ] || "$PY" -m venv .venv
-.venv/bin/python -m pip install -q --upgrade pip
-.venv/bin/python -m pip install -q -e ./runtime -e ".[test]"
+. scripts/dev_env.sh
 exec .venv/bin/python -m pytest "$@"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import linecache
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 
 @dataclass(frozen=True)
@@ -63,14 +63,6 @@ def _render(loc: Loc | None, headline: str) -> str:
         out.append(f"    {stripped}")
         out.append("    " + " " * loc.col + "^" * min(width, max(1, len(stripped) - loc.col)))
     return "\n".join(out)
-
-
-@dataclass
-class ErrorContext:
-    """Turns unexpected internal failures into a :class:`CompileError` at the node being compiled."""
-
-    loc: Loc | None = None
-    stack: list[Loc] = field(default_factory=list)
 
 
 def debug_enabled() -> bool:

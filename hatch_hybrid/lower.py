@@ -15,6 +15,7 @@ from . import intrinsics, ir
 from .errors import CompileError
 from .lower_ops import I1, I8, I64, PTR, VOID, Ops, const, llvm_type, memory_type
 from .typecheck import Callee, TypedFunction
+from .typerules import OpTypes
 from .types import BOOL, F32, NONE, WEAK_FLOAT, WEAK_INT, ArrayT, Scalar, TupleT, Type, storage
 
 TRIPLE = "nvptx64-nvidia-cuda"
@@ -374,18 +375,14 @@ class FunctionLowerer:
             return self.call(e)
         raise CompileError(e.loc, f"cannot lower {type(e).__name__}")  # pragma: no cover
 
-    def _binop_values(self, op: str, left: llir.Value, left_t: Type, right_node: ir.Expr, ops) -> llir.Value:
+    def _binop_values(self, op: str, left: llir.Value, left_t: Type, right_node: ir.Expr, ops: OpTypes) -> llir.Value:
         left = self.ops.convert(left, left_t, ops.left)
         right = self.coerce(right_node, ops.right)
         right_const = self.tf.consts.get(right_node.nid)
         if op in ("<<", ">>") and storage(ops.left) != storage(ops.right):
             right = self.ops.convert(right, ops.right, ops.left)
         result = self.ops.binop(op, left, right, ops.left, right_const)
-        return (
-            self.ops.convert(result, ops.left if op not in ("/",) else ops.left, ops.result)
-            if storage(ops.left) != storage(ops.result)
-            else result
-        )
+        return self.ops.convert(result, ops.left, ops.result)
 
     def compare(self, e: ir.Compare) -> llir.Value:
         b = self.b
@@ -573,5 +570,3 @@ class FunctionLowerer:
             values = [self.coerce(a, arr_t.dtype) for a in e.args[2:]]
             return intrinsics.atomic(self.ops, name, ptr, arr_t.dtype, values)
         return intrinsics.special_register(self.ops, name)
-
-

@@ -18,7 +18,7 @@ from . import typerules as rules
 from .discover import ConstSym, ExternalSym, FunctionSym, KernelDecl, ModuleIndex, ModuleSym, Symbol, UnknownSym
 from .errors import CompileError, Loc, Note
 from .parse import parse_function
-from .typecheck_calls import CallChecker, Callee, SymbolT, type_named
+from .typecheck_calls import CallChecker, Callee, SymbolT, rule_errors, type_named
 from .types import (
     BOOL,
     NONE,
@@ -383,8 +383,6 @@ class FunctionChecker(CallChecker):
             return
         assert isinstance(target, ir.Name)
         name = target.id
-        if name in self.params and isinstance(tf.arg_types[self.params[name]], ArrayT) and not self.final:
-            pass
         if value == NONE or isinstance(value, SymbolT):
             raise CompileError(value_node.loc, f"cannot assign {value} to a variable in kernel code")
         old = tf.locals.get(name)
@@ -432,18 +430,14 @@ class FunctionChecker(CallChecker):
             return self._binop(e.op, self.expr(e.left), self.expr(e.right), e.right, e).result
         if isinstance(e, ir.UnaryOp):
             operand = self.expr(e.operand)
-            try:
+            with rule_errors(e.loc):
                 return rules.unary(e.op, operand)
-            except rules.RuleError as exc:
-                raise CompileError(e.loc, str(exc), exc.hint) from None
         if isinstance(e, ir.Compare):
             left = self.expr(e.left)
             for op, comp in zip(e.ops, e.comparators):
                 right = self.expr(comp)
-                try:
+                with rule_errors(e.loc):
                     tf.optypes[comp.nid] = rules.compare(op, left, right)
-                except rules.RuleError as exc:
-                    raise CompileError(e.loc, str(exc), exc.hint) from None
                 left = right
             return BOOL
         if isinstance(e, (ir.BoolOp, ir.IfExp)):
@@ -454,10 +448,8 @@ class FunctionChecker(CallChecker):
                 values, what = e.values, f"`{e.op}`"
             result = self.expr(values[0])
             for v in values[1:]:
-                try:
+                with rule_errors(v.loc, "convert the values to one type"):
                     result = rules.common(result, self.expr(v), what)
-                except rules.RuleError as exc:
-                    raise CompileError(v.loc, str(exc), exc.hint or "convert the values to one type") from None
             return result
         if isinstance(e, ir.Subscript):
             return self.subscript(e)
@@ -471,10 +463,8 @@ class FunctionChecker(CallChecker):
         const = self.tf.consts.get(right_node.nid)
         if op == "-" and isinstance(right_node, ir.UnaryOp):
             const = None
-        try:
+        with rule_errors(node.loc):
             ops = rules.binop(op, left, right, const)
-        except rules.RuleError as exc:
-            raise CompileError(node.loc, str(exc), exc.hint) from None
         self.tf.optypes[node.nid] = ops
         for t, n in ((ops.left, getattr(node, "left", None)), (ops.right, right_node)):
             value = self.tf.consts.get(n.nid) if n is not None else None

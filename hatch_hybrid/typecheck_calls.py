@@ -7,6 +7,8 @@
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -15,7 +17,7 @@ import numpy as np
 from . import ir
 from . import typerules as rules
 from .discover import ExternalSym, FunctionSym, Symbol, UnknownSym
-from .errors import CompileError
+from .errors import CompileError, Loc
 from .types import BOOL, NONE, WEAK_INT, ArrayT, Scalar, TupleT, Type, is_int, is_numeric, parse_type_name
 
 if TYPE_CHECKING:
@@ -52,6 +54,15 @@ def type_named(sym: Symbol | str | None) -> Type | None:
                 return BOOL
             return parse_type_name(name)
     return None
+
+
+@contextmanager
+def rule_errors(loc: Loc, default_hint: str | None = None) -> Iterator[None]:
+    """Report a typing rule that does not apply as a :class:`CompileError` at ``loc``."""
+    try:
+        yield
+    except rules.RuleError as exc:
+        raise CompileError(loc, str(exc), exc.hint or default_hint) from None
 
 
 class CallChecker:
@@ -107,10 +118,8 @@ class CallChecker:
             )
         if name == "range":
             raise CompileError(e.loc, "range() can only be used in `for ... in range(...)`")
-        try:
+        with rule_errors(e.loc):
             operand_types, result = rules.builtin_call(name, args)
-        except rules.RuleError as exc:
-            raise CompileError(e.loc, str(exc), exc.hint) from None
         self.tf.callees[e.nid] = Callee("builtin", name, tuple(operand_types))
         return result
 
@@ -165,10 +174,8 @@ class CallChecker:
             return self._cast(e, self._args(e), cast, name)
         if module == "math":
             args = self._args(e)
-            try:
+            with rule_errors(e.loc):
                 operand_types, result = rules.math_call(name, args)
-            except rules.RuleError as exc:
-                raise CompileError(e.loc, str(exc), exc.hint) from None
             self.tf.callees[e.nid] = Callee("math", name, tuple(operand_types))
             return result
         if module == "hybrid_runtime.gpu":

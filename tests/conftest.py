@@ -20,6 +20,12 @@ from hatch_hybrid.artifacts import write_package_artifacts
 from hatch_hybrid.pipeline import CompiledKernel, compile_packages
 
 TEST_ARCHS = ["sm_70", "sm_90"]
+#: Imports for kernel sources written in tests.
+KERNEL_PRELUDE = """
+import math
+import numpy as np
+from hybrid_runtime import kernel, gpu, Array, boolean, f32, f64, i8, i16, i32, i64, u8, u16, u32, u64
+"""
 _counter = itertools.count()
 
 

@@ -5,30 +5,14 @@ from __future__ import annotations
 import re
 
 import pytest
+from conftest import KERNEL_PRELUDE as HEADER
+from conftest import SAXPY_SOURCE
 
 from hatch_hybrid.pipeline import compile_packages
 
-HEADER = """
-import math
-import numpy as np
-from hybrid_runtime import kernel, gpu, Array, f32, f64, i8, i16, i32, i64, u8, u16, u32, u64, boolean
-"""
-
 
 def test_saxpy_ptx_shape(build):
-    b = build(
-        HEADER
-        + """
-def axpy1(a: f32, x: f32, y: f32) -> f32:
-    return a * x + y
-
-@kernel
-def saxpy(a: f32, x: Array[f32], y: Array[f32]):
-    i = gpu.global_tid_x()
-    if i < len(y):
-        y[i] = axpy1(a, x[i], y[i])
-"""
-    )
+    b = build(SAXPY_SOURCE)
     ptx = b.ptx("saxpy")
     assert re.search(r"\.visible \.entry \w+saxpy\(", ptx)
     assert ".target sm_90" in ptx and ".target sm_70" in b.ptx("saxpy", "sm_70")

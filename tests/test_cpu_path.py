@@ -5,28 +5,12 @@ from __future__ import annotations
 import hybrid_runtime as hr
 import numpy as np
 import pytest
-
-HEADER = """
-import math
-import numpy as np
-from hybrid_runtime import kernel, gpu, Array, f32, f64, i32, i64, u32
-"""
+from conftest import KERNEL_PRELUDE as HEADER
+from conftest import SAXPY_SOURCE
 
 
 def test_saxpy_matches_numpy(build):
-    b = build(
-        HEADER
-        + """
-def axpy1(a: f32, x: f32, y: f32) -> f32:
-    return a * x + y
-
-@kernel
-def saxpy(a: f32, x: Array[f32], y: Array[f32]):
-    i = gpu.global_tid_x()
-    if i < len(y):
-        y[i] = axpy1(a, x[i], y[i])
-"""
-    )
+    b = build(SAXPY_SOURCE)
     rng = np.random.default_rng(1)
     x = rng.random(1000, dtype=np.float32)
     y = rng.random(1000, dtype=np.float32)

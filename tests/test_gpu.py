@@ -9,14 +9,9 @@ import textwrap
 import hybrid_runtime as hr
 import numpy as np
 import pytest
+from conftest import KERNEL_PRELUDE as HEADER
 
 pytestmark = pytest.mark.gpu
-
-HEADER = """
-import math
-import numpy as np
-from hybrid_runtime import kernel, gpu, Array, f32, f64, i8, i16, i32, i64, u8, u16, u32, u64
-"""
 
 
 def both(kernel, threads, blocks, *arrays_and_scalars):

@@ -26,6 +26,20 @@ import math
 import numpy as np
 from hybrid_runtime import kernel, gpu, Array, boolean, f32, f64, i8, i16, i32, i64, u8, u16, u32, u64
 """
+#: The SPEC's example kernel, as a library author writes it.
+SAXPY_SOURCE = (
+    KERNEL_PRELUDE
+    + """
+def axpy1(a: f32, x: f32, y: f32) -> f32:
+    return a * x + y
+
+@kernel
+def saxpy(a: f32, x: Array[f32], y: Array[f32]):
+    i = gpu.global_tid_x()
+    if i < len(y):
+        y[i] = axpy1(a, x[i], y[i])
+"""
+)
 _counter = itertools.count()
 
 

@@ -105,7 +105,9 @@ def compile_kernel(
             mod = optimise(llvm_ir, typed.symbol, arch, bool(lowerer.libdevice))
             result.optimised_ir[arch] = str(mod)
             result.ptx[arch] = emit_ptx(mod, arch)
-    except CompileError:
+    except CompileError as exc:
+        if exc.loc is None:  # e.g. libdevice missing: say which kernel needed it
+            raise CompileError(decl.loc, f"kernel `{decl.name}`: {exc.message}", exc.hint) from None
         raise
     except Exception as exc:  # an internal failure: still point at the kernel, no compiler frames
         if debug_enabled():

@@ -116,6 +116,27 @@ def build(tmp_path: Path, request: pytest.FixtureRequest):
             del sys.modules[mod]
 
 
+@pytest.fixture(autouse=True)
+def every_ptx_goes_through_ptxas(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory):
+    """Whatever PTX a test makes in this process, ptxas must accept."""
+    from hatch_hybrid import pipeline
+
+    produced: list[tuple[str, str]] = []
+    real = pipeline.emit_ptx
+
+    def recording(module, arch):  # type: ignore[no-untyped-def]
+        text = real(module, arch)
+        produced.append((text, arch))
+        return text
+
+    monkeypatch.setattr(pipeline, "emit_ptx", recording)
+    yield
+    if produced:
+        tmp = tmp_path_factory.mktemp("ptxas")
+        for text, arch in {(t, a) for t, a in produced}:
+            assemble(text, arch, tmp)
+
+
 def has_gpu() -> bool:
     from hybrid_runtime import cuda_available
 

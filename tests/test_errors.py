@@ -174,3 +174,20 @@ def _compile_ok_kernel(tmp_path: Path) -> CompileError:
     except CompileError as exc:
         return exc
     raise AssertionError("expected a CompileError")
+
+
+def test_missing_libdevice_names_the_kernel_and_the_fix(tmp_path, monkeypatch):
+    from hatch_hybrid import libdevice
+
+    monkeypatch.setattr(libdevice, "find_libdevice", lambda: None)
+    libdevice.libdevice_bitcode.cache_clear()
+    pkg = tmp_path / "mathpkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "k.py").write_text(PRELUDE + "@kernel\ndef uses_exp(x: Array[f32]):\n    x[0] = math.exp(x[1])\n")
+    with pytest.raises(CompileError) as info:
+        compile_packages([pkg], ["sm_90"])
+    libdevice.libdevice_bitcode.cache_clear()
+    text = str(info.value)
+    assert re.match(r".*k\.py:4:1: error: kernel `uses_exp`: .*libdevice.*not found at build time", text)
+    assert "nvidia-cuda-nvcc-cu12" in text and "HYBRID_LIBDEVICE" in text

@@ -11,6 +11,7 @@ import venv
 from pathlib import Path
 
 import pytest
+from conftest import assemble
 
 ROOT = Path(__file__).resolve().parents[1]
 pytestmark = pytest.mark.slow
@@ -45,7 +46,7 @@ def env(wheelhouse, tmp_path_factory) -> Path:
     return python
 
 
-def test_wheel_is_pure_and_holds_ptx(wheelhouse):
+def test_wheel_is_pure_and_holds_ptx(wheelhouse, tmp_path):
     import zipfile
 
     (wheel,) = wheelhouse.glob("hybrid_demo-*.whl")
@@ -53,6 +54,10 @@ def test_wheel_is_pure_and_holds_ptx(wheelhouse):
     names = zipfile.ZipFile(wheel).namelist()
     assert "hybrid_demo/_hybrid/manifest.json" in names
     assert "hybrid_demo/_hybrid/hybrid_demo__mandelbrot__mandelbrot_kernel.sm_90.ptx" in names
+    with zipfile.ZipFile(wheel) as zf:
+        for name in names:
+            if name.endswith(".ptx"):
+                assemble(zf.read(name).decode(), name.rsplit(".", 2)[1], tmp_path)
 
 
 def test_compiler_is_not_installed(env, tmp_path):

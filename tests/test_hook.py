@@ -158,3 +158,11 @@ def test_libdevice_is_requested_only_when_kernels_need_it(project, monkeypatch):
     ops = root / "kernlib" / "ops.py"
     ops.write_text("import math\n" + ops.read_text().replace("src[i] + 1", "i32(math.exp(f32(src[i])))"))
     assert hook_dependencies() == ["nvidia-cuda-nvcc-cu12"]
+
+
+def test_editable_build_puts_artifacts_next_to_the_sources(project, tmp_path):
+    root = project("kernlib")
+    next(WheelBuilder(str(root)).build(directory=str(tmp_path / "dist"), versions=["editable"]))
+    manifest = json.loads((root / "kernlib" / "_hybrid" / "manifest.json").read_text())
+    assert sorted(manifest["kernels"]) == ["kernlib.ops.add_one", "kernlib.ops.scale"]
+    assert (root / "kernlib" / "_hybrid" / "kernlib__ops__scale.sm_80.ptx").is_file()

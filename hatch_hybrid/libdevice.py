@@ -23,7 +23,7 @@ def find_libdevice() -> Path | None:
         return Path(env) if Path(env).is_file() else None
     candidates: list[Path] = []
     try:
-        import nvidia.cuda_nvcc as nvcc  # type: ignore[import-not-found]
+        import nvidia.cuda_nvcc as nvcc
 
         for base in getattr(nvcc, "__path__", []):
             candidates.append(Path(base) / "nvvm" / "libdevice" / "libdevice.10.bc")

@@ -8,13 +8,15 @@ that LLVM's mem2reg turns into registers.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TypeAlias
 
 from llvmlite import ir as llir
 
 from . import intrinsics, ir
 from .errors import CompileError
 from .lower_ops import I1, I8, I64, PTR, VOID, Ops, const, llvm_type, memory_type
-from .typecheck import Callee, TypedFunction
+from .typecheck import TypedFunction
+from .typecheck_calls import Callee
 from .typerules import OpTypes
 from .types import BOOL, F32, NONE, WEAK_FLOAT, WEAK_INT, ArrayT, Scalar, TupleT, Type, storage
 
@@ -33,7 +35,7 @@ class TupleValue:
     items: list[Value]
 
 
-Value = llir.Value | ArrayValue | TupleValue | None
+Value: TypeAlias = "llir.Value | ArrayValue | TupleValue | None"
 
 
 def abi_types(t: Type, kernel: bool = False) -> list[llir.Type]:
@@ -269,16 +271,17 @@ class FunctionLowerer:
         b = self.b
         args = [self.coerce(a, WEAK_INT) for a in s.args]
         consts = [self.tf.consts.get(a.nid) for a in s.args]
+        step_const: object = 1  # the step when known at compile time (it picks the loop test)
         if len(args) == 1:
-            start, stop, step, step_const = const(WEAK_INT, 0), args[0], const(WEAK_INT, 1), 1
+            start, stop, step = const(WEAK_INT, 0), args[0], const(WEAK_INT, 1)
         else:
             start, stop = args[0], args[1]
             step = args[2] if len(args) == 3 else const(WEAK_INT, 1)
-            step_const = (
-                consts[2] if len(args) == 3 and isinstance(s.args[2], ir.Const) else (1 if len(args) == 2 else None)
-            )
-            if len(args) == 3 and isinstance(s.args[2], ir.UnaryOp) and isinstance(s.args[2].operand, ir.Const):
-                step_const = -s.args[2].operand.value  # type: ignore[operator]
+            if len(args) == 3:
+                step_const = consts[2] if isinstance(s.args[2], ir.Const) else None
+                node = s.args[2]
+                if isinstance(node, ir.UnaryOp) and node.op == "-" and isinstance(node.operand, ir.Const):
+                    step_const = -int(node.operand.value or 0)
         counter = self._alloca(I64, f"{s.target.id}.counter")
         b.store(start, counter)
         head = self.fn.append_basic_block("for.cond")
@@ -472,8 +475,10 @@ class FunctionLowerer:
             assert isinstance(tup, TupleValue)
             types = self.tf.types[index_node.nid]
             assert isinstance(types, TupleT)
-            indices = [self.ops.convert(v, t, WEAK_INT) for v, t in zip(tup.items, types.items)]  # type: ignore[arg-type]
-        return self.address(arr, indices, self.tf.types[e.value.nid].dtype)  # type: ignore[union-attr]
+            indices = [self.ops.convert(v, t, WEAK_INT) for v, t in zip(tup.items, types.items)]
+        arr_t = self.tf.types[e.value.nid]
+        assert isinstance(arr_t, ArrayT)
+        return self.address(arr, indices, arr_t.dtype)
 
     def address(self, arr: ArrayValue, indices: list[llir.Value], dtype: Scalar) -> llir.Value:
         b = self.b
@@ -554,7 +559,8 @@ class FunctionLowerer:
                 count *= d
             gv = intrinsics.shared_global(self.parent.module, memory_type(dtype), count, dtype.dtype.itemsize)
             ptr = self.b.addrspacecast(gv, PTR)
-            strides, acc = [], 1
+            strides: list[llir.Value] = []
+            acc = 1
             for d in reversed(shape):
                 strides.insert(0, const(WEAK_INT, acc))
                 acc *= d

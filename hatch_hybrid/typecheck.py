@@ -468,7 +468,7 @@ class FunctionChecker(CallChecker):
         self.tf.optypes[node.nid] = ops
         for t, n in ((ops.left, getattr(node, "left", None)), (ops.right, right_node)):
             value = self.tf.consts.get(n.nid) if n is not None else None
-            if isinstance(value, int) and isinstance(t, Scalar) and t.kind in "iu":
+            if n is not None and isinstance(value, int) and isinstance(t, Scalar) and t.kind in "iu":
                 info = np.iinfo(t.dtype)
                 if not info.min <= value <= info.max:
                     raise CompileError(

@@ -158,14 +158,14 @@ class CallChecker:
         fn = self.program.parsed(sym)
         if len(args) != len(fn.params):
             raise CompileError(e.loc, f"{sym.name}() takes {len(fn.params)} arguments, got {len(args)}")
-        target = self.program.specialise(fn, tuple(args), call_loc=e.loc)
-        self.tf.callees[e.nid] = Callee("helper", sym.qualname, tuple(args), target)
-        for i in target.writes:
+        spec = self.program.specialise(fn, tuple(args), call_loc=e.loc)
+        self.tf.callees[e.nid] = Callee("helper", sym.qualname, tuple(args), spec)
+        for i in spec.writes:
             root = self._array_root(e.args[i])
             if root is not None:
                 self.tf.writes.update(self.aliases.get(root, set()))
-        self.tf.uses_barrier |= target.uses_barrier
-        return target.return_type
+        self.tf.uses_barrier |= spec.uses_barrier
+        return spec.return_type
 
     def external(self, e: ir.Call, qualname: str) -> Type:
         module, _, name = qualname.rpartition(".")

@@ -20,6 +20,8 @@ from .signature import Param, check_arguments, params_from_annotations
 class Kernel:
     """A kernel: launch it with ``k.launch(threads, blocks, *args)`` or ``k[blocks, threads](*args)``."""
 
+    __name__: str
+
     def __init__(self, func: Callable[..., Any], options: dict[str, Any]) -> None:
         functools.update_wrapper(self, func)
         self.py_func = func

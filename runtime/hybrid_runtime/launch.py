@@ -61,7 +61,7 @@ def launch_cuda(
         holders.append(ctypes.c_void_p(ptr))
         holders += [ctypes.c_int64(s) for s in shape]
         if strides is None:
-            acc, elem_strides = 1, []
+            acc, elem_strides = 1, list[int]()
             for dim in reversed(shape):
                 elem_strides.insert(0, acc)
                 acc *= dim

@@ -34,7 +34,8 @@ class DeviceArray:
 
     @property
     def strides(self) -> tuple[int, ...]:
-        strides, acc = [], self.dtype.itemsize
+        strides: list[int] = []
+        acc = self.dtype.itemsize
         for dim in reversed(self.shape):
             strides.insert(0, acc)
             acc *= dim

@@ -54,7 +54,7 @@ def params_from_annotations(func: Callable[..., Any]) -> list[Param]:
     return out
 
 
-def check_scalar(kernel: str, p: Param, value: Any) -> np.generic:
+def check_scalar(kernel: str, p: Param, value: Any) -> Any:
     """The argument as a NumPy scalar of the parameter's type."""
     where = f"{kernel}(): parameter `{p.name}` expects {p.describe()}"
     dtype = p.dtype

@@ -194,7 +194,7 @@ class Ops:
         b = self.b
         if s.kind == "f":
             if right_const == 2:
-                return b.fmul(a, a)  # pow(x, 2) is correctly rounded, and so is x*x
+                return b.fmul(a, a)  # the correctly rounded square; libm's pow may be off by an ulp
             name = "__nv_powf" if s.bits == 32 else "__nv_pow"
             return self.libcall(name, [a, e], a.type)
         return b.call(self._ipow(a.type, signed=s.kind == "i"), [a, e])

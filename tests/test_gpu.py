@@ -130,7 +130,7 @@ def k(x: Array[f64], out: Array[f64, 2]):
         out[1, i] = math.log(abs(v) + 1)
         out[2, i] = math.sin(v) + math.cos(v) + math.tan(v)
         out[3, i] = math.tanh(v) + math.erf(v) + math.log2(abs(v) + 1)
-        out[4, i] = math.pow(abs(v), 0.3)
+        out[4, i] = math.pow(abs(v), 0.3) + v ** 2 + abs(v) ** 1.7
 """
     )
     x = np.random.default_rng(3).uniform(-5, 5, 2048)

@@ -15,17 +15,21 @@ from typing import Any
 import llvmlite.binding as llvm
 from hybrid_runtime.manifest import DIRECTORY, FILENAME, FORMAT
 
+from .errors import CompileError
 from .pipeline import COMPILER_ID, CompiledKernel
 
 
-def manifest(kernels: Iterable[CompiledKernel], archs: list[str]) -> dict[str, Any]:
+def manifest(kernels: Iterable[CompiledKernel], archs: list[str], editable: bool = False) -> dict[str, Any]:
     entries = {}
     combined = hashlib.sha256()
     for k in sorted(kernels, key=lambda k: k.decl.qualname):
-        files = {arch: f"{k.symbol}.{arch}.ptx" for arch in archs}
-        entries[k.decl.qualname] = k.manifest_entry(files)
+        ptx = {arch: f"{k.symbol}.{arch}.ptx" for arch in archs}
+        cubin = {arch: f"{k.symbol}.{arch}.cubin" for arch in sorted(k.cubin)}
+        entries[k.decl.qualname] = k.manifest_entry(ptx, cubin)
+        if editable:  # lets the runtime notice source edits after an editable install
+            entries[k.decl.qualname]["deps"] = [list(d) for d in k.deps]
         combined.update(k.source_hash.encode())
-    return {
+    data: dict[str, Any] = {
         "format": FORMAT,
         "compiler": COMPILER_ID,
         "llvm": ".".join(map(str, llvm.llvm_version_info)),
@@ -33,12 +37,25 @@ def manifest(kernels: Iterable[CompiledKernel], archs: list[str]) -> dict[str, A
         "source_hash": combined.hexdigest(),
         "kernels": entries,
     }
+    if editable:
+        data["editable"] = True
+    return data
 
 
-def write_package_artifacts(kernels: list[CompiledKernel], archs: list[str], out: Path) -> dict[str, list[Path]]:
+def write_package_artifacts(
+    kernels: list[CompiledKernel], archs: list[str], out: Path, editable: bool = False
+) -> dict[str, list[Path]]:
     """Write ``<out>/<package>/_hybrid/...`` for each top-level package; returns the files per package."""
     by_package: dict[str, list[CompiledKernel]] = {}
+    symbols: dict[str, str] = {}
     for k in kernels:
+        other = symbols.setdefault(k.symbol, k.decl.qualname)
+        if other != k.decl.qualname:
+            raise CompileError(
+                k.decl.loc,
+                f"kernels {other} and {k.decl.qualname} map to the same symbol {k.symbol}",
+                "rename one of them",
+            )
         by_package.setdefault(k.decl.module.split(".")[0], []).append(k)
     written: dict[str, list[Path]] = {}
     for package, items in sorted(by_package.items()):
@@ -50,8 +67,12 @@ def write_package_artifacts(kernels: list[CompiledKernel], archs: list[str], out
                 path = directory / f"{k.symbol}.{arch}.ptx"
                 path.write_text(k.ptx[arch], encoding="utf-8")
                 files.append(path)
+            for arch, blob in sorted(k.cubin.items()):
+                path = directory / f"{k.symbol}.{arch}.cubin"
+                path.write_bytes(blob)
+                files.append(path)
         path = directory / FILENAME
-        path.write_text(json.dumps(manifest(items, archs), indent=2, sort_keys=True) + "\n", encoding="utf-8")
+        path.write_text(json.dumps(manifest(items, archs, editable), indent=2, sort_keys=True) + "\n", encoding="utf-8")
         files.append(path)
         written[package] = files
     return written

@@ -8,6 +8,10 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import importlib.machinery
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -104,17 +108,29 @@ def _canonical_external(qualname: str) -> str:
 
 
 class ModuleIndex:
-    """Source files of the packages being compiled, parsed on demand."""
+    """Source files of the packages being compiled, and of installed packages their kernels call,
+    parsed on demand.
 
-    def __init__(self) -> None:
+    Packages added with :meth:`add_package` are *local*: their kernels are compiled. Any other
+    top-level package a kernel reaches is located on ``search_path`` (the build environment's
+    ``sys.path``) without importing it, and only the modules actually reached are read.
+    """
+
+    def __init__(self, search_path: list[str] | None = None) -> None:
         self._paths: dict[str, tuple[Path, bool]] = {}
         self._modules: dict[str, ModuleInfo] = {}
+        self._local: set[str] = set()
+        self._external: dict[str, Path | None] = {}  # top-level name -> package folder (None: not found)
+        self.search_path = list(sys.path if search_path is None else search_path)
+        self._trackers: list[set[str]] = []
 
     # -------------------------------------------------------------- packages
-    def add_package(self, directory: Path, name: str | None = None) -> None:
+    def add_package(self, directory: Path, name: str | None = None, local: bool = True) -> None:
         """Index every ``.py`` file of the package in ``directory`` (its name defaults to the folder's)."""
         directory = Path(directory)
         name = name or directory.name
+        if local:
+            self._local.add(name)
         for path in sorted(directory.rglob("*.py")):
             rel = path.relative_to(directory).with_suffix("")
             parts = [name, *rel.parts]
@@ -127,12 +143,54 @@ class ModuleIndex:
 
     @property
     def module_names(self) -> list[str]:
-        return sorted(self._paths)
+        """The modules of the local packages."""
+        return sorted(m for m in self._paths if m.split(".")[0] in self._local)
+
+    @property
+    def external_packages(self) -> dict[str, Path]:
+        """Installed packages whose source kernels reached so far: name -> folder."""
+        return {k: v for k, v in sorted(self._external.items()) if v is not None}
+
+    def is_local(self, module: str) -> bool:
+        return module.split(".")[0] in self._local
+
+    @contextmanager
+    def track(self) -> Iterator[set[str]]:
+        """Collect the names of the modules consulted inside the ``with`` block."""
+        seen: set[str] = set()
+        self._trackers.append(seen)
+        try:
+            yield seen
+        finally:
+            self._trackers.remove(seen)
+
+    def _locate(self, top: str) -> bool:
+        """Find an installed top-level package or module by name, without importing it."""
+        if top not in self._external:
+            spec = importlib.machinery.PathFinder.find_spec(top, self.search_path)
+            found: Path | None = None
+            if spec is not None and spec.submodule_search_locations:
+                found = Path(next(iter(spec.submodule_search_locations)))
+                self.add_package(found, top, local=False)
+            elif spec is not None and spec.origin and spec.origin.endswith(".py"):
+                found = Path(spec.origin)
+                self._paths[top] = (found, False)
+            self._external[top] = found
+        return self._external[top] is not None
 
     def has_module(self, name: str) -> bool:
         return name in self._paths
 
+    def find_module(self, name: str) -> ModuleInfo | None:
+        """The module ``name`` of a local or installed package, or None if there is none."""
+        top = name.split(".")[0]
+        if name not in self._paths and top not in self._local and top not in sys.stdlib_module_names:
+            self._locate(top)
+        return self.module(name) if name in self._paths else None
+
     def module(self, name: str) -> ModuleInfo:
+        for seen in self._trackers:
+            seen.add(name)
         info = self._modules.get(name)
         if info is None:
             path, is_package = self._paths[name]
@@ -156,8 +214,11 @@ class ModuleIndex:
                 info.functions[node.name] = node
             elif isinstance(node, ast.Import):
                 for alias in node.names:
-                    if alias.asname:
-                        info.names[alias.asname] = self._module_symbol(alias.name)
+                    if alias.asname:  # `import a.b as c` binds c = a.b, looked up as an attribute
+                        parent, _, last = alias.name.rpartition(".")
+                        info.names[alias.asname] = (
+                            _ImportFrom(parent, last) if parent else self._module_symbol(alias.name)
+                        )
                     else:
                         top = alias.name.split(".")[0]
                         info.names[top] = self._module_symbol(top)
@@ -200,11 +261,22 @@ class ModuleIndex:
         return ".".join(parts)
 
     def _module_symbol(self, name: str) -> Symbol:
-        if name in self._paths:
-            return ModuleSym(name)
-        if name.split(".")[0] in KNOWN_EXTERNAL:
+        top = name.split(".")[0]
+        if top in KNOWN_EXTERNAL:
             return ExternalSym(_canonical_external(name))
-        return UnknownSym(name, "a module outside the package being built")
+        local = top in self._local
+        if name in self._paths or (
+            not local and top not in sys.stdlib_module_names and self._locate(top) and name in self._paths
+        ):
+            return ModuleSym(name)
+        if top in sys.stdlib_module_names:
+            return UnknownSym(name, f"in the standard library module `{top}`, of which kernels can only use math")
+        if top in self._local or self._external.get(top) is not None:
+            return UnknownSym(name, f"a module that does not exist in package `{top}`")
+        return UnknownSym(
+            name,
+            f"in package `{top}`, which is not installed in the build environment (add it to [project] dependencies)",
+        )
 
     # ------------------------------------------------------------ resolution
     def resolve_global(self, module: str, name: str) -> Symbol | None:
@@ -212,32 +284,39 @@ class ModuleIndex:
         info = self.module(module)
         entry = info.names.get(name)
         if isinstance(entry, _ImportFrom):
-            return self.resolve_member(self._module_symbol(entry.module), entry.name, seen=set())
+            return self.resolve_member(self._module_symbol(entry.module), entry.name)
         if entry is None:
             for star in info.star_imports:  # `from m import *`: names m exports
                 if _exports(star, name, self):
                     return self.resolve_member(star, name)
         return entry
 
-    def resolve_member(self, base: Symbol, attr: str, seen: set[str] | None = None) -> Symbol | None:
-        """What ``base.attr`` means, following re-exports between modules."""
+    def resolve_member(self, base: Symbol, attr: str, seen: set[tuple[str, str]] | None = None) -> Symbol | None:
+        """What ``base.attr`` means, as Python's attribute lookup on a module finds it: a name the
+        module binds (following re-exports), else its submodule."""
         seen = set() if seen is None else seen
         if isinstance(base, ExternalSym):
             return ExternalSym(_canonical_external(f"{base.qualname}.{attr}"))
         if isinstance(base, UnknownSym):
             return UnknownSym(f"{base.qualname}.{attr}", base.reason)
-        if isinstance(base, ModuleSym):
-            sub = f"{base.name}.{attr}"
-            if sub in self._paths:
-                return ModuleSym(sub)
-            if base.name in seen:
-                return None
-            seen.add(base.name)
-            entry = self.module(base.name).names.get(attr)
+        if not isinstance(base, ModuleSym):
+            return None
+        sub = f"{base.name}.{attr}"
+        if (base.name, attr) not in seen:
+            seen.add((base.name, attr))
+            info = self.module(base.name)
+            entry = info.names.get(attr)
             if isinstance(entry, _ImportFrom):
-                return self.resolve_member(self._module_symbol(entry.module), entry.name, seen)
-            return entry
-        return None
+                found = self.resolve_member(self._module_symbol(entry.module), entry.name, seen)
+                if found is not None:
+                    return found
+            elif entry is not None:
+                return entry
+            elif sub not in self._paths:
+                for star in info.star_imports:
+                    if _exports(star, attr, self):
+                        return self.resolve_member(star, attr, seen)
+        return ModuleSym(sub) if sub in self._paths else None
 
     def resolve_expr(self, module: str, node: ast.expr) -> Symbol | None:
         """Resolve a dotted name expression (``a``, ``a.b.c``) at module level."""
@@ -247,6 +326,32 @@ class ModuleIndex:
             base = self.resolve_expr(module, node.value)
             return self.resolve_member(base, node.attr) if base is not None else None
         return None
+
+    def kernel_import_roots(self) -> set[str]:
+        """Top-level names of the installed packages that modules holding kernels import, directly or
+        through other modules of the local packages (what a build environment must provide)."""
+        todo = sorted({k.module for k in self.kernels()})
+        done: set[str] = set()
+        roots: set[str] = set()
+        while todo:
+            name = todo.pop()
+            if name in done:
+                continue
+            done.add(name)
+            for node in self.module(name).tree.body:
+                targets: list[str] = []
+                if isinstance(node, ast.Import):
+                    targets = [a.name for a in node.names]
+                elif isinstance(node, ast.ImportFrom):
+                    base = self._import_base(self.module(name), node)
+                    targets = [base] + [f"{base}.{a.name}" for a in node.names]
+                for target in targets:
+                    top = target.split(".")[0]
+                    if top in self._local:
+                        todo += [t for t in (target, target.rpartition(".")[0]) if t in self._paths]
+                    elif top and top not in KNOWN_EXTERNAL and top not in sys.stdlib_module_names:
+                        roots.add(top)
+        return roots
 
     # --------------------------------------------------------------- kernels
     def kernels(self) -> list[KernelDecl]:

@@ -17,6 +17,8 @@ from typing import Any
 import llvmlite
 
 from . import __version__
+from .cache import Dependency, KernelCache, dependencies
+from .cubin import assemble, find_ptxas
 from .discover import KernelDecl, ModuleIndex
 from .emit_ptx import emit_ptx
 from .errors import CompileError, debug_enabled
@@ -31,36 +33,65 @@ COMPILER_ID = f"hatch-hybrid {__version__} (llvmlite {llvmlite.__version__})"
 
 @dataclass
 class CompiledKernel:
+    """A kernel's compiled artifacts and launch ABI (from a compilation or from the cache)."""
+
     decl: KernelDecl
-    typed: TypedFunction
-    llvm_ir: str
+    symbol: str
+    params: list[dict[str, Any]]  # the launch ABI, as recorded in the manifest
+    uses_barrier: bool
     ptx: dict[str, str] = field(default_factory=dict)  # arch -> PTX text
-    optimised_ir: dict[str, str] = field(default_factory=dict)
+    cubin: dict[str, bytes] = field(default_factory=dict)  # arch -> machine code
+    deps: list[Dependency] = field(default_factory=list)  # the source it was compiled from
     source_hash: str = ""
     seconds: float = 0.0
+    cached: bool = False
+    typed: TypedFunction | None = None  # these three only when compiled in this process
+    llvm_ir: str = ""
+    optimised_ir: dict[str, str] = field(default_factory=dict)
 
     @property
-    def symbol(self) -> str:
-        return self.typed.symbol
+    def writes(self) -> list[str]:
+        return [p["name"] for p in self.params if p.get("writes")]
 
-    def params(self) -> list[dict[str, Any]]:
-        """The launch ABI, as recorded in the manifest."""
-        out = []
-        for i, (p, t) in enumerate(zip(self.typed.fn.params, self.typed.arg_types)):
-            out.append(_param_entry(p.name, t, i in self.typed.writes))
-        return out
-
-    def manifest_entry(self, ptx_files: dict[str, str]) -> dict[str, Any]:
-        return {
+    def manifest_entry(self, ptx_files: dict[str, str], cubin_files: dict[str, str]) -> dict[str, Any]:
+        entry = {
             "module": self.decl.module,
             "name": self.decl.name,
             "symbol": self.symbol,
-            "params": self.params(),
-            "writes": [p.name for i, p in enumerate(self.typed.fn.params) if i in self.typed.writes],
-            "uses_barrier": self.typed.uses_barrier,
+            "params": self.params,
+            "writes": self.writes,
+            "uses_barrier": self.uses_barrier,
             "source_hash": self.source_hash,
             "ptx": ptx_files,
         }
+        if cubin_files:
+            entry["cubin"] = cubin_files
+        return entry
+
+    def cache_entry(self) -> dict[str, Any]:
+        return {
+            "symbol": self.symbol,
+            "params": self.params,
+            "uses_barrier": self.uses_barrier,
+            "ptx": self.ptx,
+            "cubin": self.cubin,
+            "deps": self.deps,
+            "source_hash": self.source_hash,
+        }
+
+    @classmethod
+    def from_cache(cls, decl: KernelDecl, entry: dict[str, Any]) -> CompiledKernel:
+        return cls(
+            decl,
+            entry["symbol"],
+            entry["params"],
+            entry["uses_barrier"],
+            entry["ptx"],
+            entry["cubin"],
+            [tuple(d) for d in entry["deps"]],
+            entry["source_hash"],
+            cached=True,
+        )
 
 
 def _param_entry(name: str, t: Type, written: bool) -> dict[str, Any]:
@@ -70,12 +101,11 @@ def _param_entry(name: str, t: Type, written: bool) -> dict[str, Any]:
     return {"name": name, "kind": "scalar", "dtype": t.dtype.name}
 
 
-def closure_hash(program: Program, typed: Iterable[TypedFunction]) -> str:
-    """Hash of the sources of every module holding a function the kernel reaches, plus the compiler."""
-    modules = sorted({tf.fn.module for tf in typed})
+def source_hash(deps: list[Dependency]) -> str:
+    """One hash of the source a kernel was compiled from, plus the compiler that compiled it."""
     h = hashlib.sha256(COMPILER_ID.encode())
-    for name in modules:
-        h.update(name.encode() + b"\0" + program.index.module(name).source.encode() + b"\0")
+    for dep in deps:
+        h.update("\0".join(dep).encode() + b"\n")
     return h.hexdigest()
 
 
@@ -91,20 +121,40 @@ def _reached(root: TypedFunction) -> list[TypedFunction]:
     return list(seen.values())
 
 
-def compile_kernel(
-    program: Program, decl: KernelDecl, archs: Iterable[str] = DEFAULT_ARCHS, dump_dir: Path | None = None
-) -> CompiledKernel:
-    """Compile one kernel to PTX for each arch. Raises :class:`CompileError` only."""
+@dataclass
+class Options:
+    """What to build: target archs, machine code too (None: when ptxas is available), cache, dumps."""
+
+    archs: list[str] = field(default_factory=lambda: list(DEFAULT_ARCHS))
+    cubin: bool | None = None
+    cache: KernelCache = field(default_factory=lambda: KernelCache(None))
+    dump_dir: Path | None = None
+
+    def ptxas(self) -> str | None:
+        if self.cubin is False:
+            return None
+        found = find_ptxas()
+        if found is None and self.cubin:
+            raise CompileError(
+                None,
+                "cubin = true, but NVIDIA's ptxas was not found",
+                "pip install nvidia-cuda-nvcc-cu12 in the build environment, set $HYBRID_PTXAS, or set cubin = false",
+            )
+        return found
+
+
+def compile_kernel(program: Program, decl: KernelDecl, options: Options) -> CompiledKernel:
+    """One kernel: from the cache when its source is unchanged, else compiled. Raises only CompileError."""
     start = time.perf_counter()
+    ptxas = options.ptxas()
+    key = options.cache.key(decl.qualname, decl.options, options.archs, ptxas is not None, COMPILER_ID)
+    entry = options.cache.load(key, program.index)
+    if entry is not None:
+        result = CompiledKernel.from_cache(decl, entry)
+        result.seconds = time.perf_counter() - start
+        return result
     try:
-        typed = program.check_kernel(decl)
-        lowerer = ModuleLowerer(decl.qualname, data_layout())
-        llvm_ir = str(lowerer.lower_kernel(typed))
-        result = CompiledKernel(decl, typed, llvm_ir)
-        for arch in archs:
-            mod = optimise(llvm_ir, typed.symbol, arch, bool(lowerer.libdevice))
-            result.optimised_ir[arch] = str(mod)
-            result.ptx[arch] = emit_ptx(mod, arch)
+        result = _compile(program, decl, options.archs, ptxas)
     except CompileError as exc:
         if exc.loc is None:  # e.g. libdevice missing: say which kernel needed it
             raise CompileError(decl.loc, f"kernel `{decl.name}`: {exc.message}", exc.hint) from None
@@ -117,10 +167,42 @@ def compile_kernel(
             f"internal compiler error while compiling kernel `{decl.name}`: {type(exc).__name__}: {exc}",
             "set HYBRID_DEBUG=1 to see the compiler traceback, and please report it",
         ) from None
-    result.source_hash = closure_hash(program, _reached(typed))
     result.seconds = time.perf_counter() - start
-    if dump_dir is not None:
-        dump(result, dump_dir)
+    options.cache.save(key, result.cache_entry())
+    if options.dump_dir is not None:
+        dump(result, options.dump_dir)
+    return result
+
+
+def _compile(program: Program, decl: KernelDecl, archs: list[str], ptxas: str | None) -> CompiledKernel:
+    typed = program.check_kernel(decl)
+    reached = _reached(typed)
+    deps = dependencies(
+        program.index, {(tf.fn.module, tf.fn.name) for tf in reached}, set().union(*(tf.consulted for tf in reached))
+    )
+    params = [
+        _param_entry(p.name, t, i in typed.writes) for i, (p, t) in enumerate(zip(typed.fn.params, typed.arg_types))
+    ]
+    lowerer = ModuleLowerer(decl.qualname, data_layout())
+    llvm_ir = str(lowerer.lower_kernel(typed))
+    result = CompiledKernel(
+        decl,
+        typed.symbol,
+        params,
+        typed.uses_barrier,
+        deps=deps,
+        source_hash=source_hash(deps),
+        typed=typed,
+        llvm_ir=llvm_ir,
+    )
+    for arch in archs:
+        mod = optimise(llvm_ir, typed.symbol, arch, bool(lowerer.libdevice))
+        result.optimised_ir[arch] = str(mod)
+        result.ptx[arch] = emit_ptx(mod, arch)
+        if ptxas is not None:
+            cubin = assemble(result.ptx[arch], arch, decl.qualname, ptxas)
+            if cubin is not None:
+                result.cubin[arch] = cubin
     return result
 
 
@@ -128,8 +210,9 @@ def dump(result: CompiledKernel, directory: Path) -> None:
     """Write every stage's output: typed IR, LLVM IR before/after optimisation, PTX."""
     directory.mkdir(parents=True, exist_ok=True)
     base = directory / result.symbol
-    typed = "\n\n".join(tf.dump() for tf in _reached(result.typed))
-    Path(f"{base}.typed.txt").write_text(typed + "\n")
+    if result.typed is not None:
+        typed = "\n\n".join(tf.dump() for tf in _reached(result.typed))
+        Path(f"{base}.typed.txt").write_text(typed + "\n")
     Path(f"{base}.ll").write_text(result.llvm_ir)
     for arch, text in result.optimised_ir.items():
         Path(f"{base}.{arch}.opt.ll").write_text(text)
@@ -137,8 +220,8 @@ def dump(result: CompiledKernel, directory: Path) -> None:
         Path(f"{base}.{arch}.ptx").write_text(text)
 
 
-def index_packages(packages: Iterable[Path]) -> ModuleIndex:
-    index = ModuleIndex()
+def index_packages(packages: Iterable[Path], search_path: list[str] | None = None) -> ModuleIndex:
+    index = ModuleIndex(search_path)
     for path in packages:
         index.add_package(Path(path))
     return index
@@ -157,12 +240,18 @@ def needs_libdevice(packages: Iterable[Path]) -> bool:
 
 
 def compile_packages(
-    packages: Iterable[Path], archs: Iterable[str] = DEFAULT_ARCHS, dump_dir: Path | None = None
+    packages: Iterable[Path],
+    archs: Iterable[str] = DEFAULT_ARCHS,
+    dump_dir: Path | None = None,
+    *,
+    options: Options | None = None,
+    search_path: list[str] | None = None,
 ) -> list[CompiledKernel]:
     """Discover and compile every kernel of the packages in these folders."""
-    archs = list(archs)
-    if dump_dir is None and os.environ.get("HYBRID_DUMP"):
-        dump_dir = Path(os.environ["HYBRID_DUMP"])
-    index = index_packages(packages)
+    if options is None:
+        options = Options(list(archs), cubin=False, dump_dir=dump_dir)
+    if options.dump_dir is None and os.environ.get("HYBRID_DUMP"):
+        options.dump_dir = Path(os.environ["HYBRID_DUMP"])
+    index = index_packages(packages, search_path)
     program = Program(index)
-    return [compile_kernel(program, decl, archs, dump_dir) for decl in index.kernels()]
+    return [compile_kernel(program, decl, options) for decl in index.kernels()]

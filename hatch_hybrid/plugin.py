@@ -6,6 +6,9 @@ Configured in ``[tool.hatch.build.hooks.hybrid]``:
 ``packages``  package folders to scan, relative to the project root (default: the wheel's packages,
               else ``src/<name>`` or ``<name>``)
 ``dump``      folder to write every stage's output into (typed IR, .ll, .ptx); also ``$HYBRID_DUMP``
+``cubin``     also embed machine code per arch: true, false or "auto" (default: when ptxas is found)
+``cache``     reuse kernels compiled before from unchanged source (default true)
+``cache-dir`` where that cache lives (default ``$HYBRID_CACHE_DIR`` or ``~/.cache/hatch-hybrid``)
 """
 
 from __future__ import annotations
@@ -20,9 +23,18 @@ from typing import Any
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
 from .errors import CompileError
+from .pipeline import Options
 
 _ARCH = re.compile(r"^sm_(\d{2,3})a?$")
-_OPTIONS = {"arch", "packages", "dump"}
+_OPTIONS = {"arch", "packages", "dump", "cubin", "cache", "cache-dir"}
+
+
+def _normalise(name: str) -> str:
+    return re.sub(r"[-_.]+", "_", name).lower()
+
+
+def _requirement_name(requirement: str) -> str:
+    return re.split(r"[\s\[<>=!~;@(]", requirement.strip(), maxsplit=1)[0]
 
 
 class HybridBuildHook(BuildHookInterface):  # type: ignore[type-arg]
@@ -78,18 +90,51 @@ class HybridBuildHook(BuildHookInterface):  # type: ignore[type-arg]
             raise TypeError(f"Option `dump` for build hook `{self.PLUGIN_NAME}` must be a string")
         return Path(self.root) / value
 
+    def _bool_or_auto(self, name: str, default: bool | None) -> bool | None:
+        value = self.config.get(name, "auto" if default is None else default)
+        if value == "auto":
+            return None
+        if not isinstance(value, bool):
+            raise TypeError(f'Option `{name}` for build hook `{self.PLUGIN_NAME}` must be a boolean or "auto"')
+        return value
+
+    def options(self) -> Options:
+        from .cache import KernelCache, default_cache_dir
+
+        cache_dir = self.config.get("cache-dir")
+        if cache_dir is not None and not isinstance(cache_dir, str):
+            raise TypeError(f"Option `cache-dir` for build hook `{self.PLUGIN_NAME}` must be a string")
+        use_cache = self._bool_or_auto("cache", True)
+        directory = (Path(self.root) / cache_dir) if cache_dir else default_cache_dir()
+        return Options(
+            self.archs(),
+            cubin=self._bool_or_auto("cubin", None),
+            cache=KernelCache(directory if use_cache is not False else None),
+            dump_dir=self.dump_dir(),
+        )
+
     # --------------------------------------------------------------- build
     def dependencies(self) -> list[str]:
-        """CUDA's libdevice (pip package nvidia-cuda-nvcc-cu12) when kernels need it and it is absent."""
-        from .libdevice import LIBDEVICE_PACKAGE, find_libdevice
-        from .pipeline import needs_libdevice
-
-        if self.target_name != "wheel" or find_libdevice() is not None:
+        """What the build environment needs beyond hatch-hybrid: the ``[project] dependencies`` whose
+        packages the kernels import (their helpers are compiled from source), and CUDA's libdevice
+        (pip package nvidia-cuda-nvcc-cu12) when kernels need it and it is absent."""
+        if self.target_name != "wheel":
             return []
+        from .libdevice import LIBDEVICE_PACKAGE, find_libdevice
+        from .pipeline import index_packages, needs_libdevice
+
         try:
-            return [LIBDEVICE_PACKAGE] if needs_libdevice(self.package_dirs()) else []
+            roots = {_normalise(r) for r in index_packages(self.package_dirs()).kernel_import_roots()}
         except Exception:  # errors are reported, with their location, by initialize()
             return []
+        needed = [req for req in self.metadata.core.dependencies if _normalise(_requirement_name(req)) in roots]
+        if find_libdevice() is None:
+            try:
+                if needs_libdevice(self.package_dirs()):
+                    needed.append(LIBDEVICE_PACKAGE)
+            except Exception:  # a dependency is not installed yet, or a compile error: initialize() says
+                pass
+        return needed
 
     def initialize(self, version: str, build_data: dict[str, Any]) -> None:
         unknown = sorted(
@@ -102,7 +147,8 @@ class HybridBuildHook(BuildHookInterface):  # type: ignore[type-arg]
                 f"Unknown option `{unknown[0]}` for build hook `{self.PLUGIN_NAME}`; "
                 f"known options: {', '.join(sorted(_OPTIONS))}"
             )
-        archs, packages, dump = self.archs(), self.package_dirs(), self.dump_dir()
+        options, packages = self.options(), self.package_dirs()
+        archs = options.archs
         if self.target_name != "wheel":
             return  # sdists carry source; kernels are compiled when the wheel is built
 
@@ -111,22 +157,22 @@ class HybridBuildHook(BuildHookInterface):  # type: ignore[type-arg]
 
         start = time.perf_counter()
         try:
-            kernels = compile_packages(packages, archs, dump)
+            kernels = compile_packages(packages, options=options)
         except CompileError as exc:
             self.app.display_error(f"hatch-hybrid: cannot compile kernels\n{exc}")
             self.app.abort("hatch-hybrid: build failed (see the error above)")
             raise  # abort exits; this keeps type checkers informed
         for k in kernels:
-            self.app.display_info(
-                f"hatch-hybrid: compiled {k.decl.qualname} -> {k.symbol} "
-                f"({', '.join(archs)}) in {k.seconds * 1000:.0f} ms"
-            )
+            what = "PTX + cubin" if k.cubin else "PTX"
+            how = "from cache" if k.cached else f"compiled in {k.seconds * 1000:.0f} ms"
+            self.app.display_info(f"hatch-hybrid: {k.decl.qualname} -> {k.symbol} ({what}, {', '.join(archs)}): {how}")
+        hits = sum(k.cached for k in kernels)
         if version == "editable":
             # the package is imported from the source tree: put the artifacts next to it
             for d in packages:
                 shutil.rmtree(d / "_hybrid", ignore_errors=True)
             out = Path(packages[0]).parent
-            write_package_artifacts(kernels, archs, out)
+            write_package_artifacts(kernels, archs, out, editable=True)
         else:
             self._staging = Path(tempfile.mkdtemp(prefix="hatch-hybrid-"))
             written = write_package_artifacts(kernels, archs, self._staging)
@@ -137,8 +183,8 @@ class HybridBuildHook(BuildHookInterface):  # type: ignore[type-arg]
         build_data["infer_tag"] = False
         build_data["tag"] = "py3-none-any"  # PTX is data: the wheel stays pure
         self.app.display_info(
-            f"hatch-hybrid: {len(kernels)} kernel(s) compiled to PTX for {', '.join(archs)} "
-            f"in {time.perf_counter() - start:.2f} s"
+            f"hatch-hybrid: {len(kernels)} kernel(s) for {', '.join(archs)}: {len(kernels) - hits} compiled, "
+            f"{hits} from cache ({options.cache.directory or 'cache off'}), {time.perf_counter() - start:.2f} s"
         )
 
     def finalize(self, version: str, build_data: dict[str, Any], artifact_path: str) -> None:

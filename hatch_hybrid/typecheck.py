@@ -50,6 +50,7 @@ class TypedFunction:
     consts: dict[int, Any] = field(default_factory=dict)  # node id -> compile-time constant value
     locals: dict[str, Type] = field(default_factory=dict)
     writes: set[int] = field(default_factory=set)  # indices of array parameters written
+    consulted: set[str] = field(default_factory=set)  # modules whose names checking this function read
     uses_barrier: bool = False
 
     def type_of(self, node: ir.Node) -> Type | None:
@@ -183,7 +184,9 @@ class Program:
         self._active.append((fn.qualname, call_loc or fn.loc))
         try:
             tf = TypedFunction(fn, arg_types, symbol or mangle(fn.qualname, arg_types), is_kernel)
-            FunctionChecker(self, tf).run()
+            with self.index.track() as consulted:
+                FunctionChecker(self, tf).run()
+            tf.consulted = consulted
         finally:
             self._active.pop()
         self.functions[key] = tf

@@ -137,6 +137,14 @@ def every_ptx_goes_through_ptxas(monkeypatch: pytest.MonkeyPatch, tmp_path_facto
             assemble(text, arch, tmp)
 
 
+@pytest.fixture(autouse=True)
+def private_kernel_cache(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Each test gets its own, empty build cache (never the user's)."""
+    directory = tmp_path_factory.mktemp("kernel-cache")
+    monkeypatch.setenv("HYBRID_CACHE_DIR", str(directory))
+    return directory
+
+
 def has_gpu() -> bool:
     from hybrid_runtime import cuda_available
 

@@ -135,7 +135,7 @@ def k(a: Array[f32, 2], out: Array[f32, 2]):
         out[idx] = a[r, c] * 2.0 + a[-1, -1] + a.size + a.ndim
 """
     )
-    params = b.kernels["k"].params()
+    params = b.kernels["k"].params
     assert params[0] == {"name": "a", "kind": "array", "dtype": "float32", "ndim": 2, "writes": False}
     assert params[1]["writes"] is True
 
@@ -172,7 +172,7 @@ def k(x: Array[f32], total: Array[f32], counts: Array[i32], flags: Array[u64]):
     assert ".shared" in ptx and "bar.sync" in ptx
     assert "atom" in ptx
     assert b.kernels["k"].typed.uses_barrier
-    assert [p["writes"] for p in b.kernels["k"].params()] == [False, True, True, True]
+    assert [p["writes"] for p in b.kernels["k"].params] == [False, True, True, True]
 
 
 @pytest.mark.parametrize("dtype", ["i32", "i64", "u32", "u64", "f32", "f64"])
@@ -272,7 +272,7 @@ def k(a: np.float32, b: float, c: int, d: bool, e: np.uint8, out: Array[np.float
         out[0] = a + b + c + e
 """
     )
-    dtypes = [p["dtype"] for p in b.kernels["k"].params()]
+    dtypes = [p["dtype"] for p in b.kernels["k"].params]
     assert dtypes == ["float32", "float64", "int64", "bool", "uint8", "float64"]
 
 

@@ -59,7 +59,8 @@ CATALOGUE = [
     ("v = helper(n=n)", "n", "keyword arguments", "position"),
     ("v = recurse(n)", "recurse(a)", "recursion is not supported", "loop"),
     ("v = other(x)", "other(x)", "is a kernel and cannot be called", "plain helper"),
-    ("v = os.getcwd()", "os.getcwd", "a module outside the package", "kernels can call"),
+    ("v = os.getcwd()", "os.getcwd", "standard library module `os`", "kernels can call"),
+    ("v = notinstalled.f(n)", "notinstalled.f", "package `notinstalled`, which is not installed", "kernels can call"),
     ("v = typed(x[0])", "v: i32", "annotated i32 but this call passes f32", "i32(x)"),
     ("v = maybe(n)", "def maybe", "returns a value on some paths", "every path"),
     ("break", "break", "outside a loop", None),
@@ -95,6 +96,7 @@ def other(x: Array[f32]):
     x[0] = 1.0
 
 import os
+import notinstalled
 G = 1
 """
 

@@ -137,8 +137,8 @@ def test_build_prints_what_it_compiled(project, tmp_path, capsys):
     build_wheel(project("kernlib"), tmp_path / "dist")
     out = capsys.readouterr()
     text = out.out + out.err
-    assert "hatch-hybrid: compiled kernlib.ops.scale -> kernlib__ops__scale (sm_70, sm_80) in" in text
-    assert "hatch-hybrid: 2 kernel(s) compiled to PTX for sm_70, sm_80 in" in text
+    assert "hatch-hybrid: kernlib.ops.scale -> kernlib__ops__scale (PTX, sm_70, sm_80): compiled in" in text
+    assert "hatch-hybrid: 2 kernel(s) for sm_70, sm_80: 2 compiled, 0 from cache (" in text
 
 
 def test_libdevice_is_requested_only_when_kernels_need_it(project, monkeypatch):

@@ -31,7 +31,7 @@ def wheelhouse(tmp_path_factory) -> Path:
     build = run(
         *pip, "wheel", "--no-deps", "-v", "-w", house, "--find-links", house, ROOT / "example_project" / "hybrid_demo"
     )
-    assert "hatch-hybrid: compiled hybrid_demo.saxpy.saxpy" in build.stdout + build.stderr
+    assert "hatch-hybrid: hybrid_demo.saxpy.saxpy -> hybrid_demo__saxpy__saxpy" in build.stdout + build.stderr
     # the runtime's own dependencies, so the install below needs no index
     run(*pip, "download", "-q", "--only-binary", ":all:", "-d", house, "numpy", "cuda-bindings")
     return house

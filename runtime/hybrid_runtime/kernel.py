@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import importlib
 from collections.abc import Callable
 from typing import Any
 
@@ -12,9 +13,10 @@ from . import cpu
 from .config import LaunchConfig
 from .device import CudaDevice, select
 from .launch import launch_cuda
-from .manifest import ManifestError, package_manifest
+from .manifest import Manifest, ManifestError, package_manifest
 from .memory import DeviceArray
 from .signature import Param, check_arguments, params_from_annotations
+from .staleness import changed_sources
 
 
 class Kernel:
@@ -82,7 +84,7 @@ class Kernel:
         for dev, host in copies:
             dev.copy_from_host(host)
 
-    def _manifest_entry(self) -> tuple[Any, dict[str, Any]]:
+    def _manifest_entry(self) -> tuple[Manifest, dict[str, Any]]:
         package = self.py_func.__module__.split(".")[0]
         manifest = package_manifest(package)
         entry = manifest.kernel(self.qualname) if manifest else None
@@ -93,6 +95,24 @@ class Kernel:
                 "run on the CPU with device='cpu' or HYBRID_DEVICE=cpu"
             )
         return manifest, entry
+
+    def _refresh_editable(self, manifest: Manifest, entry: dict[str, Any]) -> tuple[Manifest, dict[str, Any]]:
+        """An editable install compiled its kernels when it was installed; if their source has changed
+        since, recompile in place when hatch-hybrid is importable, else say so."""
+        changed = changed_sources(entry.get("deps", []))
+        if not changed:
+            return manifest, entry
+        try:
+            editable = importlib.import_module("hatch_hybrid.editable")  # optional: the compiler side
+        except ImportError:
+            raise ManifestError(
+                f"kernel {self.qualname} was compiled from older source: {', '.join(changed)} changed since "
+                "this editable install was built. Reinstall it (pip install -e ...), or install hatch-hybrid "
+                "in this environment to recompile automatically"
+            ) from None
+        editable.rebuild_in_place(manifest.directory.parent, manifest.data)
+        package_manifest.cache_clear()
+        return self._manifest_entry()
 
     def _launch_gpu(self, device: CudaDevice, config: LaunchConfig, args: tuple[Any, ...], stream: Any) -> None:
         prepared = self._prepared.get(device.ordinal)
@@ -105,9 +125,11 @@ class Kernel:
     def _prepare(self, device: CudaDevice) -> tuple[Any, list[Param]]:
         """Once per device: the manifest entry, its parameters, and the loaded CUfunction."""
         manifest, entry = self._manifest_entry()
+        if manifest.data.get("editable"):
+            manifest, entry = self._refresh_editable(manifest, entry)
         params = [Param.from_manifest(p) for p in entry["params"]]
-        ptx_name, ptx = manifest.best_ptx(entry, device.compute_capability, self.qualname)
-        function = device.function((str(manifest.directory / ptx_name), entry["symbol"]), ptx, self.qualname)
+        name, code = manifest.best_code(entry, device.compute_capability, self.qualname)
+        function = device.function((str(manifest.directory / name), entry["symbol"]), code, self.qualname)
         self._prepared[device.ordinal] = (function, params)
         return function, params
 

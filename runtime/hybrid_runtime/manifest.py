@@ -30,9 +30,13 @@ class Manifest:
     def kernel(self, qualname: str) -> dict[str, Any] | None:
         return self.data["kernels"].get(qualname)  # type: ignore[no-any-return]
 
-    def best_ptx(self, entry: dict[str, Any], capability: tuple[int, int], kernel: str) -> tuple[str, bytes]:
-        """The PTX built for the newest arch the device can run: (file name, NUL-terminated bytes)."""
+    def best_code(self, entry: dict[str, Any], capability: tuple[int, int], kernel: str) -> tuple[str, bytes]:
+        """What to load on a device of this compute capability: the cubin built for exactly it, else
+        the PTX built for the newest arch it can run. Returns (file name, bytes for cuModuleLoadData)."""
         cc = capability[0] * 10 + capability[1]
+        cubin = entry.get("cubin", {}).get(f"sm_{cc}")
+        if cubin is not None:
+            return cubin, (self.directory / cubin).read_bytes()
         usable = [(int(arch[3:]), arch) for arch in entry["ptx"] if int(arch[3:]) <= cc]
         if not usable:
             raise ManifestError(
@@ -40,8 +44,7 @@ class Manifest:
                 f"this device is sm_{cc}. Rebuild with an older arch in "
                 "[tool.hatch.build.hooks.hybrid] arch"
             )
-        arch = max(usable)[1]
-        name = entry["ptx"][arch]
+        name = entry["ptx"][max(usable)[1]]
         return name, (self.directory / name).read_bytes() + b"\0"
 
 

@@ -1,0 +1,51 @@
+"""Optional stage 6: machine code (cubin) from PTX with NVIDIA's ``ptxas``.
+
+A cubin loads in microseconds on exactly its GPU; PTX is JIT-compiled by the driver on first use
+(milliseconds) but runs on every newer GPU. Builds embed both when ptxas is available.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import tempfile
+from functools import lru_cache
+from pathlib import Path
+
+from .errors import CompileError
+
+
+@lru_cache(maxsize=1)
+def find_ptxas() -> str | None:
+    """``$HYBRID_PTXAS``, the pip package nvidia-cuda-nvcc-cu12, or ``ptxas`` on PATH."""
+    env = os.environ.get("HYBRID_PTXAS")
+    if env:
+        return env if Path(env).is_file() else None
+    try:
+        import nvidia.cuda_nvcc as nvcc
+
+        for base in nvcc.__path__:
+            candidate = Path(base) / "bin" / "ptxas"
+            if candidate.is_file():
+                return str(candidate)
+    except ImportError:
+        pass
+    return shutil.which("ptxas")
+
+
+def assemble(ptx: str, arch: str, kernel: str, ptxas: str) -> bytes | None:
+    """The cubin for ``arch``, or None when this ptxas does not know the arch."""
+    with tempfile.TemporaryDirectory(prefix="hatch-hybrid-") as tmp:
+        src, out = Path(tmp) / "k.ptx", Path(tmp) / "k.cubin"
+        src.write_text(ptx, encoding="utf-8")
+        proc = subprocess.run([ptxas, f"-arch={arch}", "-O3", str(src), "-o", str(out)], capture_output=True, text=True)
+        if proc.returncode != 0:
+            if "is not defined for option 'gpu-name'" in proc.stderr:
+                return None
+            raise CompileError(
+                None,
+                f"ptxas rejected the PTX of kernel {kernel} for {arch}: {proc.stderr.strip()}",
+                "this is a compiler bug; please report it (set cubin = false to build PTX only)",
+            )
+        return out.read_bytes()

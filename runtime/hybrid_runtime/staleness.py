@@ -1,0 +1,63 @@
+"""Is compiled code still the compilation of the source next to it?
+
+The build records, per kernel, a digest of each piece of source its compilation read: every
+function it reached (``(module, name, digest)``) and the top-level statements of every module it
+consulted (``(module, "", digest)``). Digests are of the AST, so comments and formatting do not
+count. The compiler's cache uses the same functions, so "changed" means the same thing in both.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import importlib.util
+from collections.abc import Iterable
+from pathlib import Path
+
+TOP_LEVEL = ""
+
+
+def _digest(nodes: Iterable[ast.AST]) -> str:
+    h = hashlib.sha256()
+    for node in nodes:
+        h.update(ast.dump(node, include_attributes=False).encode())
+    return h.hexdigest()
+
+
+def function_digest(tree: ast.Module, name: str) -> str | None:
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef) and node.name == name:
+            return _digest([node])
+    return None
+
+
+def top_level_digest(tree: ast.Module) -> str:
+    return _digest(n for n in tree.body if not isinstance(n, ast.FunctionDef))
+
+
+def changed_sources(deps: Iterable[Iterable[str]]) -> list[str]:
+    """The dependencies (as ``module.function`` or ``module``) whose source no longer matches."""
+    trees: dict[str, ast.Module | None] = {}
+    changed = []
+    for module, name, digest in (tuple(d) for d in deps):
+        if module not in trees:
+            trees[module] = _parse_module(module)
+        tree = trees[module]
+        if tree is None:
+            current = None
+        else:
+            current = top_level_digest(tree) if name == TOP_LEVEL else function_digest(tree, name)
+        if current != digest:
+            changed.append(f"{module}.{name}" if name else module)
+    return changed
+
+
+def _parse_module(module: str) -> ast.Module | None:
+    try:
+        spec = importlib.util.find_spec(module)
+    except (ImportError, ValueError):
+        return None
+    origin = spec.origin if spec is not None else None
+    if not origin or not origin.endswith(".py"):
+        return None
+    return ast.parse(Path(origin).read_text(encoding="utf-8"))

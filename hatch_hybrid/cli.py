@@ -21,7 +21,7 @@ from .typecheck import Program
 try:
     import tomllib
 except ImportError:  # Python 3.10: hatchling brings tomli
-    import tomli as tomllib  # type: ignore[no-redef]
+    import tomli as tomllib  # type: ignore[no-redef,import-not-found,unused-ignore]
 
 
 def package_dirs(path: Path) -> list[Path]:

@@ -268,3 +268,43 @@ def wild(x: Array[f32], offset: i64):
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert "CudaError:" in out.stdout, out.stderr
     assert "wild" in out.stdout and "CUDA_ERROR_ILLEGAL_ADDRESS" in out.stdout
+
+
+def test_second_package_gpu_equals_cpu():
+    hybrid_ext = pytest.importorskip("hybrid_ext")
+    rng = np.random.default_rng(11)
+    x = rng.standard_normal(10_000).astype(np.float32)
+    y = rng.standard_normal(10_000).astype(np.float32)
+    for kernel, args in [
+        (hybrid_ext.axpby, (np.float32(2.5), x, np.float32(-0.75), y.copy())),
+        (hybrid_ext.blend, (x, y, np.float32(0.3), np.zeros_like(x))),
+    ]:
+        cpu, gpu = both(kernel, 256, 40, *args)
+        assert same_bits(cpu[-1], gpu[-1])
+    assert np.array_equal(
+        hybrid_ext.histogram(300, 200, 80, device="cpu"), hybrid_ext.histogram(300, 200, 80, device="cuda")
+    )
+    # hybrid_demo's kernel, launched from hybrid_ext: PTX from hybrid_demo's wheel
+    out_cpu, out_gpu = y.copy(), y.copy()
+    hybrid_ext.scaled_saxpy(1.25, x, out_cpu, device="cpu")
+    hybrid_ext.scaled_saxpy(1.25, x, out_gpu, device="cuda")
+    assert same_bits(out_cpu, out_gpu)
+
+
+def test_cubin_for_this_gpu_is_preferred_over_ptx():
+    hybrid_demo = pytest.importorskip("hybrid_demo")
+    from hybrid_runtime.device import get_device
+    from hybrid_runtime.manifest import package_manifest
+
+    manifest = package_manifest("hybrid_demo")
+    entry = manifest.kernel("hybrid_demo.saxpy.saxpy")
+    major, minor = get_device(0).compute_capability
+    name, code = manifest.best_code(entry, (major, minor), "saxpy")
+    if f"sm_{major}{minor}" in entry.get("cubin", {}):
+        assert name.endswith(".cubin") and code.startswith(b"\x7fELF")
+    else:
+        assert name.endswith(".ptx")
+    x = np.arange(64, dtype=np.float32)
+    y = np.ones(64, dtype=np.float32)
+    hybrid_demo.saxpy.launch(64, 1, np.float32(2), x, y, device="cuda")
+    assert np.array_equal(y, 2 * np.arange(64, dtype=np.float32) + 1)

@@ -27,11 +27,14 @@ def run(*cmd: str | Path, **kwargs) -> subprocess.CompletedProcess[str]:
 def wheelhouse(tmp_path_factory) -> Path:
     house = tmp_path_factory.mktemp("wheelhouse")
     pip = [sys.executable, "-m", "pip"]
-    run(*pip, "wheel", "--no-deps", "-q", "-w", house, ROOT / "runtime", ROOT)
-    build = run(
-        *pip, "wheel", "--no-deps", "-v", "-w", house, "--find-links", house, ROOT / "example_project" / "hybrid_demo"
-    )
+    env = {**os.environ, "HYBRID_CACHE_DIR": str(house / "cache")}
+    run(*pip, "wheel", "--no-deps", "-q", "-w", house, ROOT / "runtime", ROOT, ROOT / "example_project" / "mathlets")
+    examples = ROOT / "example_project"
+    build = run(*pip, "wheel", "--no-deps", "-v", "-w", house, "--find-links", house, examples / "hybrid_demo", env=env)
     assert "hatch-hybrid: hybrid_demo.saxpy.saxpy -> hybrid_demo__saxpy__saxpy" in build.stdout + build.stderr
+    # the second package names hybrid-demo and mathlets only as ordinary dependencies
+    build = run(*pip, "wheel", "--no-deps", "-v", "-w", house, "--find-links", house, examples / "hybrid_ext", env=env)
+    assert "hatch-hybrid: hybrid_ext.kernels.blend -> hybrid_ext__kernels__blend" in build.stdout + build.stderr
     # the runtime's own dependencies, so the install below needs no index
     run(*pip, "download", "-q", "--only-binary", ":all:", "-d", house, "numpy", "cuda-bindings")
     return house
@@ -42,7 +45,7 @@ def env(wheelhouse, tmp_path_factory) -> Path:
     target = tmp_path_factory.mktemp("venv")
     venv.create(target, with_pip=True)
     python = target / "bin" / "python"
-    run(python, "-m", "pip", "install", "-q", "--no-index", "--find-links", wheelhouse, "hybrid-demo")
+    run(python, "-m", "pip", "install", "-q", "--no-index", "--find-links", wheelhouse, "hybrid-demo", "hybrid-ext")
     return python
 
 
@@ -100,3 +103,14 @@ def test_demo_command_reports_the_device(env, tmp_path):
     assert "running on cpu" in out.stdout
     assert "give identical images" in out.stdout
     assert (tmp_path / "m.png").read_bytes().startswith(b"\x89PNG")
+
+
+def test_second_package_uses_the_first_ones_kernels_and_helpers(env, tmp_path, wheelhouse):
+    import zipfile
+
+    (wheel,) = wheelhouse.glob("hybrid_ext-*.whl")
+    names = zipfile.ZipFile(wheel).namelist()
+    assert "hybrid_ext/_hybrid/hybrid_ext__kernels__escape_histogram.sm_90.ptx" in names
+    assert not any(n.startswith(("hybrid_demo/", "mathlets/")) for n in names)
+    out = run(env, "-m", "hybrid_ext", "--device", "cpu", cwd=tmp_path)
+    assert out.stdout.count("matches numpy") == 4, out.stdout

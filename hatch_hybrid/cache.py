@@ -74,7 +74,8 @@ class KernelCache:
 
     directory: Path | None
 
-    def key(self, qualname: str, options: dict[str, Any], archs: list[str], cubin: bool, compiler: str) -> str:
+    def key(self, qualname: str, options: dict[str, Any], archs: list[str], cubin: str, compiler: str) -> str:
+        """``cubin``: which ptxas makes machine code ("" for none)."""
         material = json.dumps(
             [FORMAT, compiler, llvm.llvm_version_info, qualname, repr(sorted(options.items())), archs, cubin]
         )

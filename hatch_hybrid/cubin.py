@@ -16,9 +16,10 @@ from pathlib import Path
 from .errors import CompileError
 
 
-@lru_cache(maxsize=1)
-def find_ptxas() -> str | None:
-    """``$HYBRID_PTXAS``, the pip package nvidia-cuda-nvcc-cu12, or ``ptxas`` on PATH."""
+@lru_cache(maxsize=2)
+def find_ptxas(search_path: bool = False) -> str | None:
+    """``$HYBRID_PTXAS``, or the ptxas of the pip package nvidia-cuda-nvcc-cu12 when it is importable
+    (what ``cubin = "auto"`` uses), or with ``search_path`` also ``ptxas`` on PATH."""
     env = os.environ.get("HYBRID_PTXAS")
     if env:
         return env if Path(env).is_file() else None
@@ -31,7 +32,15 @@ def find_ptxas() -> str | None:
                 return str(candidate)
     except ImportError:
         pass
-    return shutil.which("ptxas")
+    return shutil.which("ptxas") if search_path else None
+
+
+@lru_cache(maxsize=4)
+def ptxas_version(ptxas: str) -> str:
+    """The last line of ``ptxas --version`` (part of the cache key: another ptxas, other cubins)."""
+    proc = subprocess.run([ptxas, "--version"], capture_output=True, text=True)
+    lines = proc.stdout.strip().splitlines()
+    return lines[-1] if lines else ptxas
 
 
 def assemble(ptx: str, arch: str, kernel: str, ptxas: str) -> bytes | None:

@@ -18,7 +18,7 @@ import llvmlite
 
 from . import __version__
 from .cache import Dependency, KernelCache, dependencies
-from .cubin import assemble, find_ptxas
+from .cubin import assemble, find_ptxas, ptxas_version
 from .discover import KernelDecl, ModuleIndex
 from .emit_ptx import emit_ptx
 from .errors import CompileError, debug_enabled
@@ -133,7 +133,7 @@ class Options:
     def ptxas(self) -> str | None:
         if self.cubin is False:
             return None
-        found = find_ptxas()
+        found = find_ptxas(search_path=bool(self.cubin))
         if found is None and self.cubin:
             raise CompileError(
                 None,
@@ -147,7 +147,8 @@ def compile_kernel(program: Program, decl: KernelDecl, options: Options) -> Comp
     """One kernel: from the cache when its source is unchanged, else compiled. Raises only CompileError."""
     start = time.perf_counter()
     ptxas = options.ptxas()
-    key = options.cache.key(decl.qualname, decl.options, options.archs, ptxas is not None, COMPILER_ID)
+    machine_code = ptxas_version(ptxas) if ptxas is not None else ""
+    key = options.cache.key(decl.qualname, decl.options, options.archs, machine_code, COMPILER_ID)
     entry = options.cache.load(key, program.index)
     if entry is not None:
         result = CompiledKernel.from_cache(decl, entry)

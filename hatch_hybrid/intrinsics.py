@@ -55,6 +55,63 @@ def syncthreads(ops: Ops) -> None:
     ops.b.call(fn, [])
 
 
+FULL_MASK = 0xFFFFFFFF
+# shfl.sync modes and their "c" operand: clamp 31 (whole warp) for all but up, which clamps at 0
+_SHUFFLE = {"shfl_down": ("down", 0x1F), "shfl_up": ("up", 0), "shfl_xor": ("bfly", 0x1F), "shfl_idx": ("idx", 0x1F)}
+
+
+def shuffle(ops: Ops, name: str, value: llir.Value, lane: llir.Value) -> llir.Value:
+    """Any scalar through ``shfl.sync`` (32-bit pieces; 64-bit values in two halves)."""
+    b = ops.b
+    mode, c = _SHUFFLE[name]
+    i32 = I32
+    lane = b.trunc(lane, i32) if lane.type != i32 else lane
+    fn_name = f"llvm.nvvm.shfl.sync.{mode}.i32"
+    fn = ops.module.globals.get(fn_name) or llir.Function(ops.module, llir.FunctionType(i32, [i32] * 4), fn_name)
+    fn.attributes.add("convergent")
+
+    def shfl32(v: llir.Value) -> llir.Value:
+        return b.call(fn, [llir.Constant(i32, FULL_MASK), v, lane, llir.Constant(i32, c)])
+
+    ty = value.type
+    bits = ty.width if isinstance(ty, llir.IntType) else (32 if ty == F32 else 64)
+    as_int = b.bitcast(value, llir.IntType(bits)) if not isinstance(ty, llir.IntType) else value
+    if bits <= 32:
+        widened = b.zext(as_int, i32) if bits < 32 else as_int
+        out = shfl32(widened)
+        out = b.trunc(out, llir.IntType(bits)) if bits < 32 else out
+    else:
+        lo = shfl32(b.trunc(as_int, i32))
+        hi = shfl32(b.trunc(b.lshr(as_int, llir.Constant(I64, 32)), i32))
+        out = b.or_(b.zext(lo, I64), b.shl(b.zext(hi, I64), llir.Constant(I64, 32)))
+    return b.bitcast(out, ty) if not isinstance(ty, llir.IntType) else out
+
+
+def vote(ops: Ops, name: str, predicate: llir.Value) -> llir.Value:
+    b = ops.b
+    kind = {"ballot": "ballot", "all_": "all", "any_": "any"}[name]
+    ret = I32 if kind == "ballot" else llir.IntType(1)
+    fn_name = f"llvm.nvvm.vote.{kind}.sync"
+    fn = ops.module.globals.get(fn_name) or llir.Function(
+        ops.module, llir.FunctionType(ret, [I32, llir.IntType(1)]), fn_name
+    )
+    fn.attributes.add("convergent")
+    out = b.call(fn, [llir.Constant(I32, FULL_MASK), predicate])
+    return b.zext(out, I64) if kind == "ballot" else out
+
+
+def lane_id(ops: Ops) -> llir.Value:
+    fn_name = "llvm.nvvm.read.ptx.sreg.laneid"
+    fn = ops.module.globals.get(fn_name) or llir.Function(ops.module, llir.FunctionType(I32, []), fn_name)
+    return ops.b.zext(ops.b.call(fn, []), I64)
+
+
+def threadfence(ops: Ops) -> None:
+    fn_name = "llvm.nvvm.membar.gl"
+    fn = ops.module.globals.get(fn_name) or llir.Function(ops.module, llir.FunctionType(VOID, []), fn_name)
+    ops.b.call(fn, [])
+
+
 def shared_global(module: llir.Module, elem: llir.Type, count: int, align: int) -> llir.GlobalVariable:
     n = sum(1 for g in module.global_values if g.name.startswith("__shared_"))
     gv = llir.GlobalVariable(module, llir.ArrayType(elem, count), f"__shared_{n}", addrspace=3)

@@ -565,6 +565,16 @@ class FunctionLowerer:
                 strides.insert(0, const(WEAK_INT, acc))
                 acc *= d
             return ArrayValue(ptr, [const(WEAK_INT, d) for d in shape], strides)
+        if name in ("lane_id", "threadfence"):
+            if name == "threadfence":
+                intrinsics.threadfence(self.ops)
+                return None
+            return intrinsics.lane_id(self.ops)
+        if name.startswith("shfl_"):
+            value_t = self.tf.types[e.nid]
+            return intrinsics.shuffle(self.ops, name, self.coerce(e.args[0], value_t), self.coerce(e.args[1], WEAK_INT))
+        if name in ("ballot", "all_", "any_"):
+            return intrinsics.vote(self.ops, name, self.condition(e.args[0]))
         if name.startswith("atomic_"):
             arr_t = self.tf.types[e.args[0].nid]
             assert isinstance(arr_t, ArrayT)

@@ -200,11 +200,35 @@ class CallChecker:
             return self.shared_array(e)
         if name in rules.ATOMICS:
             return self.atomic(e, name)
+        if name in ("lane_id", "threadfence"):
+            if e.args:
+                raise CompileError(e.loc, f"gpu.{name}() takes no arguments")
+            tf.callees[e.nid] = Callee("gpu", name)
+            return WEAK_INT if name == "lane_id" else NONE
+        if name in rules.SHUFFLES or name in rules.VOTES:
+            return self.warp(e, name)
         raise CompileError(
             e.func.loc,
             f"gpu.{name} is not a kernel intrinsic",
             "see the `gpu` section of the docs for the supported intrinsics",
         )
+
+    def warp(self, e: ir.Call, name: str) -> Type:
+        """Warp shuffles and votes: all 32 lanes take part (full mask), so they are barriers for the CPU path."""
+        nargs = 2 if name in rules.SHUFFLES else 1
+        if len(e.args) != nargs:
+            what = "(value, lane_or_delta)" if nargs == 2 else "(predicate)"
+            raise CompileError(e.loc, f"gpu.{name}{what} takes {nargs} argument{'s' * (nargs > 1)}")
+        args = self._args(e)
+        if not is_numeric(args[0]):
+            raise CompileError(e.args[0].loc, f"gpu.{name} needs a number, not {args[0]}")
+        if nargs == 2 and not is_int(args[1]):
+            raise CompileError(e.args[1].loc, f"the lane argument of gpu.{name} must be an integer, not {args[1]}")
+        self.tf.uses_barrier = True
+        self.tf.callees[e.nid] = Callee("gpu", name, tuple(args))
+        if name in rules.SHUFFLES:
+            return args[0]
+        return WEAK_INT if name == "ballot" else BOOL
 
     def shared_array(self, e: ir.Call) -> Type:
         if len(e.args) != 2:

@@ -188,6 +188,8 @@ GPU_INDEX = {
     for axis in "xyz"
 }
 ATOMICS = {"atomic_add", "atomic_min", "atomic_max", "atomic_exch", "atomic_cas"}
+SHUFFLES = {"shfl_down", "shfl_up", "shfl_xor", "shfl_idx"}
+VOTES = {"ballot", "all_", "any_"}
 ATOMIC_DTYPES = {"i32", "i64", "u32", "u64", "f32", "f64"}
 
 

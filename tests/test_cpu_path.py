@@ -225,3 +225,60 @@ def test_kernels_are_launched_not_called(simple):
 def test_cuda_requested_without_gpu_says_so(simple):
     with pytest.raises(hr.NoCudaError, match="device 'cuda' was requested but"):
         simple.launch(1, 1, 1.0, 1, True, np.zeros(3, np.float32), np.zeros((2, 2), np.int64), device="cuda")
+
+
+WARP_SOURCE = """
+@kernel
+def warp_ops(x: Array[f32], out: Array[f32], votes: Array[i64]):
+    i = gpu.global_tid_x()
+    v = x[i] if i < len(x) else f32(0)
+    s = v
+    k = 16
+    while k > 0:
+        s += gpu.shfl_down(s, k)
+        k //= 2
+    b = gpu.shfl_xor(v, 1) - gpu.shfl_up(v, 1) + gpu.shfl_idx(v, 3)
+    lane = gpu.lane_id()
+    mask = gpu.ballot(v > 0.5)
+    everyone = gpu.all_(v >= 0.0)
+    someone = gpu.any_(v > 0.99)
+    gpu.threadfence()
+    if i < len(x):
+        out[i] = b
+        if lane == 0:
+            out[i] = s
+            votes[3 * (i // 32)] = mask
+            votes[3 * (i // 32) + 1] = i64(everyone)
+            votes[3 * (i // 32) + 2] = i64(someone)
+"""
+
+
+def warp_reference(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    out = np.zeros_like(x)
+    votes = np.zeros(3 * (len(x) // 32), dtype=np.int64)
+    for w in range(len(x) // 32):
+        lanes = x[32 * w: 32 * w + 32]
+        for lane in range(32):
+            up = lanes[lane - 1] if lane >= 1 else lanes[lane]
+            out[32 * w + lane] = lanes[lane ^ 1] - up + lanes[3]
+        s = lanes.copy()  # the same tree as shfl_down: partial sums in the same order, same rounding
+        k = 16
+        while k > 0:
+            s = s + np.concatenate([s[k:], s[32 - k:]])
+            k //= 2
+        out[32 * w] = s[0]
+        votes[3 * w] = sum(1 << k for k in range(32) if lanes[k] > 0.5)
+        votes[3 * w + 1] = int(bool((lanes >= 0).all()))
+        votes[3 * w + 2] = int(bool((lanes > 0.99).any()))
+    return out, votes
+
+
+def test_warp_shuffles_and_votes(build):
+    b = build(HEADER + WARP_SOURCE)
+    x = np.random.default_rng(4).random(128, dtype=np.float32)
+    out = np.zeros_like(x)
+    votes = np.zeros(12, dtype=np.int64)
+    b.module.warp_ops.launch(64, 2, x, out, votes, device="cpu")
+    ref_out, ref_votes = warp_reference(x)
+    assert np.array_equal(out, ref_out)
+    assert np.array_equal(votes, ref_votes)

@@ -308,3 +308,127 @@ def test_cubin_for_this_gpu_is_preferred_over_ptx():
     y = np.ones(64, dtype=np.float32)
     hybrid_demo.saxpy.launch(64, 1, np.float32(2), x, y, device="cuda")
     assert np.array_equal(y, 2 * np.arange(64, dtype=np.float32) + 1)
+
+
+def test_warp_shuffles_and_votes_gpu_equals_cpu(build):
+    from test_cpu_path import WARP_SOURCE
+
+    b = build(HEADER + WARP_SOURCE)
+    x = np.random.default_rng(9).random(256, dtype=np.float32)
+    (_, cpu_out, cpu_votes), (_, gpu_out, gpu_votes) = both(
+        b.module.warp_ops, 128, 2, x, np.zeros_like(x), np.zeros(24, dtype=np.int64))
+    assert same_bits(cpu_out, gpu_out)
+    assert np.array_equal(cpu_votes, gpu_votes)
+
+
+def test_streams_events_pinned_memory_and_graphs(build):
+    b = build(HEADER + """
+@kernel
+def add_one(x: Array[f32]):
+    i = gpu.global_tid_x()
+    if i < len(x):
+        x[i] = x[i] + 1.0
+""")
+    k = b.module.add_one
+    n = 1 << 20
+    stream = hr.Stream()
+    host = hr.pinned_array(n, np.float32)
+    host[:] = np.arange(n, dtype=np.float32)
+    dev = hr.device_array(n, np.float32)
+    start, stop = hr.Event(), hr.Event()
+    start.record(stream)
+    dev.copy_from_host(host, stream=stream)
+    for _ in range(3):
+        k[n // 256, 256, stream](dev)
+    dev.copy_to_host(out=host, stream=stream)
+    stop.record(stream)
+    stream.synchronize()
+    assert np.array_equal(host, np.arange(n, dtype=np.float32) + 3)
+    assert start.elapsed_ms(stop) > 0
+    with hr.Graph(stream) as graph:
+        for _ in range(5):
+            k[n // 256, 256, stream](dev)
+    graph.launch()
+    graph.launch()
+    stream.synchronize()
+    assert np.array_equal(dev.copy_to_host(), np.arange(n, dtype=np.float32) + 13)
+
+
+def test_dlpack_and_cuda_array_interface_in_place():
+    torch = pytest.importorskip("torch")
+    hybrid_demo = pytest.importorskip("hybrid_demo")
+    x = torch.arange(1000, dtype=torch.float32, device="cuda")
+    y = torch.ones(1000, dtype=torch.float32, device="cuda")
+
+    class DLPackOnly:  # like a JAX array: DLPack, no __cuda_array_interface__
+        def __init__(self, t):
+            self.t = t
+
+        def __dlpack__(self, stream=None):
+            return self.t.__dlpack__(stream=stream)
+
+        def __dlpack_device__(self):
+            return self.t.__dlpack_device__()
+
+    hybrid_demo.saxpy.launch(256, 4, np.float32(2), DLPackOnly(x), y, device="cuda")  # y via CAI, x via DLPack
+    torch.cuda.synchronize()
+    assert torch.equal(y, 2 * torch.arange(1000, dtype=torch.float32, device="cuda") + 1)
+    d = hr.to_device(np.arange(10, dtype=np.float32))
+    t = torch.from_dlpack(d)  # DeviceArray exports DLPack: same memory
+    t += 1
+    assert np.array_equal(d.copy_to_host(), np.arange(10, dtype=np.float32) + 1)
+    with pytest.raises(TypeError, match="`x` expects Array\\[f32\\]: .*not a CUDA array"):
+        hybrid_demo.saxpy.launch(256, 4, np.float32(2), DLPackOnly(torch.zeros(3)), y, device="cuda")
+
+
+def test_concurrent_launches_from_threads_load_the_module_once(build):
+    import threading
+
+    b = build(HEADER + """
+@kernel
+def fill(x: Array[i64], v: i64):
+    i = gpu.global_tid_x()
+    if i < len(x):
+        x[i] = v
+""")
+    k = b.module.fill
+    loads = []
+    from hybrid_runtime import device as device_module
+
+    real = device_module.CudaDevice.function
+
+    def counting(self, key, code, kernel):
+        if key not in self.functions:
+            loads.append(key)
+        return real(self, key, code, kernel)
+
+    device_module.CudaDevice.function = counting
+    try:
+        outs = [hr.device_array(4096, np.int64) for _ in range(8)]
+        errors = []
+
+        def work(j):
+            try:
+                for _ in range(50):
+                    k[16, 256](outs[j], j)
+            except BaseException as exc:  # noqa: BLE001
+                errors.append(exc)
+
+        threads = [threading.Thread(target=work, args=(j,)) for j in range(8)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        hr.synchronize()
+    finally:
+        device_module.CudaDevice.function = real
+    assert not errors
+    assert all(np.array_equal(o.copy_to_host(), np.full(4096, j)) for j, o in enumerate(outs))
+    assert len(set(loads)) <= 1
+
+
+def test_devices_and_arrays_on_other_devices():
+    devs = hr.devices()
+    assert devs and devs[0].ordinal == 0
+    with pytest.raises(ValueError, match="does not exist"):
+        hr.device_array(4, np.float32, device=f"cuda:{len(devs)}")

@@ -7,15 +7,26 @@ from __future__ import annotations
 
 from . import gpu
 from .config import LaunchConfig
-from .device import default_device_name
+from .device import CudaDevice, default_device_name, devices
 from .device import select as select_device
 from .driver import CudaError, NoCudaError, cuda_available
 from .kernel import Kernel, kernel
 from .manifest import ManifestError
 from .memory import DeviceArray, copy_to_host, device_array, to_device
+from .stream import Event, Graph, Stream, pinned_array
 from .types import Array, boolean, f32, f64, i8, i16, i32, i64, u8, u16, u32, u64
 
 __version__ = "0.1.0"
+
+
+def synchronize(device: str | None = None) -> None:
+    """Wait for all work queued on a device (default: the default device) to finish."""
+    from .driver import check, initialise
+
+    dev = select_device(device if device is not None else "cuda")
+    if dev is not None:
+        dev.ensure_current()
+        check(initialise().cuCtxSynchronize(), "cuCtxSynchronize")
 
 
 def launch(
@@ -27,30 +38,37 @@ def launch(
 
 __all__ = [
     "Array",
+    "CudaDevice",
     "CudaError",
     "DeviceArray",
+    "Event",
+    "Graph",
     "Kernel",
     "LaunchConfig",
     "ManifestError",
     "NoCudaError",
+    "Stream",
     "boolean",
     "copy_to_host",
     "cuda_available",
     "default_device_name",
     "device_array",
+    "devices",
     "f32",
     "f64",
     "gpu",
-    "i8",
     "i16",
     "i32",
     "i64",
+    "i8",
     "kernel",
     "launch",
+    "pinned_array",
     "select_device",
+    "synchronize",
     "to_device",
-    "u8",
     "u16",
     "u32",
     "u64",
+    "u8",
 ]

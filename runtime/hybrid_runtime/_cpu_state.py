@@ -57,10 +57,24 @@ class BlockBarrier:
 
 
 @dataclass
+class WarpState:
+    """32 lanes exchanging values (``shfl_*``, votes): a slot per lane and a barrier among them."""
+
+    barrier: BlockBarrier
+    values: list[Any] = field(default_factory=lambda: [None] * 32)
+
+
+@dataclass
 class BlockState:
     barrier: BlockBarrier
     shared: dict[Any, Any] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
+    warps: list[WarpState] = field(default_factory=list)
+
+    @classmethod
+    def for_threads(cls, n: int) -> BlockState:
+        warps = [WarpState(BlockBarrier(min(32, n - 32 * w))) for w in range((n + 31) // 32)]
+        return cls(BlockBarrier(n), warps=warps)
 
 
 @dataclass
@@ -69,6 +83,7 @@ class ThreadState:
     bid: tuple[int, int, int] = (0, 0, 0)
     bdim: tuple[int, int, int] = (1, 1, 1)
     gdim: tuple[int, int, int] = (1, 1, 1)
+    linear: int = 0  # thread index within the block, x fastest
     block: BlockState = field(default_factory=lambda: BlockState(BlockBarrier(1)))
 
 

@@ -17,7 +17,7 @@ import numpy as np
 from ._cpu_state import BlockBarrier, BlockState, ThreadState, set_current
 from .config import LaunchConfig
 
-_BARRIER_NAMES = {"syncthreads"}
+_BARRIER_NAMES = {"syncthreads", "shfl_down", "shfl_up", "shfl_xor", "shfl_idx", "ballot", "all_", "any_"}
 
 
 def needs_threads(func: Callable[..., Any]) -> bool:
@@ -85,13 +85,15 @@ def _run_threaded(func: Callable[..., Any], config: LaunchConfig, args: list[Any
     current_block: list[BlockState] = []
 
     def next_block() -> None:
-        current_block[:] = [BlockState(BlockBarrier(len(threads)))]
+        current_block[:] = [BlockState.for_threads(len(threads))]
 
     between_blocks = threading.Barrier(len(threads), action=next_block)
     next_block()
 
     def worker(tid: tuple[int, int, int]) -> None:
-        state = ThreadState(tid=tid, bdim=config.block, gdim=config.grid)
+        bx, by, _ = config.block
+        linear = tid[0] + bx * (tid[1] + by * tid[2])
+        state = ThreadState(tid=tid, bdim=config.block, gdim=config.grid, linear=linear)
         set_current(state)
         try:
             with np.errstate(all="ignore"):
@@ -102,6 +104,7 @@ def _run_threaded(func: Callable[..., Any], config: LaunchConfig, args: list[Any
                         func(*args)
                     finally:
                         block.barrier.leave()
+                        block.warps[linear // 32].barrier.leave()
                     between_blocks.wait()
         except threading.BrokenBarrierError:
             pass

@@ -8,12 +8,14 @@ from __future__ import annotations
 import os
 import threading
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from .driver import NoCudaError, check, cuda_available, initialise
 
 _lock = threading.Lock()
 _devices: dict[int, CudaDevice] = {}
+_thread = threading.local()  # the context this thread made current last
 
 
 @dataclass(eq=False)
@@ -29,6 +31,12 @@ class CudaDevice:
     def activate(self) -> None:
         cu = initialise()
         check(cu.cuCtxSetCurrent(self.context), "cuCtxSetCurrent")
+        _thread.context = self.context
+
+    def ensure_current(self) -> None:
+        """Make this device's context current in this thread (a driver call only when it is not)."""
+        if getattr(_thread, "context", None) is not self.context:
+            self.activate()
 
     def function(self, key: tuple[str, str], ptx: bytes, kernel: str) -> Any:
         """The kernel's CUfunction, loading its PTX module once per context."""
@@ -73,8 +81,21 @@ def get_device(ordinal: int = 0) -> CudaDevice:
             context = check(cu.cuDevicePrimaryCtxRetain(handle), "cuDevicePrimaryCtxRetain")
             dev = CudaDevice(ordinal, handle, context, (major, minor), name)
             _devices[ordinal] = dev
-    dev.activate()
+    dev.ensure_current()
     return dev
+
+
+@lru_cache(maxsize=1)
+def device_count() -> int:
+    """How many CUDA devices the driver sees (0 without a usable driver)."""
+    if not cuda_available():
+        return 0
+    return int(check(initialise().cuDeviceGetCount(), "cuDeviceGetCount"))
+
+
+def devices() -> list[CudaDevice]:
+    """Every CUDA device, in driver order (empty without a usable driver)."""
+    return [get_device(i) for i in range(device_count())]
 
 
 def select(device: str | None) -> CudaDevice | None:
@@ -100,6 +121,19 @@ def select(device: str | None) -> CudaDevice | None:
         except NoCudaError as exc:
             raise NoCudaError(f"device {choice!r} was requested but {exc}") from None
     raise ValueError(f"device must be 'cpu', 'cuda', 'cuda:N' or 'auto', got {choice!r}")
+
+
+_defaults: dict[str | None, CudaDevice | None] = {}
+
+
+def default_device() -> CudaDevice | None:
+    """Where a launch without ``device=`` goes: $HYBRID_DEVICE, else auto (resolved once per value)."""
+    env = os.environ.get("HYBRID_DEVICE")
+    try:
+        return _defaults[env]
+    except KeyError:
+        _defaults[env] = dev = select(None)
+        return dev
 
 
 def default_device_name(device: str | None = None) -> str:

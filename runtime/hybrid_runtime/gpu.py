@@ -92,6 +92,67 @@ def global_size_z() -> int:
     return s.gdim[2] * s.bdim[2]
 
 
+def lane_id() -> int:
+    return current().linear % 32
+
+
+def threadfence() -> None:
+    """Order this thread's memory writes before later ones, device-wide (a no-op on the CPU path)."""
+
+
+def _exchange(value: Any) -> list[Any]:
+    """Every lane of this warp posts a value; all get the warp's values (lanes that do not exist: None)."""
+    state = current()
+    warp = state.block.warps[state.linear // 32]
+    warp.values[state.linear % 32] = value
+    warp.barrier.wait()
+    values = list(warp.values)
+    warp.barrier.wait()
+    return values
+
+
+def _shuffle(value: Any, source: int) -> Any:
+    values = _exchange(value)
+    got = values[source] if 0 <= source < 32 else None
+    return value if got is None else got
+
+
+def shfl_down(value: Any, delta: int) -> Any:
+    """The value of lane ``lane_id() + delta`` (this lane's own past the end of the warp)."""
+    lane = lane_id()
+    return _shuffle(value, lane + delta if lane + delta < 32 else lane)
+
+
+def shfl_up(value: Any, delta: int) -> Any:
+    """The value of lane ``lane_id() - delta`` (this lane's own before the start of the warp)."""
+    lane = lane_id()
+    return _shuffle(value, lane - delta if lane - delta >= 0 else lane)
+
+
+def shfl_xor(value: Any, mask: int) -> Any:
+    """The value of lane ``lane_id() ^ mask``."""
+    return _shuffle(value, (lane_id() ^ mask) & 31)
+
+
+def shfl_idx(value: Any, lane: int) -> Any:
+    """The value of lane ``lane``."""
+    return _shuffle(value, lane & 31)
+
+
+def ballot(predicate: Any) -> int:
+    """A 32-bit mask with bit k set when lane k's predicate is true."""
+    values = _exchange(bool(predicate))
+    return sum(1 << k for k, v in enumerate(values) if v)
+
+
+def all_(predicate: Any) -> bool:
+    return all(v for v in _exchange(bool(predicate)) if v is not None)
+
+
+def any_(predicate: Any) -> bool:
+    return any(v for v in _exchange(bool(predicate)) if v is not None)
+
+
 def syncthreads() -> None:
     """Wait until every thread of the block has arrived (threads that have returned count as arrived)."""
     current().block.barrier.wait()

@@ -11,12 +11,13 @@ import numpy as np
 
 from . import cpu
 from .config import LaunchConfig
-from .device import CudaDevice, select
-from .launch import launch_cuda
+from .device import CudaDevice, default_device, select
 from .manifest import Manifest, ManifestError, package_manifest
 from .memory import DeviceArray
+from .plan import LaunchPlan
 from .signature import Param, check_arguments, params_from_annotations
 from .staleness import changed_sources
+from .stream import stream_handle
 
 
 class Kernel:
@@ -30,7 +31,8 @@ class Kernel:
         self.options = options
         self.qualname = f"{func.__module__}.{func.__name__}"
         self._params: list[Param] | None = None
-        self._prepared: dict[int, tuple[Any, list[Param]]] = {}  # device ordinal -> (CUfunction, params)
+        self._plans: dict[int, LaunchPlan] = {}  # device ordinal -> launch plan
+        self._launchers: dict[Any, Launcher] = {}  # kernel[blocks, threads] configurations seen
 
     def __repr__(self) -> str:
         return f"<kernel {self.qualname}>"
@@ -42,12 +44,16 @@ class Kernel:
             "plain Python function"
         )
 
-    def __getitem__(self, config: Any) -> Callable[..., None]:
-        if not isinstance(config, tuple) or len(config) not in (2, 3):
-            raise TypeError(f"use {self.__name__}[blocks, threads] or {self.__name__}[blocks, threads, stream]")
-        blocks, threads, *rest = config
-        stream = rest[0] if rest else None
-        return functools.partial(self._launch, LaunchConfig.make(threads, blocks), stream=stream)
+    def __getitem__(self, config: Any) -> Launcher:
+        launcher = self._launchers.get(config) if _hashable(config) else None
+        if launcher is None:
+            if not isinstance(config, tuple) or len(config) not in (2, 3):
+                raise TypeError(f"use {self.__name__}[blocks, threads] or {self.__name__}[blocks, threads, stream]")
+            blocks, threads, *rest = config
+            launcher = Launcher(self, LaunchConfig.make(threads, blocks), rest[0] if rest else None)
+            if _hashable(config) and len(self._launchers) < 256:
+                self._launchers[config] = launcher
+        return launcher
 
     def launch(self, threads: Any, blocks: Any, *args: Any, device: str | None = None, stream: Any = None) -> None:
         """Run the kernel on ``blocks`` blocks of ``threads`` threads (ints or tuples of up to 3)."""
@@ -61,11 +67,13 @@ class Kernel:
         return self._params
 
     def _launch(self, config: LaunchConfig, *args: Any, device: str | None = None, stream: Any = None) -> None:
-        target = select(device)
+        target = default_device() if device is None else select(device)
         if target is None:
             self._launch_cpu(config, args)
-        else:
-            self._launch_gpu(target, config, args, stream)
+            return
+        plan = self._plans.get(target.ordinal) or self._plan(target)
+        if not plan.fast(args, config.grid, config.block, config.shared_bytes, stream_handle(stream)):
+            plan.launch(config, args, stream)
 
     def _launch_cpu(self, config: LaunchConfig, args: tuple[Any, ...]) -> None:
         values = check_arguments(self.__name__, self.params, args)
@@ -114,24 +122,47 @@ class Kernel:
         package_manifest.cache_clear()
         return self._manifest_entry()
 
-    def _launch_gpu(self, device: CudaDevice, config: LaunchConfig, args: tuple[Any, ...], stream: Any) -> None:
-        prepared = self._prepared.get(device.ordinal)
-        if prepared is None:
-            prepared = self._prepare(device)
-        function, params = prepared
-        values = check_arguments(self.__name__, params, args)
-        launch_cuda(self.qualname, device, function, params, config, values, stream)
-
-    def _prepare(self, device: CudaDevice) -> tuple[Any, list[Param]]:
-        """Once per device: the manifest entry, its parameters, and the loaded CUfunction."""
+    def _plan(self, device: CudaDevice) -> LaunchPlan:
+        """Once per device: the manifest entry, the loaded CUfunction and the launch plan."""
         manifest, entry = self._manifest_entry()
         if manifest.data.get("editable"):
             manifest, entry = self._refresh_editable(manifest, entry)
         params = [Param.from_manifest(p) for p in entry["params"]]
         name, code = manifest.best_code(entry, device.compute_capability, self.qualname)
         function = device.function((str(manifest.directory / name), entry["symbol"]), code, self.qualname)
-        self._prepared[device.ordinal] = (function, params)
-        return function, params
+        plan = LaunchPlan(self.qualname, device, int(function), params)
+        self._plans[device.ordinal] = plan
+        return plan
+
+
+class Launcher:
+    """``kernel[blocks, threads]`` (or ``[blocks, threads, stream]``): call it with the arguments."""
+
+    __slots__ = ("kernel", "config", "stream", "handle")
+
+    def __init__(self, kernel: Kernel, config: LaunchConfig, stream: Any) -> None:
+        self.kernel = kernel
+        self.config = config
+        self.stream = stream
+        self.handle = stream_handle(stream)
+
+    def __call__(self, *args: Any) -> None:
+        target = default_device()
+        if target is None:
+            self.kernel._launch_cpu(self.config, args)
+            return
+        plan = self.kernel._plans.get(target.ordinal) or self.kernel._plan(target)
+        config = self.config
+        if not plan.fast(args, config.grid, config.block, config.shared_bytes, self.handle):
+            plan.launch(config, args, self.stream)
+
+
+def _hashable(value: Any) -> bool:
+    try:
+        hash(value)
+    except TypeError:
+        return False
+    return True
 
 
 def kernel(func: Callable[..., Any] | None = None, **options: Any) -> Any:

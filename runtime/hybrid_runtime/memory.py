@@ -12,6 +12,17 @@ import numpy as np
 
 from .device import CudaDevice, get_device, select
 from .driver import check, initialise
+from .interop import KDL_CUDA, to_dlpack
+from .stream import stream_handle
+
+
+def _c_strides(shape: tuple[int, ...]) -> tuple[int, ...]:
+    out: list[int] = []
+    acc = 1
+    for dim in reversed(shape):
+        out.insert(0, acc)
+        acc *= dim
+    return tuple(out)
 
 
 class DeviceArray:
@@ -24,9 +35,10 @@ class DeviceArray:
         self.size = int(np.prod(self.shape, dtype=np.int64))
         self.nbytes = self.size * self.dtype.itemsize
         cu = initialise()
-        self.device.activate()
+        self.device.ensure_current()
         self.ptr = int(check(cu.cuMemAlloc(max(self.nbytes, 1)), "cuMemAlloc"))
         self._cu = cu
+        self.elem_strides = _c_strides(self.shape)
 
     @property
     def ndim(self) -> int:
@@ -34,12 +46,8 @@ class DeviceArray:
 
     @property
     def strides(self) -> tuple[int, ...]:
-        strides: list[int] = []
-        acc = self.dtype.itemsize
-        for dim in reversed(self.shape):
-            strides.insert(0, acc)
-            acc *= dim
-        return tuple(strides)
+        """In bytes, as NumPy's."""
+        return tuple(s * self.dtype.itemsize for s in self.elem_strides)
 
     def __len__(self) -> int:
         return self.shape[0]
@@ -57,22 +65,43 @@ class DeviceArray:
             "version": 3,
         }
 
-    def copy_from_host(self, host: np.ndarray) -> None:
-        host = np.ascontiguousarray(host, dtype=self.dtype)
-        if host.shape != self.shape:
-            raise ValueError(f"cannot copy an array of shape {host.shape} into a device array of shape {self.shape}")
-        if self.nbytes:
-            self.device.activate()
-            check(self._cu.cuMemcpyHtoD(self.ptr, host.ctypes.data, self.nbytes), "cuMemcpyHtoD")
+    def __dlpack__(self, stream: Any = None, **kwargs: Any) -> Any:
+        """DLPack export (PyTorch, CuPy, JAX ... can use this memory in place)."""
+        return to_dlpack(self, self.ptr, self.shape, self.dtype, self.device.ordinal)
 
-    def copy_to_host(self, out: np.ndarray | None = None) -> np.ndarray:
-        """Wait for pending work and copy the data into a new (or the given) NumPy array."""
+    def __dlpack_device__(self) -> tuple[int, int]:
+        return (KDL_CUDA, self.device.ordinal)
+
+    def copy_from_host(self, host: np.ndarray, stream: Any = None) -> None:
+        """Copy a host array in; with ``stream``, asynchronously (truly so from :func:`pinned_array` memory)."""
+        src = np.ascontiguousarray(host, dtype=self.dtype)
+        if src.shape != self.shape:
+            raise ValueError(f"cannot copy an array of shape {src.shape} into a device array of shape {self.shape}")
+        if self.nbytes:
+            self.device.ensure_current()
+            if stream is None:
+                check(self._cu.cuMemcpyHtoD(self.ptr, src.ctypes.data, self.nbytes), "cuMemcpyHtoD")
+            else:
+                check(
+                    self._cu.cuMemcpyHtoDAsync(self.ptr, src.ctypes.data, self.nbytes, stream_handle(stream)),
+                    "cuMemcpyHtoDAsync",
+                )
+
+    def copy_to_host(self, out: np.ndarray | None = None, stream: Any = None) -> np.ndarray:
+        """Copy the data into a new (or the given) NumPy array: after pending work on the default stream, or,
+        with ``stream``, queued on that stream (synchronise it before reading ``out``)."""
         target = out if out is not None and out.flags.c_contiguous else np.empty(self.shape, self.dtype)
         if target.shape != self.shape or target.dtype != self.dtype:
             raise ValueError(f"out must have shape {self.shape} and dtype {self.dtype.name}")
         if self.nbytes:
-            self.device.activate()
-            check(self._cu.cuMemcpyDtoH(target.ctypes.data, self.ptr, self.nbytes), "cuMemcpyDtoH")
+            self.device.ensure_current()
+            if stream is None:
+                check(self._cu.cuMemcpyDtoH(target.ctypes.data, self.ptr, self.nbytes), "cuMemcpyDtoH")
+            else:
+                check(
+                    self._cu.cuMemcpyDtoHAsync(target.ctypes.data, self.ptr, self.nbytes, stream_handle(stream)),
+                    "cuMemcpyDtoHAsync",
+                )
         if out is not None and target is not out:
             out[...] = target
             return out

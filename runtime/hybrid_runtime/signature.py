@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from .interop import from_dlpack
 from .types import SCALAR_DTYPES, SCALAR_NAMES, ArrayType, scalar_name
 
 
@@ -127,6 +128,15 @@ def check_arguments(kernel: str, params: list[Param], args: tuple[Any, ...]) -> 
         if p.kind == "scalar":
             out.append(check_scalar(kernel, p, a))
         else:
+            if (
+                not isinstance(a, np.ndarray)
+                and not hasattr(a, "__cuda_array_interface__")
+                and hasattr(a, "__dlpack__")
+            ):
+                try:
+                    a = from_dlpack(a)  # consumed once, here; the launch uses the view
+                except TypeError as exc:
+                    raise TypeError(f"{kernel}(): parameter `{p.name}` expects {p.describe()}: {exc}") from None
             check_array(kernel, p, a)
             out.append(a)
     return out

@@ -1,0 +1,176 @@
+"""Launch plans: everything about launching one kernel on one device that can be worked out once.
+
+A plan lays the kernel's parameters out in a pre-allocated buffer (arrays as pointer, shape and
+strides in elements), keeps a ``void*[]`` pointing into it, and holds a small argument packer
+generated for this kernel's signature. The hot path for device arrays and plain scalars is then:
+a few identity and dtype checks, one ``struct.pack_into``, and one ``cuLaunchKernel`` through the
+driver's own entry point. Anything else (host NumPy arrays, ``__cuda_array_interface__`` or DLPack
+objects, conversions, errors) takes the general path, which checks every argument and names the
+parameter that is wrong.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import struct
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from .config import LaunchConfig
+from .device import CudaDevice, device_count
+from .driver import check, initialise, raw_launch
+from .interop import ArrayView, as_array_view, check_device
+from .memory import DeviceArray
+from .signature import Param, check_arguments
+from .stream import stream_handle
+
+_FORMAT = {
+    "bool": "B",
+    "int8": "b",
+    "int16": "h",
+    "int32": "i",
+    "int64": "q",
+    "uint8": "B",
+    "uint16": "H",
+    "uint32": "I",
+    "uint64": "Q",
+    "float32": "f",
+    "float64": "d",
+}
+_PY_TYPES = {"b": (bool,), "i": (int,), "u": (int,), "f": (float, int)}
+
+
+class LaunchPlan:
+    def __init__(self, kernel: str, device: CudaDevice, function: Any, params: list[Param]) -> None:
+        self.kernel = kernel
+        self.device = device
+        self.params = params
+        self.function = function
+        fmt, offsets, pos = "<", [], 0
+        for p in params:
+            codes = [_FORMAT[p.dtype.name]] if p.kind == "scalar" else ["Q"] + ["q"] * (2 * p.ndim)
+            for code in codes:
+                size = struct.calcsize(code)
+                pad = -pos % size
+                fmt += "x" * pad + code
+                offsets.append(pos + pad)
+                pos += pad + size
+        self.struct = struct.Struct(fmt)
+        self.buffer = ctypes.create_string_buffer(max(pos, 8))
+        base = ctypes.addressof(self.buffer)
+        self.pointers = (ctypes.c_void_p * max(len(offsets), 1))(*[base + o for o in offsets])
+        self.lock = threading.Lock()  # the buffer is shared; cuLaunchKernel copies it before returning
+        self.fast: Callable[..., bool] = _generate_fast_path(self)
+
+    # ----------------------------------------------------------- general path
+    def launch(self, config: LaunchConfig, args: tuple[Any, ...], stream: Any) -> None:
+        """Check and convert every argument, copy host arrays in (and back), launch."""
+        values = check_arguments(self.kernel.rsplit(".", 1)[-1], self.params, args)
+        flat: list[Any] = []
+        temporaries: list[tuple[DeviceArray, np.ndarray | None]] = []
+        keep_alive: list[Any] = []
+        for p, a in zip(self.params, values):
+            if p.kind == "scalar":
+                flat.append(a.item() if p.dtype.kind != "b" else int(a))
+                continue
+            if isinstance(a, np.ndarray):
+                dev = DeviceArray(a.shape, a.dtype, self.device)
+                dev.copy_from_host(a)
+                temporaries.append((dev, a if p.writes else None))
+                ptr, shape, strides = dev.ptr, dev.shape, dev.elem_strides
+            elif isinstance(a, DeviceArray):
+                if a.device is not self.device:
+                    raise ValueError(
+                        f"{self.kernel}(): parameter `{p.name}` is on cuda:{a.device.ordinal}, "
+                        f"the launch on cuda:{self.device.ordinal}; copy it over first"
+                    )
+                ptr, shape, strides = a.ptr, a.shape, a.elem_strides
+            else:
+                view = a if isinstance(a, ArrayView) else as_array_view(a)
+                assert view is not None  # check_arguments accepted it as an array
+                check_device(view, p.name, self.kernel, self.device, device_count())
+                keep_alive.append(view)
+                ptr, shape, strides = view.ptr, view.shape, view.elem_strides
+            flat += [ptr, *shape, *strides]
+        handle = stream_handle(stream)
+        self.device.ensure_current()
+        with self.lock:
+            self.struct.pack_into(self.buffer, 0, *flat)
+            err = raw_launch()(
+                self.function, *config.grid, *config.block, config.shared_bytes, handle, self.pointers, None
+            )
+        if err:
+            self.fail(err)
+        if temporaries:
+            cu = initialise()
+            check(cu.cuStreamSynchronize(handle), "cuStreamSynchronize", self.kernel)
+            for dev, host in temporaries:
+                if host is not None:
+                    dev.copy_to_host(out=host)
+                dev.free()
+        del keep_alive  # DLPack views are released once the launch is queued; their owner keeps the memory
+
+    def fail(self, err: int) -> None:
+        cu = initialise()
+        check((cu.CUresult(err),), "cuLaunchKernel", self.kernel)
+
+
+def _generate_fast_path(plan: LaunchPlan) -> Callable[..., bool]:
+    """Source for ``fast(args, grid, block, shmem, stream) -> bool``: launch and return True when every
+    argument is a plain scalar or a device array of this device; else return False (general path)."""
+    lines = [
+        "def fast(args, grid, block, shmem, stream):",
+        f"    if len(args) != {len(plan.params)}:",
+        "        return False",
+    ]
+    names = [f"a{i}" for i in range(len(plan.params))]
+    if names:
+        lines.append(f"    {', '.join(names)}{',' if len(names) == 1 else ''} = args")
+    env: dict[str, Any] = {
+        "DeviceArray": DeviceArray,
+        "device": plan.device,
+        "pack": plan.struct.pack_into,
+        "buf": plan.buffer,
+        "lock": plan.lock,
+        "ptrs": plan.pointers,
+        "fn": plan.function,
+        "plan": plan,
+        "struct_error": struct.error,
+    }
+    values: list[str] = []
+    for i, p in enumerate(plan.params):
+        a = names[i]
+        env[f"dt{i}"] = p.dtype
+        if p.kind == "scalar":
+            accepted = [f"type({a}) is {t.__name__}" for t in _PY_TYPES[p.dtype.kind]]
+            env[f"np{i}"] = p.dtype.type
+            accepted.append(f"type({a}) is np{i}")
+            lines += [f"    if not ({' or '.join(accepted)}):", "        return False"]
+            values.append(a)
+        else:
+            lines += [
+                f"    if type({a}) is not DeviceArray or {a}.dtype is not dt{i} or {a}.device is not device"
+                f" or len({a}.shape) != {p.ndim}:",
+                "        return False",
+            ]
+            values.append(f"{a}.ptr")
+            values += [f"{a}.shape[{k}]" for k in range(p.ndim)]
+            values += [f"{a}.elem_strides[{k}]" for k in range(p.ndim)]
+    lines += [
+        "    device.ensure_current()",
+        "    with lock:",
+        "        try:",
+        f"            pack(buf, 0, {', '.join(values)})" if values else "            pass",
+        "        except (struct_error, OverflowError):",
+        "            return False  # e.g. an int out of range: the general path names the parameter",
+        "        err = launch(fn, grid[0], grid[1], grid[2], block[0], block[1], block[2], shmem, stream, ptrs, None)",
+        "    if err:",
+        "        plan.fail(err)",
+        "    return True",
+    ]
+    env["launch"] = raw_launch()
+    exec("\n".join(lines), env)  # noqa: S102 - generated from the kernel's own signature
+    return env["fast"]  # type: ignore[no-any-return]

@@ -73,7 +73,8 @@ def unflatten(t: Type, values: list[llir.Value]) -> tuple[Value, list[llir.Value
 class ModuleLowerer:
     """Builds one LLVM module from a kernel and the helpers it reaches."""
 
-    def __init__(self, name: str, data_layout: str) -> None:
+    def __init__(self, name: str, data_layout: str, fastmath: bool = False) -> None:
+        self.fastmath = fastmath
         self.module = llir.Module(name)
         self.module.triple = TRIPLE
         self.module.data_layout = data_layout
@@ -126,7 +127,7 @@ class FunctionLowerer:
         self.fn = parent.functions[tf.symbol]
         self.entry = self.fn.append_basic_block("entry")
         self.b = llir.IRBuilder(self.entry)
-        self.ops = Ops(self.b, parent.module, parent.libdevice)
+        self.ops = Ops(self.b, parent.module, parent.libdevice, parent.fastmath)
         self.slots: dict[str, list[llir.AllocaInstr]] = {}
         self.loops: list[_Loop] = []
 
@@ -394,7 +395,7 @@ class FunctionLowerer:
         results: list[tuple[llir.Value, llir.Block]] = []
         after = self.fn.append_basic_block("cmp.end") if len(e.ops) > 1 else None
         for k, (op, comp) in enumerate(zip(e.ops, e.comparators)):
-            ops = self.tf.optypes[comp.nid]
+            ops = self.tf.cmptypes[(e.nid, k)]
             right = self.expr(comp)
             lt, rt = self.tf.types[left_node.nid], self.tf.types[comp.nid]
             ok = self.ops.compare(

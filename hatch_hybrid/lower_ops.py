@@ -57,10 +57,12 @@ def _mangle(t: llir.Type) -> str:
 class Ops:
     """Emits scalar operations through one builder; ``intrinsic``/``libdevice`` declare callees."""
 
-    def __init__(self, builder: llir.IRBuilder, module: llir.Module, libdevice: set[str]) -> None:
+    def __init__(self, builder: llir.IRBuilder, module: llir.Module, libdevice: set[str], fastmath: bool = False):
         self.b = builder
         self.module = module
         self.libdevice = libdevice
+        # fastmath=True lets LLVM contract a*b+c into one FMA (one rounding instead of two)
+        self.fp_flags = ["contract"] if fastmath else []
 
     # --------------------------------------------------------------- callees
     def intrinsic(
@@ -120,11 +122,11 @@ class Ops:
         b = self.b
         is_float = s.kind == "f"
         if op == "+":
-            return b.fadd(a, b_) if is_float else b.add(a, b_)
+            return b.fadd(a, b_, flags=self.fp_flags) if is_float else b.add(a, b_)
         if op == "-":
-            return b.fsub(a, b_) if is_float else b.sub(a, b_)
+            return b.fsub(a, b_, flags=self.fp_flags) if is_float else b.sub(a, b_)
         if op == "*":
-            return b.fmul(a, b_) if is_float else b.mul(a, b_)
+            return b.fmul(a, b_, flags=self.fp_flags) if is_float else b.mul(a, b_)
         if op == "/":
             return b.fdiv(a, b_)
         if op in ("//", "%"):

@@ -184,7 +184,10 @@ def _compile(program: Program, decl: KernelDecl, archs: list[str], ptxas: str | 
     params = [
         _param_entry(p.name, t, i in typed.writes) for i, (p, t) in enumerate(zip(typed.fn.params, typed.arg_types))
     ]
-    lowerer = ModuleLowerer(decl.qualname, data_layout())
+    fastmath = decl.options.get("fastmath", False)
+    if not isinstance(fastmath, bool):
+        raise CompileError(decl.loc, "@kernel(fastmath=...) takes True or False")
+    lowerer = ModuleLowerer(decl.qualname, data_layout(), fastmath)
     llvm_ir = str(lowerer.lower_kernel(typed))
     result = CompiledKernel(
         decl,

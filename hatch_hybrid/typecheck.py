@@ -46,6 +46,7 @@ class TypedFunction:
     return_type: Type = NONE
     types: dict[int, Type] = field(default_factory=dict)  # expression node id -> type
     optypes: dict[int, rules.OpTypes] = field(default_factory=dict)  # operator node id -> operand types
+    cmptypes: dict[tuple[int, int], rules.OpTypes] = field(default_factory=dict)  # (compare id, k-th op)
     callees: dict[int, Callee] = field(default_factory=dict)
     consts: dict[int, Any] = field(default_factory=dict)  # node id -> compile-time constant value
     locals: dict[str, Type] = field(default_factory=dict)
@@ -437,10 +438,10 @@ class FunctionChecker(CallChecker):
                 return rules.unary(e.op, operand)
         if isinstance(e, ir.Compare):
             left = self.expr(e.left)
-            for op, comp in zip(e.ops, e.comparators):
+            for k, (op, comp) in enumerate(zip(e.ops, e.comparators)):
                 right = self.expr(comp)
                 with rule_errors(e.loc):
-                    tf.optypes[comp.nid] = rules.compare(op, left, right)
+                    tf.cmptypes[(e.nid, k)] = rules.compare(op, left, right)
                 left = right
             return BOOL
         if isinstance(e, (ir.BoolOp, ir.IfExp)):

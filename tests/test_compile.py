@@ -290,3 +290,22 @@ def k(x: Array[f32], y: Array[f64], out: Array[f64]):
     )
     names = sorted(t.symbol for t in _reached(b.kernels["k"].typed) if "sq" in t.symbol)
     assert [n.rsplit("___", 1)[1] for n in names] == ["f32", "f64", "int"]
+
+
+def test_fastmath_allows_contraction_and_default_does_not(build):
+    b = build(
+        HEADER
+        + """
+@kernel(fastmath=True)
+def fast(a: Array[f32], out: Array[f32]):
+    i = gpu.global_tid_x()
+    out[i] = a[i] * a[i] + out[i]
+
+@kernel
+def exact(a: Array[f32], out: Array[f32]):
+    i = gpu.global_tid_x()
+    out[i] = a[i] * a[i] + out[i]
+"""
+    )
+    assert "fma.rn.f32" in b.ptx("fast")
+    assert "fma" not in b.ptx("exact")

@@ -1,0 +1,122 @@
+"""The same algorithms as the numba-cuda and CUDA C versions in benchmarks/suite.py."""
+
+from hybrid_runtime import Array, f32, gpu, i32, i64, kernel
+
+TILE = 16
+
+
+@kernel
+def saxpy(a: f32, x: Array[f32], y: Array[f32]):
+    i = gpu.global_tid_x()
+    if i < len(y):
+        y[i] = a * x[i] + y[i]
+
+
+@kernel
+def block_sum(x: Array[f32], partial: Array[f32]):
+    """Grid-stride partial sums, then a warp-shuffle tree and shared memory across warps."""
+    warp_sums = gpu.shared_array(f32, 32)
+    t = gpu.thread_idx_x()
+    i = gpu.global_tid_x()
+    stride = gpu.global_size_x()
+    n = len(x)
+    s = f32(0)
+    while i < n:
+        s += x[i]
+        i += stride
+    k = 16
+    while k > 0:
+        s += gpu.shfl_down(s, k)
+        k //= 2
+    if gpu.lane_id() == 0:
+        warp_sums[t // 32] = s
+    gpu.syncthreads()
+    if t < 32:
+        v = warp_sums[t] if t < gpu.block_dim_x() // 32 else f32(0)
+        k = 16
+        while k > 0:
+            v += gpu.shfl_down(v, k)
+            k //= 2
+        if t == 0:
+            partial[gpu.block_idx_x()] = v
+
+
+@kernel
+def matmul(a: Array[f32, 2], b: Array[f32, 2], c: Array[f32, 2]):
+    """C = A @ B with 16x16 shared-memory tiles (sizes multiples of 16)."""
+    sa = gpu.shared_array(f32, (TILE, TILE))
+    sb = gpu.shared_array(f32, (TILE, TILE))
+    tx = gpu.thread_idx_x()
+    ty = gpu.thread_idx_y()
+    row = gpu.block_idx_y() * TILE + ty
+    col = gpu.block_idx_x() * TILE + tx
+    acc = f32(0)
+    for t0 in range(0, a.shape[1], TILE):
+        sa[ty, tx] = a[row, t0 + tx]
+        sb[ty, tx] = b[t0 + ty, col]
+        gpu.syncthreads()
+        for k in range(TILE):
+            acc += sa[ty, k] * sb[k, tx]
+        gpu.syncthreads()
+    c[row, col] = acc
+
+
+@kernel(fastmath=True)
+def matmul_fast(a: Array[f32, 2], b: Array[f32, 2], c: Array[f32, 2]):
+    """matmul with contraction allowed (one FMA per step, as CUDA C compiles it by default)."""
+    sa = gpu.shared_array(f32, (TILE, TILE))
+    sb = gpu.shared_array(f32, (TILE, TILE))
+    tx = gpu.thread_idx_x()
+    ty = gpu.thread_idx_y()
+    row = gpu.block_idx_y() * TILE + ty
+    col = gpu.block_idx_x() * TILE + tx
+    acc = f32(0)
+    for t0 in range(0, a.shape[1], TILE):
+        sa[ty, tx] = a[row, t0 + tx]
+        sb[ty, tx] = b[t0 + ty, col]
+        gpu.syncthreads()
+        for k in range(TILE):
+            acc += sa[ty, k] * sb[k, tx]
+        gpu.syncthreads()
+    c[row, col] = acc
+
+
+@kernel
+def stencil(src: Array[f32, 2], dst: Array[f32, 2]):
+    """5-point Laplacian-style update of the interior."""
+    j = gpu.global_tid_x()
+    i = gpu.global_tid_y()
+    if 0 < i < src.shape[0] - 1 and 0 < j < src.shape[1] - 1:
+        dst[i, j] = f32(0.25) * (src[i - 1, j] + src[i + 1, j] + src[i, j - 1] + src[i, j + 1]) - src[i, j]
+
+
+@kernel
+def bitonic_pass(x: Array[f32], j: i64, k: i64):
+    """One compare-and-swap pass of a bitonic sort (ascending)."""
+    i = gpu.global_tid_x()
+    partner = i ^ j
+    if partner > i and i < len(x):
+        a = x[i]
+        b = x[partner]
+        up = (i & k) == 0
+        if (up and a > b) or (not up and a < b):
+            x[i] = b
+            x[partner] = a
+
+
+@kernel
+def empty0():
+    pass
+
+
+@kernel
+def empty3(x: Array[f32], y: Array[f32], n: i32):
+    if n < 0:
+        x[0] = y[0]
+
+
+@kernel
+def empty16(a0: Array[f32], a1: Array[f32], a2: Array[f32], a3: Array[f32], a4: Array[f32], a5: Array[f32],
+            a6: Array[f32], a7: Array[f32], s0: i32, s1: i32, s2: i32, s3: i32, s4: f32, s5: f32, s6: f32, s7: f32):
+    if s0 < 0:
+        a0[0] = a1[0] + a2[0] + a3[0] + a4[0] + a5[0] + a6[0] + a7[0] + s4 + s5 + s6 + s7 + s1 + s2 + s3

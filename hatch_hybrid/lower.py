@@ -308,7 +308,7 @@ class FunctionLowerer:
         if not b.block.is_terminated:
             b.branch(incr)
         b.position_at_end(incr)
-        b.store(b.add(b.load(counter, typ=I64), step), counter)
+        b.store(b.add(b.load(counter, typ=I64), step, flags=["nsw"]), counter)  # a Python int
         b.branch(head)
         b.position_at_end(after)
 
@@ -487,9 +487,9 @@ class FunctionLowerer:
         zero = const(WEAK_INT, 0)
         for idx, dim, stride in zip(indices, arr.shape, arr.strides):
             # negative indices count from the end, as in Python
-            idx = b.select(b.icmp_signed("<", idx, zero), b.add(idx, dim), idx)
-            term = b.mul(idx, stride)
-            offset = term if offset is None else b.add(offset, term)
+            idx = b.select(b.icmp_signed("<", idx, zero), b.add(idx, dim, flags=["nsw"]), idx)
+            term = b.mul(idx, stride, flags=["nsw"])  # an element offset of a valid access fits in i64
+            offset = term if offset is None else b.add(offset, term, flags=["nsw"])
         return b.gep(arr.ptr, [offset], source_etype=memory_type(dtype))
 
     def load_element(self, ptr: llir.Value, dtype: Scalar) -> llir.Value:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from llvmlite import ir as llir
 
-from .types import BOOL, Scalar, Type, storage
+from .types import BOOL, Scalar, Type, Weak, storage
 
 I1 = llir.IntType(1)
 I8 = llir.IntType(8)
@@ -121,12 +121,15 @@ class Ops:
         s = storage(t)
         b = self.b
         is_float = s.kind == "f"
+        # Python ints never overflow; on the device they are i64 and we tell LLVM so (nsw), which lets
+        # it prove indices non-negative. Fixed-width NumPy integers wrap, so they get no flag.
+        nsw = ["nsw"] if isinstance(t, Weak) else []
         if op == "+":
-            return b.fadd(a, b_, flags=self.fp_flags) if is_float else b.add(a, b_)
+            return b.fadd(a, b_, flags=self.fp_flags) if is_float else b.add(a, b_, flags=nsw)
         if op == "-":
-            return b.fsub(a, b_, flags=self.fp_flags) if is_float else b.sub(a, b_)
+            return b.fsub(a, b_, flags=self.fp_flags) if is_float else b.sub(a, b_, flags=nsw)
         if op == "*":
-            return b.fmul(a, b_, flags=self.fp_flags) if is_float else b.mul(a, b_)
+            return b.fmul(a, b_, flags=self.fp_flags) if is_float else b.mul(a, b_, flags=nsw)
         if op == "/":
             return b.fdiv(a, b_)
         if op in ("//", "%"):

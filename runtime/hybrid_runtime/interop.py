@@ -48,7 +48,15 @@ _api.PyCapsule_GetPointer.restype = ctypes.c_void_p
 _api.PyCapsule_GetPointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
 _api.PyCapsule_SetName.argtypes = [ctypes.py_object, ctypes.c_char_p]
 _api.PyCapsule_IsValid.argtypes = [ctypes.py_object, ctypes.c_char_p]
-_Destructor = ctypes.CFUNCTYPE(None, ctypes.py_object)
+# A capsule destructor runs while the capsule is being freed: it must not see it as a Python object
+# (ctypes would take a new reference to a dying object), so it gets a raw pointer.
+_Destructor = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
+_raw_get_pointer = ctypes.PYFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p, ctypes.c_char_p)(
+    ("PyCapsule_GetPointer", ctypes.pythonapi)
+)
+_raw_capsule_valid = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_char_p)(
+    ("PyCapsule_IsValid", ctypes.pythonapi)
+)
 _api.PyCapsule_New.restype = ctypes.py_object
 _api.PyCapsule_New.argtypes = [ctypes.c_void_p, ctypes.c_char_p, _Destructor]
 
@@ -150,9 +158,9 @@ def _forget_export(address: int) -> None:
     _exports.pop(address, None)
 
 
-def _destroy_capsule(capsule: Any) -> None:
-    if _api.PyCapsule_IsValid(capsule, b"dltensor"):  # never consumed: free it ourselves
-        _exports.pop(_api.PyCapsule_GetPointer(capsule, b"dltensor"), None)
+def _destroy_capsule(capsule: int) -> None:
+    if _raw_capsule_valid(capsule, b"dltensor"):  # never consumed: free it ourselves
+        _exports.pop(_raw_get_pointer(capsule, b"dltensor"), None)
 
 
 _delete_export = _Deleter(_forget_export)

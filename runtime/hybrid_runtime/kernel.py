@@ -72,7 +72,7 @@ class Kernel:
             self._launch_cpu(config, args)
             return
         plan = self._plans.get(target.ordinal) or self._plan(target)
-        if not plan.fast(args, config.grid, config.block, config.shared_bytes, stream_handle(stream)):
+        if not plan.fast(args, plan.launch_args(config, stream_handle(stream))):
             plan.launch(config, args, stream)
 
     def _launch_cpu(self, config: LaunchConfig, args: tuple[Any, ...]) -> None:
@@ -138,23 +138,28 @@ class Kernel:
 class Launcher:
     """``kernel[blocks, threads]`` (or ``[blocks, threads, stream]``): call it with the arguments."""
 
-    __slots__ = ("kernel", "config", "stream", "handle")
+    __slots__ = ("kernel", "config", "stream", "handle", "_device", "_plan", "_launch_args")
 
     def __init__(self, kernel: Kernel, config: LaunchConfig, stream: Any) -> None:
         self.kernel = kernel
         self.config = config
         self.stream = stream
         self.handle = stream_handle(stream)
+        self._device: CudaDevice | None = None
+        self._plan: LaunchPlan | None = None
+        self._launch_args: tuple[Any, ...] = ()
 
     def __call__(self, *args: Any) -> None:
         target = default_device()
         if target is None:
             self.kernel._launch_cpu(self.config, args)
             return
-        plan = self.kernel._plans.get(target.ordinal) or self.kernel._plan(target)
-        config = self.config
-        if not plan.fast(args, config.grid, config.block, config.shared_bytes, self.handle):
-            plan.launch(config, args, self.stream)
+        plan = self._plan
+        if target is not self._device or plan is None:  # first call, or the default device changed
+            plan = self.kernel._plans.get(target.ordinal) or self.kernel._plan(target)
+            self._plan, self._launch_args, self._device = plan, plan.launch_args(self.config, self.handle), target
+        if not plan.fast(args, self._launch_args):
+            plan.launch(self.config, args, self.stream)
 
 
 def _hashable(value: Any) -> bool:

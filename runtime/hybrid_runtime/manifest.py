@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -34,7 +35,7 @@ class Manifest:
         """What to load on a device of this compute capability: the cubin built for exactly it, else
         the PTX built for the newest arch it can run. Returns (file name, bytes for cuModuleLoadData)."""
         cc = capability[0] * 10 + capability[1]
-        cubin = entry.get("cubin", {}).get(f"sm_{cc}")
+        cubin = entry.get("cubin", {}).get(f"sm_{cc}") if os.environ.get("HYBRID_CODE") != "ptx" else None
         if cubin is not None:
             return cubin, (self.directory / cubin).read_bytes()
         usable = [(int(arch[3:]), arch) for arch in entry["ptx"] if int(arch[3:]) <= cc]

@@ -63,7 +63,22 @@ class LaunchPlan:
         base = ctypes.addressof(self.buffer)
         self.pointers = (ctypes.c_void_p * max(len(offsets), 1))(*[base + o for o in offsets])
         self.lock = threading.Lock()  # the buffer is shared; cuLaunchKernel copies it before returning
+        self.handle = ctypes.c_void_p(function)
         self.fast: Callable[..., bool] = _generate_fast_path(self)
+
+    def launch_args(self, config: LaunchConfig, stream: int) -> tuple[Any, ...]:
+        """cuLaunchKernel's arguments but the parameter values, as ctypes objects made once per
+        configuration (converting them is most of a ctypes call's cost)."""
+        u32 = ctypes.c_uint
+        return (
+            self.handle,
+            *(u32(v) for v in config.grid),
+            *(u32(v) for v in config.block),
+            u32(config.shared_bytes),
+            ctypes.c_void_p(stream),
+            self.pointers,
+            None,
+        )
 
     # ----------------------------------------------------------- general path
     def launch(self, config: LaunchConfig, args: tuple[Any, ...], stream: Any) -> None:
@@ -99,9 +114,7 @@ class LaunchPlan:
         self.device.ensure_current()
         with self.lock:
             self.struct.pack_into(self.buffer, 0, *flat)
-            err = raw_launch()(
-                self.function, *config.grid, *config.block, config.shared_bytes, handle, self.pointers, None
-            )
+            err = raw_launch()(*self.launch_args(config, handle))
         if err:
             self.fail(err)
         if temporaries:
@@ -119,10 +132,10 @@ class LaunchPlan:
 
 
 def _generate_fast_path(plan: LaunchPlan) -> Callable[..., bool]:
-    """Source for ``fast(args, grid, block, shmem, stream) -> bool``: launch and return True when every
-    argument is a plain scalar or a device array of this device; else return False (general path)."""
+    """Source for ``fast(args, launch_args) -> bool``: launch and return True when every argument is a
+    plain scalar or a device array of this device; else return False (general path)."""
     lines = [
-        "def fast(args, grid, block, shmem, stream):",
+        "def fast(args, launch_args):",
         f"    if len(args) != {len(plan.params)}:",
         "        return False",
     ]
@@ -166,7 +179,7 @@ def _generate_fast_path(plan: LaunchPlan) -> Callable[..., bool]:
         f"            pack(buf, 0, {', '.join(values)})" if values else "            pass",
         "        except (struct_error, OverflowError):",
         "            return False  # e.g. an int out of range: the general path names the parameter",
-        "        err = launch(fn, grid[0], grid[1], grid[2], block[0], block[1], block[2], shmem, stream, ptrs, None)",
+        "        err = launch(*launch_args)",
         "    if err:",
         "        plan.fail(err)",
         "    return True",

@@ -116,7 +116,23 @@ def empty3(x: Array[f32], y: Array[f32], n: i32):
 
 
 @kernel
-def empty16(a0: Array[f32], a1: Array[f32], a2: Array[f32], a3: Array[f32], a4: Array[f32], a5: Array[f32],
-            a6: Array[f32], a7: Array[f32], s0: i32, s1: i32, s2: i32, s3: i32, s4: f32, s5: f32, s6: f32, s7: f32):
+def empty16(
+    a0: Array[f32],
+    a1: Array[f32],
+    a2: Array[f32],
+    a3: Array[f32],
+    a4: Array[f32],
+    a5: Array[f32],
+    a6: Array[f32],
+    a7: Array[f32],
+    s0: i32,
+    s1: i32,
+    s2: i32,
+    s3: i32,
+    s4: f32,
+    s5: f32,
+    s6: f32,
+    s7: f32,
+):
     if s0 < 0:
         a0[0] = a1[0] + a2[0] + a3[0] + a4[0] + a5[0] + a6[0] + a7[0] + s4 + s5 + s6 + s7 + s1 + s2 + s3

@@ -10,7 +10,7 @@ import time
 import hybrid_runtime as hr
 import numpy as np
 from bench_kernels import kernels as hk
-from hybrid_runtime.driver import initialise, raw_launch
+from hybrid_runtime.driver import initialise
 
 
 def per_call_us(fn, n: int = 20000) -> float:
@@ -38,10 +38,8 @@ def main() -> None:
     plan.struct.pack_into(plan.buffer, 0, x.ptr, 256, 1, y.ptr, 256, 1, 1)
     fn = cu.CUfunction(plan.function)
     addr = ctypes.addressof(plan.pointers)
-    raw = raw_launch()
     rows = {
         "cuda-bindings cuLaunchKernel, pre-packed": lambda: cu.cuLaunchKernel(fn, 1, 1, 1, 32, 1, 1, 0, 0, addr, 0),
-        "driver entry via ctypes, pre-packed": lambda: raw(*launch_args),
         "plan.fast (checks + pack + launch)": lambda: plan.fast(args, launch_args),
         "kernel[1, 32](x, y, n)": lambda: launcher(*args),
         "kernel.launch(32, 1, x, y, n)": lambda: hk.empty3.launch(32, 1, *args),

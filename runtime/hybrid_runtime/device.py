@@ -123,12 +123,14 @@ def select(device: str | None) -> CudaDevice | None:
     raise ValueError(f"device must be 'cpu', 'cuda', 'cuda:N' or 'auto', got {choice!r}")
 
 
-_defaults: dict[str | None, CudaDevice | None] = {}
+_defaults: dict[str | bytes | None, CudaDevice | None] = {}
+# CPython keeps os.environ's bytes underneath; reading it directly is ~10x cheaper on the launch path
+_env_data = getattr(os.environ, "_data", None) if os.name == "posix" else None
 
 
 def default_device() -> CudaDevice | None:
     """Where a launch without ``device=`` goes: $HYBRID_DEVICE, else auto (resolved once per value)."""
-    env = os.environ.get("HYBRID_DEVICE")
+    env = _env_data.get(b"HYBRID_DEVICE") if _env_data is not None else os.environ.get("HYBRID_DEVICE")
     try:
         return _defaults[env]
     except KeyError:

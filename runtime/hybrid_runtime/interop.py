@@ -100,6 +100,9 @@ class ArrayView:
 
 def from_dlpack(obj: Any) -> ArrayView:
     """Consume ``obj.__dlpack__()`` (a CUDA tensor) into a view; the producer keeps the memory."""
+    device = getattr(obj, "__dlpack_device__", None)
+    if device is not None and device()[0] != KDL_CUDA:
+        raise TypeError(f"{type(obj).__name__} is not a CUDA array (DLPack device type {device()[0]})")
     capsule = obj.__dlpack__(stream=1)  # the legacy default stream, which launches use by default
     if not _api.PyCapsule_IsValid(capsule, b"dltensor"):
         raise TypeError(f"{type(obj).__name__}.__dlpack__() did not return a DLPack tensor capsule")

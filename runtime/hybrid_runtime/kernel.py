@@ -57,6 +57,9 @@ class Kernel:
 
     def launch(self, threads: Any, blocks: Any, *args: Any, device: str | None = None, stream: Any = None) -> None:
         """Run the kernel on ``blocks`` blocks of ``threads`` threads (ints or tuples of up to 3)."""
+        if device is None:  # the default device: reuse the configured launcher (validated once)
+            self[blocks, threads, stream](*args)
+            return
         self._launch(LaunchConfig.make(threads, blocks), *args, device=device, stream=stream)
 
     # ------------------------------------------------------------------ paths

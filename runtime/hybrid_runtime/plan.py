@@ -21,7 +21,7 @@ import numpy as np
 
 from .config import LaunchConfig
 from .device import CudaDevice, device_count
-from .driver import check, initialise, raw_launch
+from .driver import check, initialise, launch_function
 from .interop import ArrayView, as_array_view, check_device
 from .memory import DeviceArray
 from .signature import Param, check_arguments
@@ -63,22 +63,13 @@ class LaunchPlan:
         base = ctypes.addressof(self.buffer)
         self.pointers = (ctypes.c_void_p * max(len(offsets), 1))(*[base + o for o in offsets])
         self.lock = threading.Lock()  # the buffer is shared; cuLaunchKernel copies it before returning
-        self.handle = ctypes.c_void_p(function)
+        self.handle = initialise().CUfunction(function)
+        self.params_address = ctypes.addressof(self.pointers)
         self.fast: Callable[..., bool] = _generate_fast_path(self)
 
     def launch_args(self, config: LaunchConfig, stream: int) -> tuple[Any, ...]:
-        """cuLaunchKernel's arguments but the parameter values, as ctypes objects made once per
-        configuration (converting them is most of a ctypes call's cost)."""
-        u32 = ctypes.c_uint
-        return (
-            self.handle,
-            *(u32(v) for v in config.grid),
-            *(u32(v) for v in config.block),
-            u32(config.shared_bytes),
-            ctypes.c_void_p(stream),
-            self.pointers,
-            None,
-        )
+        """cuLaunchKernel's arguments, made once per configuration; the parameter buffer is refilled per launch."""
+        return (self.handle, *config.grid, *config.block, config.shared_bytes, stream, self.params_address, 0)
 
     # ----------------------------------------------------------- general path
     def launch(self, config: LaunchConfig, args: tuple[Any, ...], stream: Any) -> None:
@@ -114,7 +105,7 @@ class LaunchPlan:
         self.device.ensure_current()
         with self.lock:
             self.struct.pack_into(self.buffer, 0, *flat)
-            err = raw_launch()(*self.launch_args(config, handle))
+            (err,) = launch_function()(*self.launch_args(config, handle))
         if err:
             self.fail(err)
         if temporaries:
@@ -126,9 +117,9 @@ class LaunchPlan:
                 dev.free()
         del keep_alive  # DLPack views are released once the launch is queued; their owner keeps the memory
 
-    def fail(self, err: int) -> None:
+    def fail(self, err: Any) -> None:
         cu = initialise()
-        check((cu.CUresult(err),), "cuLaunchKernel", self.kernel)
+        check((cu.CUresult(int(err)),), "cuLaunchKernel", self.kernel)
 
 
 def _generate_fast_path(plan: LaunchPlan) -> Callable[..., bool]:
@@ -179,11 +170,11 @@ def _generate_fast_path(plan: LaunchPlan) -> Callable[..., bool]:
         f"            pack(buf, 0, {', '.join(values)})" if values else "            pass",
         "        except (struct_error, OverflowError):",
         "            return False  # e.g. an int out of range: the general path names the parameter",
-        "        err = launch(*launch_args)",
+        "        err, = launch(*launch_args)",
         "    if err:",
         "        plan.fail(err)",
         "    return True",
     ]
-    env["launch"] = raw_launch()
+    env["launch"] = launch_function()
     exec("\n".join(lines), env)  # noqa: S102 - generated from the kernel's own signature
     return env["fast"]  # type: ignore[no-any-return]

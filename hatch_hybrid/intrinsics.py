@@ -20,6 +20,14 @@ _LLVM_MATH = {
 EXACT_IN_F32 = {"sqrt", "fabs"}
 
 _SREG = {"thread_idx": "tid", "block_idx": "ctaid", "block_dim": "ntid", "grid_dim": "nctaid"}
+_GRID = {"x": 2**31, "y": 65536, "z": 65536}
+_BLOCK = {"x": 1025, "y": 1025, "z": 65}
+_SREG_RANGE = {
+    **{("thread_idx", a): (0, _BLOCK[a] - 1) for a in "xyz"},
+    **{("block_dim", a): (1, _BLOCK[a]) for a in "xyz"},
+    **{("block_idx", a): (0, _GRID[a] - 1) for a in "xyz"},
+    **{("grid_dim", a): (1, _GRID[a]) for a in "xyz"},
+}
 
 
 def math_call(ops: Ops, name: str, args: list[llir.Value]) -> llir.Value:
@@ -43,7 +51,12 @@ def special_register(ops: Ops, name: str) -> llir.Value:
         )
     reg = f"llvm.nvvm.read.ptx.sreg.{_SREG[what]}.{axis}"
     fn = ops.module.globals.get(reg) or llir.Function(ops.module, llir.FunctionType(I32, []), reg)
-    return ops.b.zext(ops.b.call(fn, []), I64)
+    value = ops.b.call(fn, [])
+    # What PTX guarantees about each register: sizes are positive, indices below them. Telling LLVM
+    # lets it compute trip counts of grid-stride loops (and so unroll them) and drop index checks.
+    low, high = _SREG_RANGE[(what, axis)]
+    value.set_metadata("range", ops.module.add_metadata([llir.Constant(I32, low), llir.Constant(I32, high)]))
+    return ops.b.zext(value, I64)
 
 
 def syncthreads(ops: Ops) -> None:

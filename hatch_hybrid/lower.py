@@ -7,6 +7,7 @@ that LLVM's mem2reg turns into registers.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import TypeAlias
 
@@ -21,6 +22,7 @@ from .typerules import OpTypes
 from .types import BOOL, F32, NONE, WEAK_FLOAT, WEAK_INT, ArrayT, Scalar, TupleT, Type, storage
 
 TRIPLE = "nvptx64-nvidia-cuda"
+_CONVERGENT = {"syncthreads", "shfl_down", "shfl_up", "shfl_xor", "shfl_idx", "ballot", "all_", "any_"}
 
 
 @dataclass
@@ -81,6 +83,13 @@ class ModuleLowerer:
         self.functions: dict[str, llir.Function] = {}
         self.libdevice: set[str] = set()
         self._pending: list[TypedFunction] = []
+        self._loops: list[llir.MDValue] = []
+        # unroll.count (not unroll.runtime.enable): only a count lets LLVM pay for the division that
+        # computes a grid-stride loop's trip count, as NVCC does
+        i32 = llir.IntType(32)
+        self._unroll_hint = self.module.add_metadata(
+            [llir.MetaDataString(self.module, "llvm.loop.unroll.count"), llir.Constant(i32, 4)]
+        )
 
     def function(self, tf: TypedFunction) -> llir.Function:
         fn = self.functions.get(tf.symbol)
@@ -103,6 +112,31 @@ class ModuleLowerer:
         while self._pending:
             FunctionLowerer(self, self._pending.pop()).lower()
         return self.module
+
+    def loop_id(self) -> llir.MDValue:
+        """Metadata for a loop's back edge that lets LLVM unroll it when its trip count is only known at
+        run time (what NVCC does for grid-stride loops: several loads in flight instead of one).
+
+        A loop ID must refer to itself, which llvmlite cannot build; :meth:`text` patches it in."""
+        placeholder = self.module.add_metadata([llir.MetaDataString(self.module, f"hybrid.loop.{len(self._loops)}")])
+        self._loops.append(placeholder)
+        return placeholder
+
+    def text(self) -> str:
+        """The module as LLVM IR text, loop IDs made self-referential."""
+        text = str(self.module)
+        if self._loops:
+            hint = f"!{self._unroll_hint.name}"
+            for md in self._loops:
+                name = md.name
+                text = re.sub(
+                    rf"^!{name} = !{{ !\"hybrid\.loop\.\d+\" }}$",
+                    f"!{name} = distinct !{{ !{name}, {hint} }}",
+                    text,
+                    count=1,
+                    flags=re.M,
+                )
+        return text
 
     def lower_kernel(self, tf: TypedFunction) -> llir.Module:
         kernel = self.function(tf)
@@ -265,8 +299,30 @@ class FunctionLowerer:
         self.block(s.body)
         self.loops.pop()
         if not self.b.block.is_terminated:
-            self.b.branch(head)
+            back = self.b.branch(head)
+            if self._run_time_bound(s.test) and not self._has_barrier(s.body):
+                back.set_metadata("llvm.loop", self.parent.loop_id())
         self.b.position_at_end(after)
+
+    def _run_time_bound(self, test: ir.Expr) -> bool:
+        """Is this loop test a comparison with bounds known only at run time (``i < n``)? Loops with
+        constant bounds are better left to LLVM's full unrolling."""
+        if not isinstance(test, ir.Compare):
+            return False
+        return not any(isinstance(c, ir.Const) or c.nid in self.tf.consts for c in [test.left, *test.comparators])
+
+    def _has_barrier(self, body: list[ir.Stmt]) -> bool:
+        """Loops that synchronise threads cannot be unrolled with a remainder (LLVM would refuse)."""
+        for stmt in body:
+            for node in ir.walk(stmt):
+                callee = self.tf.callees.get(node.nid) if isinstance(node, ir.Call) else None
+                if callee is not None and (
+                    callee.kind == "gpu"
+                    and callee.name in _CONVERGENT
+                    or (callee.target is not None and callee.target.uses_barrier)
+                ):
+                    return True
+        return False
 
     def for_range(self, s: ir.ForRange) -> None:
         b = self.b
@@ -309,7 +365,10 @@ class FunctionLowerer:
             b.branch(incr)
         b.position_at_end(incr)
         b.store(b.add(b.load(counter, typ=I64), step, flags=["nsw"]), counter)  # a Python int
-        b.branch(head)
+        back = b.branch(head)
+        stop = s.args[0] if len(s.args) == 1 else s.args[1]
+        if not (isinstance(stop, ir.Const) or stop.nid in self.tf.consts) and not self._has_barrier(s.body):
+            back.set_metadata("llvm.loop", self.parent.loop_id())
         b.position_at_end(after)
 
     # ------------------------------------------------------------ expressions

@@ -188,7 +188,8 @@ def _compile(program: Program, decl: KernelDecl, archs: list[str], ptxas: str | 
     if not isinstance(fastmath, bool):
         raise CompileError(decl.loc, "@kernel(fastmath=...) takes True or False")
     lowerer = ModuleLowerer(decl.qualname, data_layout(), fastmath)
-    llvm_ir = str(lowerer.lower_kernel(typed))
+    lowerer.lower_kernel(typed)
+    llvm_ir = lowerer.text()
     result = CompiledKernel(
         decl,
         typed.symbol,

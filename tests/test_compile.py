@@ -309,3 +309,24 @@ def exact(a: Array[f32], out: Array[f32]):
     )
     assert "fma.rn.f32" in b.ptx("fast")
     assert "fma" not in b.ptx("exact")
+
+
+def test_grid_stride_loops_are_unrolled_and_constant_loops_fully(build):
+    b = build(
+        HEADER
+        + """
+@kernel
+def total(x: Array[f32], out: Array[f32]):
+    i = gpu.global_tid_x()
+    s = f32(0)
+    while i < len(x):
+        s += x[i]
+        i += gpu.global_size_x()
+    for k in range(4):
+        s += f32(k)
+    out[gpu.global_tid_x()] = s
+"""
+    )
+    ptx = b.ptx("total")
+    assert ptx.count("ld.global") >= 4, "a run-time trip count loop is unrolled (several loads in flight)"
+    assert "bra" in ptx and ".pragma" not in ptx

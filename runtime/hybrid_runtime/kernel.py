@@ -16,7 +16,6 @@ from .manifest import Manifest, ManifestError, package_manifest
 from .memory import DeviceArray
 from .plan import LaunchPlan
 from .signature import Param, check_arguments, params_from_annotations
-from .staleness import changed_sources
 from .stream import stream_handle
 
 
@@ -110,6 +109,8 @@ class Kernel:
     def _refresh_editable(self, manifest: Manifest, entry: dict[str, Any]) -> tuple[Manifest, dict[str, Any]]:
         """An editable install compiled its kernels when it was installed; if their source has changed
         since, recompile in place when hatch-hybrid is importable, else say so."""
+        from .staleness import changed_sources  # ast & co: only editable installs pay for it
+
         changed = changed_sources(entry.get("deps", []))
         if not changed:
             return manifest, entry

@@ -28,7 +28,15 @@ from .typecheck import Program, TypedFunction
 from .types import ArrayT, Scalar, Type
 
 DEFAULT_ARCHS = ("sm_70", "sm_80", "sm_90")
-COMPILER_ID = f"hatch-hybrid {__version__} (llvmlite {llvmlite.__version__})"
+def _compiler_fingerprint() -> str:
+    """A hash of the compiler's own source: a changed compiler never reuses cached kernels."""
+    h = hashlib.sha256()
+    for path in sorted(Path(__file__).parent.glob("*.py")):
+        h.update(path.name.encode() + b"\0" + path.read_bytes())
+    return h.hexdigest()[:12]
+
+
+COMPILER_ID = f"hatch-hybrid {__version__}+{_compiler_fingerprint()} (llvmlite {llvmlite.__version__})"
 
 
 @dataclass

@@ -224,17 +224,21 @@ def time_ms(fn, reps: int = 30, batch: int = 10) -> float:
     return statistics.median(times)
 
 
-def per_launch_us(fn, n: int = 5000) -> float:
-    for _ in range(200):
-        fn()
+def interleaved(runs: dict[str, object], n: int = 3000, rounds: int = 7) -> dict[str, float]:
+    """Per-launch host time of each, best of ``rounds``, the implementations taking turns in every
+    round so that drift in the machine's speed affects all of them alike."""
+    best = {name: math.inf for name in runs}
+    for fn in runs.values():
+        for _ in range(200):
+            fn()  # type: ignore[operator]
     cp.cuda.Device().synchronize()
-    best = math.inf
-    for _ in range(5):
-        t0 = time.perf_counter()
-        for _ in range(n):
-            fn()
-        cp.cuda.Device().synchronize()
-        best = min(best, (time.perf_counter() - t0) / n * 1e6)
+    for _ in range(rounds):
+        for name, fn in runs.items():
+            t0 = time.perf_counter()
+            for _ in range(n):
+                fn()  # type: ignore[operator]
+            cp.cuda.Device().synchronize()
+            best[name] = min(best[name], (time.perf_counter() - t0) / n * 1e6)
     return best
 
 
@@ -404,16 +408,18 @@ def launch_overhead(res: Results, mod) -> None:
         )
         fn = cu.CUfunction(plan.function)
         addr = ctypes.addressof(plan.pointers)
-        bare = per_launch_us(lambda: cu.cuLaunchKernel(fn, 1, 1, 1, 32, 1, 1, 0, 0, addr, 0))
         launcher = kernel[1, 32]
-        rows = {
-            "bare cuLaunchKernel (pre-packed)": bare,
-            "hatch-hybrid (DeviceArray)": per_launch_us(lambda: launcher(*own)),
-            "hatch-hybrid (CuPy arrays)": per_launch_us(lambda: launcher(*cupy_args)),
-            "CuPy RawKernel": per_launch_us(lambda: mod.get_function(f"empty{nargs}")((1,), (32,), cupy_args)),
-            "numba-cuda (device arrays)": per_launch_us(lambda: theirs[nargs][1, 32](*numba_args)),
-            "numba-cuda (CuPy arrays)": per_launch_us(lambda: theirs[nargs][1, 32](*cupy_args)),
-        }
+        rows = interleaved(
+            {
+                "bare cuLaunchKernel (pre-packed)": lambda: cu.cuLaunchKernel(fn, 1, 1, 1, 32, 1, 1, 0, 0, addr, 0),
+                "hatch-hybrid (DeviceArray)": lambda: launcher(*own),
+                "hatch-hybrid (CuPy arrays)": lambda: launcher(*cupy_args),
+                "CuPy RawKernel": lambda: mod.get_function(f"empty{nargs}")((1,), (32,), cupy_args),
+                "numba-cuda (device arrays)": lambda: theirs[nargs][1, 32](*numba_args),
+                "numba-cuda (CuPy arrays)": lambda: theirs[nargs][1, 32](*cupy_args),
+            }
+        )
+        bare = rows["bare cuLaunchKernel (pre-packed)"]
         for name, us in rows.items():
             res.add(f"launch overhead, {nargs} args", name, us / 1000, f"{us:.2f} us ({us / bare:.2f}x)", None)
 
@@ -426,7 +432,7 @@ def markdown(res: Results, cold: list[tuple[str, float, float]], gpu: str) -> st
         "numba-cuda 0.30, CuPy (NVRTC) and hatch-hybrid share the data; every result is checked first "
         "(ok = equal to the reference, bit for bit where the kernel is exact; matmul/stencil/reduction "
         "within float32 rounding). Kernel times: CUDA events around batches of back-to-back launches, "
-        "median. Launch overhead: host wall time per launch of an empty kernel over 5000 launches, best of 5.",
+        "median. Launch overhead: host wall time per launch of an empty kernel over 3000 launches, best of 7 rounds in which the implementations take turns.",
         "",
         "| benchmark | implementation | time | rate | vs NVRTC | vs numba-cuda | check |",
         "| --- | --- | ---: | ---: | ---: | ---: | --- |",

@@ -15,6 +15,14 @@ from .driver import check, initialise
 from .interop import KDL_CUDA, to_dlpack
 from .stream import stream_handle
 
+_signatures: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+
+
+def launch_signature(dtype: np.dtype[Any], device: CudaDevice, ndim: int) -> tuple[Any, ...]:
+    """One shared tuple per (dtype, device, ndim), so a launch checks an array with one ``is``."""
+    key = (dtype, device.ordinal, ndim)
+    return _signatures.setdefault(key, (dtype, device, ndim))
+
 
 def _c_strides(shape: tuple[int, ...]) -> tuple[int, ...]:
     out: list[int] = []
@@ -39,6 +47,9 @@ class DeviceArray:
         self.ptr = int(check(cu.cuMemAlloc(max(self.nbytes, 1)), "cuMemAlloc"))
         self._cu = cu
         self.elem_strides = _c_strides(self.shape)
+        # what a launch needs, ready: an interned (dtype, device, ndim) key and the flat parameter values
+        self._signature = launch_signature(self.dtype, self.device, self.ndim)
+        self._flat = (self.ptr, *self.shape, *self.elem_strides)
 
     @property
     def ndim(self) -> int:
@@ -114,6 +125,7 @@ class DeviceArray:
             except Exception:  # interpreter shutdown: the driver may be gone already
                 pass
             self.ptr = 0
+            self._flat = (0, *self.shape, *self.elem_strides)
 
     def __del__(self) -> None:
         self.free()

@@ -23,7 +23,7 @@ from .config import LaunchConfig
 from .device import CudaDevice, device_count
 from .driver import check, initialise, launch_function
 from .interop import ArrayView, as_array_view, check_device
-from .memory import DeviceArray
+from .memory import DeviceArray, launch_signature
 from .signature import Param, check_arguments
 from .stream import stream_handle
 
@@ -155,14 +155,9 @@ def _generate_fast_path(plan: LaunchPlan) -> Callable[..., bool]:
             lines += [f"    if not ({' or '.join(accepted)}):", "        return False"]
             values.append(a)
         else:
-            lines += [
-                f"    if type({a}) is not DeviceArray or {a}.dtype is not dt{i} or {a}.device is not device"
-                f" or len({a}.shape) != {p.ndim}:",
-                "        return False",
-            ]
-            values.append(f"{a}.ptr")
-            values += [f"{a}.shape[{k}]" for k in range(p.ndim)]
-            values += [f"{a}.elem_strides[{k}]" for k in range(p.ndim)]
+            env[f"sig{i}"] = launch_signature(p.dtype, plan.device, p.ndim)
+            lines += [f"    if type({a}) is not DeviceArray or {a}._signature is not sig{i}:", "        return False"]
+            values.append(f"*{a}._flat")
     lines += [
         "    device.ensure_current()",
         "    with lock:",

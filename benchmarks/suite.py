@@ -432,7 +432,8 @@ def markdown(res: Results, cold: list[tuple[str, float, float]], gpu: str) -> st
         "numba-cuda 0.30, CuPy (NVRTC) and hatch-hybrid share the data; every result is checked first "
         "(ok = equal to the reference, bit for bit where the kernel is exact; matmul/stencil/reduction "
         "within float32 rounding). Kernel times: CUDA events around batches of back-to-back launches, "
-        "median. Launch overhead: host wall time per launch of an empty kernel over 3000 launches, best of 7 rounds in which the implementations take turns.",
+        "median. Launch overhead: host wall time per launch of an empty kernel over 3000 launches, "
+        "best of 7 rounds in which the implementations take turns.",
         "",
         "| benchmark | implementation | time | rate | vs NVRTC | vs numba-cuda | check |",
         "| --- | --- | ---: | ---: | ---: | ---: | --- |",

@@ -28,6 +28,8 @@ from .typecheck import Program, TypedFunction
 from .types import ArrayT, Scalar, Type
 
 DEFAULT_ARCHS = ("sm_70", "sm_80", "sm_90")
+
+
 def _compiler_fingerprint() -> str:
     """A hash of the compiler's own source: a changed compiler never reuses cached kernels."""
     h = hashlib.sha256()

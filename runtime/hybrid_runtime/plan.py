@@ -59,13 +59,21 @@ class LaunchPlan:
                 offsets.append(pos + pad)
                 pos += pad + size
         self.struct = struct.Struct(fmt)
-        self.buffer = ctypes.create_string_buffer(max(pos, 8))
-        base = ctypes.addressof(self.buffer)
-        self.pointers = (ctypes.c_void_p * max(len(offsets), 1))(*[base + o for o in offsets])
-        self.lock = threading.Lock()  # the buffer is shared; cuLaunchKernel copies it before returning
+        self._size, self._offsets = max(pos, 8), offsets
+        # The fast path's buffer belongs to the thread that made the plan, so it needs no lock
+        # (cuLaunchKernel copies the parameters before it returns); other threads take the general
+        # path, which packs into a buffer of its own.
+        self.owner = threading.get_ident()
+        self.buffer, self.pointers = self._new_buffer()
         self.handle = initialise().CUfunction(function)
         self.params_address = ctypes.addressof(self.pointers)
         self.fast: Callable[..., bool] = _generate_fast_path(self)
+
+    def _new_buffer(self) -> tuple[Any, Any]:
+        buffer = ctypes.create_string_buffer(self._size)
+        base = ctypes.addressof(buffer)
+        pointers = (ctypes.c_void_p * max(len(self._offsets), 1))(*[base + o for o in self._offsets])
+        return buffer, pointers
 
     def launch_args(self, config: LaunchConfig, stream: int) -> tuple[Any, ...]:
         """cuLaunchKernel's arguments, made once per configuration; the parameter buffer is refilled per launch."""
@@ -103,9 +111,10 @@ class LaunchPlan:
             flat += [ptr, *shape, *strides]
         handle = stream_handle(stream)
         self.device.ensure_current()
-        with self.lock:
-            self.struct.pack_into(self.buffer, 0, *flat)
-            (err,) = launch_function()(*self.launch_args(config, handle))
+        buffer, pointers = self._new_buffer()
+        self.struct.pack_into(buffer, 0, *flat)
+        args = (self.handle, *config.grid, *config.block, config.shared_bytes, handle, ctypes.addressof(pointers), 0)
+        (err,) = launch_function()(*args)
         if err:
             self.fail(err)
         if temporaries:
@@ -138,7 +147,8 @@ def _generate_fast_path(plan: LaunchPlan) -> Callable[..., bool]:
         "device": plan.device,
         "pack": plan.struct.pack_into,
         "buf": plan.buffer,
-        "lock": plan.lock,
+        "get_ident": threading.get_ident,
+        "owner": plan.owner,
         "ptrs": plan.pointers,
         "fn": plan.function,
         "plan": plan,
@@ -159,13 +169,14 @@ def _generate_fast_path(plan: LaunchPlan) -> Callable[..., bool]:
             lines += [f"    if type({a}) is not DeviceArray or {a}._signature is not sig{i}:", "        return False"]
             values.append(f"*{a}._flat")
     lines += [
+        "    if get_ident() != owner:",
+        "        return False",
         "    device.ensure_current()",
-        "    with lock:",
-        "        try:",
-        f"            pack(buf, 0, {', '.join(values)})" if values else "            pass",
-        "        except (struct_error, OverflowError):",
-        "            return False  # e.g. an int out of range: the general path names the parameter",
-        "        err, = launch(*launch_args)",
+        "    try:",
+        f"        pack(buf, 0, {', '.join(values)})" if values else "        pass",
+        "    except (struct_error, OverflowError):",
+        "        return False  # e.g. an int out of range: the general path names the parameter",
+        "    err, = launch(*launch_args)",
         "    if err:",
         "        plan.fail(err)",
         "    return True",

@@ -128,9 +128,14 @@ _defaults: dict[str | bytes | None, CudaDevice | None] = {}
 _env_data = getattr(os.environ, "_data", None) if os.name == "posix" else None
 
 
+def device_env() -> Any:
+    """The raw value of $HYBRID_DEVICE (the same object while it is unchanged)."""
+    return _env_data.get(b"HYBRID_DEVICE") if _env_data is not None else os.environ.get("HYBRID_DEVICE")
+
+
 def default_device() -> CudaDevice | None:
     """Where a launch without ``device=`` goes: $HYBRID_DEVICE, else auto (resolved once per value)."""
-    env = _env_data.get(b"HYBRID_DEVICE") if _env_data is not None else os.environ.get("HYBRID_DEVICE")
+    env = device_env()
     try:
         return _defaults[env]
     except KeyError:

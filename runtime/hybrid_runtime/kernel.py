@@ -11,7 +11,7 @@ import numpy as np
 
 from . import cpu
 from .config import LaunchConfig
-from .device import CudaDevice, default_device, select
+from .device import CudaDevice, default_device, device_env, select
 from .manifest import Manifest, ManifestError, package_manifest
 from .memory import DeviceArray
 from .plan import LaunchPlan
@@ -142,7 +142,7 @@ class Kernel:
 class Launcher:
     """``kernel[blocks, threads]`` (or ``[blocks, threads, stream]``): call it with the arguments."""
 
-    __slots__ = ("kernel", "config", "stream", "handle", "_device", "_plan", "_launch_args")
+    __slots__ = ("kernel", "config", "stream", "handle", "_device", "_plan", "_launch_args", "_env", "_fast")
 
     def __init__(self, kernel: Kernel, config: LaunchConfig, stream: Any) -> None:
         self.kernel = kernel
@@ -152,8 +152,17 @@ class Launcher:
         self._device: CudaDevice | None = None
         self._plan: LaunchPlan | None = None
         self._launch_args: tuple[Any, ...] = ()
+        self._env: Any = _UNSET  # the $HYBRID_DEVICE value the cached plan was chosen under
+        self._fast: Any = None
 
     def __call__(self, *args: Any) -> None:
+        # hot path: same $HYBRID_DEVICE as last time -> the same plan; one environment read, one call
+        if self._fast is not None and device_env() is self._env and self._fast(args, self._launch_args):
+            return
+        self._call(args)
+
+    def _call(self, args: tuple[Any, ...]) -> None:
+        env = device_env()
         target = default_device()
         if target is None:
             self.kernel._launch_cpu(self.config, args)
@@ -162,8 +171,12 @@ class Launcher:
         if target is not self._device or plan is None:  # first call, or the default device changed
             plan = self.kernel._plans.get(target.ordinal) or self.kernel._plan(target)
             self._plan, self._launch_args, self._device = plan, plan.launch_args(self.config, self.handle), target
+        self._env, self._fast = env, plan.fast
         if not plan.fast(args, self._launch_args):
             plan.launch(self.config, args, self.stream)
+
+
+_UNSET = object()
 
 
 def _hashable(value: Any) -> bool:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import importlib
 import itertools
 import os
-import shutil
 import subprocess
 import sys
 import textwrap
@@ -44,16 +43,10 @@ _counter = itertools.count()
 
 
 def find_ptxas() -> str | None:
-    try:
-        import nvidia.cuda_nvcc as nvcc  # type: ignore[import-not-found]
+    """The ptxas the build would use for cubin = true (the pip package's, else PATH)."""
+    from hatch_hybrid.cubin import find_ptxas as build_ptxas
 
-        for base in nvcc.__path__:
-            candidate = Path(base) / "bin" / "ptxas"
-            if candidate.is_file():
-                return str(candidate)
-    except ImportError:
-        pass
-    return shutil.which("ptxas")
+    return build_ptxas(search_path=True)
 
 
 def assemble(ptx: str, arch: str, tmp: Path) -> None:

@@ -329,4 +329,4 @@ def total(x: Array[f32], out: Array[f32]):
     )
     ptx = b.ptx("total")
     assert ptx.count("ld.global") >= 4, "a run-time trip count loop is unrolled (several loads in flight)"
-    assert ".pragma \"nounroll\"" in ptx, "the remainder loop, as NVCC emits it"
+    assert '.pragma "nounroll"' in ptx, "the remainder loop, as NVCC emits it"

@@ -257,14 +257,14 @@ def warp_reference(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     out = np.zeros_like(x)
     votes = np.zeros(3 * (len(x) // 32), dtype=np.int64)
     for w in range(len(x) // 32):
-        lanes = x[32 * w: 32 * w + 32]
+        lanes = x[32 * w : 32 * w + 32]
         for lane in range(32):
             up = lanes[lane - 1] if lane >= 1 else lanes[lane]
             out[32 * w + lane] = lanes[lane ^ 1] - up + lanes[3]
         s = lanes.copy()  # the same tree as shfl_down: partial sums in the same order, same rounding
         k = 16
         while k > 0:
-            s = s + np.concatenate([s[k:], s[32 - k:]])
+            s = s + np.concatenate([s[k:], s[32 - k :]])
             k //= 2
         out[32 * w] = s[0]
         votes[3 * w] = sum(1 << k for k in range(32) if lanes[k] > 0.5)

@@ -316,19 +316,23 @@ def test_warp_shuffles_and_votes_gpu_equals_cpu(build):
     b = build(HEADER + WARP_SOURCE)
     x = np.random.default_rng(9).random(256, dtype=np.float32)
     (_, cpu_out, cpu_votes), (_, gpu_out, gpu_votes) = both(
-        b.module.warp_ops, 128, 2, x, np.zeros_like(x), np.zeros(24, dtype=np.int64))
+        b.module.warp_ops, 128, 2, x, np.zeros_like(x), np.zeros(24, dtype=np.int64)
+    )
     assert same_bits(cpu_out, gpu_out)
     assert np.array_equal(cpu_votes, gpu_votes)
 
 
 def test_streams_events_pinned_memory_and_graphs(build):
-    b = build(HEADER + """
+    b = build(
+        HEADER
+        + """
 @kernel
 def add_one(x: Array[f32]):
     i = gpu.global_tid_x()
     if i < len(x):
         x[i] = x[i] + 1.0
-""")
+"""
+    )
     k = b.module.add_one
     n = 1 << 20
     stream = hr.Stream()
@@ -384,13 +388,16 @@ def test_dlpack_and_cuda_array_interface_in_place():
 def test_concurrent_launches_from_threads_load_the_module_once(build):
     import threading
 
-    b = build(HEADER + """
+    b = build(
+        HEADER
+        + """
 @kernel
 def fill(x: Array[i64], v: i64):
     i = gpu.global_tid_x()
     if i < len(x):
         x[i] = v
-""")
+"""
+    )
     k = b.module.fill
     loads = []
     from hybrid_runtime import device as device_module

@@ -61,6 +61,16 @@ _api.PyCapsule_New.restype = ctypes.py_object
 _api.PyCapsule_New.argtypes = [ctypes.c_void_p, ctypes.c_char_p, _Destructor]
 
 
+def c_strides(shape: tuple[int, ...]) -> tuple[int, ...]:
+    """Strides in elements of a C-contiguous array of this shape."""
+    out: list[int] = []
+    acc = 1
+    for dim in reversed(shape):
+        out.insert(0, acc)
+        acc *= dim
+    return tuple(out)
+
+
 @dataclass
 class ArrayView:
     """Where another library's device array is: pointer, shape, strides in elements, dtype, device."""
@@ -76,12 +86,7 @@ class ArrayView:
     def elem_strides(self) -> tuple[int, ...]:
         if self.strides is not None:
             return tuple(s // self.dtype.itemsize for s in self.strides)
-        out: list[int] = []
-        acc = 1
-        for dim in reversed(self.shape):
-            out.insert(0, acc)
-            acc *= dim
-        return tuple(out)
+        return c_strides(self.shape)
 
     @property
     def __cuda_array_interface__(self) -> dict[str, Any]:

@@ -12,7 +12,7 @@ import numpy as np
 
 from .device import CudaDevice, get_device, select
 from .driver import check, initialise
-from .interop import KDL_CUDA, to_dlpack
+from .interop import KDL_CUDA, c_strides, to_dlpack
 from .stream import stream_handle
 
 _signatures: dict[tuple[Any, ...], tuple[Any, ...]] = {}
@@ -22,15 +22,6 @@ def launch_signature(dtype: np.dtype[Any], device: CudaDevice, ndim: int) -> tup
     """One shared tuple per (dtype, device, ndim), so a launch checks an array with one ``is``."""
     key = (dtype, device.ordinal, ndim)
     return _signatures.setdefault(key, (dtype, device, ndim))
-
-
-def _c_strides(shape: tuple[int, ...]) -> tuple[int, ...]:
-    out: list[int] = []
-    acc = 1
-    for dim in reversed(shape):
-        out.insert(0, acc)
-        acc *= dim
-    return tuple(out)
 
 
 class DeviceArray:
@@ -46,7 +37,7 @@ class DeviceArray:
         self.device.ensure_current()
         self.ptr = int(check(cu.cuMemAlloc(max(self.nbytes, 1)), "cuMemAlloc"))
         self._cu = cu
-        self.elem_strides = _c_strides(self.shape)
+        self.elem_strides = c_strides(self.shape)
         # what a launch needs, ready: an interned (dtype, device, ndim) key and the flat parameter values
         self._signature = launch_signature(self.dtype, self.device, self.ndim)
         self._flat = (self.ptr, *self.shape, *self.elem_strides)

@@ -41,9 +41,8 @@ def block_sum(x: Array[f32], partial: Array[f32]):
             partial[gpu.block_idx_x()] = v
 
 
-@kernel
-def matmul(a: Array[f32, 2], b: Array[f32, 2], c: Array[f32, 2]):
-    """C = A @ B with 16x16 shared-memory tiles (sizes multiples of 16)."""
+def tiled_matmul(a, b, c):
+    """C = A @ B with 16x16 shared-memory tiles (sizes multiples of 16); shared by both kernels below."""
     sa = gpu.shared_array(f32, (TILE, TILE))
     sb = gpu.shared_array(f32, (TILE, TILE))
     tx = gpu.thread_idx_x()
@@ -59,26 +58,17 @@ def matmul(a: Array[f32, 2], b: Array[f32, 2], c: Array[f32, 2]):
             acc += sa[ty, k] * sb[k, tx]
         gpu.syncthreads()
     c[row, col] = acc
+
+
+@kernel
+def matmul(a: Array[f32, 2], b: Array[f32, 2], c: Array[f32, 2]):
+    tiled_matmul(a, b, c)
 
 
 @kernel(fastmath=True)
 def matmul_fast(a: Array[f32, 2], b: Array[f32, 2], c: Array[f32, 2]):
     """matmul with contraction allowed (one FMA per step, as CUDA C compiles it by default)."""
-    sa = gpu.shared_array(f32, (TILE, TILE))
-    sb = gpu.shared_array(f32, (TILE, TILE))
-    tx = gpu.thread_idx_x()
-    ty = gpu.thread_idx_y()
-    row = gpu.block_idx_y() * TILE + ty
-    col = gpu.block_idx_x() * TILE + tx
-    acc = f32(0)
-    for t0 in range(0, a.shape[1], TILE):
-        sa[ty, tx] = a[row, t0 + tx]
-        sb[ty, tx] = b[t0 + ty, col]
-        gpu.syncthreads()
-        for k in range(TILE):
-            acc += sa[ty, k] * sb[k, tx]
-        gpu.syncthreads()
-    c[row, col] = acc
+    tiled_matmul(a, b, c)
 
 
 @kernel

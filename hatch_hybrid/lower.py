@@ -8,68 +8,20 @@ that LLVM's mem2reg turns into registers.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import TypeAlias
 
 from llvmlite import ir as llir
 
 from . import intrinsics, ir
 from .errors import CompileError
-from .lower_ops import I1, I8, I64, PTR, VOID, Ops, const, llvm_type, memory_type
+from .lower_calls import CallLowerer
+from .lower_ops import I1, I8, I64, VOID, Ops, const, llvm_type, memory_type
+from .lower_values import ArrayValue, TupleValue, Value, abi_types, flatten, unflatten
 from .typecheck import TypedFunction
-from .typecheck_calls import Callee
 from .typerules import OpTypes
-from .types import BOOL, F32, NONE, WEAK_FLOAT, WEAK_INT, ArrayT, Scalar, TupleT, Type, storage
+from .types import BOOL, F32, NONE, WEAK_INT, ArrayT, Scalar, TupleT, Type, storage
 
 TRIPLE = "nvptx64-nvidia-cuda"
 _CONVERGENT = {"syncthreads", "shfl_down", "shfl_up", "shfl_xor", "shfl_idx", "ballot", "all_", "any_"}
-
-
-@dataclass
-class ArrayValue:
-    ptr: llir.Value
-    shape: list[llir.Value]
-    strides: list[llir.Value]  # in elements
-
-
-@dataclass
-class TupleValue:
-    items: list[Value]
-
-
-Value: TypeAlias = "llir.Value | ArrayValue | TupleValue | None"
-
-
-def abi_types(t: Type, kernel: bool = False) -> list[llir.Type]:
-    """How a value of type ``t`` is passed as function parameters."""
-    if isinstance(t, ArrayT):
-        return [PTR] + [I64] * (2 * t.ndim)
-    if isinstance(t, TupleT):
-        return [x for item in t.items for x in abi_types(item, kernel)]
-    s = storage(t)
-    return [I8 if (kernel and s.kind == "b") else llvm_type(s)]
-
-
-def flatten(v: Value) -> list[llir.Value]:
-    if isinstance(v, ArrayValue):
-        return [v.ptr, *v.shape, *v.strides]
-    if isinstance(v, TupleValue):
-        return [x for item in v.items for x in flatten(item)]
-    assert v is not None
-    return [v]
-
-
-def unflatten(t: Type, values: list[llir.Value]) -> tuple[Value, list[llir.Value]]:
-    if isinstance(t, ArrayT):
-        n = t.ndim
-        return ArrayValue(values[0], values[1 : 1 + n], values[1 + n : 1 + 2 * n]), values[1 + 2 * n :]
-    if isinstance(t, TupleT):
-        items = []
-        for item in t.items:
-            v, values = unflatten(item, values)
-            items.append(v)
-        return TupleValue(items), values
-    return values[0], values[1:]
 
 
 class ModuleLowerer:
@@ -154,7 +106,7 @@ class _Loop:
         self.break_to = break_to
 
 
-class FunctionLowerer:
+class FunctionLowerer(CallLowerer):
     def __init__(self, parent: ModuleLowerer, tf: TypedFunction) -> None:
         self.parent = parent
         self.tf = tf
@@ -577,88 +529,3 @@ class FunctionLowerer:
     def store_element(self, target: ir.Subscript, value: llir.Value, dtype: Scalar) -> None:
         ptr = self.element_pointer(target)
         self.b.store(self._to_memory(value, dtype), ptr, align=dtype.dtype.itemsize)
-
-    # ------------------------------------------------------------------ calls
-    def call(self, e: ir.Call) -> Value:
-        callee = self.tf.callees[e.nid]
-        if callee.kind == "helper":
-            return self.call_helper(e, callee)
-        if callee.kind == "cast":
-            return self.coerce(e.args[0], self.tf.types[e.nid])
-        if callee.kind == "builtin":
-            return self.call_builtin(e, callee)
-        if callee.kind == "math":
-            return self.call_math(e, callee)
-        return self.call_gpu(e, callee)
-
-    def call_helper(self, e: ir.Call, callee: Callee) -> Value:
-        target = callee.target
-        assert target is not None
-        fn = self.parent.function(target)
-        args: list[llir.Value] = []
-        for node, _t in zip(e.args, target.arg_types):
-            args += flatten(self.expr(node))
-        result = self.b.call(fn, args)
-        return None if target.return_type == NONE else result
-
-    def call_builtin(self, e: ir.Call, callee: Callee) -> Value:
-        if callee.name == "len":
-            v = self.expr(e.args[0])
-            if isinstance(v, TupleValue):
-                return const(WEAK_INT, len(v.items))
-            assert isinstance(v, ArrayValue)
-            return v.shape[0]
-        t = self.tf.types[e.nid]
-        values = [self.coerce(a, t) for a in e.args]
-        if callee.name == "abs":
-            return self.ops.abs(values[0], t)
-        return self.ops.minmax(callee.name, values, t)
-
-    def call_math(self, e: ir.Call, callee: Callee) -> llir.Value:
-        args = [self.coerce(a, WEAK_FLOAT) for a in e.args]
-        result = intrinsics.math_call(self.ops, callee.name, args)
-        if callee.name in ("floor", "ceil", "trunc"):  # Python returns an int
-            return self.ops.convert(result, WEAK_FLOAT, WEAK_INT)
-        return result
-
-    def call_gpu(self, e: ir.Call, callee: Callee) -> Value:
-        name = callee.name
-        if name == "syncthreads":
-            intrinsics.syncthreads(self.ops)
-            return None
-        if name == "shared_array":
-            dtype = callee.arg_types[0]
-            assert isinstance(dtype, Scalar)
-            shape = self.tf.consts[e.nid]
-            count = 1
-            for d in shape:
-                count *= d
-            gv = intrinsics.shared_global(self.parent.module, memory_type(dtype), count, dtype.dtype.itemsize)
-            ptr = self.b.addrspacecast(gv, PTR)
-            strides: list[llir.Value] = []
-            acc = 1
-            for d in reversed(shape):
-                strides.insert(0, const(WEAK_INT, acc))
-                acc *= d
-            return ArrayValue(ptr, [const(WEAK_INT, d) for d in shape], strides)
-        if name in ("lane_id", "threadfence"):
-            if name == "threadfence":
-                intrinsics.threadfence(self.ops)
-                return None
-            return intrinsics.lane_id(self.ops)
-        if name.startswith("shfl_"):
-            value_t = self.tf.types[e.nid]
-            return intrinsics.shuffle(self.ops, name, self.coerce(e.args[0], value_t), self.coerce(e.args[1], WEAK_INT))
-        if name in ("ballot", "all_", "any_"):
-            return intrinsics.vote(self.ops, name, self.condition(e.args[0]))
-        if name.startswith("atomic_"):
-            arr_t = self.tf.types[e.args[0].nid]
-            assert isinstance(arr_t, ArrayT)
-            arr = self.expr(e.args[0])
-            assert isinstance(arr, ArrayValue)
-            index_node = e.args[1]
-            nodes = index_node.elts if isinstance(index_node, ir.TupleExpr) else [index_node]
-            ptr = self.address(arr, [self.coerce(n, WEAK_INT) for n in nodes], arr_t.dtype)
-            values = [self.coerce(a, arr_t.dtype) for a in e.args[2:]]
-            return intrinsics.atomic(self.ops, name, ptr, arr_t.dtype, values)
-        return intrinsics.special_register(self.ops, name)

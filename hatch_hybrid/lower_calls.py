@@ -1,0 +1,124 @@
+"""Lowering of calls: helper functions, builtins, ``math`` and ``gpu`` intrinsics.
+
+:class:`CallLowerer` is mixed into :class:`~.lower.FunctionLowerer`, which provides the builder,
+``expr``/``coerce``/``address`` and the enclosing :class:`~.lower.ModuleLowerer` (``parent``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from llvmlite import ir as llir
+
+from . import intrinsics, ir
+from .lower_ops import PTR, Ops, const, memory_type
+from .lower_values import ArrayValue, TupleValue, Value, flatten
+from .typecheck_calls import Callee
+from .types import NONE, WEAK_FLOAT, WEAK_INT, ArrayT, Scalar, Type
+
+if TYPE_CHECKING:
+    from .typecheck import TypedFunction
+
+
+class CallLowerer:
+    tf: TypedFunction
+    b: llir.IRBuilder
+    ops: Ops
+    parent: Any
+
+    def expr(self, e: ir.Expr) -> Value:  # provided by FunctionLowerer
+        raise NotImplementedError
+
+    def coerce(self, e: ir.Expr, to: Type) -> llir.Value:
+        raise NotImplementedError
+
+    def condition(self, e: ir.Expr) -> llir.Value:
+        raise NotImplementedError
+
+    def address(self, arr: ArrayValue, indices: list[llir.Value], dtype: Scalar) -> llir.Value:
+        raise NotImplementedError
+
+    # ------------------------------------------------------------------ calls
+    def call(self, e: ir.Call) -> Value:
+        callee = self.tf.callees[e.nid]
+        if callee.kind == "helper":
+            return self.call_helper(e, callee)
+        if callee.kind == "cast":
+            return self.coerce(e.args[0], self.tf.types[e.nid])
+        if callee.kind == "builtin":
+            return self.call_builtin(e, callee)
+        if callee.kind == "math":
+            return self.call_math(e, callee)
+        return self.call_gpu(e, callee)
+
+    def call_helper(self, e: ir.Call, callee: Callee) -> Value:
+        target = callee.target
+        assert target is not None
+        fn = self.parent.function(target)
+        args: list[llir.Value] = []
+        for node, _t in zip(e.args, target.arg_types):
+            args += flatten(self.expr(node))
+        result = self.b.call(fn, args)
+        return None if target.return_type == NONE else result
+
+    def call_builtin(self, e: ir.Call, callee: Callee) -> Value:
+        if callee.name == "len":
+            v = self.expr(e.args[0])
+            if isinstance(v, TupleValue):
+                return const(WEAK_INT, len(v.items))
+            assert isinstance(v, ArrayValue)
+            return v.shape[0]
+        t = self.tf.types[e.nid]
+        values = [self.coerce(a, t) for a in e.args]
+        if callee.name == "abs":
+            return self.ops.abs(values[0], t)
+        return self.ops.minmax(callee.name, values, t)
+
+    def call_math(self, e: ir.Call, callee: Callee) -> llir.Value:
+        args = [self.coerce(a, WEAK_FLOAT) for a in e.args]
+        result = intrinsics.math_call(self.ops, callee.name, args)
+        if callee.name in ("floor", "ceil", "trunc"):  # Python returns an int
+            return self.ops.convert(result, WEAK_FLOAT, WEAK_INT)
+        return result
+
+    def call_gpu(self, e: ir.Call, callee: Callee) -> Value:
+        name = callee.name
+        if name == "syncthreads":
+            intrinsics.syncthreads(self.ops)
+            return None
+        if name == "shared_array":
+            dtype = callee.arg_types[0]
+            assert isinstance(dtype, Scalar)
+            shape = self.tf.consts[e.nid]
+            count = 1
+            for d in shape:
+                count *= d
+            gv = intrinsics.shared_global(self.parent.module, memory_type(dtype), count, dtype.dtype.itemsize)
+            ptr = self.b.addrspacecast(gv, PTR)
+            strides: list[llir.Value] = []
+            acc = 1
+            for d in reversed(shape):
+                strides.insert(0, const(WEAK_INT, acc))
+                acc *= d
+            return ArrayValue(ptr, [const(WEAK_INT, d) for d in shape], strides)
+        if name in ("lane_id", "threadfence"):
+            if name == "threadfence":
+                intrinsics.threadfence(self.ops)
+                return None
+            return intrinsics.lane_id(self.ops)
+        if name.startswith("shfl_"):
+            value_t = self.tf.types[e.nid]
+            return intrinsics.shuffle(self.ops, name, self.coerce(e.args[0], value_t), self.coerce(e.args[1], WEAK_INT))
+        if name in ("ballot", "all_", "any_"):
+            return intrinsics.vote(self.ops, name, self.condition(e.args[0]))
+        if name.startswith("atomic_"):
+            arr_t = self.tf.types[e.args[0].nid]
+            assert isinstance(arr_t, ArrayT)
+            arr = self.expr(e.args[0])
+            assert isinstance(arr, ArrayValue)
+            index_node = e.args[1]
+            nodes = index_node.elts if isinstance(index_node, ir.TupleExpr) else [index_node]
+            ptr = self.address(arr, [self.coerce(n, WEAK_INT) for n in nodes], arr_t.dtype)
+            values = [self.coerce(a, arr_t.dtype) for a in e.args[2:]]
+            return intrinsics.atomic(self.ops, name, ptr, arr_t.dtype, values)
+        return intrinsics.special_register(self.ops, name)

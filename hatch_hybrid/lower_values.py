@@ -1,0 +1,59 @@
+"""How kernel-language values are represented while lowering: LLVM values, or for arrays and
+tuples small records of LLVM values, passed to functions as flat parameter lists."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TypeAlias
+
+from llvmlite import ir as llir
+
+from .lower_ops import I8, I64, PTR, llvm_type
+from .types import ArrayT, TupleT, Type, storage
+
+
+@dataclass
+class ArrayValue:
+    ptr: llir.Value
+    shape: list[llir.Value]
+    strides: list[llir.Value]  # in elements
+
+
+@dataclass
+class TupleValue:
+    items: list[Value]
+
+
+Value: TypeAlias = "llir.Value | ArrayValue | TupleValue | None"
+
+
+def abi_types(t: Type, kernel: bool = False) -> list[llir.Type]:
+    """How a value of type ``t`` is passed as function parameters."""
+    if isinstance(t, ArrayT):
+        return [PTR] + [I64] * (2 * t.ndim)
+    if isinstance(t, TupleT):
+        return [x for item in t.items for x in abi_types(item, kernel)]
+    s = storage(t)
+    return [I8 if (kernel and s.kind == "b") else llvm_type(s)]
+
+
+def flatten(v: Value) -> list[llir.Value]:
+    if isinstance(v, ArrayValue):
+        return [v.ptr, *v.shape, *v.strides]
+    if isinstance(v, TupleValue):
+        return [x for item in v.items for x in flatten(item)]
+    assert v is not None
+    return [v]
+
+
+def unflatten(t: Type, values: list[llir.Value]) -> tuple[Value, list[llir.Value]]:
+    if isinstance(t, ArrayT):
+        n = t.ndim
+        return ArrayValue(values[0], values[1 : 1 + n], values[1 + n : 1 + 2 * n]), values[1 + 2 * n :]
+    if isinstance(t, TupleT):
+        items = []
+        for item in t.items:
+            v, values = unflatten(item, values)
+            items.append(v)
+        return TupleValue(items), values
+    return values[0], values[1:]

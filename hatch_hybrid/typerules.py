@@ -12,10 +12,12 @@ import numpy as np
 
 from .types import (
     BOOL,
+    I64,
     WEAK_FLOAT,
     WEAK_INT,
     ArrayT,
     PromotionError,
+    Scalar,
     TupleT,
     Type,
     Weak,
@@ -112,6 +114,11 @@ def compare(op: str, a: Type, b: Type) -> OpTypes:
     if isinstance(a, Weak) and isinstance(b, Weak):
         common = WEAK_FLOAT if WEAK_FLOAT in (a, b) else WEAK_INT
         return OpTypes(common, common, BOOL)
+    for weak, strong in ((a, b), (b, a)):
+        if weak == WEAK_INT and isinstance(strong, Scalar) and strong.kind in "iu":
+            # NumPy 2 compares a Python int with a fixed-width integer by value, even out of its range
+            # (-1 < np.uint8(0) is True): keep each side's own type; the comparison is then exact
+            return OpTypes(I64, strong, BOOL) if weak is a else OpTypes(strong, I64, BOOL)
     la, lb, _ = resolve_ufunc(CMP_UFUNCS[op], a, b)
     return OpTypes(la, lb, BOOL)
 
@@ -133,19 +140,25 @@ def unary(op: str, a: Type) -> Type:
 
 
 def common(a: Type, b: Type, what: str) -> Type:
-    """The type of an expression yielding either an ``a`` or a ``b`` (``x if c else y``, ``or``, ``min``)."""
+    """The type of an expression yielding either an ``a`` or a ``b`` (``x if c else y``, ``or``, ``min``).
+
+    Python returns one of the operands as it is, unconverted, so on the CPU path the type of the
+    result would depend on which value is chosen (``min(0.5, np.int8(0))`` is an int8, ``min(0.5,
+    np.int8(1))`` a float). The operands must therefore have one type; found by differential testing.
+    """
     if a == b:
         return a
-    if not (is_numeric(a) and is_numeric(b)):
-        raise RuleError(f"the values of {what} have different types: {a} and {b}")
-    if isinstance(a, Weak) and isinstance(b, Weak):
-        return WEAK_FLOAT
-    if BOOL in (a, b):
+    if BOOL in (a, b) and is_numeric(a) and is_numeric(b):
         raise RuleError(
             f"the values of {what} mix a boolean and a number ({a} and {b})",
             "convert explicitly so both sides have one type",
         )
-    return resolve_ufunc(np.maximum, a, b)[2]
+    example = f"{b}(...)" if isinstance(b, Scalar) else (f"{a}(...)" if isinstance(a, Scalar) else "float(...)")
+    raise RuleError(
+        f"the values of {what} have different types: {a} and {b}",
+        "Python returns one of them unconverted, so the result's type would depend on the values; "
+        f"convert them to one type, e.g. {example}",
+    )
 
 
 # ------------------------------------------------------------------- calls

@@ -32,7 +32,7 @@ def test_saxpy_ptx_shape(build):
         ("out[i] = a[i] & b[i] | a[i] ^ 3", ["and.b32", "xor.b32"]),
         ("out[i] = a[i] ** b[i]", []),
         ("out[i] = -a[i] if a[i] < b[i] < 7 else ~b[i]", []),
-        ("out[i] = abs(a[i]) + min(a[i], b[i], 3) + max(a[i], b[i])", []),
+        ("out[i] = abs(a[i]) + min(a[i], b[i], i32(3)) + max(a[i], b[i])", []),
     ],
 )
 def test_integer_ops(build, body, expect):

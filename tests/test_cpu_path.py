@@ -50,7 +50,7 @@ def block_sum(x: Array[i32], out: Array[i32]):
     buf = gpu.shared_array(i32, 64)
     t = gpu.thread_idx_x()
     i = gpu.global_tid_x()
-    buf[t] = x[i] if i < len(x) else 0
+    buf[t] = x[i] if i < len(x) else i32(0)
     gpu.syncthreads()
     s = 32
     while s > 0:

@@ -40,6 +40,7 @@ CATALOGUE = [
     ("a = b = 1", "a = b = 1", "chained assignment", "own statement"),
     ("a, b = 1, 2", "a, b", "tuple unpacking", "own statement"),
     ("v = n if n else x", "x", "different types", "one type"),
+    ("v = min(n, 0.5)", "min(n, 0.5)", "different types: i32 and float", "unconverted"),
     ("v = 1\nv = x", "v = x", "changes type from int to Array[f32]", "new variable"),
     ("v = f32(1)\nv = i32(2)", "v = i32(2)", "changes type from f32 to i32", "convert"),
     ("v = undefined_name + 1", "undefined_name", "not defined", "module level"),

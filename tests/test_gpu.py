@@ -48,7 +48,7 @@ INT_OPS = [
     "~a",
     "abs(a)",
     "min(a, b)",
-    "max(a, b, 3)",
+    "max(a, b, a ^ b)",
     "a if a > b else b",
     "a ** (b & 7)",
     "(a < b) + (a == b) * 2",
@@ -154,7 +154,7 @@ def block_sum(x: Array[i64], out: Array[i64], hist: Array[u32], total: Array[i64
     buf = gpu.shared_array(i64, 128)
     t = gpu.thread_idx_x()
     i = gpu.global_tid_x()
-    buf[t] = x[i] if i < len(x) else 0
+    buf[t] = x[i] if i < len(x) else i64(0)
     gpu.syncthreads()
     s = 64
     while s > 0:

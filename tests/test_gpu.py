@@ -439,3 +439,64 @@ def test_devices_and_arrays_on_other_devices():
     assert devs and devs[0].ordinal == 0
     with pytest.raises(ValueError, match="does not exist"):
         hr.device_array(4, np.float32, device=f"cuda:{len(devs)}")
+
+
+def test_differential_gpu_equals_cpu(build):
+    """The differential tier's random expressions, as kernels over arrays: GPU bits == CPU-path bits."""
+    pytest.importorskip("hypothesis")
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+    from test_differential import DTYPES, _is_int, _value, expressions
+
+    from hatch_hybrid.errors import CompileError
+
+    seen = {"programs": 0}
+
+    @settings(
+        max_examples=40,
+        deadline=None,
+        database=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+    )
+    @given(data=st.data())
+    def run(data):
+        types = {name: data.draw(st.sampled_from(DTYPES)) for name in "abc"}
+        source, _ = data.draw(expressions({name: _is_int(t) for name, t in types.items()}))
+        ns: dict = {}
+        exec(f"from hybrid_runtime import *\ndef f(a, b, c):\n    return {source}\n", ns)
+        columns = {n: np.array([_value(data.draw, types[n]) for _ in range(64)]) for n in "abc"}
+        with np.errstate(all="ignore"):
+            try:
+                sample = ns["f"](*(columns[n][0] for n in "abc"))
+            except (ZeroDivisionError, OverflowError, TypeError, np.exceptions.DTypePromotionError):
+                return
+        out_type = {float: "f64", int: "i64", bool: "boolean"}.get(type(sample)) or hr.types.scalar_name(
+            np.asarray(sample).dtype
+        )
+        if out_type == "i64" and isinstance(sample, int) and not -(2**63) <= sample < 2**63:
+            return
+        kernel_source = (
+            HEADER
+            + f"""
+def f(a, b, c):
+    return {source}
+
+@kernel
+def k(a: Array[{types["a"]}], b: Array[{types["b"]}], c: Array[{types["c"]}], out: Array[{out_type}]):
+    i = gpu.global_tid_x()
+    if i < len(out):
+        out[i] = f(a[i], b[i], c[i])
+"""
+        )
+        try:
+            built = build(kernel_source, archs=["sm_90"])
+        except CompileError:
+            return
+        out = np.zeros(64, dtype=hr.types.SCALAR_DTYPES[out_type])
+        (*_, cpu), (*_, gpu) = both(built.module.k, 64, 1, columns["a"], columns["b"], columns["c"], out)
+        assert same_bits(cpu, gpu), f"{source} {types}: cpu {cpu[:4]} gpu {gpu[:4]}"
+        seen["programs"] += 1
+
+    run()
+    print(f"\ndifferential on the GPU: {seen['programs']} programs, 64 inputs each, bit-identical")
+    assert seen["programs"] > 0

@@ -453,7 +453,7 @@ def test_differential_gpu_equals_cpu(build):
     seen = {"programs": 0}
 
     @settings(
-        max_examples=40,
+        max_examples=int(__import__("os").environ.get("HYBRID_DIFF_EXAMPLES", "40")),
         deadline=None,
         database=None,
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],

@@ -146,11 +146,6 @@ class ModuleIndex:
         """The modules of the local packages."""
         return sorted(m for m in self._paths if m.split(".")[0] in self._local)
 
-    @property
-    def external_packages(self) -> dict[str, Path]:
-        """Installed packages whose source kernels reached so far: name -> folder."""
-        return {k: v for k, v in sorted(self._external.items()) if v is not None}
-
     def is_local(self, module: str) -> bool:
         return module.split(".")[0] in self._local
 
@@ -177,9 +172,6 @@ class ModuleIndex:
                 self._paths[top] = (found, False)
             self._external[top] = found
         return self._external[top] is not None
-
-    def has_module(self, name: str) -> bool:
-        return name in self._paths
 
     def find_module(self, name: str) -> ModuleInfo | None:
         """The module ``name`` of a local or installed package, or None if there is none."""

@@ -17,11 +17,11 @@ from .lower_calls import CallLowerer
 from .lower_ops import I1, I8, I64, VOID, Ops, const, llvm_type, memory_type
 from .lower_values import ArrayValue, TupleValue, Value, abi_types, flatten, unflatten
 from .typecheck import TypedFunction
-from .typerules import OpTypes
+from .typerules import SHUFFLES, VOTES, OpTypes
 from .types import BOOL, F32, NONE, WEAK_INT, ArrayT, Scalar, TupleT, Type, storage
 
 TRIPLE = "nvptx64-nvidia-cuda"
-_CONVERGENT = {"syncthreads", "shfl_down", "shfl_up", "shfl_xor", "shfl_idx", "ballot", "all_", "any_"}
+_CONVERGENT = {"syncthreads"} | SHUFFLES | VOTES
 
 
 class ModuleLowerer:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from llvmlite import ir as llir
 
-from .types import BOOL, Scalar, Type, Weak, storage
+from .types import Scalar, Type, Weak, storage
 
 I1 = llir.IntType(1)
 I8 = llir.IntType(8)
@@ -298,7 +298,3 @@ class Ops:
             better = self.compare(op, v, result, t, t)
             result = self.b.select(better, v, result)
         return result
-
-
-def is_bool(t: Type) -> bool:
-    return storage(t) == BOOL

@@ -266,11 +266,11 @@ class FunctionChecker(CallChecker):
             if p.annotation is None or self.tf.is_kernel:
                 continue
             want = self.program.annotation(self.module, p.annotation)
-            ok = want == t or (isinstance(want, Scalar) and isinstance(t, Weak) and unify_assignment(want, t) == want)
+            # the argument's own type, a Python number the annotated type absorbs, or int/float for i64/f64
             ok = (
-                ok
+                want == t
+                or (isinstance(t, Weak) and unify_assignment(want, t) == want)
                 or (isinstance(want, Weak) and t == want.storage)
-                or (isinstance(want, Weak) and isinstance(t, Weak) and unify_assignment(want, t) == want)
             )
             if not ok:
                 raise CompileError(

@@ -81,15 +81,11 @@ class NoneT(Type):
 BOOL = Scalar("boolean")
 I32 = Scalar("i32")
 I64 = Scalar("i64")
-U32 = Scalar("u32")
-U64 = Scalar("u64")
 F32 = Scalar("f32")
 F64 = Scalar("f64")
 WEAK_INT = Weak("int")
 WEAK_FLOAT = Weak("float")
 NONE = NoneT()
-
-Numeric = Scalar | Weak
 
 
 def scalar_of_dtype(dtype: np.dtype[Any]) -> Scalar:

@@ -24,10 +24,6 @@ class Manifest:
     directory: Path
     data: dict[str, Any]
 
-    @property
-    def archs(self) -> list[str]:
-        return list(self.data["arch"])
-
     def kernel(self, qualname: str) -> dict[str, Any] | None:
         return self.data["kernels"].get(qualname)  # type: ignore[no-any-return]
 

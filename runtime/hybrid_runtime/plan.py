@@ -75,9 +75,11 @@ class LaunchPlan:
         pointers = (ctypes.c_void_p * max(len(self._offsets), 1))(*[base + o for o in self._offsets])
         return buffer, pointers
 
-    def launch_args(self, config: LaunchConfig, stream: int) -> tuple[Any, ...]:
-        """cuLaunchKernel's arguments, made once per configuration; the parameter buffer is refilled per launch."""
-        return (self.handle, *config.grid, *config.block, config.shared_bytes, stream, self.params_address, 0)
+    def launch_args(self, config: LaunchConfig, stream: int, params: int | None = None) -> tuple[Any, ...]:
+        """cuLaunchKernel's arguments, made once per configuration; the parameter buffer (the plan's own
+        unless ``params`` gives another) is refilled per launch."""
+        address = self.params_address if params is None else params
+        return (self.handle, *config.grid, *config.block, config.shared_bytes, stream, address, 0)
 
     # ----------------------------------------------------------- general path
     def launch(self, config: LaunchConfig, args: tuple[Any, ...], stream: Any) -> None:
@@ -113,8 +115,7 @@ class LaunchPlan:
         self.device.ensure_current()
         buffer, pointers = self._new_buffer()
         self.struct.pack_into(buffer, 0, *flat)
-        args = (self.handle, *config.grid, *config.block, config.shared_bytes, handle, ctypes.addressof(pointers), 0)
-        (err,) = launch_function()(*args)
+        (err,) = launch_function()(*self.launch_args(config, handle, ctypes.addressof(pointers)))
         if err:
             self.fail(err)
         if temporaries:

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from .interop import from_dlpack
+from .interop import as_array_view, from_dlpack
 from .types import SCALAR_DTYPES, SCALAR_NAMES, ArrayType, scalar_name
 
 
@@ -91,10 +91,10 @@ def array_description(value: Any) -> tuple[np.dtype[Any], tuple[int, ...], tuple
     """(dtype, shape, byte strides or None for C-contiguous) of a NumPy or CUDA array, else None."""
     if isinstance(value, np.ndarray):
         return value.dtype, value.shape, value.strides
-    cai = getattr(value, "__cuda_array_interface__", None)
-    if cai is not None:
-        strides = cai.get("strides")
-        return np.dtype(cai["typestr"]), tuple(cai["shape"]), tuple(strides) if strides else None
+    if hasattr(value, "__cuda_array_interface__"):
+        view = as_array_view(value)
+        assert view is not None
+        return view.dtype, view.shape, view.strides
     return None
 
 

@@ -20,14 +20,21 @@ from .pipeline import COMPILER_ID, CompiledKernel
 
 
 def manifest(kernels: Iterable[CompiledKernel], archs: list[str], editable: bool = False) -> dict[str, Any]:
-    entries = {}
+    entries: dict[str, Any] = {}
     combined = hashlib.sha256()
-    for k in sorted(kernels, key=lambda k: k.decl.qualname):
+    for k in sorted(kernels, key=lambda k: k.decl.qualname):  # stable: variants keep their listed order
         ptx = {arch: f"{k.symbol}.{arch}.ptx" for arch in archs}
         cubin = {arch: f"{k.symbol}.{arch}.cubin" for arch in sorted(k.cubin)}
-        entries[k.decl.qualname] = k.manifest_entry(ptx, cubin)
+        entry = k.manifest_entry(ptx, cubin)
         if editable:  # lets the runtime notice source edits after an editable install
-            entries[k.decl.qualname]["deps"] = [list(d) for d in k.deps]
+            entry["deps"] = [list(d) for d in k.deps]
+        if k.variant:  # a generic kernel: one entry holding its specialisations
+            group = entries.setdefault(
+                k.decl.qualname, {"module": k.decl.module, "name": k.decl.name, "variants": []}
+            )
+            group["variants"].append(entry)
+        else:
+            entries[k.decl.qualname] = entry
         combined.update(k.source_hash.encode())
     data: dict[str, Any] = {
         "format": FORMAT,

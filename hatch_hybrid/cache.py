@@ -10,6 +10,7 @@ recompiles exactly the kernels that reach it, in whichever package they are.
 
 from __future__ import annotations
 
+import ast
 import base64
 import hashlib
 import json
@@ -76,9 +77,9 @@ class KernelCache:
 
     def key(self, qualname: str, options: dict[str, Any], archs: list[str], cubin: str, compiler: str) -> str:
         """``cubin``: which ptxas makes machine code ("" for none)."""
-        material = json.dumps(
-            [FORMAT, compiler, llvm.llvm_version_info, qualname, repr(sorted(options.items())), archs, cubin]
-        )
+        # non-literal options (types in specialize=) are syntax trees: their source text identifies them
+        opts = repr(sorted((k, ast.unparse(v) if isinstance(v, ast.AST) else v) for k, v in options.items()))
+        material = json.dumps([FORMAT, compiler, llvm.llvm_version_info, qualname, opts, archs, cubin])
         return hashlib.sha256(material.encode()).hexdigest()
 
     def _path(self, key: str) -> Path:

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 from .errors import CompileError
-from .pipeline import DEFAULT_ARCHS, Options, _reached, compile_kernel, index_packages
+from .pipeline import DEFAULT_ARCHS, CompiledKernel, Options, _reached, compile_kernel, index_packages
 from .typecheck import Program
 
 try:
@@ -49,15 +49,16 @@ def cmd_list(path: Path) -> int:
     index = index_packages(package_dirs(path))
     program = Program(index)
     for decl in index.kernels():
-        tf = program.check_kernel(decl)
-        params = ", ".join(f"{p.name}: {t}" for p, t in zip(tf.fn.params, tf.arg_types))
-        print(f"{decl.qualname}({params})  [{tf.symbol}]")
-        for helper in sorted(_reached(tf), key=lambda t: t.symbol):
-            if helper is tf:
-                continue
-            where = "" if index.is_local(helper.fn.module) else f"  (from package {helper.fn.module.split('.')[0]})"
-            args = ", ".join(map(str, helper.arg_types))
-            print(f"    -> {helper.fn.qualname}({args}) -> {helper.return_type}{where}")
+        for typevars in program.variants(decl):
+            tf = program.check_kernel(decl, typevars)
+            params = ", ".join(f"{p.name}: {t}" for p, t in zip(tf.fn.params, tf.arg_types))
+            print(f"{decl.qualname}({params})  [{tf.symbol}]")
+            for helper in sorted(_reached(tf), key=lambda t: t.symbol):
+                if helper is tf:
+                    continue
+                where = "" if index.is_local(helper.fn.module) else f"  (from package {helper.fn.module.split('.')[0]})"
+                args = ", ".join(map(str, helper.arg_types))
+                print(f"    -> {helper.fn.qualname}({args}) -> {helper.return_type}{where}")
     return 0
 
 
@@ -67,7 +68,12 @@ def cmd_show(path: Path, kernel: str, stage: str, arch: str) -> int:
     if len(matches) != 1:
         names = ", ".join(d.qualname for d in index.kernels())
         raise SystemExit(f"hatch-hybrid: {'no' if not matches else 'more than one'} kernel named {kernel!r}: {names}")
-    result = compile_kernel(Program(index), matches[0], Options([arch], cubin=False))
+    for result in compile_kernel(Program(index), matches[0], Options([arch], cubin=False)):
+        _show(result, stage, arch)
+    return 0
+
+
+def _show(result: CompiledKernel, stage: str, arch: str) -> None:
     if stage == "typed":
         assert result.typed is not None
         print("\n\n".join(tf.dump() for tf in _reached(result.typed)))
@@ -77,7 +83,6 @@ def cmd_show(path: Path, kernel: str, stage: str, arch: str) -> int:
         print(result.optimised_ir[arch])
     else:
         print(result.ptx[arch], end="")
-    return 0
 
 
 def cmd_check(path: Path, archs: list[str]) -> int:

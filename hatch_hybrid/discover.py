@@ -19,8 +19,10 @@ from typing import Any
 from .errors import CompileError, Loc
 
 #: External modules whose names the compiler understands.
-KNOWN_EXTERNAL = ("hybrid_runtime", "numpy", "math")
+KNOWN_EXTERNAL = ("hybrid_runtime", "numpy", "math", "enum", "typing")
 KERNEL_DECORATORS = {"hybrid_runtime.kernel", "hybrid_runtime.kernel.kernel"}
+STRUCT_DECORATORS = {"hybrid_runtime.struct", "hybrid_runtime.structs.struct"}
+ENUM_BASES = {"enum.IntEnum"}
 
 
 # ------------------------------------------------------------------- symbols
@@ -62,7 +64,51 @@ class UnknownSym:
     reason: str
 
 
-Symbol = ModuleSym | ExternalSym | FunctionSym | ConstSym | UnknownSym
+@dataclass(frozen=True)
+class StructSym:
+    """A class decorated with ``hybrid_runtime.struct``."""
+
+    module: str
+    name: str
+
+    @property
+    def qualname(self) -> str:
+        return f"{self.module}.{self.name}"
+
+
+@dataclass(frozen=True)
+class EnumSym:
+    """An ``enum.IntEnum`` class and its members' values."""
+
+    module: str
+    name: str
+    members: tuple[tuple[str, int], ...]
+
+    @property
+    def qualname(self) -> str:
+        return f"{self.module}.{self.name}"
+
+
+@dataclass(frozen=True)
+class TypeVarSym:
+    """``T = typing.TypeVar("T")`` at module level."""
+
+    module: str
+    name: str
+
+    @property
+    def qualname(self) -> str:
+        return f"{self.module}.{self.name}"
+
+
+@dataclass(frozen=True)
+class _Class:
+    """A module-level class, classified when first looked up (its decorators name other modules)."""
+
+    name: str
+
+
+Symbol = ModuleSym | ExternalSym | FunctionSym | ConstSym | UnknownSym | StructSym | EnumSym | TypeVarSym
 
 
 @dataclass(frozen=True)
@@ -90,9 +136,10 @@ class ModuleInfo:
     is_package: bool
     source: str
     tree: ast.Module
-    names: dict[str, Symbol | _ImportFrom | None] = field(default_factory=dict)
+    names: dict[str, Symbol | _ImportFrom | _Class | None] = field(default_factory=dict)
     star_imports: list[Symbol] = field(default_factory=list)
     functions: dict[str, ast.FunctionDef] = field(default_factory=dict)
+    classes: dict[str, ast.ClassDef] = field(default_factory=dict)
 
     @property
     def source_hash(self) -> str:
@@ -228,7 +275,8 @@ class ModuleIndex:
                     if isinstance(t, ast.Name):
                         info.names[t.id] = self._constant(info, t.id, value)
             elif isinstance(node, ast.ClassDef):
-                info.names[node.name] = UnknownSym(f"{info.name}.{node.name}", "a class")
+                info.names[node.name] = _Class(node.name)
+                info.classes[node.name] = node
 
     def _constant(self, info: ModuleInfo, name: str, value: ast.expr | None) -> Symbol | None:
         if (
@@ -239,6 +287,11 @@ class ModuleIndex:
             value = ast.Constant(-value.operand.value, lineno=value.lineno, col_offset=value.col_offset)  # type: ignore[operator]
         if isinstance(value, ast.Constant) and isinstance(value.value, (bool, int, float)):
             return ConstSym(value.value, Loc(str(info.path), value.lineno, value.col_offset))
+        if isinstance(value, ast.Call):
+            func = value.func
+            callee = func.id if isinstance(func, ast.Name) else (func.attr if isinstance(func, ast.Attribute) else "")
+            if callee == "TypeVar":
+                return TypeVarSym(info.name, name)
         return UnknownSym(f"{info.name}.{name}", "a module-level value that is not a number literal")
 
     def _import_base(self, info: ModuleInfo, node: ast.ImportFrom) -> str:
@@ -270,11 +323,26 @@ class ModuleIndex:
             f"in package `{top}`, which is not installed in the build environment (add it to [project] dependencies)",
         )
 
+    def _classify(self, info: ModuleInfo, name: str) -> Symbol:
+        """A module-level class as the compiler sees it: a struct, an IntEnum, or something else."""
+        node = info.classes[name]
+        for dec in node.decorator_list:
+            target = self.resolve_expr(info.name, dec)
+            if isinstance(target, ExternalSym) and target.qualname in STRUCT_DECORATORS:
+                return StructSym(info.name, name)
+        for base in node.bases:
+            target = self.resolve_expr(info.name, base)
+            if isinstance(target, ExternalSym) and target.qualname in ENUM_BASES:
+                return EnumSym(info.name, name, _enum_members(info, node))
+        return UnknownSym(f"{info.name}.{name}", "a class that is neither a @struct nor an enum.IntEnum")
+
     # ------------------------------------------------------------ resolution
     def resolve_global(self, module: str, name: str) -> Symbol | None:
         """What ``name`` means at the top level of ``module`` (None: not defined there)."""
         info = self.module(module)
         entry = info.names.get(name)
+        if isinstance(entry, _Class):
+            return self._classify(info, entry.name)
         if isinstance(entry, _ImportFrom):
             return self.resolve_member(self._module_symbol(entry.module), entry.name)
         if entry is None:
@@ -302,6 +370,8 @@ class ModuleIndex:
                 found = self.resolve_member(self._module_symbol(entry.module), entry.name, seen)
                 if found is not None:
                     return found
+            elif isinstance(entry, _Class):
+                return self._classify(info, entry.name)
             elif entry is not None:
                 return entry
             elif sub not in self._paths:
@@ -376,6 +446,34 @@ def _exports(module: Symbol, name: str, index: ModuleIndex) -> bool:
     if isinstance(module, ModuleSym):
         return index.resolve_member(module, name) is not None
     return False
+
+
+def _enum_members(info: ModuleInfo, node: ast.ClassDef) -> tuple[tuple[str, int], ...]:
+    """The members of an IntEnum: integer literals or ``auto()`` (the last value plus one)."""
+    members: list[tuple[str, int]] = []
+    last = 0
+    for stmt in node.body:
+        if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)):
+            continue
+        value = stmt.value
+        if isinstance(value, ast.UnaryOp) and isinstance(value.op, ast.USub) and isinstance(value.operand, ast.Constant):
+            number: object = -value.operand.value  # type: ignore[operator]
+        elif isinstance(value, ast.Constant):
+            number = value.value
+        elif isinstance(value, ast.Call) and getattr(value.func, "id", getattr(value.func, "attr", "")) == "auto":
+            number = last + 1
+        else:
+            number = None
+        if not isinstance(number, int) or isinstance(number, bool):
+            raise CompileError(
+                Loc(str(info.path), value.lineno, value.col_offset),
+                f"the members of IntEnum {node.name} used in kernels must be integer literals or auto()",
+            )
+        name = stmt.targets[0].id
+        if not name.startswith("_"):
+            members.append((name, number))
+            last = number
+    return tuple(members)
 
 
 def _kernel_options(call: ast.Call | None, info: ModuleInfo) -> dict[str, Any]:

@@ -24,6 +24,10 @@ class Loc:
     def __str__(self) -> str:
         return f"{self.file}:{self.line}:{self.col + 1}"
 
+    def source_line(self) -> str:
+        """The text of this line of the source file ("" if it cannot be read)."""
+        return linecache.getline(self.file, self.line).rstrip("\n")
+
 
 @dataclass
 class Note:
@@ -53,7 +57,7 @@ class CompileError(Exception):
 def _render(loc: Loc | None, headline: str) -> str:
     if loc is None:
         return headline
-    text = linecache.getline(loc.file, loc.line).rstrip("\n")
+    text = loc.source_line()
     out = [f"{loc}: {headline}"]
     if text:
         stripped = text.expandtabs(4)

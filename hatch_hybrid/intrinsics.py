@@ -134,6 +134,22 @@ def shared_global(module: llir.Module, elem: llir.Type, count: int, align: int) 
     return gv
 
 
+def dynamic_shared(module: llir.Module) -> llir.GlobalVariable:
+    """The block's dynamic shared memory (``shared_bytes=`` at launch), one per module as in CUDA."""
+    gv = module.globals.get("__shared_dynamic")
+    if gv is None:
+        gv = llir.GlobalVariable(module, llir.ArrayType(llir.IntType(8), 0), "__shared_dynamic", addrspace=3)
+        gv.linkage = "external"
+        gv.align = 16
+    return gv  # type: ignore[no-any-return]
+
+
+def dynamic_shared_size(ops: Ops) -> llir.Value:
+    """``%dynamic_smem_size``: the bytes of dynamic shared memory this launch has."""
+    asm = llir.InlineAsm(llir.FunctionType(I32, []), "mov.u32 $0, %dynamic_smem_size;", "=r", side_effect=False)
+    return ops.b.call(asm, [])
+
+
 _RMW = {
     "atomic_add": ("add", "add", "fadd"),
     "atomic_min": ("min", "umin", "fmin"),

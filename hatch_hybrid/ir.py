@@ -104,7 +104,7 @@ class Stmt(Node):
 
 @dataclass(eq=False)
 class Assign(Stmt):
-    target: Expr  # Name or Subscript
+    target: Expr  # Name, Subscript, Attribute (a struct local's field) or TupleExpr of these
     value: Expr
     annotation: Expr | None = None
 
@@ -159,6 +159,12 @@ class ExprStmt(Stmt):
 @dataclass(eq=False)
 class Pass(Stmt):
     pass
+
+
+@dataclass(eq=False)
+class Assert(Stmt):
+    test: Expr
+    msg: str | None
 
 
 # ------------------------------------------------------------------ functions
@@ -236,6 +242,8 @@ def dump(fn: Function, type_of: Callable[[Node], Any] | None = None) -> str:
                 lines.append(f"{pad}return" + (f" {expr(s.value)}" if s.value is not None else ""))
             elif isinstance(s, ExprStmt):
                 lines.append(f"{pad}{expr(s.value)}")
+            elif isinstance(s, Assert):
+                lines.append(f"{pad}assert {expr(s.test)}" + (f", {s.msg!r}" if s.msg is not None else ""))
             else:
                 lines.append(f"{pad}{type(s).__name__.lower()}")
 

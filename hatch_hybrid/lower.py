@@ -12,23 +12,26 @@ import re
 from llvmlite import ir as llir
 
 from . import intrinsics, ir
-from .errors import CompileError
+from .errors import CompileError, Loc
 from .lower_calls import CallLowerer
-from .lower_ops import I1, I8, I64, VOID, Ops, const, llvm_type, memory_type
-from .lower_values import ArrayValue, TupleValue, Value, abi_types, flatten, unflatten
+from .lower_ops import I1, I8, I64, PTR, VOID, Ops, const, llvm_type, memory_type
+from .lower_values import ArrayValue, TupleValue, Value, abi_types, flatten, leaf_offsets, unflatten
 from .typecheck import TypedFunction
 from .typerules import SHUFFLES, VOTES, OpTypes
-from .types import BOOL, F32, NONE, WEAK_INT, ArrayT, Scalar, TupleT, Type, storage
+from .types import BOOL, F32, NONE, WEAK_INT, ArrayT, Element, Scalar, StructT, TupleT, Type, storage
 
-TRIPLE = "nvptx64-nvidia-cuda"
+from .optimize import ERROR_SLOT, TRIPLE
 _CONVERGENT = {"syncthreads"} | SHUFFLES | VOTES
 
 
 class ModuleLowerer:
     """Builds one LLVM module from a kernel and the helpers it reaches."""
 
-    def __init__(self, name: str, data_layout: str, fastmath: bool = False) -> None:
+    def __init__(self, name: str, data_layout: str, fastmath: bool = False, debug: bool = False) -> None:
         self.fastmath = fastmath
+        self.debug = debug  # bounds checks on every array access
+        self.sites: list[dict[str, object]] = []  # failed checks report their index here + 1
+        self._error_slot: llir.GlobalVariable | None = None
         self.module = llir.Module(name)
         self.module.triple = TRIPLE
         self.module.data_layout = data_layout
@@ -47,7 +50,7 @@ class ModuleLowerer:
         fn = self.functions.get(tf.symbol)
         if fn is None:
             params = [x for t in tf.arg_types for x in abi_types(t, tf.is_kernel)]
-            ret = VOID if tf.return_type == NONE or tf.is_kernel else llvm_type(storage(tf.return_type))
+            ret = VOID if tf.return_type == NONE or tf.is_kernel else return_type(tf.return_type)
             fn = llir.Function(self.module, llir.FunctionType(ret, params), tf.symbol)
             if not tf.is_kernel:
                 fn.linkage = "internal"
@@ -64,6 +67,17 @@ class ModuleLowerer:
         while self._pending:
             FunctionLowerer(self, self._pending.pop()).lower()
         return self.module
+
+    def error_slot(self) -> llir.GlobalVariable:
+        """``hybrid_error``: where the first failed device-side check of a launch records itself
+        (site, two values); the runtime reads and clears it. A check never traps: a trap would leave
+        the CUDA context unusable for the rest of the process."""
+        if self._error_slot is None:
+            gv = llir.GlobalVariable(self.module, llir.ArrayType(I64, 4), ERROR_SLOT, addrspace=1)
+            gv.initializer = llir.Constant(gv.value_type, None)
+            gv.align = 8
+            self._error_slot = gv
+        return self._error_slot
 
     def loop_id(self) -> llir.MDValue:
         """Metadata for a loop's back edge that lets LLVM unroll it when its trip count is only known at
@@ -100,6 +114,20 @@ class ModuleLowerer:
         return self.module
 
 
+def return_type(t: Type) -> llir.Type:
+    """Scalars return in a register; tuples and structs as one literal struct of their parts."""
+    if isinstance(t, (TupleT, StructT)):
+        return llir.LiteralStructType(abi_types(t))
+    return llvm_type(storage(t))
+
+
+def element_memory_type(dtype: Element) -> llir.Type:
+    """How one array element is laid out: a scalar, or a struct's bytes (offsets from its dtype)."""
+    if isinstance(dtype, StructT):
+        return llir.ArrayType(I8, dtype.dtype.itemsize)
+    return memory_type(dtype)
+
+
 class _Loop:
     def __init__(self, continue_to: llir.Block, break_to: llir.Block) -> None:
         self.continue_to = continue_to
@@ -123,8 +151,8 @@ class FunctionLowerer(CallLowerer):
         args = list(self.fn.args)
         for p, t in zip(tf.fn.params, tf.arg_types):
             value, args = unflatten(t, args)
-            if tf.is_kernel and t == BOOL:
-                value = self.b.icmp_unsigned("!=", value, llir.Constant(I8, 0))
+            if tf.is_kernel:
+                value = self._from_kernel_abi(value, t)
             self.store_local(p.name, value)
         self.block(tf.fn.body)
         if not self.b.block.is_terminated:
@@ -132,6 +160,49 @@ class FunctionLowerer(CallLowerer):
                 self.b.ret_void()
             else:
                 self.b.unreachable()
+
+    def check(
+        self, ok: llir.Value, kind: str, loc: Loc, msg: str | None = None, values: tuple[llir.Value, ...] = ()
+    ) -> None:
+        """Unless ``ok``: record this site (and up to two i64 values) in the error slot if it is still
+        empty, then end the thread (PTX ``exit``)."""
+        parent = self.parent
+        site: dict[str, object] = {"kind": kind, "module": self.tf.fn.module, "line": loc.line, "col": loc.col + 1}
+        source = loc.source_line()
+        if source:
+            site["source"] = source.strip()
+        if msg is not None:
+            site["msg"] = msg
+        parent.sites.append(site)
+        b = self.b
+        fail = self.fn.append_basic_block(f"{kind}.fail")
+        cont = self.fn.append_basic_block(f"{kind}.ok")
+        b.cbranch(ok, cont, fail)
+        b.position_at_end(fail)
+        slot = b.addrspacecast(parent.error_slot(), PTR)
+        first = b.extract_value(
+            b.cmpxchg(slot, llir.Constant(I64, 0), llir.Constant(I64, len(parent.sites)), "monotonic", "monotonic"),
+            1,
+        )
+        record, done = self.fn.append_basic_block(f"{kind}.record"), self.fn.append_basic_block(f"{kind}.exit")
+        b.cbranch(first, record, done)
+        b.position_at_end(record)
+        for k, v in enumerate(values[:2]):
+            b.store(v, b.gep(slot, [llir.Constant(I64, k + 1)], source_etype=I64), align=8)
+        b.branch(done)
+        b.position_at_end(done)
+        b.call(llir.InlineAsm(llir.FunctionType(VOID, []), "exit;", "", side_effect=True), [])
+        b.unreachable()
+        b.position_at_end(cont)
+
+    def _from_kernel_abi(self, value: Value, t: Type) -> Value:
+        """Kernel parameters pass booleans as bytes (also inside structs)."""
+        if t == BOOL:
+            return self.b.icmp_unsigned("!=", value, llir.Constant(I8, 0))
+        if isinstance(t, StructT):
+            assert isinstance(value, TupleValue)
+            return TupleValue([self._from_kernel_abi(v, ft) for v, (_, ft) in zip(value.items, t.fields)])
+        return value
 
     def _alloca(self, ty: llir.Type, name: str) -> llir.AllocaInstr:
         with self.b.goto_block(self.entry):
@@ -180,33 +251,95 @@ class FunctionLowerer(CallLowerer):
         elif isinstance(s, ir.Continue):
             self.b.branch(self.loops[-1].continue_to)
         elif isinstance(s, ir.Return):
-            if s.value is None or self.tf.return_type == NONE:
+            rt = self.tf.return_type
+            if s.value is None or rt == NONE:
                 if s.value is not None:
                     self.expr(s.value)
                 self.b.ret_void()
+            elif isinstance(rt, (TupleT, StructT)):
+                parts = flatten(self.convert_value(self.expr(s.value), self.tf.types[s.value.nid], rt))
+                agg: llir.Value = llir.Constant(return_type(rt), None)
+                for k, part in enumerate(parts):
+                    agg = self.b.insert_value(agg, part, k)
+                self.b.ret(agg)
             else:
-                self.b.ret(self.coerce(s.value, self.tf.return_type))
+                self.b.ret(self.coerce(s.value, rt))
         elif isinstance(s, ir.ExprStmt):
             self.expr(s.value)
+        elif isinstance(s, ir.Assert):
+            self.check(self.condition(s.test), "assert", s.loc, s.msg)
 
     def assign(self, target: ir.Expr, value_node: ir.Expr) -> None:
+        if isinstance(target, ir.TupleExpr) and isinstance(value_node, ir.TupleExpr):
+            # `a, b = b, a`: every value first, then the stores
+            values = [(self.expr(v), self.tf.types[v.nid]) for v in value_node.elts]
+            for t_node, (v, t) in zip(target.elts, values):
+                self.store_to(t_node, v, t)
+            return
+        self.store_to(target, self.expr(value_node), self.tf.types[value_node.nid])
+
+    def store_to(self, target: ir.Expr, value: Value, t: Type) -> None:
+        """Store a value of type ``t`` into a variable, array element, struct field or tuple of these."""
+        if isinstance(target, ir.TupleExpr):
+            assert isinstance(value, TupleValue) and isinstance(t, TupleT)
+            for t_node, v, item_t in zip(target.elts, value.items, t.items):
+                self.store_to(t_node, v, item_t)
+            return
         if isinstance(target, ir.Subscript):
             arr_t = self.tf.types[target.value.nid]
             assert isinstance(arr_t, ArrayT)
-            value = self.coerce(value_node, arr_t.dtype)
-            self.store_element(target, value, arr_t.dtype)
+            self.store_element(self.element_pointer(target), self.convert_value(value, t, arr_t.dtype), arr_t.dtype)
+            return
+        if isinstance(target, ir.Attribute):
+            root, path = self._field_path(target)
+            whole = self.load_local(root)
+            struct_t = self.tf.locals[root]
+            self.store_local(root, self._replace_field(whole, struct_t, path, value, t))
             return
         assert isinstance(target, ir.Name)
-        t = self.tf.locals[target.id]
-        self.store_local(
-            target.id, self.coerce(value_node, t) if not isinstance(t, (ArrayT, TupleT)) else self.expr(value_node)
-        )
+        self.store_local(target.id, self.convert_value(value, t, self.tf.locals[target.id]))
+
+    def convert_value(self, value: Value, src: Type, dst: Type) -> Value:
+        """Numbers convert as NumPy converts; tuples item by item; arrays and structs stay as they are."""
+        if isinstance(dst, TupleT) and isinstance(src, TupleT):
+            assert isinstance(value, TupleValue)
+            return TupleValue([self.convert_value(v, a, b) for v, a, b in zip(value.items, src.items, dst.items)])
+        if isinstance(dst, (ArrayT, StructT, TupleT)):
+            return value
+        assert isinstance(value, llir.Value)
+        return self.ops.convert(value, src, dst)
+
+    def _field_path(self, target: ir.Attribute) -> tuple[str, list[str]]:
+        path: list[str] = []
+        node: ir.Expr = target
+        while isinstance(node, ir.Attribute):
+            path.insert(0, node.attr)
+            node = node.value
+        assert isinstance(node, ir.Name)
+        return node.id, path
+
+    def _replace_field(self, whole: Value, t: Type, path: list[str], value: Value, value_t: Type) -> Value:
+        assert isinstance(whole, TupleValue) and isinstance(t, StructT)
+        k = [n for n, _ in t.fields].index(path[0])
+        field_t = t.fields[k][1]
+        items = list(whole.items)
+        if len(path) == 1:
+            items[k] = self.convert_value(value, value_t, field_t)
+        else:
+            items[k] = self._replace_field(items[k], field_t, path[1:], value, value_t)
+        return TupleValue(items)
 
     def aug_assign(self, s: ir.AugAssign) -> None:
         ops = self.tf.optypes[s.nid]
+        if isinstance(s.target, ir.Attribute):
+            t = self.tf.types[s.target.nid]
+            current = self.expr(s.target)
+            result = self._binop_values(s.op, current, t, s.value, ops)
+            self.store_to(s.target, result, ops.result)
+            return
         if isinstance(s.target, ir.Subscript):
             arr_t = self.tf.types[s.target.value.nid]
-            assert isinstance(arr_t, ArrayT)
+            assert isinstance(arr_t, ArrayT) and isinstance(arr_t.dtype, Scalar)
             ptr = self.element_pointer(s.target)
             current = self.load_element(ptr, arr_t.dtype)
             result = self._binop_values(s.op, current, arr_t.dtype, s.value, ops)
@@ -372,6 +505,11 @@ class FunctionLowerer(CallLowerer):
         if isinstance(e, ir.Name):
             return self.load_local(e.id)
         if isinstance(e, ir.Attribute):
+            base_t = tf.types[e.value.nid]
+            if isinstance(base_t, StructT):
+                struct = self.expr(e.value)
+                assert isinstance(struct, TupleValue)
+                return struct.items[[n for n, _ in base_t.fields].index(e.attr)]
             arr = self.expr(e.value)
             assert isinstance(arr, ArrayValue)
             if e.attr == "shape":
@@ -470,25 +608,25 @@ class FunctionLowerer(CallLowerer):
             phi.add_incoming(value, block)
         return phi
 
-    def if_exp(self, e: ir.IfExp) -> llir.Value:
+    def if_exp(self, e: ir.IfExp) -> Value:
         b = self.b
         t = self.tf.types[e.nid]
         cond = self.condition(e.test)
         then, other, after = (self.fn.append_basic_block(n) for n in ("ifexp.then", "ifexp.else", "ifexp.end"))
         b.cbranch(cond, then, other)
-        b.position_at_end(then)
-        v1 = self.coerce(e.body, t)
-        then_end = b.block
-        b.branch(after)
-        b.position_at_end(other)
-        v2 = self.coerce(e.orelse, t)
-        other_end = b.block
-        b.branch(after)
+        incoming = []
+        for block, node in ((then, e.body), (other, e.orelse)):
+            b.position_at_end(block)
+            incoming.append((flatten(self.convert_value(self.expr(node), self.tf.types[node.nid], t)), b.block))
+            b.branch(after)
         b.position_at_end(after)
-        phi = b.phi(v1.type)
-        phi.add_incoming(v1, then_end)
-        phi.add_incoming(v2, other_end)
-        return phi
+        parts = []
+        for k, first in enumerate(incoming[0][0]):
+            phi = b.phi(first.type)
+            for values, block in incoming:
+                phi.add_incoming(values[k], block)
+            parts.append(phi)
+        return unflatten(t, parts)[0]
 
     # ----------------------------------------------------------------- arrays
     def element_pointer(self, e: ir.Subscript) -> llir.Value:
@@ -506,26 +644,44 @@ class FunctionLowerer(CallLowerer):
             indices = [self.ops.convert(v, t, WEAK_INT) for v, t in zip(tup.items, types.items)]
         arr_t = self.tf.types[e.value.nid]
         assert isinstance(arr_t, ArrayT)
-        return self.address(arr, indices, arr_t.dtype)
+        return self.address(arr, indices, arr_t.dtype, e.loc)
 
-    def address(self, arr: ArrayValue, indices: list[llir.Value], dtype: Scalar) -> llir.Value:
+    def address(
+        self, arr: ArrayValue, indices: list[llir.Value], dtype: Element, loc: Loc | None = None
+    ) -> llir.Value:
+        """The address of ``arr[indices]``; with ``debug``, checked against the shape (``loc`` reports it)."""
         b = self.b
         offset: llir.Value | None = None
         zero = const(WEAK_INT, 0)
-        for idx, dim, stride in zip(indices, arr.shape, arr.strides):
+        for axis, (idx, dim, stride) in enumerate(zip(indices, arr.shape, arr.strides)):
             # negative indices count from the end, as in Python
-            idx = b.select(b.icmp_signed("<", idx, zero), b.add(idx, dim, flags=["nsw"]), idx)
+            wrapped = b.select(b.icmp_signed("<", idx, zero), b.add(idx, dim, flags=["nsw"]), idx)
+            if self.parent.debug and loc is not None:
+                self.check(b.icmp_unsigned("<", wrapped, dim), f"index{axis}", loc, values=(idx, dim))
+            idx = wrapped
             term = b.mul(idx, stride, flags=["nsw"])  # an element offset of a valid access fits in i64
             offset = term if offset is None else b.add(offset, term, flags=["nsw"])
-        return b.gep(arr.ptr, [offset], source_etype=memory_type(dtype))
+        return b.gep(arr.ptr, [offset], source_etype=element_memory_type(dtype))
 
-    def load_element(self, ptr: llir.Value, dtype: Scalar) -> llir.Value:
+    def load_element(self, ptr: llir.Value, dtype: Element) -> Value:
+        if isinstance(dtype, StructT):
+            leaves = [self.load_element(self._byte_offset(ptr, off), t) for off, t in leaf_offsets(dtype)]
+            value, rest = unflatten(dtype, leaves)  # type: ignore[arg-type]
+            assert not rest
+            return value
         v = self.b.load(ptr, typ=memory_type(dtype), align=dtype.dtype.itemsize)
         return self.b.icmp_unsigned("!=", v, llir.Constant(I8, 0)) if dtype.kind == "b" else v
+
+    def _byte_offset(self, ptr: llir.Value, offset: int) -> llir.Value:
+        return self.b.gep(ptr, [llir.Constant(I64, offset)], source_etype=I8) if offset else ptr
 
     def _to_memory(self, v: llir.Value, dtype: Scalar) -> llir.Value:
         return self.b.zext(v, I8) if dtype.kind == "b" else v
 
-    def store_element(self, target: ir.Subscript, value: llir.Value, dtype: Scalar) -> None:
-        ptr = self.element_pointer(target)
+    def store_element(self, ptr: llir.Value, value: Value, dtype: Element) -> None:
+        if isinstance(dtype, StructT):
+            for (off, t), leaf in zip(leaf_offsets(dtype), flatten(value)):
+                self.store_element(self._byte_offset(ptr, off), leaf, t)  # type: ignore[arg-type]
+            return
+        assert isinstance(value, llir.Value)
         self.b.store(self._to_memory(value, dtype), ptr, align=dtype.dtype.itemsize)

@@ -11,10 +11,10 @@ from typing import TYPE_CHECKING, Any
 from llvmlite import ir as llir
 
 from . import intrinsics, ir
-from .lower_ops import PTR, Ops, const, memory_type
-from .lower_values import ArrayValue, TupleValue, Value, flatten
+from .lower_ops import I32, I64, PTR, Ops, const
+from .lower_values import ArrayValue, TupleValue, Value, flatten, unflatten
 from .typecheck_calls import Callee
-from .types import NONE, WEAK_FLOAT, WEAK_INT, ArrayT, Scalar, Type
+from .types import NONE, WEAK_FLOAT, WEAK_INT, ArrayT, Element, Scalar, StructT, TupleT, Type
 
 if TYPE_CHECKING:
     from .typecheck import TypedFunction
@@ -35,14 +35,21 @@ class CallLowerer:
     def condition(self, e: ir.Expr) -> llir.Value:
         raise NotImplementedError
 
-    def address(self, arr: ArrayValue, indices: list[llir.Value], dtype: Scalar) -> llir.Value:
+    def address(
+        self, arr: ArrayValue, indices: list[llir.Value], dtype: Element, loc: Any = None
+    ) -> llir.Value:
+        raise NotImplementedError
+
+    def convert_value(self, value: Value, src: Type, dst: Type) -> Value:
         raise NotImplementedError
 
     # ------------------------------------------------------------------ calls
     def call(self, e: ir.Call) -> Value:
         callee = self.tf.callees[e.nid]
-        if callee.kind == "helper":
+        if callee.kind in ("helper", "method"):
             return self.call_helper(e, callee)
+        if callee.kind == "struct":
+            return self.construct(e, callee)
         if callee.kind == "cast":
             return self.coerce(e.args[0], self.tf.types[e.nid])
         if callee.kind == "builtin":
@@ -55,11 +62,30 @@ class CallLowerer:
         target = callee.target
         assert target is not None
         fn = self.parent.function(target)
+        nodes = list(e.args)
+        if callee.kind == "method" and isinstance(e.func, ir.Attribute):
+            nodes.insert(0, e.func.value)  # the receiver is `self`
         args: list[llir.Value] = []
-        for node, _t in zip(e.args, target.arg_types):
+        for node in nodes:
             args += flatten(self.expr(node))
         result = self.b.call(fn, args)
-        return None if target.return_type == NONE else result
+        rt = target.return_type
+        if rt == NONE:
+            return None
+        if isinstance(rt, (TupleT, StructT)):  # returned as one literal struct of the parts
+            parts = [self.b.extract_value(result, k) for k in range(len(result.type.elements))]
+            return unflatten(rt, parts)[0]
+        return result
+
+    def construct(self, e: ir.Call, callee: Callee) -> Value:
+        struct = self.tf.types[e.nid]
+        assert isinstance(struct, StructT)
+        given = dict(zip([n for n, _ in struct.fields], e.args)) | e.keywords
+        items = []
+        for name, field_t in struct.fields:
+            node = given[name]
+            items.append(self.convert_value(self.expr(node), self.tf.types[node.nid], field_t))
+        return TupleValue(items)
 
     def call_builtin(self, e: ir.Call, callee: Callee) -> Value:
         if callee.name == "len":
@@ -86,14 +112,22 @@ class CallLowerer:
         if name == "syncthreads":
             intrinsics.syncthreads(self.ops)
             return None
+        if name == "dynamic_shared_array":
+            dtype = callee.arg_types[0]
+            assert isinstance(dtype, (Scalar, StructT))
+            ptr = self.b.addrspacecast(intrinsics.dynamic_shared(self.parent.module), PTR)
+            size = self.b.zext(intrinsics.dynamic_shared_size(self.ops), I64)
+            length = self.b.udiv(size, llir.Constant(I64, dtype.dtype.itemsize))
+            return ArrayValue(ptr, [length], [const(WEAK_INT, 1)])
         if name == "shared_array":
             dtype = callee.arg_types[0]
-            assert isinstance(dtype, Scalar)
+            assert isinstance(dtype, (Scalar, StructT))
             shape = self.tf.consts[e.nid]
             count = 1
             for d in shape:
                 count *= d
-            gv = intrinsics.shared_global(self.parent.module, memory_type(dtype), count, dtype.dtype.itemsize)
+            item = dtype.dtype.itemsize
+            gv = intrinsics.shared_global(self.parent.module, llir.IntType(8), count * item, max(item, 8))
             ptr = self.b.addrspacecast(gv, PTR)
             strides: list[llir.Value] = []
             acc = 1
@@ -118,7 +152,8 @@ class CallLowerer:
             assert isinstance(arr, ArrayValue)
             index_node = e.args[1]
             nodes = index_node.elts if isinstance(index_node, ir.TupleExpr) else [index_node]
-            ptr = self.address(arr, [self.coerce(n, WEAK_INT) for n in nodes], arr_t.dtype)
+            assert isinstance(arr_t.dtype, Scalar)
+            ptr = self.address(arr, [self.coerce(n, WEAK_INT) for n in nodes], arr_t.dtype, e.loc)
             values = [self.coerce(a, arr_t.dtype) for a in e.args[2:]]
             return intrinsics.atomic(self.ops, name, ptr, arr_t.dtype, values)
         return intrinsics.special_register(self.ops, name)

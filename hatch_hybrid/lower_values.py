@@ -9,7 +9,7 @@ from typing import TypeAlias
 from llvmlite import ir as llir
 
 from .lower_ops import I8, I64, PTR, llvm_type
-from .types import ArrayT, TupleT, Type, storage
+from .types import ArrayT, StructT, TupleT, Type, storage
 
 
 @dataclass
@@ -21,6 +21,8 @@ class ArrayValue:
 
 @dataclass
 class TupleValue:
+    """A tuple's items, or a struct's fields in declaration order."""
+
     items: list[Value]
 
 
@@ -31,8 +33,8 @@ def abi_types(t: Type, kernel: bool = False) -> list[llir.Type]:
     """How a value of type ``t`` is passed as function parameters."""
     if isinstance(t, ArrayT):
         return [PTR] + [I64] * (2 * t.ndim)
-    if isinstance(t, TupleT):
-        return [x for item in t.items for x in abi_types(item, kernel)]
+    if isinstance(t, (TupleT, StructT)):
+        return [x for item in items_of(t) for x in abi_types(item, kernel)]
     s = storage(t)
     return [I8 if (kernel and s.kind == "b") else llvm_type(s)]
 
@@ -50,10 +52,25 @@ def unflatten(t: Type, values: list[llir.Value]) -> tuple[Value, list[llir.Value
     if isinstance(t, ArrayT):
         n = t.ndim
         return ArrayValue(values[0], values[1 : 1 + n], values[1 + n : 1 + 2 * n]), values[1 + 2 * n :]
-    if isinstance(t, TupleT):
+    if isinstance(t, (TupleT, StructT)):
         items = []
-        for item in t.items:
+        for item in items_of(t):
             v, values = unflatten(item, values)
             items.append(v)
         return TupleValue(items), values
     return values[0], values[1:]
+
+
+def items_of(t: TupleT | StructT) -> list[Type]:
+    return list(t.items) if isinstance(t, TupleT) else [f for _, f in t.fields]
+
+
+def leaf_offsets(t: StructT, base: int = 0) -> list[tuple[int, Type]]:
+    """(byte offset, scalar type) of every scalar field of a struct in memory, depth first."""
+    out: list[tuple[int, Type]] = []
+    fields = t.dtype.fields
+    assert fields is not None
+    for name, ft in t.fields:
+        offset = base + fields[name][1]
+        out += leaf_offsets(ft, offset) if isinstance(ft, StructT) else [(offset, ft)]
+    return out

@@ -14,6 +14,7 @@ import llvmlite.binding as llvm
 from .libdevice import libdevice_bitcode
 
 TRIPLE = "nvptx64-nvidia-cuda"
+ERROR_SLOT = "hybrid_error"  # see lower.ModuleLowerer.error_slot
 
 
 @cache
@@ -40,7 +41,7 @@ def optimise(llvm_ir: str, kernel_symbol: str, arch: str, needs_libdevice: bool)
         if fn.name != kernel_symbol and not fn.is_declaration:
             fn.linkage = "internal"
     for gv in mod.global_variables:
-        if not gv.is_declaration:
+        if not gv.is_declaration and gv.name != ERROR_SLOT:  # the runtime reads the error slot by name
             gv.linkage = "internal"
     mod.verify()
     pto = llvm.create_pipeline_tuning_options(speed_level=3)

@@ -50,7 +50,6 @@ _UNSUPPORTED: dict[type[ast.AST], tuple[str, str]] = {
     ast.Delete: ("del", "variables live until the function returns; remove the `del`"),
     ast.Import: ("import inside a kernel", "import at module level"),
     ast.ImportFrom: ("import inside a kernel", "import at module level"),
-    ast.Assert: ("assert", "check the condition with `if` and write a flag to an output array"),
     ast.List: ("lists", "use an Array argument or gpu.shared_array(dtype, shape)"),
     ast.ListComp: ("list comprehensions", "write a `for i in range(...)` loop into an array"),
     ast.Dict: ("dicts", "kernels work on arrays and scalars"),
@@ -65,7 +64,14 @@ _UNSUPPORTED: dict[type[ast.AST], tuple[str, str]] = {
     ast.Starred: ("starred arguments", "pass arguments one by one"),
     ast.NamedExpr: ("assignment expressions (:=)", "assign in a statement of its own"),
     ast.Slice: ("slices", "index single elements inside a loop"),
-    ast.Match: ("match statements", "use if/elif/else"),
+    ast.MatchSequence: ("sequence patterns", "match on numbers and enum members: `case 1 | 2:`, `case Color.RED:`"),
+    ast.MatchMapping: ("mapping patterns", "match on numbers and enum members: `case 1 | 2:`, `case Color.RED:`"),
+    ast.MatchClass: ("class patterns", "match on numbers and enum members: `case 1 | 2:`, `case Color.RED:`"),
+    ast.MatchStar: ("star patterns", "match on numbers and enum members"),
+    ast.MatchSingleton: (
+        "`case True/False/None` (Python compares with `is`, which NumPy booleans never are)",
+        "use `if flag:` or `case 1:`",
+    ),
 }
 
 
@@ -115,16 +121,75 @@ class Parser:
         return ir.Function(node.name, self.module, params, returns, body, loc=self.loc(node))
 
     def block(self, stmts: list[ast.stmt]) -> list[ir.Stmt]:
-        out = []
+        out: list[ir.Stmt] = []
         for s in stmts:
-            stmt = self.stmt(s)
-            if stmt is not None:
+            stmt = self.match(s) if isinstance(s, ast.Match) else self.stmt(s)
+            if isinstance(stmt, list):
+                out += stmt
+            elif stmt is not None:
                 out.append(stmt)
         return out
+
+    # ----------------------------------------------------------------- match
+    def match(self, node: ast.Match) -> list[ir.Stmt]:
+        """``match`` as the if/elif chain Python runs: the subject is evaluated once, value patterns
+        compare with ``==``, ``|`` tries alternatives, captures bind the subject, guards come last."""
+        loc = self.loc(node)
+        subject = f"match.{node.lineno}.{node.col_offset}"  # not a Python name: cannot clash
+        out: list[ir.Stmt] = [ir.Assign(ir.Name(subject, loc=loc), self.expr(node.subject), loc=loc)]
+        chain: list[ir.Stmt] = out
+        for case in node.cases:
+            test, binds = self.pattern(case.pattern, subject)
+            if case.guard is not None:
+                guard = self.expr(case.guard)
+                test = guard if test is None else ir.BoolOp("and", [test, guard], loc=guard.loc)
+            body = self.block(case.body) or [ir.Pass(loc=self.loc(case.pattern))]
+            chain += binds
+            if test is None:  # irrefutable: the rest is unreachable (Python rejects cases after it)
+                chain += body
+                break
+            branch = ir.If(test, body, [], loc=self.loc(case.pattern))
+            chain.append(branch)
+            chain = branch.orelse
+        return out
+
+    def pattern(self, p: ast.pattern, subject: str) -> tuple[ir.Expr | None, list[ir.Stmt]]:
+        """(test or None when it always matches, assignments of captured names)."""
+        loc = self.loc(p)
+        if isinstance(p, ast.MatchValue):
+            return ir.Compare(ir.Name(subject, loc=loc), ["=="], [self.expr(p.value)], loc=loc), []
+        if isinstance(p, ast.MatchAs):
+            binds: list[ir.Stmt] = []
+            if p.name is not None:
+                binds.append(ir.Assign(ir.Name(p.name, loc=loc), ir.Name(subject, loc=loc), loc=loc))
+            if p.pattern is None:
+                return None, binds
+            test, inner = self.pattern(p.pattern, subject)
+            return test, inner + binds
+        if isinstance(p, ast.MatchOr):
+            tests = []
+            for alt in p.patterns:
+                test, inner = self.pattern(alt, subject)
+                if inner:
+                    raise CompileError(self.loc(alt), "captures inside `|` patterns are not supported in kernel code")
+                if test is None:
+                    return None, []
+                tests.append(test)
+            return ir.BoolOp("or", tests, loc=loc), []
+        raise self.unsupported(p)
 
     # ------------------------------------------------------------- statements
     def stmt(self, node: ast.stmt) -> ir.Stmt | None:
         loc = self.loc(node)
+        if isinstance(node, ast.Assert):
+            msg = node.msg
+            if msg is not None and not (isinstance(msg, ast.Constant) and isinstance(msg.value, str)):
+                raise CompileError(
+                    self.loc(msg),
+                    "the message of an assert in kernel code must be a string literal",
+                    "the device reports the kernel, file and line; write a fixed message",
+                )
+            return ir.Assert(self.expr(node.test), msg.value if msg is not None else None, loc=loc)
         if isinstance(node, ast.Assign):
             if len(node.targets) != 1:
                 raise CompileError(
@@ -199,17 +264,22 @@ class Parser:
         if isinstance(node, ast.Subscript):
             return self.expr(node)
         if isinstance(node, ast.Attribute):
-            raise CompileError(
-                self.loc(node),
-                "assigning to an attribute is not supported in kernel code",
-                "assign to a local variable or an array element",
-            )
-        if isinstance(node, (ast.Tuple, ast.List)):
-            raise CompileError(
-                self.loc(node),
-                "tuple unpacking is not supported in kernel code yet",
-                "assign each variable in its own statement",
-            )
+            root: ast.expr = node
+            while isinstance(root, ast.Attribute):
+                root = root.value
+            if not isinstance(root, ast.Name):
+                raise CompileError(
+                    self.loc(node),
+                    "only fields of local struct variables can be assigned in kernel code",
+                    "write `c.re = ...` for a local `c`; store whole elements into arrays: `a[i] = Complex(...)`",
+                )
+            return self.expr(node)
+        if isinstance(node, ast.Tuple):
+            if any(isinstance(e, ast.Starred) for e in node.elts):
+                raise self.unsupported(next(e for e in node.elts if isinstance(e, ast.Starred)))
+            return ir.TupleExpr([self.target(e) for e in node.elts], loc=self.loc(node))
+        if isinstance(node, ast.List):
+            raise CompileError(self.loc(node), "unpack into a tuple, not a list", "write `a, b = ...`")
         raise self.unsupported(node)
 
     def binop(self, op: ast.operator, node: ast.AST) -> str:

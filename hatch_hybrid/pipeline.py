@@ -15,17 +15,18 @@ from pathlib import Path
 from typing import Any
 
 import llvmlite
+from hybrid_runtime.structs import dtype_to_json
 
-from . import __version__
+from . import __version__, ir
 from .cache import Dependency, KernelCache, dependencies
 from .cubin import assemble, find_ptxas, ptxas_version
-from .discover import KernelDecl, ModuleIndex
+from .discover import EnumSym, KernelDecl, ModuleIndex, ModuleSym, TypeVarSym
 from .emit_ptx import emit_ptx
 from .errors import CompileError, debug_enabled
 from .lower import ModuleLowerer
 from .optimize import data_layout, optimise
 from .typecheck import Program, TypedFunction
-from .types import ArrayT, Scalar, Type
+from .types import ArrayT, EnumT, Scalar, StructT, Type
 
 DEFAULT_ARCHS = ("sm_70", "sm_80", "sm_90")
 
@@ -49,6 +50,8 @@ class CompiledKernel:
     symbol: str
     params: list[dict[str, Any]]  # the launch ABI, as recorded in the manifest
     uses_barrier: bool
+    variant: dict[str, str] = field(default_factory=dict)  # generic kernels: TypeVar name -> type name
+    checks: list[dict[str, Any]] = field(default_factory=list)  # device-side check sites (assert, bounds)
     ptx: dict[str, str] = field(default_factory=dict)  # arch -> PTX text
     cubin: dict[str, bytes] = field(default_factory=dict)  # arch -> machine code
     deps: list[Dependency] = field(default_factory=list)  # the source it was compiled from
@@ -76,6 +79,10 @@ class CompiledKernel:
         }
         if cubin_files:
             entry["cubin"] = cubin_files
+        if self.checks:
+            entry["checks"] = self.checks
+        if self.variant:
+            entry["types"] = self.variant
         return entry
 
     def cache_entry(self) -> dict[str, Any]:
@@ -83,6 +90,8 @@ class CompiledKernel:
             "symbol": self.symbol,
             "params": self.params,
             "uses_barrier": self.uses_barrier,
+            "variant": self.variant,
+            "checks": self.checks,
             "ptx": self.ptx,
             "cubin": self.cubin,
             "deps": self.deps,
@@ -96,6 +105,8 @@ class CompiledKernel:
             entry["symbol"],
             entry["params"],
             entry["uses_barrier"],
+            entry["variant"],
+            entry["checks"],
             entry["ptx"],
             entry["cubin"],
             [tuple(d) for d in entry["deps"]],
@@ -104,11 +115,35 @@ class CompiledKernel:
         )
 
 
-def _param_entry(name: str, t: Type, written: bool) -> dict[str, Any]:
+def _param_entry(program: Program, p: ir.Param, t: Type, written: bool, module: str) -> dict[str, Any]:
+    entry: dict[str, Any] = {"name": p.name}
+    if p.annotation is not None:
+        typevar = _typevar_of(program, module, p.annotation)
+        if typevar is not None:
+            entry["typevar"] = typevar
     if isinstance(t, ArrayT):
-        return {"name": name, "kind": "array", "dtype": t.dtype.dtype.name, "ndim": t.ndim, "writes": written}
-    assert isinstance(t, Scalar)
-    return {"name": name, "kind": "scalar", "dtype": t.dtype.name}
+        entry.update(kind="array", dtype=dtype_to_json(t.dtype.dtype), ndim=t.ndim, writes=written)
+        if isinstance(t.dtype, StructT):
+            entry["type"] = t.dtype.name
+    elif isinstance(t, StructT):
+        entry.update(kind="struct", dtype=dtype_to_json(t.dtype), type=t.name)
+    elif isinstance(t, EnumT):
+        sym = program.index.resolve_member(ModuleSym(t.qualname.rsplit(".", 1)[0]), t.qualname.rsplit(".", 1)[1])
+        assert isinstance(sym, EnumSym)
+        entry.update(kind="enum", dtype="int64", type=sym.name, values=[v for _, v in sym.members])
+    else:
+        assert isinstance(t, Scalar)
+        entry.update(kind="scalar", dtype=t.dtype.name)
+    return entry
+
+
+def _typevar_of(program: Program, module: str, annotation: ir.Expr) -> str | None:
+    """The TypeVar a kernel parameter's annotation names (``T`` or ``Array[T]``), if any."""
+    node = annotation
+    if isinstance(node, ir.Subscript):
+        node = node.index.elts[0] if isinstance(node.index, ir.TupleExpr) else node.index
+    sym = program._static(module, node)
+    return sym.name if isinstance(sym, TypeVarSym) else None
 
 
 def source_hash(deps: list[Dependency]) -> str:
@@ -153,19 +188,44 @@ class Options:
         return found
 
 
-def compile_kernel(program: Program, decl: KernelDecl, options: Options) -> CompiledKernel:
-    """One kernel: from the cache when its source is unchanged, else compiled. Raises only CompileError."""
+KERNEL_OPTIONS = {"fastmath": bool, "debug": bool, "specialize": dict}
+
+
+def _check_options(decl: KernelDecl) -> None:
+    for name, value in decl.options.items():
+        kind = KERNEL_OPTIONS.get(name)
+        if kind is None:
+            raise CompileError(
+                decl.loc, f"@kernel has no option `{name}`", "options: " + ", ".join(sorted(KERNEL_OPTIONS))
+            )
+        if kind is bool and not isinstance(value, bool):
+            raise CompileError(decl.loc, f"@kernel({name}=...) takes True or False")
+
+
+def compile_kernel(program: Program, decl: KernelDecl, options: Options) -> list[CompiledKernel]:
+    """One kernel (one result per specialisation of a generic kernel): from the cache when its source is
+    unchanged, else compiled. Raises only CompileError."""
+    _check_options(decl)
+    variants = program.variants(decl)
+    return [_compile_variant(program, decl, options, typevars) for typevars in variants]
+
+
+def _compile_variant(
+    program: Program, decl: KernelDecl, options: Options, typevars: dict[str, Type]
+) -> CompiledKernel:
     start = time.perf_counter()
     ptxas = options.ptxas()
     machine_code = ptxas_version(ptxas) if ptxas is not None else ""
-    key = options.cache.key(decl.qualname, decl.options, options.archs, machine_code, COMPILER_ID)
+    variant = {name.rsplit(".", 1)[-1]: str(t) for name, t in typevars.items()}
+    key_options = {**decl.options, "variant": variant} if variant else decl.options
+    key = options.cache.key(decl.qualname, key_options, options.archs, machine_code, COMPILER_ID)
     entry = options.cache.load(key, program.index)
     if entry is not None:
         result = CompiledKernel.from_cache(decl, entry)
         result.seconds = time.perf_counter() - start
         return result
     try:
-        result = _compile(program, decl, options.archs, ptxas)
+        result = _compile(program, decl, options.archs, ptxas, typevars)
     except CompileError as exc:
         if exc.loc is None:  # e.g. libdevice missing: say which kernel needed it
             raise CompileError(decl.loc, f"kernel `{decl.name}`: {exc.message}", exc.hint) from None
@@ -185,19 +245,21 @@ def compile_kernel(program: Program, decl: KernelDecl, options: Options) -> Comp
     return result
 
 
-def _compile(program: Program, decl: KernelDecl, archs: list[str], ptxas: str | None) -> CompiledKernel:
-    typed = program.check_kernel(decl)
+def _compile(
+    program: Program, decl: KernelDecl, archs: list[str], ptxas: str | None, typevars: dict[str, Type]
+) -> CompiledKernel:
+    typed = program.check_kernel(decl, typevars)
     reached = _reached(typed)
     deps = dependencies(
         program.index, {(tf.fn.module, tf.fn.name) for tf in reached}, set().union(*(tf.consulted for tf in reached))
     )
     params = [
-        _param_entry(p.name, t, i in typed.writes) for i, (p, t) in enumerate(zip(typed.fn.params, typed.arg_types))
+        _param_entry(program, p, t, i in typed.writes, decl.module)
+        for i, (p, t) in enumerate(zip(typed.fn.params, typed.arg_types))
     ]
-    fastmath = decl.options.get("fastmath", False)
-    if not isinstance(fastmath, bool):
-        raise CompileError(decl.loc, "@kernel(fastmath=...) takes True or False")
-    lowerer = ModuleLowerer(decl.qualname, data_layout(), fastmath)
+    lowerer = ModuleLowerer(
+        decl.qualname, data_layout(), decl.options.get("fastmath", False), decl.options.get("debug", False)
+    )
     lowerer.lower_kernel(typed)
     llvm_ir = lowerer.text()
     result = CompiledKernel(
@@ -205,6 +267,8 @@ def _compile(program: Program, decl: KernelDecl, archs: list[str], ptxas: str | 
         typed.symbol,
         params,
         typed.uses_barrier,
+        variant={name.rsplit(".", 1)[-1]: str(t) for name, t in typevars.items()},
+        checks=[_site_entry(program, site) for site in lowerer.sites],
         deps=deps,
         source_hash=source_hash(deps),
         typed=typed,
@@ -219,6 +283,14 @@ def _compile(program: Program, decl: KernelDecl, archs: list[str], ptxas: str | 
             if cubin is not None:
                 result.cubin[arch] = cubin
     return result
+
+
+def _site_entry(program: Program, site: dict[str, Any]) -> dict[str, Any]:
+    """A check site for the manifest: the file relative to its package root (no build paths)."""
+    info = program.index.module(str(site["module"]))
+    parts = info.name.split(".")
+    rel = "/".join(parts) + ("/__init__.py" if info.is_package else ".py")
+    return {**site, "file": rel}
 
 
 def dump(result: CompiledKernel, directory: Path) -> None:
@@ -247,10 +319,11 @@ def needs_libdevice(packages: Iterable[Path]) -> bool:
     index = index_packages(packages)
     program = Program(index)
     for decl in index.kernels():
-        lowerer = ModuleLowerer(decl.qualname, data_layout())
-        lowerer.lower_kernel(program.check_kernel(decl))
-        if lowerer.libdevice:
-            return True
+        for typevars in program.variants(decl):
+            lowerer = ModuleLowerer(decl.qualname, data_layout())
+            lowerer.lower_kernel(program.check_kernel(decl, typevars))
+            if lowerer.libdevice:
+                return True
     return False
 
 
@@ -269,4 +342,4 @@ def compile_packages(
         options.dump_dir = Path(os.environ["HYBRID_DUMP"])
     index = index_packages(packages, search_path)
     program = Program(index)
-    return [compile_kernel(program, decl, options) for decl in index.kernels()]
+    return [k for decl in index.kernels() for k in compile_kernel(program, decl, options)]

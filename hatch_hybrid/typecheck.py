@@ -15,17 +15,31 @@ import numpy as np
 
 from . import ir
 from . import typerules as rules
-from .discover import ConstSym, ExternalSym, FunctionSym, KernelDecl, ModuleIndex, ModuleSym, Symbol, UnknownSym
+from .discover import (
+    ConstSym,
+    EnumSym,
+    ExternalSym,
+    FunctionSym,
+    KernelDecl,
+    ModuleIndex,
+    ModuleSym,
+    StructSym,
+    Symbol,
+    TypeVarSym,
+    UnknownSym,
+)
 from .errors import CompileError, Loc, Note
-from .parse import parse_function
-from .typecheck_calls import CallChecker, Callee, SymbolT, rule_errors, type_named
+from .parse import Parser, parse_function
+from .typecheck_calls import CallChecker, Callee, MethodSym, SymbolT, rule_errors, type_named
 from .types import (
     BOOL,
     NONE,
     WEAK_FLOAT,
     WEAK_INT,
     ArrayT,
+    EnumT,
     Scalar,
+    StructT,
     TupleT,
     Type,
     Weak,
@@ -63,6 +77,14 @@ class TypedFunction:
         return "\n".join([head, *local_lines, ir.dump(self.fn, self.type_of)])
 
 
+@dataclass
+class StructInfo:
+    """A ``@struct`` class as the compiler sees it: its type and its methods."""
+
+    type: StructT
+    methods: dict[str, tuple[ir.Function, bool]]  # name -> (function, is a staticmethod)
+
+
 class _Unresolved(Exception):
     """A local's type is not known yet in this inference round."""
 
@@ -87,6 +109,7 @@ class Program:
         self._parsed: dict[str, ir.Function] = {}
         self.functions: dict[tuple[str, tuple[Type, ...]], TypedFunction] = {}
         self._active: list[tuple[str, Loc]] = []
+        self._structs: dict[str, StructInfo | None] = {}  # None: being read (a struct cannot contain itself)
 
     def parsed(self, sym: FunctionSym) -> ir.Function:
         fn = self._parsed.get(sym.qualname)
@@ -96,9 +119,89 @@ class Program:
             self._parsed[sym.qualname] = fn
         return fn
 
+    def struct(self, sym: StructSym, loc: Loc | None = None) -> StructInfo:
+        """Read a ``@struct`` class: its fields (in order) and methods."""
+        if sym.qualname in self._structs:
+            found = self._structs[sym.qualname]
+            if found is None:
+                raise CompileError(loc, f"struct {sym.name} contains itself", "a struct holds values, not references")
+            return found
+        self._structs[sym.qualname] = None
+        info = self.index.module(sym.module)
+        node = info.classes[sym.name]
+        parser = Parser(str(info.path), sym.module)
+        fields: list[tuple[str, Type]] = []
+        methods: dict[str, tuple[ir.Function, bool]] = {}
+        for stmt in node.body:
+            if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
+                if stmt.value is not None:
+                    raise CompileError(
+                        parser.loc(stmt.value),
+                        "struct fields cannot have default values",
+                        "pass every field to the constructor",
+                    )
+                t = self.annotation(sym.module, parser.expr(stmt.annotation))
+                t = t.storage if isinstance(t, Weak) else t
+                if not isinstance(t, (Scalar, StructT)):
+                    raise CompileError(parser.loc(stmt.annotation), f"struct fields hold scalars or structs, not {t}")
+                fields.append((stmt.target.id, t))
+            elif isinstance(stmt, ast.FunctionDef):
+                static = False
+                for dec in stmt.decorator_list:
+                    if isinstance(dec, ast.Name) and dec.id == "staticmethod":
+                        static = True
+                    else:
+                        raise CompileError(
+                            parser.loc(dec),
+                            "methods of structs used in kernels take no decorators but @staticmethod",
+                        )
+                fn = parse_function(stmt, str(info.path), sym.module)
+                fn.name = f"{sym.name}.{stmt.name}"
+                if not static and not fn.params:
+                    raise CompileError(fn.loc, f"method {fn.name} needs a `self` parameter")
+                methods[stmt.name] = (fn, static)
+        if not fields:
+            raise CompileError(Loc(str(info.path), node.lineno, node.col_offset), f"struct {sym.name} has no fields")
+        result = StructInfo(StructT(sym.qualname, tuple(fields)), methods)
+        self._structs[sym.qualname] = result
+        return result
+
     # ----------------------------------------------------------------- kernels
-    def check_kernel(self, decl: KernelDecl) -> TypedFunction:
+    def variants(self, decl: KernelDecl) -> list[dict[str, Type]]:
+        """The TypeVar bindings of ``@kernel(specialize={"T": [f32, i32]})``: one per combination, in
+        the order written (``[{}]`` for a kernel that is not generic)."""
+        spec = decl.options.get("specialize")
+        if spec is None:
+            return [{}]
+        file = str(decl.loc.file)
+        if not isinstance(spec, ast.Dict):
+            raise CompileError(decl.loc, 'specialize= takes a dict: specialize={"T": [f32, i32]}')
+        combos: list[dict[str, Type]] = [{}]
+        for key, value in zip(spec.keys, spec.values):
+            if not (isinstance(key, ast.Constant) and isinstance(key.value, str)):
+                raise CompileError(decl.loc, "the keys of specialize= are TypeVar names as strings")
+            sym = self.index.resolve_global(decl.module, key.value)
+            if not isinstance(sym, TypeVarSym):
+                raise CompileError(
+                    Loc(file, key.lineno, key.col_offset),
+                    f"specialize= names `{key.value}`, which is not a TypeVar of this module",
+                    f'define it: {key.value} = typing.TypeVar("{key.value}")',
+                )
+            if not isinstance(value, (ast.List, ast.Tuple)) or not value.elts:
+                raise CompileError(decl.loc, f"specialize={{'{key.value}': [...]}} needs a list of types")
+            types = []
+            for elt in value.elts:
+                t = self.annotation(decl.module, Parser(file, decl.module).expr(elt))
+                t = t.storage if isinstance(t, Weak) else t
+                if not isinstance(t, (Scalar, StructT)):
+                    raise CompileError(Loc(file, elt.lineno, elt.col_offset), f"cannot specialise over {t}")
+                types.append(t)
+            combos = [{**c, sym.qualname: t} for c in combos for t in types]
+        return combos
+
+    def check_kernel(self, decl: KernelDecl, typevars: dict[str, Type] | None = None) -> TypedFunction:
         fn = self.parsed(FunctionSym(decl.module, decl.name))
+        typevars = typevars or {}
         arg_types = []
         for p in fn.params:
             if p.annotation is None:
@@ -107,11 +210,14 @@ class Program:
                     f"kernel parameter `{p.name}` needs a type annotation",
                     "annotate it, e.g. `x: Array[f32]` or `n: i32`",
                 )
-            t = self.annotation(fn.module, p.annotation)
+            t = self.annotation(fn.module, p.annotation, typevars)
             if isinstance(t, Weak):
                 t = t.storage  # int/float/bool annotations on kernel parameters mean i64/f64
             arg_types.append(t)
-        tf = self.specialise(fn, tuple(arg_types), is_kernel=True, symbol=mangle(decl.qualname))
+        symbol = mangle(decl.qualname)
+        if typevars:
+            symbol += "__" + "_".join(str(t) for t in typevars.values())
+        tf = self.specialise(fn, tuple(arg_types), is_kernel=True, symbol=symbol, typevars=typevars)
         if tf.return_type != NONE:
             raise CompileError(
                 fn.loc,
@@ -120,35 +226,52 @@ class Program:
             )
         return tf
 
-    def annotation(self, module: str, node: ir.Expr) -> Type:
-        """The type an annotation expression denotes."""
+    def annotation(self, module: str, node: ir.Expr, typevars: dict[str, Type] | None = None) -> Type:
+        """The type an annotation expression denotes (TypeVars as bound in ``typevars``)."""
         if isinstance(node, ir.Const) and isinstance(node.value, str):
             parsed = ast.parse(node.value, mode="eval").body
-            from .parse import Parser
-
             node = Parser(node.loc.file, module).expr(parsed)
         if isinstance(node, ir.Subscript):
             base = self._static(module, node.value)
             if base == ExternalSym("hybrid_runtime.Array"):
                 items = node.index.elts if isinstance(node.index, ir.TupleExpr) else [node.index]
-                elem = self.annotation(module, items[0])
+                elem = self.annotation(module, items[0], typevars)
                 ndim = 1
                 if len(items) == 2 and isinstance(items[1], ir.Const) and isinstance(items[1].value, int):
                     ndim = items[1].value
                 elif len(items) != 1:
                     raise CompileError(node.loc, "write Array[T] or Array[T, N] with a literal N")
-                if not isinstance(elem, Scalar) and not isinstance(elem, Weak):
-                    raise CompileError(node.loc, f"arrays hold scalars, not {elem}")
-                return ArrayT(elem if isinstance(elem, Scalar) else elem.storage, ndim)
+                if not isinstance(elem, (Scalar, Weak, StructT)):
+                    raise CompileError(node.loc, f"arrays hold scalars or structs, not {elem}")
+                return ArrayT(elem.storage if isinstance(elem, Weak) else elem, ndim)
         sym = self._static(module, node)
-        t = type_named(sym)
+        t = self.type_of_symbol(sym, node.loc, typevars)
         if t is None:
             raise CompileError(
                 node.loc,
                 "this annotation is not a kernel type",
-                "use f32, i32, ... (or numpy types), int, float, bool, Array[T] or Array[T, N]",
+                "use f32, i32, ... (or numpy types), int, float, bool, Array[T], Array[T, N], a @struct class, "
+                "an IntEnum or a TypeVar listed in specialize=",
             )
         return t
+
+    def type_of_symbol(self, sym: Symbol | str | None, loc: Loc, typevars: dict[str, Type] | None = None) -> Type | None:
+        """The type a name denotes: scalar types, structs, enums, bound TypeVars (None: not a type)."""
+        if isinstance(sym, StructSym):
+            return self.struct(sym, loc).type
+        if isinstance(sym, EnumSym):
+            return EnumT(sym.qualname)
+        if isinstance(sym, TypeVarSym):
+            bound = (typevars or {}).get(sym.qualname)
+            if bound is None:
+                raise CompileError(
+                    loc,
+                    f"TypeVar {sym.name} is not bound here",
+                    f'list it in the kernel\'s @kernel(specialize={{"{sym.name}": [...]}}) or use it in a '
+                    "helper's parameter annotations",
+                )
+            return bound
+        return type_named(sym)
 
     def _static(self, module: str, node: ir.Expr) -> Symbol | str | None:
         if isinstance(node, ir.Name):
@@ -171,8 +294,9 @@ class Program:
         is_kernel: bool = False,
         symbol: str | None = None,
         call_loc: Loc | None = None,
+        typevars: dict[str, Type] | None = None,
     ) -> TypedFunction:
-        key = (fn.qualname, arg_types)
+        key = (fn.qualname, arg_types) if not is_kernel else (f"{fn.qualname}#{symbol}", arg_types)
         done = self.functions.get(key)
         if done is not None:
             return done
@@ -186,7 +310,7 @@ class Program:
         try:
             tf = TypedFunction(fn, arg_types, symbol or mangle(fn.qualname, arg_types), is_kernel)
             with self.index.track() as consulted:
-                FunctionChecker(self, tf).run()
+                FunctionChecker(self, tf, dict(typevars or {})).run()
             tf.consulted = consulted
         finally:
             self._active.pop()
@@ -208,24 +332,30 @@ def _terminates(block: list[ir.Stmt]) -> bool:
 class FunctionChecker(CallChecker):
     """Infers the types of one specialisation."""
 
-    def __init__(self, program: Program, tf: TypedFunction) -> None:
+    def __init__(self, program: Program, tf: TypedFunction, typevars: dict[str, Type]) -> None:
         self.program = program
         self.tf = tf
         self.fn = tf.fn
         self.module = tf.fn.module
+        self.typevars = typevars  # TypeVar qualname -> type, for this specialisation
         self.params = {p.name: i for i, p in enumerate(self.fn.params)}
         self.assigned: dict[str, Loc] = {}
         self.final = False
         self.returns: list[tuple[Type, Loc]] = []
         self.aliases: dict[str, set[int]] = {}
+        # struct locals: whose fields are written, which are bound to an existing value, copied where
+        self.mutated: dict[str, Loc] = {}
+        self.shared: dict[str, Loc] = {}
+        self.copies: list[tuple[str, Loc]] = []
 
     # ------------------------------------------------------------------ driver
     def run(self) -> None:
         fn, tf = self.fn, self.tf
         if len(tf.arg_types) != len(fn.params):
             raise CompileError(fn.loc, f"{fn.name}() takes {len(fn.params)} arguments, got {len(tf.arg_types)}")
-        local_names = {n.target.id for n in self._assignments(fn.body)}  # type: ignore[attr-defined]
-        self.local_names = local_names | set(self.params)
+        self.local_names = self._assigned_names(fn.body) | set(self.params)
+        if not tf.is_kernel:
+            self._bind_typevars()
         for p, t in zip(fn.params, tf.arg_types):
             tf.locals[p.name] = t
             self.assigned[p.name] = p.loc
@@ -240,20 +370,70 @@ class FunctionChecker(CallChecker):
         self._round()
         self._check_params()
         self._finish_returns()
+        self._check_struct_sharing()
 
-    def _assignments(self, block: list[ir.Stmt]) -> list[ir.Stmt]:
-        out: list[ir.Stmt] = []
+    def _assigned_names(self, block: list[ir.Stmt]) -> set[str]:
+        out: set[str] = set()
+
+        def targets(t: ir.Expr) -> None:
+            if isinstance(t, ir.Name):
+                out.add(t.id)
+            elif isinstance(t, ir.TupleExpr):
+                for e in t.elts:
+                    targets(e)
+
         for s in block:
-            if isinstance(s, (ir.Assign, ir.AugAssign)) and isinstance(s.target, ir.Name):
-                out.append(s)
+            if isinstance(s, (ir.Assign, ir.AugAssign)):
+                targets(s.target)
             elif isinstance(s, ir.ForRange):
-                out.append(ir.Assign(s.target, s.target, loc=s.loc))
-                out += self._assignments(s.body)
+                out.add(s.target.id)
+                out |= self._assigned_names(s.body)
             elif isinstance(s, ir.If):
-                out += self._assignments(s.body) + self._assignments(s.orelse)
+                out |= self._assigned_names(s.body) | self._assigned_names(s.orelse)
             elif isinstance(s, ir.While):
-                out += self._assignments(s.body)
+                out |= self._assigned_names(s.body)
         return out
+
+    def _bind_typevars(self) -> None:
+        """A generic helper (``def swap(a: T, b: T)``) binds its TypeVars to the argument types."""
+        for p, t in zip(self.fn.params, self.tf.arg_types):
+            node = p.annotation
+            if node is None:
+                continue
+            if isinstance(node, ir.Subscript) and isinstance(t, ArrayT):
+                items = node.index.elts if isinstance(node.index, ir.TupleExpr) else [node.index]
+                node, t = items[0], t.dtype
+            sym = self.program._static(self.module, node)
+            if isinstance(sym, TypeVarSym):
+                bound = self.typevars.setdefault(sym.qualname, t)
+                if bound != t:
+                    raise CompileError(
+                        p.loc,
+                        f"TypeVar {sym.name} is {bound} for an earlier parameter of {self.fn.name}() but {t} for `{p.name}`",
+                        "pass arguments of one type for parameters annotated with the same TypeVar",
+                    )
+
+    def _check_struct_sharing(self) -> None:
+        """Structs are values on the device; on the CPU they are objects, so a variable bound to an
+        existing struct shares it. Field writes are allowed only where nothing can be shared."""
+        for name, loc in self.mutated.items():
+            if name in self.shared:
+                raise CompileError(
+                    loc,
+                    f"cannot assign a field of `{name}`: `{name}` is bound to an existing struct value, which on the "
+                    "CPU is shared with where it came from",
+                    f"make a new value first: `{name} = Cls(...)` (a constructor call or an array element is new)",
+                    [Note(self.shared[name], f"`{name}` is bound to an existing value here")],
+                )
+        for source, loc in self.copies:
+            if source in self.mutated:
+                raise CompileError(
+                    loc,
+                    f"`{source}` has fields assigned elsewhere, so this assignment would share one struct object on "
+                    "the CPU but copy it on the GPU",
+                    "construct a new value: `b = Cls(a.x, a.y)`",
+                    [Note(self.mutated[source], f"a field of `{source}` is assigned here")],
+                )
 
     def _round(self) -> None:
         self.tf.types.clear()
@@ -265,7 +445,7 @@ class FunctionChecker(CallChecker):
         for p, t in zip(self.fn.params, self.tf.arg_types):
             if p.annotation is None or self.tf.is_kernel:
                 continue
-            want = self.program.annotation(self.module, p.annotation)
+            want = self.program.annotation(self.module, p.annotation, self.typevars)
             # the argument's own type, a Python number the annotated type absorbs, or int/float for i64/f64
             ok = (
                 want == t
@@ -310,7 +490,7 @@ class FunctionChecker(CallChecker):
                 "pass the output array in as a parameter",
             )
         if self.fn.returns is not None:
-            want = self.program.annotation(self.module, self.fn.returns)
+            want = self.program.annotation(self.module, self.fn.returns, self.typevars)
             if unify_assignment(want, result) is None and not (isinstance(want, Weak) and result == want.storage):
                 raise CompileError(
                     values[0][1],
@@ -333,7 +513,7 @@ class FunctionChecker(CallChecker):
         if isinstance(s, ir.Assign):
             value = self.expr(s.value)
             if s.annotation is not None:
-                declared = self.program.annotation(self.module, s.annotation)
+                declared = self.program.annotation(self.module, s.annotation, self.typevars)
                 if unify_assignment(declared, value) is None and not (is_numeric(declared) and is_numeric(value)):
                     raise CompileError(s.value.loc, f"cannot assign {value} to a variable declared {declared}")
                 value = declared
@@ -365,6 +545,8 @@ class FunctionChecker(CallChecker):
             self.returns.append((t, s.loc))
         elif isinstance(s, ir.ExprStmt):
             self.expr(s.value)
+        elif isinstance(s, ir.Assert):
+            self.condition(s.test)
         elif isinstance(s, ir.Pass):
             pass
         else:  # pragma: no cover - the parser produces no other statements
@@ -377,13 +559,27 @@ class FunctionChecker(CallChecker):
 
     def assign(self, target: ir.Expr, value: Type, value_node: ir.Expr) -> None:
         tf = self.tf
+        if isinstance(target, ir.TupleExpr):
+            if not isinstance(value, TupleT) or len(value.items) != len(target.elts):
+                what = f"a tuple of {len(value.items)}" if isinstance(value, TupleT) else str(value)
+                raise CompileError(value_node.loc, f"cannot unpack {what} into {len(target.elts)} variables")
+            nodes = value_node.elts if isinstance(value_node, ir.TupleExpr) else [value_node] * len(target.elts)
+            for t_node, item, v_node in zip(target.elts, value.items, nodes):
+                self.assign(t_node, item, v_node)
+            return
         if isinstance(target, ir.Subscript):
-            arr = self.expr(target)  # checks the index
+            elem = self.expr(target)  # checks the index
             base = self._array_root(target.value)
             if base is not None:
                 tf.writes.update(self.aliases.get(base, set()))
-            if not is_numeric(value):
-                raise CompileError(value_node.loc, f"cannot store {value} into an array of {arr}")
+            if isinstance(elem, StructT) or isinstance(value, StructT):
+                if value != elem:
+                    raise CompileError(value_node.loc, f"cannot store {value} into an array of {elem}")
+            elif not is_numeric(value):
+                raise CompileError(value_node.loc, f"cannot store {value} into an array of {elem}")
+            return
+        if isinstance(target, ir.Attribute):
+            self.assign_field(target, value, value_node)
             return
         assert isinstance(target, ir.Name)
         name = target.id
@@ -406,7 +602,35 @@ class FunctionChecker(CallChecker):
         if isinstance(value, ArrayT):
             root = self._array_root(value_node)
             self.aliases.setdefault(name, set()).update(self.aliases.get(root, set()) if root else set())
+        if isinstance(value, StructT) and name not in self.shared:
+            callee = tf.callees.get(value_node.nid)
+            fresh = isinstance(value_node, ir.Subscript) or (callee is not None and callee.kind == "struct")
+            if not fresh:
+                self.shared[name] = value_node.loc
+            if isinstance(value_node, ir.Name):
+                self.copies.append((value_node.id, value_node.loc))
         tf.types[target.nid] = tf.locals[name]
+
+    def assign_field(self, target: ir.Attribute, value: Type, value_node: ir.Expr) -> None:
+        root: ir.Expr = target
+        while isinstance(root, ir.Attribute):
+            root = root.value
+        assert isinstance(root, ir.Name)
+        field_t = self.expr(target)
+        if root.id in self.params:
+            raise CompileError(
+                target.loc,
+                f"cannot assign a field of parameter `{root.id}`: on the CPU that would change the caller's value",
+                f"copy it into a new local first: `c = Cls({root.id}.x, ...)`, change that, and return it",
+            )
+        if root.id not in self.local_names or not isinstance(self.tf.locals.get(root.id), StructT):
+            raise CompileError(target.loc, f"`{root.id}` is not a local struct variable")
+        if isinstance(field_t, StructT) or isinstance(value, StructT):
+            if value != field_t:
+                raise CompileError(value_node.loc, f"cannot assign {value} to field `{target.attr}` of type {field_t}")
+        elif not is_numeric(value):
+            raise CompileError(value_node.loc, f"cannot assign {value} to field `{target.attr}` of type {field_t}")
+        self.mutated.setdefault(root.id, target.loc)
 
     def _array_root(self, node: ir.Expr) -> str | None:
         return node.id if isinstance(node, ir.Name) else None
@@ -454,11 +678,21 @@ class FunctionChecker(CallChecker):
             for v in values[1:]:
                 with rule_errors(v.loc, "convert the values to one type"):
                     result = rules.common(result, self.expr(v), what)
+            if isinstance(e, ir.BoolOp) and not is_numeric(result):
+                raise CompileError(e.loc, f"`{e.op}` works on numbers and booleans, not {result}")
+            if isinstance(result, (ArrayT, SymbolT)):
+                raise CompileError(e.loc, f"a conditional expression cannot choose between {result} values")
             return result
         if isinstance(e, ir.Subscript):
             return self.subscript(e)
         if isinstance(e, ir.TupleExpr):
-            return TupleT(tuple(self.expr(x) for x in e.elts))
+            items = tuple(self.expr(x) for x in e.elts)
+            for x, t in zip(e.elts, items):
+                if isinstance(t, ArrayT):
+                    raise CompileError(x.loc, "tuples of arrays are not supported in kernel code", "use the arrays directly")
+                if isinstance(t, SymbolT):
+                    raise CompileError(x.loc, f"`{t}` cannot be put in a tuple")
+            return TupleT(items)
         if isinstance(e, ir.Call):
             return self.call(e)
         raise CompileError(e.loc, f"unsupported expression {type(e).__name__}")  # pragma: no cover
@@ -513,6 +747,32 @@ class FunctionChecker(CallChecker):
 
     def attribute(self, e: ir.Attribute) -> Type:
         base = self.expr(e.value)
+        if isinstance(base, SymbolT) and isinstance(base.sym, EnumSym):
+            members = dict(base.sym.members)
+            if e.attr not in members:
+                raise CompileError(
+                    e.loc, f"{base.sym.name} has no member `{e.attr}`", "members: " + ", ".join(members) or "none"
+                )
+            self.tf.consts[e.nid] = members[e.attr]
+            return EnumT(base.sym.qualname)
+        if isinstance(base, SymbolT) and isinstance(base.sym, StructSym):
+            info = self.program.struct(base.sym, e.loc)
+            if e.attr not in info.methods:
+                raise CompileError(
+                    e.loc,
+                    f"struct {base.sym.name} has no method `{e.attr}`",
+                    "fields belong to values: make one with the constructor first",
+                )
+            return SymbolT(MethodSym(base.sym, e.attr))
+        if isinstance(base, StructT):
+            field_t = base.field(e.attr)
+            if field_t is not None:
+                return field_t
+            raise CompileError(
+                e.loc,
+                f"struct {base} has no field `{e.attr}`",
+                "fields: " + ", ".join(n for n, _ in base.fields) + " (methods are called: c.method(...))",
+            )
         if isinstance(base, SymbolT) and not isinstance(base.sym, str):
             member = self.program.index.resolve_member(base.sym, e.attr)
             if member is None:

@@ -16,19 +16,43 @@ import numpy as np
 
 from . import ir
 from . import typerules as rules
-from .discover import ExternalSym, FunctionSym, Symbol, UnknownSym
+from .discover import EnumSym, ExternalSym, FunctionSym, StructSym, Symbol, TypeVarSym, UnknownSym
 from .errors import CompileError, Loc
-from .types import BOOL, NONE, WEAK_INT, ArrayT, Scalar, TupleT, Type, is_int, is_numeric, parse_type_name
+from .types import (
+    BOOL,
+    NONE,
+    WEAK_INT,
+    ArrayT,
+    Scalar,
+    StructT,
+    TupleT,
+    Type,
+    is_int,
+    is_numeric,
+    parse_type_name,
+)
 
 if TYPE_CHECKING:
     from .typecheck import Program, TypedFunction
 
 
 @dataclass(frozen=True)
+class MethodSym:
+    """A struct's method looked up on the class: ``Complex.from_polar``."""
+
+    struct: StructSym
+    name: str
+
+    @property
+    def qualname(self) -> str:
+        return f"{self.struct.qualname}.{self.name}"
+
+
+@dataclass(frozen=True)
 class SymbolT(Type):
     """A compile-time entity used as a value: a module, a function, a type, an intrinsic."""
 
-    sym: Symbol | str  # str: a builtin name
+    sym: Symbol | MethodSym | str  # str: a builtin name
 
     def __str__(self) -> str:
         return str(getattr(self.sym, "qualname", getattr(self.sym, "name", self.sym)))
@@ -36,7 +60,8 @@ class SymbolT(Type):
 
 @dataclass(frozen=True)
 class Callee:
-    """What a call node calls, resolved: ``kind`` is helper, cast, builtin, math or gpu."""
+    """What a call node calls, resolved: ``kind`` is helper, method (the receiver is the callee
+    expression's base), struct (a constructor), cast, builtin, math or gpu."""
 
     kind: str
     name: str
@@ -70,6 +95,7 @@ class CallChecker:
     program: Program
     module: str
     aliases: dict[str, set[int]]
+    typevars: dict[str, Type]
 
     def expr(self, e: ir.Expr) -> Type:  # provided by FunctionChecker
         raise NotImplementedError
@@ -79,10 +105,37 @@ class CallChecker:
 
     # ------------------------------------------------------------------- calls
     def call(self, e: ir.Call) -> Type:
+        if isinstance(e.func, ir.Attribute):
+            receiver = self.expr(e.func.value)
+            if isinstance(receiver, StructT):
+                return self.method(e, receiver, e.func.attr)
         callee = self.expr(e.func)
         if not isinstance(callee, SymbolT):
             raise CompileError(e.func.loc, f"{callee} is not callable")
         sym = callee.sym
+        if isinstance(sym, StructSym):
+            return self.construct(e, sym)
+        if isinstance(sym, MethodSym):
+            info = self.program.struct(sym.struct, e.loc)
+            return self._call_function(e, info.methods[sym.name][0], None)
+        if isinstance(sym, TypeVarSym):
+            if not self.tf.is_kernel:
+                raise CompileError(
+                    e.func.loc,
+                    f"TypeVar {sym.name} can convert values only in the generic kernel itself",
+                    "on the CPU a helper's TypeVar is not bound to a type; convert in the kernel and pass the value",
+                )
+            target = self.program.type_of_symbol(sym, e.loc, self.typevars)
+            assert target is not None
+            if isinstance(target, StructT):
+                raise CompileError(e.func.loc, f"{sym.name} is the struct {target} here: construct it by its name")
+            return self._cast(e, self._args(e), target, sym.name)
+        if isinstance(sym, EnumSym):
+            raise CompileError(
+                e.func.loc,
+                f"converting to the enum {sym.name} is not supported in kernel code",
+                f"compare with its members instead: x == {sym.name}.{sym.members[0][0] if sym.members else 'MEMBER'}",
+            )
         if e.keywords:
             raise CompileError(
                 next(iter(e.keywords.values())).loc,
@@ -126,7 +179,12 @@ class CallChecker:
     def _cast(self, e: ir.Call, args: list[Type], target: Type, name: str) -> Type:
         if len(args) != 1 or not is_numeric(args[0]):
             raise CompileError(e.loc, f"{name}() converts one number")
-        value = self.tf.consts.get(e.args[0].nid)
+        self._check_int_literal(e.args[0], target)
+        self.tf.callees[e.nid] = Callee("cast", str(target), (args[0],))
+        return target
+
+    def _check_int_literal(self, node: ir.Expr, target: Type) -> None:
+        value = self.tf.consts.get(node.nid)
         if (
             isinstance(target, Scalar)
             and target.kind in "iu"
@@ -136,15 +194,12 @@ class CallChecker:
             info = np.iinfo(target.dtype)
             if not info.min <= value <= info.max:
                 raise CompileError(
-                    e.args[0].loc,
+                    node.loc,
                     f"Python integer {value} is out of bounds for {target}",
                     "NumPy raises OverflowError here too",
                 )
-        self.tf.callees[e.nid] = Callee("cast", str(target), (args[0],))
-        return target
 
     def helper(self, e: ir.Call, sym: FunctionSym) -> Type:
-        args = self._args(e)
         for d in self.program.index.module(sym.module).functions[sym.name].decorator_list:
             target = self.program.index.resolve_expr(sym.module, d.func if isinstance(d, ast.Call) else d)
             if isinstance(target, ExternalSym) and target.qualname == "hybrid_runtime.kernel":
@@ -153,19 +208,75 @@ class CallChecker:
                     f"`{sym.name}` is a kernel and cannot be called from device code",
                     "move the shared logic into a plain helper function that both call",
                 )
+        return self._call_function(e, self.program.parsed(sym), None)
+
+    def method(self, e: ir.Call, struct: StructT, name: str) -> Type:
+        sym = StructSym(*struct.qualname.rsplit(".", 1))
+        info = self.program.struct(sym, e.loc)
+        if name not in info.methods:
+            raise CompileError(
+                e.func.loc,
+                f"struct {struct} has no method `{name}`",
+                "methods: " + (", ".join(info.methods) or "none"),
+            )
+        fn, static = info.methods[name]
+        return self._call_function(e, fn, None if static else struct)
+
+    def _call_function(self, e: ir.Call, fn: ir.Function, receiver: StructT | None) -> Type:
+        """A call of a helper or method, specialised to the argument types (the receiver first)."""
+        if e.keywords:
+            raise CompileError(
+                next(iter(e.keywords.values())).loc,
+                "keyword arguments are not supported in kernel code",
+                "pass arguments by position",
+            )
+        args = self._args(e)
         if any(isinstance(t, SymbolT) for t in args):
             raise CompileError(e.loc, "functions, modules and types cannot be passed as arguments")
-        fn = self.program.parsed(sym)
+        if receiver is not None:
+            args.insert(0, receiver)
         if len(args) != len(fn.params):
-            raise CompileError(e.loc, f"{sym.name}() takes {len(fn.params)} arguments, got {len(args)}")
+            shown = len(fn.params) - (receiver is not None)
+            raise CompileError(e.loc, f"{fn.name}() takes {shown} arguments, got {len(e.args)}")
         spec = self.program.specialise(fn, tuple(args), call_loc=e.loc)
-        self.tf.callees[e.nid] = Callee("helper", sym.qualname, tuple(args), spec)
+        kind = "helper" if receiver is None else "method"
+        self.tf.callees[e.nid] = Callee(kind, fn.qualname, tuple(args), spec)
+        nodes = ([e.func.value] if receiver is not None and isinstance(e.func, ir.Attribute) else []) + e.args
         for i in spec.writes:
-            root = self._array_root(e.args[i])
+            root = self._array_root(nodes[i])
             if root is not None:
                 self.tf.writes.update(self.aliases.get(root, set()))
         self.tf.uses_barrier |= spec.uses_barrier
         return spec.return_type
+
+    def construct(self, e: ir.Call, sym: StructSym) -> Type:
+        """``Complex(re, im)``: every field converted to its type, as the host class's __init__ does."""
+        struct = self.program.struct(sym, e.loc).type
+        names = [n for n, _ in struct.fields]
+        if len(e.args) > len(names):
+            raise CompileError(e.loc, f"{sym.name}() takes {len(names)} fields, got {len(e.args)}")
+        given = dict(zip(names, e.args))
+        for k, node in e.keywords.items():
+            if k not in names:
+                raise CompileError(node.loc, f"{sym.name} has no field `{k}`", "fields: " + ", ".join(names))
+            if k in given:
+                raise CompileError(node.loc, f"{sym.name}() got field `{k}` twice")
+            given[k] = node
+        missing = [n for n in names if n not in given]
+        if missing:
+            raise CompileError(e.loc, f"{sym.name}() is missing field{'s' * (len(missing) > 1)} {', '.join(missing)}")
+        for name, field_t in struct.fields:
+            node = given[name]
+            t = self.expr(node)
+            if isinstance(field_t, StructT) or isinstance(t, StructT):
+                if t != field_t:
+                    raise CompileError(node.loc, f"field `{name}` of {sym.name} is a {field_t}, not {t}")
+            elif not is_numeric(t):
+                raise CompileError(node.loc, f"field `{name}` of {sym.name} is a {field_t}, not {t}")
+            else:
+                self._check_int_literal(node, field_t)
+        self.tf.callees[e.nid] = Callee("struct", struct.qualname, tuple(t for _, t in struct.fields))
+        return struct
 
     def external(self, e: ir.Call, qualname: str) -> Type:
         module, _, name = qualname.rpartition(".")
@@ -198,6 +309,14 @@ class CallChecker:
             return WEAK_INT
         if name == "shared_array":
             return self.shared_array(e)
+        if name == "dynamic_shared_array":
+            if len(e.args) != 1:
+                raise CompileError(e.loc, "gpu.dynamic_shared_array(dtype) takes one argument")
+            dtype = self.program.type_of_symbol(self.program._static(self.module, e.args[0]), e.loc, self.typevars)
+            if not isinstance(dtype, (Scalar, StructT)):
+                raise CompileError(e.args[0].loc, "the dtype of a shared array must be a scalar type or a @struct class")
+            tf.callees[e.nid] = Callee("gpu", name, (dtype,))
+            return ArrayT(dtype, 1)
         if name in rules.ATOMICS:
             return self.atomic(e, name)
         if name in ("lane_id", "threadfence"):
@@ -233,9 +352,11 @@ class CallChecker:
     def shared_array(self, e: ir.Call) -> Type:
         if len(e.args) != 2:
             raise CompileError(e.loc, "gpu.shared_array(dtype, shape) takes two arguments")
-        dtype = type_named(self.program._static(self.module, e.args[0]))
-        if not isinstance(dtype, Scalar):
-            raise CompileError(e.args[0].loc, "the dtype of a shared array must be a scalar type such as f32")
+        dtype = self.program.type_of_symbol(self.program._static(self.module, e.args[0]), e.loc, self.typevars)
+        if not isinstance(dtype, (Scalar, StructT)):
+            raise CompileError(
+                e.args[0].loc, "the dtype of a shared array must be a scalar type such as f32, or a @struct class"
+            )
         shape_node = e.args[1]
         dims = shape_node.elts if isinstance(shape_node, ir.TupleExpr) else [shape_node]
         shape = []

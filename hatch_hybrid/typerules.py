@@ -21,6 +21,7 @@ from .types import (
     TupleT,
     Type,
     Weak,
+    enum_operand,
     is_float,
     is_numeric,
     resolve_ufunc,
@@ -70,6 +71,7 @@ class OpTypes:
 
 
 def binop(op: str, a: Type, b: Type, right_const: object = None) -> OpTypes:
+    a, b = enum_operand(a, b), enum_operand(b, a)
     if not (is_numeric(a) and is_numeric(b)):
         raise RuleError(
             f"unsupported operand types for {op}: {a} and {b}",
@@ -109,6 +111,7 @@ def _python_binop(op: str, a: Weak, b: Weak, right_const: object) -> OpTypes:
 
 
 def compare(op: str, a: Type, b: Type) -> OpTypes:
+    a, b = enum_operand(a, b), enum_operand(b, a)
     if not (is_numeric(a) and is_numeric(b)):
         raise RuleError(f"cannot compare {a} with {b}", "compare scalars; index arrays to get their elements")
     if isinstance(a, Weak) and isinstance(b, Weak):
@@ -136,7 +139,7 @@ def unary(op: str, a: Type) -> Type:
         )
     if op == "~" and is_float(a):
         raise RuleError(f"bad operand type for unary ~: {a}", "~ needs an integer")
-    return a
+    return enum_operand(a, WEAK_INT)
 
 
 def common(a: Type, b: Type, what: str) -> Type:
@@ -227,7 +230,7 @@ def builtin_call(name: str, args: list[Type]) -> tuple[list[Type], Type]:
     if name == "abs":
         if len(args) != 1 or not is_numeric(args[0]) or args[0] == BOOL:
             raise RuleError("abs() takes one number")
-        return list(args), args[0]
+        return list(args), enum_operand(args[0], WEAK_INT)
     if name in ("min", "max"):
         if len(args) < 2:
             raise RuleError(f"{name}() in kernel code takes two or more numbers", "to reduce an array, loop over it")

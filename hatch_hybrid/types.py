@@ -11,7 +11,8 @@ cannot drift apart.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from functools import cache
+from typing import Any, Union
 
 import numpy as np
 from hybrid_runtime.types import SCALAR_DTYPES, SCALAR_NAMES
@@ -56,8 +57,50 @@ class Weak(Type):
 
 
 @dataclass(frozen=True)
+class StructT(Type):
+    """A ``@struct`` class: named fields of scalars and structs, laid out as ``Cls.dtype``."""
+
+    qualname: str
+    fields: tuple[tuple[str, Type], ...]
+
+    @property
+    def name(self) -> str:
+        return self.qualname.rsplit(".", 1)[-1]
+
+    @property
+    def dtype(self) -> np.dtype[Any]:
+        return _struct_dtype(self.fields)
+
+    def field(self, name: str) -> Type | None:
+        return next((t for n, t in self.fields if n == name), None)
+
+    def __str__(self) -> str:
+        return self.name
+
+
+@cache
+def _struct_dtype(fields: tuple[tuple[str, Type], ...]) -> np.dtype[Any]:
+    # the layout hybrid_runtime.struct gives the class on the host
+    return np.dtype([(n, t.dtype) for n, t in fields], align=True)  # type: ignore[attr-defined]
+
+
+@dataclass(frozen=True)
+class EnumT(Type):
+    """An ``enum.IntEnum`` class. Its members are Python ints on the CPU path: weak with Python
+    numbers, like an int64 with NumPy scalars (NumPy does not treat int subclasses as weak)."""
+
+    qualname: str
+
+    def __str__(self) -> str:
+        return self.qualname.rsplit(".", 1)[-1]
+
+
+Element = Union[Scalar, StructT]
+
+
+@dataclass(frozen=True)
 class ArrayT(Type):
-    dtype: Scalar
+    dtype: Element
     ndim: int
 
     def __str__(self) -> str:
@@ -96,16 +139,28 @@ def storage(t: Type) -> Scalar:
     """The concrete scalar a numeric type is held in on the device."""
     if isinstance(t, Weak):
         return t.storage
+    if isinstance(t, EnumT):
+        return I64
     assert isinstance(t, Scalar)
     return t
 
 
 def is_numeric(t: Type) -> bool:
-    return isinstance(t, (Scalar, Weak))
+    return isinstance(t, (Scalar, Weak, EnumT))
 
 
 def is_int(t: Type) -> bool:
-    return (isinstance(t, Weak) and t.kind == "int") or (isinstance(t, Scalar) and t.kind in "iu")
+    return (
+        (isinstance(t, Weak) and t.kind == "int") or (isinstance(t, Scalar) and t.kind in "iu") or isinstance(t, EnumT)
+    )
+
+
+def enum_operand(t: Type, other: Type) -> Type:
+    """How an enum member takes part in an operation with ``other``: as a Python int with Python
+    numbers (and other members), as NumPy's default int64 with NumPy scalars."""
+    if not isinstance(t, EnumT):
+        return t
+    return WEAK_INT if isinstance(other, (Weak, EnumT)) else I64
 
 
 def is_float(t: Type) -> bool:

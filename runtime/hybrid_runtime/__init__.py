@@ -14,6 +14,7 @@ from .kernel import Kernel, kernel
 from .manifest import ManifestError
 from .memory import DeviceArray, copy_to_host, device_array, to_device
 from .stream import Event, Graph, Stream, pinned_array
+from .structs import struct
 from .types import Array, boolean, f32, f64, i8, i16, i32, i64, u8, u16, u32, u64
 
 __version__ = "0.1.0"
@@ -27,13 +28,20 @@ def synchronize(device: str | None = None) -> None:
     if dev is not None:
         dev.ensure_current()
         check(initialise().cuCtxSynchronize(), "cuCtxSynchronize")
+        dev.raise_pending()
 
 
 def launch(
-    k: Kernel, threads: object, blocks: object, *args: object, device: str | None = None, stream: object = None
+    k: Kernel,
+    threads: object,
+    blocks: object,
+    *args: object,
+    device: str | None = None,
+    stream: object = None,
+    shared_bytes: int = 0,
 ) -> None:
     """``launch(k, threads, blocks, *args)``: the same as ``k.launch(threads, blocks, *args)``."""
-    k.launch(threads, blocks, *args, device=device, stream=stream)
+    k.launch(threads, blocks, *args, device=device, stream=stream, shared_bytes=shared_bytes)
 
 
 __all__ = [
@@ -65,6 +73,7 @@ __all__ = [
     "launch",
     "pinned_array",
     "select_device",
+    "struct",
     "synchronize",
     "to_device",
     "u16",

@@ -70,11 +70,12 @@ class BlockState:
     shared: dict[Any, Any] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
     warps: list[WarpState] = field(default_factory=list)
+    dynamic: bytearray = field(default_factory=bytearray)  # dynamic shared memory (shared_bytes=)
 
     @classmethod
-    def for_threads(cls, n: int) -> BlockState:
+    def for_threads(cls, n: int, shared_bytes: int = 0) -> BlockState:
         warps = [WarpState(BlockBarrier(min(32, n - 32 * w))) for w in range((n + 31) // 32)]
-        return cls(BlockBarrier(n), warps=warps)
+        return cls(BlockBarrier(n), warps=warps, dynamic=bytearray(shared_bytes))
 
 
 @dataclass

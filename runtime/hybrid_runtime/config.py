@@ -45,6 +45,8 @@ class LaunchConfig:
             raise ValueError(f"`threads` z dimension is {block[2]}; the limit is 64")
         if grid[1] > 65535 or grid[2] > 65535 or grid[0] > 2**31 - 1:
             raise ValueError(f"`blocks` {grid} exceeds the grid limits (2**31-1, 65535, 65535)")
+        if not isinstance(shared_bytes, int) or isinstance(shared_bytes, bool) or shared_bytes < 0:
+            raise ValueError(f"`shared_bytes` must be a non-negative int, got {shared_bytes!r}")
         return cls(grid, block, shared_bytes)
 
     @property

@@ -70,7 +70,7 @@ def run_grid(func: Callable[..., Any], config: LaunchConfig, args: list[Any]) ->
         with np.errstate(all="ignore"):  # wrap-around and inf/nan are results here, as on the GPU
             for bid in _blocks(config):
                 state.bid = bid
-                state.block = BlockState(BlockBarrier(1))
+                state.block = BlockState(BlockBarrier(1), dynamic=bytearray(config.shared_bytes))
                 for tid in threads:
                     state.tid = tid
                     func(*args)
@@ -85,7 +85,7 @@ def _run_threaded(func: Callable[..., Any], config: LaunchConfig, args: list[Any
     current_block: list[BlockState] = []
 
     def next_block() -> None:
-        current_block[:] = [BlockState.for_threads(len(threads))]
+        current_block[:] = [BlockState.for_threads(len(threads), config.shared_bytes)]
 
     between_blocks = threading.Barrier(len(threads), action=next_block)
     next_block()

@@ -26,7 +26,24 @@ class CudaDevice:
     compute_capability: tuple[int, int]
     name: str
     functions: dict[tuple[str, str], Any] = field(default_factory=dict)  # (ptx file, symbol) -> CUfunction
+    modules: dict[tuple[str, str], Any] = field(default_factory=dict)  # (ptx file, symbol) -> CUmodule
     lock: threading.Lock = field(default_factory=threading.Lock)
+    # error slots of kernels with device-side checks launched asynchronously since the last synchronisation
+    pending: dict[int, Any] = field(default_factory=dict)
+
+    def raise_pending(self) -> None:
+        """After a synchronisation: report the first failed device-side check of the launches since."""
+        while self.pending:
+            _, slot = self.pending.popitem()
+            slot.take()
+
+    def global_address(self, key: tuple[str, str], name: bytes, kernel: str) -> int | None:
+        """The device address of a module-level variable of a loaded module (None if it has none)."""
+        cu = initialise()
+        err, address, _size = cu.cuModuleGetGlobal(self.modules[key], name)
+        if err != cu.CUresult.CUDA_SUCCESS:
+            return None
+        return int(address)
 
     def activate(self) -> None:
         cu = initialise()
@@ -50,6 +67,7 @@ class CudaDevice:
                 self.activate()
                 module = check(cu.cuModuleLoadData(ptx), "cuModuleLoadData", kernel)
                 fn = check(cu.cuModuleGetFunction(module, key[1].encode()), "cuModuleGetFunction", kernel)
+                self.modules[key] = module
                 self.functions[key] = fn
         return fn
 

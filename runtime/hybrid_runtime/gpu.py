@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from ._cpu_state import current
+from .structs import StructArray, is_struct
 
 _atomic_lock = threading.Lock()
 
@@ -158,17 +159,30 @@ def syncthreads() -> None:
     current().block.barrier.wait()
 
 
-def shared_array(dtype: Any, shape: int | tuple[int, ...]) -> np.ndarray:
-    """An array shared by the threads of a block; its shape must be a compile-time constant."""
+def shared_array(dtype: Any, shape: int | tuple[int, ...]) -> Any:
+    """An array shared by the threads of a block; its shape must be a compile-time constant. ``dtype``
+    is a scalar type or a :func:`~hybrid_runtime.struct` class."""
     caller = sys._getframe(1)
     key = (caller.f_code, caller.f_lasti)
     block = current().block
     with block.lock:
         arr = block.shared.get(key)
         if arr is None:
-            arr = np.zeros(shape, dtype=dtype)
+            if is_struct(dtype):
+                arr = StructArray(np.zeros(shape, dtype=dtype.dtype), dtype)
+            else:
+                arr = np.zeros(shape, dtype=dtype)
             block.shared[key] = arr
     return arr
+
+
+def dynamic_shared_array(dtype: Any) -> Any:
+    """The block's dynamic shared memory (``shared_bytes=`` at launch) as a 1-D array of ``dtype``. Every
+    call returns a view of the same memory, as in CUDA."""
+    buffer = current().block.dynamic
+    np_dtype = dtype.dtype if is_struct(dtype) else np.dtype(dtype)
+    arr = np.frombuffer(buffer, dtype=np_dtype, count=len(buffer) // np_dtype.itemsize)
+    return StructArray(arr, dtype) if is_struct(dtype) else arr
 
 
 def _rmw(array: np.ndarray, index: Any, op: Any, value: Any) -> Any:

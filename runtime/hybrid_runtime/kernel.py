@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import importlib
+import sys
+import types
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
 from . import cpu
+from .checks import ERROR_SLOT, ErrorSlot, cpu_failure
 from .config import LaunchConfig
 from .device import CudaDevice, default_device, device_env, select
 from .manifest import Manifest, ManifestError, package_manifest
@@ -17,6 +21,8 @@ from .memory import DeviceArray
 from .plan import LaunchPlan
 from .signature import Param, check_arguments, params_from_annotations
 from .stream import stream_handle
+from .structs import StructArray, is_struct
+from .types import scalar_name
 
 
 class Kernel:
@@ -29,8 +35,10 @@ class Kernel:
         self.py_func = func
         self.options = options
         self.qualname = f"{func.__module__}.{func.__name__}"
-        self._params: list[Param] | None = None
-        self._plans: dict[int, LaunchPlan] = {}  # device ordinal -> launch plan
+        self.variants = _variants(func, options.get("specialize"))  # TypeVar bindings; [{}] if not generic
+        self._params: list[list[Param]] | None = None  # per variant
+        self._cpu_funcs: dict[int, Callable[..., Any]] = {}  # variant -> function with its TypeVars bound
+        self._plans: dict[Any, LaunchPlan] = {}  # device ordinal (and variant) -> launch plan
         self._launchers: dict[Any, Launcher] = {}  # kernel[blocks, threads] configurations seen
 
     def __repr__(self) -> str:
@@ -46,55 +54,127 @@ class Kernel:
     def __getitem__(self, config: Any) -> Launcher:
         launcher = self._launchers.get(config) if _hashable(config) else None
         if launcher is None:
-            if not isinstance(config, tuple) or len(config) not in (2, 3):
-                raise TypeError(f"use {self.__name__}[blocks, threads] or {self.__name__}[blocks, threads, stream]")
+            if not isinstance(config, tuple) or len(config) not in (2, 3, 4):
+                raise TypeError(
+                    f"use {self.__name__}[blocks, threads], {self.__name__}[blocks, threads, stream] or "
+                    f"{self.__name__}[blocks, threads, stream, shared_bytes]"
+                )
             blocks, threads, *rest = config
-            launcher = Launcher(self, LaunchConfig.make(threads, blocks), rest[0] if rest else None)
+            stream = rest[0] if rest else None
+            launcher = Launcher(self, LaunchConfig.make(threads, blocks, *rest[1:]), stream)
             if _hashable(config) and len(self._launchers) < 256:
                 self._launchers[config] = launcher
         return launcher
 
-    def launch(self, threads: Any, blocks: Any, *args: Any, device: str | None = None, stream: Any = None) -> None:
-        """Run the kernel on ``blocks`` blocks of ``threads`` threads (ints or tuples of up to 3)."""
+    def launch(
+        self,
+        threads: Any,
+        blocks: Any,
+        *args: Any,
+        device: str | None = None,
+        stream: Any = None,
+        shared_bytes: int = 0,
+    ) -> None:
+        """Run the kernel on ``blocks`` blocks of ``threads`` threads (ints or tuples of up to 3), with
+        ``shared_bytes`` of dynamic shared memory per block (``gpu.dynamic_shared_array``)."""
         if device is None:  # the default device: reuse the configured launcher (validated once)
-            self[blocks, threads, stream](*args)
+            self[blocks, threads, stream, shared_bytes](*args)
             return
-        self._launch(LaunchConfig.make(threads, blocks), *args, device=device, stream=stream)
+        self._launch(LaunchConfig.make(threads, blocks, shared_bytes), *args, device=device, stream=stream)
 
     # ------------------------------------------------------------------ paths
     @property
     def params(self) -> list[Param]:
+        """The parameters (of the first specialisation, for a generic kernel)."""
+        return self.variant_params[0]
+
+    @property
+    def variant_params(self) -> list[list[Param]]:
         if self._params is None:
-            self._params = params_from_annotations(self.py_func)
+            self._params = [params_from_annotations(self.py_func, binding) for binding in self.variants]
         return self._params
+
+    def select_variant(self, args: tuple[Any, ...]) -> int:
+        """Which specialisation of a generic kernel these arguments call (0 for other kernels)."""
+        if len(self.variants) == 1:
+            return 0
+        fits = []
+        for k, params in enumerate(self.variant_params):
+            try:
+                check_arguments(self.__name__, params, args)
+            except (TypeError, ValueError):
+                continue
+            fits.append(k)
+        names = [", ".join(f"{tv.__name__}={_type_name(t)}" for tv, t in b.items()) for b in self.variants]
+        if not fits:
+            got = ", ".join(_describe_arg(a) for a in args)
+            raise TypeError(
+                f"{self.__name__}(): no specialisation fits the arguments ({got}); it is compiled for "
+                + "; ".join(names)
+            )
+        if len(fits) > 1 and len({tuple(id(v) for v in self.variants[k].values()) for k in fits}) > 1:
+            raise TypeError(
+                f"{self.__name__}(): the arguments fit several specialisations ({'; '.join(names[k] for k in fits)}); "
+                "pass NumPy scalars or arrays of the type you mean, e.g. np.float32(x)"
+            )
+        return fits[0]
 
     def _launch(self, config: LaunchConfig, *args: Any, device: str | None = None, stream: Any = None) -> None:
         target = default_device() if device is None else select(device)
         if target is None:
             self._launch_cpu(config, args)
             return
-        plan = self._plans.get(target.ordinal) or self._plan(target)
+        plan = self.plan_for(target, args)
         if not plan.fast(args, plan.launch_args(config, stream_handle(stream))):
             plan.launch(config, args, stream)
 
+    def plan_for(self, target: CudaDevice, args: tuple[Any, ...]) -> LaunchPlan:
+        variant = self.select_variant(args) if len(self.variants) > 1 else 0
+        return self._plans.get((target.ordinal, variant)) or self._plan(target, variant)
+
     def _launch_cpu(self, config: LaunchConfig, args: tuple[Any, ...]) -> None:
-        values = check_arguments(self.__name__, self.params, args)
+        variant = self.select_variant(args)
+        params = self.variant_params[variant]
+        values = check_arguments(self.__name__, params, args)
         copies = []
         for i, v in enumerate(values):
             if isinstance(v, DeviceArray):
                 host = v.copy_to_host()
                 copies.append((v, host))
-                values[i] = host
-            elif not isinstance(v, (np.ndarray, np.generic)):
+                values[i] = v = host
+            elif not isinstance(v, (np.ndarray, np.generic, int)) and params[i].kind != "struct":
                 raise TypeError(
-                    f"{self.__name__}(): parameter `{self.params[i].name}` got a "
+                    f"{self.__name__}(): parameter `{params[i].name}` got a "
                     f"{type(v).__name__}; the CPU path needs NumPy arrays"
                 )
-        cpu.run_grid(self.py_func, config, values)
+            if params[i].kind == "array" and params[i].cls is not None:
+                values[i] = StructArray(v, params[i].cls)
+        try:
+            cpu.run_grid(self._cpu_func(variant), config, values)
+        except (AssertionError, IndexError) as exc:
+            reported = cpu_failure(self.qualname, exc, sys.exc_info()[2])
+            if reported is None:
+                raise
+            raise reported from None
         for dev, host in copies:
             dev.copy_from_host(host)
 
-    def _manifest_entry(self) -> tuple[Manifest, dict[str, Any]]:
+    def _cpu_func(self, variant: int) -> Callable[..., Any]:
+        """The kernel's function; for a generic kernel, a copy whose globals bind its TypeVars (so that
+        ``T(0)`` in the kernel body converts to the specialisation's type, as on the GPU)."""
+        func = self._cpu_funcs.get(variant)
+        if func is None:
+            binding = self.variants[variant]
+            if not binding:
+                func = self.py_func
+            else:
+                f = self.py_func
+                names = {tv.__name__: t for tv, t in binding.items()}
+                func = types.FunctionType(f.__code__, {**f.__globals__, **names}, f.__name__, f.__defaults__, f.__closure__)
+            self._cpu_funcs[variant] = func
+        return func
+
+    def _manifest_entry(self, variant: int = 0) -> tuple[Manifest, dict[str, Any]]:
         package = self.py_func.__module__.split(".")[0]
         manifest = package_manifest(package)
         entry = manifest.kernel(self.qualname) if manifest else None
@@ -104,6 +184,15 @@ class Kernel:
                 "hatch-hybrid (are you running it from a source tree?). Build and install its wheel, or "
                 "run on the CPU with device='cpu' or HYBRID_DEVICE=cpu"
             )
+        if "variants" in entry:
+            want = {tv.__name__: _type_name(t) for tv, t in self.variants[variant].items()}
+            found = next((v for v in entry["variants"] if v.get("types") == want), None)
+            if found is None:
+                raise ManifestError(
+                    f"kernel {self.qualname} was not compiled for {want}: rebuild the package (its specialize= "
+                    "list changed since it was built)"
+                )
+            return manifest, found
         return manifest, entry
 
     def _refresh_editable(self, manifest: Manifest, entry: dict[str, Any]) -> tuple[Manifest, dict[str, Any]]:
@@ -126,16 +215,27 @@ class Kernel:
         package_manifest.cache_clear()
         return self._manifest_entry()
 
-    def _plan(self, device: CudaDevice) -> LaunchPlan:
-        """Once per device: the manifest entry, the loaded CUfunction and the launch plan."""
-        manifest, entry = self._manifest_entry()
+    def _plan(self, device: CudaDevice, variant: int = 0) -> LaunchPlan:
+        """Once per device (and specialisation): the manifest entry, the loaded CUfunction, the launch plan."""
+        manifest, entry = self._manifest_entry(variant)
         if manifest.data.get("editable"):
             manifest, entry = self._refresh_editable(manifest, entry)
+            if "variants" in entry:
+                manifest, entry = self._manifest_entry(variant)
+        classes = [p.cls for p in self.variant_params[variant]]
         params = [Param.from_manifest(p) for p in entry["params"]]
+        if len(classes) == len(params):  # the struct and enum classes, for the launch's fast checks
+            params = [dataclasses.replace(p, cls=c) for p, c in zip(params, classes)]
         name, code = manifest.best_code(entry, device.compute_capability, self.qualname)
-        function = device.function((str(manifest.directory / name), entry["symbol"]), code, self.qualname)
-        plan = LaunchPlan(self.qualname, device, int(function), params)
-        self._plans[device.ordinal] = plan
+        key = (str(manifest.directory / name), entry["symbol"])
+        function = device.function(key, code, self.qualname)
+        slot = None
+        if entry.get("checks"):
+            address = device.global_address(key, ERROR_SLOT, self.qualname)
+            if address is not None:
+                slot = ErrorSlot(self.qualname, address, entry["checks"])
+        plan = LaunchPlan(self.qualname, device, int(function), params, slot)
+        self._plans[(device.ordinal, variant)] = plan
         return plan
 
 
@@ -168,8 +268,9 @@ class Launcher:
             self.kernel._launch_cpu(self.config, args)
             return
         plan = self._plan
-        if target is not self._device or plan is None:  # first call, or the default device changed
-            plan = self.kernel._plans.get(target.ordinal) or self.kernel._plan(target)
+        if target is not self._device or plan is None or len(self.kernel.variants) > 1:
+            # first call, the default device changed, or a generic kernel (the arguments pick the variant)
+            plan = self.kernel.plan_for(target, args)
             self._plan, self._launch_args, self._device = plan, plan.launch_args(self.config, self.handle), target
         self._env, self._fast = env, plan.fast
         if not plan.fast(args, self._launch_args):
@@ -177,6 +278,37 @@ class Launcher:
 
 
 _UNSET = object()
+
+
+def _variants(func: Callable[..., Any], spec: Any) -> list[dict[Any, Any]]:
+    """``specialize={"T": [f32, i32]}`` as TypeVar bindings, one per combination in the order written."""
+    if spec is None:
+        return [{}]
+    if not isinstance(spec, dict) or not spec:
+        raise TypeError(f"@kernel {func.__name__}: specialize= takes a dict such as {{'T': [f32, i32]}}")
+    combos: list[dict[Any, Any]] = [{}]
+    for name, choices in spec.items():
+        tv = func.__globals__.get(name)
+        if not isinstance(tv, TypeVar):
+            raise TypeError(f"@kernel {func.__name__}: specialize= names {name!r}, which is not a TypeVar of its module")
+        if isinstance(choices, (type, np.dtype)) or not choices:
+            raise TypeError(f"@kernel {func.__name__}: specialize={{{name!r}: [...]}} needs a list of types")
+        combos = [{**c, tv: t} for c in combos for t in choices]
+    return combos
+
+
+def _type_name(t: Any) -> str:
+    """``f32`` for np.float32, the class name for a struct (as the manifest names specialisations)."""
+    if is_struct(t):
+        return str(t.__name__)
+    return scalar_name(t)
+
+
+def _describe_arg(value: Any) -> str:
+    dtype = getattr(value, "dtype", None)
+    if dtype is not None and getattr(value, "shape", None) is not None and not isinstance(value, np.generic):
+        return f"array of {dtype}"
+    return type(value).__name__
 
 
 def _hashable(value: Any) -> bool:

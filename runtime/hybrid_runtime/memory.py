@@ -99,6 +99,7 @@ class DeviceArray:
             self.device.ensure_current()
             if stream is None:
                 check(self._cu.cuMemcpyDtoH(target.ctypes.data, self.ptr, self.nbytes), "cuMemcpyDtoH")
+                self.device.raise_pending()  # a synchronisation: report failed device-side checks
             else:
                 check(
                     self._cu.cuMemcpyDtoHAsync(target.ctypes.data, self.ptr, self.nbytes, stream_handle(stream)),

@@ -12,6 +12,7 @@ parameter that is wrong.
 from __future__ import annotations
 
 import ctypes
+import operator
 import struct
 import threading
 from collections.abc import Callable
@@ -19,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from .checks import ErrorSlot
 from .config import LaunchConfig
 from .device import CudaDevice, device_count
 from .driver import check, initialise, launch_function
@@ -26,6 +28,7 @@ from .interop import ArrayView, as_array_view, check_device
 from .memory import DeviceArray, launch_signature
 from .signature import Param, check_arguments
 from .stream import stream_handle
+from .structs import STRUCT_MARK, is_struct, leaf_dtypes, leaves
 
 _FORMAT = {
     "bool": "B",
@@ -43,15 +46,31 @@ _FORMAT = {
 _PY_TYPES = {"b": (bool,), "i": (int,), "u": (int,), "f": (float, int)}
 
 
+def _codes(p: Param) -> list[str]:
+    """The parameter's pieces as struct codes: a scalar; a struct's fields; an array's pointer, shape, strides."""
+    if p.kind == "array":
+        return ["Q"] + ["q"] * (2 * p.ndim)
+    if p.kind == "enum":
+        return ["q"]
+    return [_FORMAT[d.name] for d in leaf_dtypes(p.dtype)]
+
+
+def _struct_leaves(value: Any) -> list[Any]:
+    return [int(v) if isinstance(v, (bool, np.bool_)) else v for v in leaves(value)]
+
+
 class LaunchPlan:
-    def __init__(self, kernel: str, device: CudaDevice, function: Any, params: list[Param]) -> None:
+    def __init__(
+        self, kernel: str, device: CudaDevice, function: Any, params: list[Param], slot: ErrorSlot | None = None
+    ) -> None:
         self.kernel = kernel
         self.device = device
         self.params = params
         self.function = function
+        self.slot = slot  # kernels with device-side checks: where a failure is reported
         fmt, offsets, pos = "<", [], 0
         for p in params:
-            codes = [_FORMAT[p.dtype.name]] if p.kind == "scalar" else ["Q"] + ["q"] * (2 * p.ndim)
+            codes = _codes(p)
             for code in codes:
                 size = struct.calcsize(code)
                 pad = -pos % size
@@ -92,6 +111,12 @@ class LaunchPlan:
             if p.kind == "scalar":
                 flat.append(a.item() if p.dtype.kind != "b" else int(a))
                 continue
+            if p.kind == "enum":
+                flat.append(int(a))
+                continue
+            if p.kind == "struct":
+                flat += _struct_leaves(a)
+                continue
             if isinstance(a, np.ndarray):
                 dev = DeviceArray(a.shape, a.dtype, self.device)
                 dev.copy_from_host(a)
@@ -125,11 +150,27 @@ class LaunchPlan:
                 if host is not None:
                     dev.copy_to_host(out=host)
                 dev.free()
+            if self.slot is not None:
+                self.slot.take()  # the launch synchronised: report a failed check now
+        elif self.slot is not None:
+            self.device.pending[id(self.slot)] = self.slot
         del keep_alive  # DLPack views are released once the launch is queued; their owner keeps the memory
 
     def fail(self, err: Any) -> None:
         cu = initialise()
         check((cu.CUresult(int(err)),), "cuLaunchKernel", self.kernel)
+
+
+def _never(args: Any, launch_args: Any) -> bool:
+    return False
+
+
+def _leaf_paths(cls: Any, prefix: str = "") -> list[str]:
+    """``["pos.re", "pos.im", "mass"]``: the attribute paths of a struct's scalar fields, depth first."""
+    out = []
+    for name, convert in cls.__dict__[STRUCT_MARK].items():
+        out += _leaf_paths(convert, f"{prefix}{name}.") if is_struct(convert) else [f"{prefix}{name}"]
+    return out
 
 
 def _generate_fast_path(plan: LaunchPlan) -> Callable[..., bool]:
@@ -159,6 +200,17 @@ def _generate_fast_path(plan: LaunchPlan) -> Callable[..., bool]:
     for i, p in enumerate(plan.params):
         a = names[i]
         env[f"dt{i}"] = p.dtype
+        if p.kind in ("struct", "enum"):
+            if p.cls is None or any(d.kind == "b" for d in leaf_dtypes(p.dtype)):
+                return _never  # no class to check against (or booleans to convert): the general path
+            env[f"cls{i}"] = p.cls
+            lines += [f"    if type({a}) is not cls{i}:", "        return False"]
+            if p.kind == "enum":
+                values.append(a)
+            else:
+                env[f"get{i}"] = operator.attrgetter(*_leaf_paths(p.cls))
+                values.append(f"*get{i}({a})")
+            continue
         if p.kind == "scalar":
             accepted = [f"type({a}) is {t.__name__}" for t in _PY_TYPES[p.dtype.kind]]
             env[f"np{i}"] = p.dtype.type
@@ -169,6 +221,8 @@ def _generate_fast_path(plan: LaunchPlan) -> Callable[..., bool]:
             env[f"sig{i}"] = launch_signature(p.dtype, plan.device, p.ndim)
             lines += [f"    if type({a}) is not DeviceArray or {a}._signature is not sig{i}:", "        return False"]
             values.append(f"*{a}._flat")
+    if plan.slot is not None:
+        env["pending"], env["slot"], env["slot_id"] = plan.device.pending, plan.slot, id(plan.slot)
     lines += [
         "    if get_ident() != owner:",
         "        return False",
@@ -180,6 +234,7 @@ def _generate_fast_path(plan: LaunchPlan) -> Callable[..., bool]:
         "    err, = launch(*launch_args)",
         "    if err:",
         "        plan.fail(err)",
+        *(["    pending[slot_id] = slot"] if plan.slot is not None else []),
         "    return True",
     ]
     env["launch"] = launch_function()

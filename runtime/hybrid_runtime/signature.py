@@ -6,26 +6,34 @@ naming the kernel and the parameter.
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
 from .interop import as_array_view, from_dlpack
+from .structs import dtype_from_json, is_struct
 from .types import SCALAR_DTYPES, SCALAR_NAMES, ArrayType, scalar_name
 
 
 @dataclass(frozen=True)
 class Param:
     name: str
-    kind: str  # "scalar" or "array"
+    kind: str  # "scalar", "array", "struct" (by value) or "enum"
     dtype: np.dtype[Any]
     ndim: int = 0
     writes: bool = True  # arrays: does the kernel write it (host arrays are copied back only then)
+    type_name: str = ""  # struct or enum class name, for messages
+    cls: Any = None  # the struct or enum class (CPU path: from the annotation)
+    values: tuple[int, ...] = ()  # enum: the members' values
+    typevar: str | None = None  # generic kernels: the TypeVar this parameter's type came from
 
     def describe(self) -> str:
-        short = SCALAR_NAMES[self.dtype.name]
+        if self.kind in ("struct", "enum"):
+            return self.type_name
+        short = self.type_name or SCALAR_NAMES[self.dtype.name]
         if self.kind == "scalar":
             return short
         return f"Array[{short}]" if self.ndim == 1 else f"Array[{short}, {self.ndim}]"
@@ -33,26 +41,61 @@ class Param:
     @classmethod
     def from_manifest(cls, entry: dict[str, Any]) -> Param:
         return cls(
-            entry["name"], entry["kind"], np.dtype(entry["dtype"]), entry.get("ndim", 0), entry.get("writes", False)
+            entry["name"],
+            entry["kind"],
+            dtype_from_json(entry["dtype"]),
+            entry.get("ndim", 0),
+            entry.get("writes", False),
+            entry.get("type", ""),
+            values=tuple(entry.get("values", ())),
+            typevar=entry.get("typevar"),
         )
 
 
-def params_from_annotations(func: Callable[..., Any]) -> list[Param]:
-    """Parameters of a kernel from its annotations (used on the CPU path and to check manifests)."""
+def param_of(name: str, ann: Any, bindings: dict[Any, Any] | None = None) -> Param:
+    """A kernel parameter from its annotation (TypeVars replaced by ``bindings``)."""
+    typevar = None
+    if isinstance(ann, TypeVar):
+        typevar = ann.__name__
+        if bindings is None or ann not in bindings:
+            raise TypeError(f"parameter `{name}` is annotated with TypeVar {ann.__name__}, which is not specialised")
+        ann = bindings[ann]
+    if isinstance(ann, ArrayType):
+        if ann.dtype is None:
+            typevar = ann.element.__name__
+            if bindings is None or ann.element not in bindings:
+                raise TypeError(f"parameter `{name}`: TypeVar {typevar} is not specialised")
+            ann = ann.bind(bindings)
+        assert ann.dtype is not None
+        struct_cls = ann.element if is_struct(ann.element) else None
+        type_name = struct_cls.__name__ if struct_cls is not None else ""
+        return Param(name, "array", ann.dtype, ann.ndim, type_name=type_name, cls=struct_cls, typevar=typevar)
+    if is_struct(ann):
+        return Param(name, "struct", ann.dtype, type_name=ann.__name__, cls=ann)
+    if isinstance(ann, type) and issubclass(ann, enum.IntEnum):
+        values = tuple(int(m) for m in ann)
+        return Param(name, "enum", np.dtype(np.int64), type_name=ann.__name__, cls=ann, values=values)
+    return Param(name, "scalar", SCALAR_DTYPES[scalar_name(ann)], typevar=typevar)
+
+
+def annotations_of(func: Callable[..., Any]) -> dict[str, Any]:
+    """The evaluated annotations of a kernel's parameters."""
     import inspect
 
-    out = []
+    out = {}
     for name, p in inspect.signature(func).parameters.items():
         ann = p.annotation
         if ann is inspect.Parameter.empty:
             raise TypeError(f"kernel {func.__qualname__}: parameter `{name}` has no type annotation")
         if isinstance(ann, str):
             ann = eval(ann, func.__globals__)  # noqa: S307 - annotations are the kernel author's code
-        if isinstance(ann, ArrayType):
-            out.append(Param(name, "array", ann.dtype, ann.ndim))
-        else:
-            out.append(Param(name, "scalar", SCALAR_DTYPES[scalar_name(ann)]))
+        out[name] = ann
     return out
+
+
+def params_from_annotations(func: Callable[..., Any], bindings: dict[Any, Any] | None = None) -> list[Param]:
+    """Parameters of a kernel from its annotations (used on the CPU path and to check manifests)."""
+    return [param_of(name, ann, bindings) for name, ann in annotations_of(func).items()]
 
 
 def check_scalar(kernel: str, p: Param, value: Any) -> Any:
@@ -107,7 +150,13 @@ def check_array(kernel: str, p: Param, value: Any) -> None:
             "or an object with __cuda_array_interface__)"
         )
     dtype, shape, strides = desc
+    if p.dtype.names is not None and dtype.kind == "V" and dtype.itemsize == p.dtype.itemsize:
+        dtype = getattr(value, "dtype", p.dtype)  # __cuda_array_interface__ says only "|V<n>"
+        if dtype.names is None:
+            dtype = p.dtype
     if dtype != p.dtype:
+        if p.dtype.names is not None:
+            raise TypeError(f"{where}, got an array of {dtype} (allocate it with dtype={p.type_name}.dtype)")
         raise TypeError(f"{where}, got an array of {dtype.name} (convert with .astype(np.{p.dtype.name}))")
     if len(shape) != p.ndim:
         raise ValueError(f"{where}, got an array with {len(shape)} dimension{'s' * (len(shape) != 1)}")
@@ -118,6 +167,31 @@ def check_array(kernel: str, p: Param, value: Any) -> None:
         )
 
 
+def check_struct(kernel: str, p: Param, value: Any) -> Any:
+    """A struct argument: an instance of the struct class (or, without the class, of one with the
+    same layout). Returns it unchanged; it is passed by value."""
+    dtype = getattr(type(value), "dtype", None)
+    ok = isinstance(value, p.cls) if p.cls is not None else (is_struct(type(value)) and dtype == p.dtype)
+    if not ok:
+        raise TypeError(f"{kernel}(): parameter `{p.name}` expects {p.describe()}, got {type(value).__name__}")
+    return value
+
+
+def check_enum(kernel: str, p: Param, value: Any) -> Any:
+    """An enum argument: a member of the enum (an int with a member's value is accepted too)."""
+    where = f"{kernel}(): parameter `{p.name}` expects {p.describe()}"
+    if isinstance(value, enum.Enum) and not isinstance(value, int):
+        raise TypeError(f"{where}, got {type(value).__name__}")
+    if p.cls is not None and isinstance(value, enum.IntEnum) and not isinstance(value, p.cls):
+        raise TypeError(f"{where}, got {type(value).__name__}.{value.name}")
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{where}, got {type(value).__name__}")
+    values = p.values or tuple(int(m) for m in p.cls)
+    if int(value) not in values:
+        raise ValueError(f"{where}, got {int(value)}, which is not one of its values {list(values)}")
+    return p.cls(int(value)) if p.cls is not None else int(value)
+
+
 def check_arguments(kernel: str, params: list[Param], args: tuple[Any, ...]) -> list[Any]:
     """Check every argument; scalars come back as NumPy scalars of the parameter's type."""
     if len(args) != len(params):
@@ -126,7 +200,13 @@ def check_arguments(kernel: str, params: list[Param], args: tuple[Any, ...]) -> 
     out: list[Any] = []
     for p, a in zip(params, args):
         if p.kind == "scalar":
+            if p.typevar is not None and isinstance(a, np.generic) and a.dtype != p.dtype:
+                raise TypeError(f"{kernel}(): parameter `{p.name}` expects {p.describe()}, got {a.dtype.name}")
             out.append(check_scalar(kernel, p, a))
+        elif p.kind == "struct":
+            out.append(check_struct(kernel, p, a))
+        elif p.kind == "enum":
+            out.append(check_enum(kernel, p, a))
         else:
             if (
                 not isinstance(a, np.ndarray)

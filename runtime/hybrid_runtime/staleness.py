@@ -25,7 +25,12 @@ def _digest(nodes: Iterable[ast.AST]) -> str:
 
 
 def function_digest(tree: ast.Module, name: str) -> str | None:
-    for node in tree.body:
+    """The digest of a module-level function, or of a method given as ``Class.method``."""
+    body: list[ast.stmt] = tree.body
+    cls, _, name = name.rpartition(".")
+    if cls:
+        body = next((n.body for n in tree.body if isinstance(n, ast.ClassDef) and n.name == cls), [])
+    for node in body:
         if isinstance(node, ast.FunctionDef) and node.name == name:
             return _digest([node])
     return None

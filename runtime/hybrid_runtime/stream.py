@@ -61,6 +61,7 @@ class Stream:
     def synchronize(self) -> None:
         """Wait until everything queued on this stream has finished."""
         check(initialise().cuStreamSynchronize(self._stream), "cuStreamSynchronize")
+        self.device.raise_pending()
 
     def wait(self, event: Event) -> None:
         """Make later work on this stream wait for ``event``."""
@@ -96,6 +97,7 @@ class Event:
 
     def synchronize(self) -> None:
         check(initialise().cuEventSynchronize(self._event), "cuEventSynchronize")
+        self.device.raise_pending()
 
     def elapsed_ms(self, end: Event) -> float:
         """Milliseconds from this event to ``end`` (both recorded and complete)."""

@@ -7,7 +7,7 @@ arithmetic of both sides.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -60,25 +60,38 @@ def scalar_name(dtype: Any) -> str:
 
 
 class ArrayType:
-    """``Array[T]`` or ``Array[T, N]``: an N-dimensional array of scalars T with any strides."""
+    """``Array[T]`` or ``Array[T, N]``: an N-dimensional array of T with any strides. T is a scalar
+    type, a :func:`~hybrid_runtime.struct` class, or a ``typing.TypeVar`` of a generic kernel."""
 
-    __slots__ = ("dtype", "ndim")
+    __slots__ = ("dtype", "ndim", "element")
 
-    def __init__(self, dtype: Any, ndim: int = 1) -> None:
+    def __init__(self, element: Any, ndim: int = 1) -> None:
         if not isinstance(ndim, int) or isinstance(ndim, bool) or not 1 <= ndim <= 8:
             raise TypeError(f"Array dimension must be an int from 1 to 8, not {ndim!r}")
-        self.dtype = np.dtype(SCALAR_DTYPES[scalar_name(dtype)])
         self.ndim = ndim
+        self.element = element  # what the annotation names
+        if isinstance(element, TypeVar):
+            self.dtype: np.dtype[Any] | None = None  # bound per specialisation
+        elif isinstance(element, type) and "__hybrid_struct__" in element.__dict__:
+            self.dtype = element.dtype  # type: ignore[attr-defined]
+        else:
+            self.dtype = np.dtype(SCALAR_DTYPES[scalar_name(element)])
+            self.element = self.dtype.type
+
+    def bind(self, bindings: dict[Any, Any]) -> ArrayType:
+        """This array type with a TypeVar element replaced by its binding."""
+        return ArrayType(bindings[self.element], self.ndim) if self.dtype is None else self
 
     def __repr__(self) -> str:
-        name = SCALAR_NAMES[self.dtype.name]
+        e = self.element
+        name = SCALAR_NAMES[self.dtype.name] if self.dtype is not None and self.dtype.names is None else e.__name__
         return f"Array[{name}]" if self.ndim == 1 else f"Array[{name}, {self.ndim}]"
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, ArrayType) and (other.dtype, other.ndim) == (self.dtype, self.ndim)
+        return isinstance(other, ArrayType) and (other.element, other.ndim) == (self.element, self.ndim)
 
     def __hash__(self) -> int:
-        return hash((self.dtype, self.ndim))
+        return hash((self.element, self.ndim))
 
 
 class Array:

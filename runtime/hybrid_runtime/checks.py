@@ -1,0 +1,87 @@
+"""Device-side checks (``assert``, and bounds checks of ``@kernel(debug=True)``) reported on the host.
+
+A failed check on the GPU records its site and up to two values in the module's ``hybrid_error``
+slot and ends the thread (never a trap, which would leave the CUDA context unusable). The host
+reads the slot when the launch synchronises, or at the next synchronisation for asynchronous
+launches, clears it, and raises the same exception the CPU path raises: ``AssertionError`` or
+``IndexError``, naming the kernel, the file and the line.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import traceback
+from types import TracebackType
+from typing import Any
+
+import numpy as np
+
+from .driver import check, initialise
+
+ERROR_SLOT = b"hybrid_error"
+_RUNTIME_DIR = os.path.dirname(__file__)
+
+
+def failure(kernel: str, kind: str, what: str, where: str) -> BaseException:
+    """The exception for a failed check: ``AssertionError`` or ``IndexError``, one format on both paths."""
+    cls = AssertionError if kind == "assert" else IndexError
+    return cls(f"kernel {kernel}: {what} ({where})")
+
+
+def _assert_what(msg: str | None) -> str:
+    return f"assertion failed: {msg}" if msg else "assertion failed"
+
+
+class ErrorSlot:
+    """One loaded module's error slot: its device address and the check sites it can report."""
+
+    def __init__(self, kernel: str, address: int, sites: list[dict[str, Any]]) -> None:
+        self.kernel = kernel
+        self.address = address
+        self.sites = sites
+
+    def take(self) -> None:
+        """Read the slot (after the work that may have written it has finished); clear and raise if set."""
+        cu = initialise()
+        data = np.zeros(4, np.int64)
+        check(cu.cuMemcpyDtoH(data.ctypes.data, self.address, data.nbytes), "cuMemcpyDtoH", self.kernel)
+        if not data[0]:
+            return
+        check(cu.cuMemsetD8(self.address, 0, data.nbytes), "cuMemsetD8", self.kernel)
+        raise self.exception(int(data[0]), int(data[1]), int(data[2]))
+
+    def exception(self, site_id: int, a: int, b: int) -> BaseException:
+        site = self.sites[site_id - 1]
+        where = f"{site['file']}:{site['line']}" + (f": {site['source']}" if site.get("source") else "")
+        kind = str(site["kind"])
+        if kind == "assert":
+            return failure(self.kernel, kind, _assert_what(site.get("msg")), where)
+        axis = int(kind[len("index") :])
+        return failure(self.kernel, "index", f"index {a} is out of bounds for axis {axis} with size {b}", where)
+
+
+def cpu_failure(kernel: str, exc: BaseException, tb: TracebackType | None) -> BaseException | None:
+    """The CPU path's version of a failed check: the same exception type and message format, pointing at
+    the kernel-code line that raised (None for exceptions that are not checks)."""
+    if not isinstance(exc, (AssertionError, IndexError)):
+        return None
+    frames = [f for f in traceback.extract_tb(tb) if not f.filename.startswith(_RUNTIME_DIR)]
+    if not frames:
+        return None
+    frame = frames[-1]
+    where = f"{_package_relative(frame.filename)}:{frame.lineno}" + (f": {frame.line}" if frame.line else "")
+    if isinstance(exc, AssertionError):
+        return failure(kernel, "assert", _assert_what(str(exc) or None), where)
+    return failure(kernel, "index", str(exc), where)
+
+
+def _package_relative(filename: str) -> str:
+    """``/site-packages/pkg/mod.py`` -> ``pkg/mod.py``: the file as the manifest names it."""
+    best = filename
+    for entry in sys.path:
+        if entry and filename.startswith(os.path.join(entry, "")):
+            rel = os.path.relpath(filename, entry)
+            if len(rel) < len(best):
+                best = rel
+    return best.replace(os.sep, "/")

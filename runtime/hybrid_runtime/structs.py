@@ -1,0 +1,194 @@
+"""``@struct``: value types with typed fields, the same on the host, the CPU path and the GPU.
+
+A struct class stays a normal Python class. The decorator reads its annotated fields, gives it an
+``__init__`` that converts every field to its declared type (``Complex(0.0, 1)`` holds two
+``f32``), so arithmetic on fields is NumPy's on both sides, and exposes ``Cls.dtype``: the NumPy
+structured dtype with the device layout (C layout, natural alignment), so ``np.zeros(n, Cls.dtype)``
+can be passed where ``Array[Cls]`` is expected.
+"""
+
+from __future__ import annotations
+
+import copy
+import typing
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+
+from .types import SCALAR_DTYPES, scalar_name
+
+STRUCT_MARK = "__hybrid_struct__"
+
+
+def is_struct(cls: Any) -> bool:
+    return isinstance(cls, type) and STRUCT_MARK in cls.__dict__
+
+
+def _field_dtype(ann: Any) -> tuple[np.dtype[Any], Any]:
+    """(dtype, converter) of a field annotation: a scalar type or another struct."""
+    if is_struct(ann):
+        return ann.dtype, ann
+    dtype = SCALAR_DTYPES[scalar_name(ann)]
+    return dtype, dtype.type
+
+
+def struct(cls: type) -> type:
+    """Make ``cls`` a struct: its annotated fields become typed, ``Cls.dtype`` gives the layout."""
+    if "__init__" in cls.__dict__:
+        raise TypeError(f"@struct {cls.__name__}: define fields with annotations, not __init__")
+    hints = typing.get_type_hints(cls)
+    names = [n for n in cls.__dict__.get("__annotations__", {}) if not n.startswith("_")]
+    if not names:
+        raise TypeError(f"@struct {cls.__name__} has no annotated fields")
+    fields: dict[str, Any] = {}
+    dtypes = []
+    for name in names:
+        try:
+            dtype, convert = _field_dtype(hints[name])
+        except TypeError as exc:
+            raise TypeError(f"@struct {cls.__name__}: field `{name}`: {exc}") from None
+        fields[name] = convert
+        dtypes.append((name, dtype))
+    setattr(cls, STRUCT_MARK, fields)
+    cls.dtype = np.dtype(dtypes, align=True)  # type: ignore[attr-defined]
+    cls.__init__ = _init  # type: ignore[misc]
+    cls.__setattr__ = _setattr  # type: ignore[assignment,method-assign]
+    cls.__repr__ = _repr  # type: ignore[assignment,method-assign]
+    cls.__eq__ = _eq  # type: ignore[assignment,method-assign]
+    cls.__hash__ = None  # type: ignore[assignment]  # mutable, as on the device
+    return cls
+
+
+def _fields(obj: Any) -> dict[str, Any]:
+    return type(obj).__dict__[STRUCT_MARK]  # type: ignore[no-any-return]
+
+
+def _convert(cls_name: str, name: str, convert: Any, value: Any) -> Any:
+    if is_struct(convert):
+        if not isinstance(value, convert):
+            raise TypeError(f"{cls_name}.{name} is a {convert.__name__}, got {type(value).__name__}")
+        return copy.copy(value)  # a value type: no sharing with the caller's object
+    return convert(value)
+
+
+def _init(self: Any, *args: Any, **kwargs: Any) -> None:
+    fields = _fields(self)
+    cls_name = type(self).__name__
+    if len(args) > len(fields):
+        raise TypeError(f"{cls_name}() takes {len(fields)} fields, got {len(args)}")
+    values = dict(zip(fields, args))
+    for k, v in kwargs.items():
+        if k not in fields:
+            raise TypeError(f"{cls_name}() has no field `{k}`")
+        if k in values:
+            raise TypeError(f"{cls_name}() got field `{k}` twice")
+        values[k] = v
+    missing = [k for k in fields if k not in values]
+    if missing:
+        raise TypeError(f"{cls_name}() is missing field{'s' * (len(missing) > 1)} {', '.join(missing)}")
+    for k, convert in fields.items():
+        object.__setattr__(self, k, _convert(cls_name, k, convert, values[k]))
+
+
+def _setattr(self: Any, name: str, value: Any) -> None:
+    fields = _fields(self)
+    if name in fields:
+        value = _convert(type(self).__name__, name, fields[name], value)
+    object.__setattr__(self, name, value)
+
+
+def _repr(self: Any) -> str:
+    inner = ", ".join(f"{k}={getattr(self, k)!r}" for k in _fields(self))
+    return f"{type(self).__name__}({inner})"
+
+
+def _eq(self: Any, other: Any) -> bool:
+    if type(other) is not type(self):
+        return NotImplemented  # type: ignore[no-any-return]
+    return all(bool(getattr(self, k) == getattr(other, k)) for k in _fields(self))
+
+
+# ------------------------------------------------------------- conversions
+def to_record(obj: Any) -> tuple[Any, ...]:
+    """A struct instance as the nested tuple NumPy stores in a structured array element."""
+    return tuple(to_record(v) if is_struct(type(v)) else v for v in (getattr(obj, k) for k in _fields(obj)))
+
+
+def from_record(cls: Any, record: Any) -> Any:
+    """A structured array element (``np.void``) as an instance of the struct ``cls``."""
+    obj = object.__new__(cls)
+    for k, convert in cls.__dict__[STRUCT_MARK].items():
+        v = record[k]
+        object.__setattr__(obj, k, from_record(convert, v) if is_struct(convert) else v)
+    return obj
+
+
+def leaves(obj: Any) -> Iterator[Any]:
+    """The scalar fields of a struct instance, depth first (how it is passed to a kernel)."""
+    for k in _fields(obj):
+        v = getattr(obj, k)
+        if is_struct(type(v)):
+            yield from leaves(v)
+        else:
+            yield v
+
+
+def leaf_dtypes(dtype: np.dtype[Any]) -> list[np.dtype[Any]]:
+    """The scalar dtypes of a (structured) dtype, depth first."""
+    if dtype.names is None:
+        return [dtype]
+    return [leaf for name in dtype.names for leaf in leaf_dtypes(dtype.fields[name][0])]  # type: ignore[index]
+
+
+class StructArray:
+    """The CPU path's view of an ``Array[Cls]``: elements read as ``Cls`` instances (copies, as on the
+    device) and written from them."""
+
+    __slots__ = ("array", "cls")
+
+    def __init__(self, array: np.ndarray, cls: Any) -> None:
+        self.array = array
+        self.cls = cls
+
+    def __getitem__(self, index: Any) -> Any:
+        return from_record(self.cls, self.array[index])
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        if not isinstance(value, self.cls):
+            raise TypeError(f"an Array[{self.cls.__name__}] element must be a {self.cls.__name__}")
+        self.array[index] = to_record(value)
+
+    def __len__(self) -> int:
+        return len(self.array)
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return self.array.shape  # type: ignore[no-any-return]
+
+    @property
+    def size(self) -> int:
+        return self.array.size
+
+    @property
+    def ndim(self) -> int:
+        return self.array.ndim
+
+
+# ----------------------------------------------------- manifest encoding
+def dtype_to_json(dtype: np.dtype[Any]) -> Any:
+    """A dtype as JSON: a scalar's name, or a structured dtype's names, formats, offsets, itemsize."""
+    if dtype.names is None:
+        return dtype.name
+    return {
+        "names": list(dtype.names),
+        "formats": [dtype_to_json(dtype.fields[n][0]) for n in dtype.names],  # type: ignore[index]
+        "offsets": [dtype.fields[n][1] for n in dtype.names],  # type: ignore[index]
+        "itemsize": dtype.itemsize,
+    }
+
+
+def dtype_from_json(data: Any) -> np.dtype[Any]:
+    if isinstance(data, str):
+        return np.dtype(data)
+    return np.dtype({**data, "formats": [dtype_from_json(f) for f in data["formats"]]})

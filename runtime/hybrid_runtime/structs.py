@@ -99,7 +99,8 @@ def _setattr(self: Any, name: str, value: Any) -> None:
 
 
 def _repr(self: Any) -> str:
-    inner = ", ".join(f"{k}={getattr(self, k)!r}" for k in _fields(self))
+    values = ((k, getattr(self, k)) for k in _fields(self))
+    inner = ", ".join(f"{k}={v}" if isinstance(v, np.generic) else f"{k}={v!r}" for k, v in values)
     return f"{type(self).__name__}({inner})"
 
 

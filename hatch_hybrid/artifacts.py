@@ -29,9 +29,7 @@ def manifest(kernels: Iterable[CompiledKernel], archs: list[str], editable: bool
         if editable:  # lets the runtime notice source edits after an editable install
             entry["deps"] = [list(d) for d in k.deps]
         if k.variant:  # a generic kernel: one entry holding its specialisations
-            group = entries.setdefault(
-                k.decl.qualname, {"module": k.decl.module, "name": k.decl.name, "variants": []}
-            )
+            group = entries.setdefault(k.decl.qualname, {"module": k.decl.module, "name": k.decl.name, "variants": []})
             group["variants"].append(entry)
         else:
             entries[k.decl.qualname] = entry

@@ -456,7 +456,11 @@ def _enum_members(info: ModuleInfo, node: ast.ClassDef) -> tuple[tuple[str, int]
         if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)):
             continue
         value = stmt.value
-        if isinstance(value, ast.UnaryOp) and isinstance(value.op, ast.USub) and isinstance(value.operand, ast.Constant):
+        if (
+            isinstance(value, ast.UnaryOp)
+            and isinstance(value.op, ast.USub)
+            and isinstance(value.operand, ast.Constant)
+        ):
             number: object = -value.operand.value  # type: ignore[operator]
         elif isinstance(value, ast.Constant):
             number = value.value

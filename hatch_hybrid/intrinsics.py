@@ -141,7 +141,7 @@ def dynamic_shared(module: llir.Module) -> llir.GlobalVariable:
         gv = llir.GlobalVariable(module, llir.ArrayType(llir.IntType(8), 0), "__shared_dynamic", addrspace=3)
         gv.linkage = "external"
         gv.align = 16
-    return gv  # type: ignore[no-any-return]
+    return gv
 
 
 def dynamic_shared_size(ops: Ops) -> llir.Value:

@@ -16,11 +16,11 @@ from .errors import CompileError, Loc
 from .lower_calls import CallLowerer
 from .lower_ops import I1, I8, I64, PTR, VOID, Ops, const, llvm_type, memory_type
 from .lower_values import ArrayValue, TupleValue, Value, abi_types, flatten, leaf_offsets, unflatten
+from .optimize import ERROR_SLOT, TRIPLE
 from .typecheck import TypedFunction
 from .typerules import SHUFFLES, VOTES, OpTypes
-from .types import BOOL, F32, NONE, WEAK_INT, ArrayT, Element, Scalar, StructT, TupleT, Type, storage
+from .types import BOOL, F32, NONE, WEAK_INT, ArrayT, Element, Scalar, StructT, TupleT, Type, is_numeric, storage
 
-from .optimize import ERROR_SLOT, TRIPLE
 _CONVERGENT = {"syncthreads"} | SHUFFLES | VOTES
 
 
@@ -276,7 +276,21 @@ class FunctionLowerer(CallLowerer):
             for t_node, (v, t) in zip(target.elts, values):
                 self.store_to(t_node, v, t)
             return
-        self.store_to(target, self.expr(value_node), self.tf.types[value_node.nid])
+        dest = self._target_type(target)
+        if dest is not None and is_numeric(dest):  # convert as the value is made (f32(sqrt(x)) stays in f32)
+            self.store_to(target, self.coerce(value_node, dest), dest)
+        else:
+            self.store_to(target, self.expr(value_node), self.tf.types[value_node.nid])
+
+    def _target_type(self, target: ir.Expr) -> Type | None:
+        if isinstance(target, ir.Name):
+            return self.tf.locals[target.id]
+        if isinstance(target, ir.Subscript):
+            arr_t = self.tf.types[target.value.nid]
+            return arr_t.dtype if isinstance(arr_t, ArrayT) else None
+        if isinstance(target, ir.Attribute):
+            return self.tf.types[target.nid]
+        return None
 
     def store_to(self, target: ir.Expr, value: Value, t: Type) -> None:
         """Store a value of type ``t`` into a variable, array element, struct field or tuple of these."""
@@ -646,9 +660,7 @@ class FunctionLowerer(CallLowerer):
         assert isinstance(arr_t, ArrayT)
         return self.address(arr, indices, arr_t.dtype, e.loc)
 
-    def address(
-        self, arr: ArrayValue, indices: list[llir.Value], dtype: Element, loc: Loc | None = None
-    ) -> llir.Value:
+    def address(self, arr: ArrayValue, indices: list[llir.Value], dtype: Element, loc: Loc | None = None) -> llir.Value:
         """The address of ``arr[indices]``; with ``debug``, checked against the shape (``loc`` reports it)."""
         b = self.b
         offset: llir.Value | None = None
@@ -665,8 +677,13 @@ class FunctionLowerer(CallLowerer):
 
     def load_element(self, ptr: llir.Value, dtype: Element) -> Value:
         if isinstance(dtype, StructT):
-            leaves = [self.load_element(self._byte_offset(ptr, off), t) for off, t in leaf_offsets(dtype)]
-            value, rest = unflatten(dtype, leaves)  # type: ignore[arg-type]
+            leaves: list[llir.Value] = []
+            for off, t in leaf_offsets(dtype):
+                assert isinstance(t, Scalar)
+                leaf = self.load_element(self._byte_offset(ptr, off), t)
+                assert isinstance(leaf, llir.Value)
+                leaves.append(leaf)
+            value, rest = unflatten(dtype, leaves)
             assert not rest
             return value
         v = self.b.load(ptr, typ=memory_type(dtype), align=dtype.dtype.itemsize)

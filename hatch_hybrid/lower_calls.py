@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from llvmlite import ir as llir
 
 from . import intrinsics, ir
-from .lower_ops import I32, I64, PTR, Ops, const
+from .lower_ops import I64, PTR, Ops, const
 from .lower_values import ArrayValue, TupleValue, Value, flatten, unflatten
 from .typecheck_calls import Callee
 from .types import NONE, WEAK_FLOAT, WEAK_INT, ArrayT, Element, Scalar, StructT, TupleT, Type
@@ -35,9 +35,7 @@ class CallLowerer:
     def condition(self, e: ir.Expr) -> llir.Value:
         raise NotImplementedError
 
-    def address(
-        self, arr: ArrayValue, indices: list[llir.Value], dtype: Element, loc: Any = None
-    ) -> llir.Value:
+    def address(self, arr: ArrayValue, indices: list[llir.Value], dtype: Element, loc: Any = None) -> llir.Value:
         raise NotImplementedError
 
     def convert_value(self, value: Value, src: Type, dst: Type) -> Value:

@@ -189,7 +189,8 @@ class Parser:
                     "the message of an assert in kernel code must be a string literal",
                     "the device reports the kernel, file and line; write a fixed message",
                 )
-            return ir.Assert(self.expr(node.test), msg.value if msg is not None else None, loc=loc)
+            text = msg.value if isinstance(msg, ast.Constant) and isinstance(msg.value, str) else None
+            return ir.Assert(self.expr(node.test), text, loc=loc)
         if isinstance(node, ast.Assign):
             if len(node.targets) != 1:
                 raise CompileError(

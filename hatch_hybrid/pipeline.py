@@ -210,9 +210,7 @@ def compile_kernel(program: Program, decl: KernelDecl, options: Options) -> list
     return [_compile_variant(program, decl, options, typevars) for typevars in variants]
 
 
-def _compile_variant(
-    program: Program, decl: KernelDecl, options: Options, typevars: dict[str, Type]
-) -> CompiledKernel:
+def _compile_variant(program: Program, decl: KernelDecl, options: Options, typevars: dict[str, Type]) -> CompiledKernel:
     start = time.perf_counter()
     ptxas = options.ptxas()
     machine_code = ptxas_version(ptxas) if ptxas is not None else ""

@@ -255,7 +255,9 @@ class Program:
             )
         return t
 
-    def type_of_symbol(self, sym: Symbol | str | None, loc: Loc, typevars: dict[str, Type] | None = None) -> Type | None:
+    def type_of_symbol(
+        self, sym: Symbol | str | None, loc: Loc, typevars: dict[str, Type] | None = None
+    ) -> Type | None:
         """The type a name denotes: scalar types, structs, enums, bound TypeVars (None: not a type)."""
         if isinstance(sym, StructSym):
             return self.struct(sym, loc).type
@@ -409,7 +411,8 @@ class FunctionChecker(CallChecker):
                 if bound != t:
                     raise CompileError(
                         p.loc,
-                        f"TypeVar {sym.name} is {bound} for an earlier parameter of {self.fn.name}() but {t} for `{p.name}`",
+                        f"TypeVar {sym.name} is {bound} for an earlier parameter of {self.fn.name}() "
+                        f"but {t} for `{p.name}`",
                         "pass arguments of one type for parameters annotated with the same TypeVar",
                     )
 
@@ -689,7 +692,9 @@ class FunctionChecker(CallChecker):
             items = tuple(self.expr(x) for x in e.elts)
             for x, t in zip(e.elts, items):
                 if isinstance(t, ArrayT):
-                    raise CompileError(x.loc, "tuples of arrays are not supported in kernel code", "use the arrays directly")
+                    raise CompileError(
+                        x.loc, "tuples of arrays are not supported in kernel code", "use the arrays directly"
+                    )
                 if isinstance(t, SymbolT):
                     raise CompileError(x.loc, f"`{t}` cannot be put in a tuple")
             return TupleT(items)
@@ -773,7 +778,7 @@ class FunctionChecker(CallChecker):
                 f"struct {base} has no field `{e.attr}`",
                 "fields: " + ", ".join(n for n, _ in base.fields) + " (methods are called: c.method(...))",
             )
-        if isinstance(base, SymbolT) and not isinstance(base.sym, str):
+        if isinstance(base, SymbolT) and not isinstance(base.sym, (str, MethodSym)):
             member = self.program.index.resolve_member(base.sym, e.attr)
             if member is None:
                 raise CompileError(e.loc, f"module `{base}` has no function or constant `{e.attr}`")

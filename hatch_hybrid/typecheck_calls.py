@@ -314,7 +314,9 @@ class CallChecker:
                 raise CompileError(e.loc, "gpu.dynamic_shared_array(dtype) takes one argument")
             dtype = self.program.type_of_symbol(self.program._static(self.module, e.args[0]), e.loc, self.typevars)
             if not isinstance(dtype, (Scalar, StructT)):
-                raise CompileError(e.args[0].loc, "the dtype of a shared array must be a scalar type or a @struct class")
+                raise CompileError(
+                    e.args[0].loc, "the dtype of a shared array must be a scalar type or a @struct class"
+                )
             tf.callees[e.nid] = Callee("gpu", name, (dtype,))
             return ArrayT(dtype, 1)
         if name in rules.ATOMICS:
@@ -383,7 +385,11 @@ class CallChecker:
         arr = args[0]
         if not isinstance(arr, ArrayT):
             raise CompileError(e.args[0].loc, f"the first argument of gpu.{name} must be an array")
-        if str(arr.dtype) not in rules.ATOMIC_DTYPES or (name == "atomic_cas" and arr.dtype.kind == "f"):
+        if (
+            not isinstance(arr.dtype, Scalar)
+            or str(arr.dtype) not in rules.ATOMIC_DTYPES
+            or (name == "atomic_cas" and arr.dtype.kind == "f")
+        ):
             raise CompileError(
                 e.args[0].loc,
                 f"gpu.{name} does not support arrays of {arr.dtype}",

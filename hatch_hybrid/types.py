@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
-from typing import Any, Union
+from typing import Any, TypeAlias
 
 import numpy as np
 from hybrid_runtime.types import SCALAR_DTYPES, SCALAR_NAMES
@@ -95,7 +95,7 @@ class EnumT(Type):
         return self.qualname.rsplit(".", 1)[-1]
 
 
-Element = Union[Scalar, StructT]
+Element: TypeAlias = "Scalar | StructT"
 
 
 @dataclass(frozen=True)

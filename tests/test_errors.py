@@ -12,7 +12,12 @@ import pytest
 from hatch_hybrid.errors import CompileError
 from hatch_hybrid.pipeline import compile_packages
 
-PRELUDE = "from hybrid_runtime import kernel, gpu, Array, f32, i32, i8\nimport math\n"
+PRELUDE = """from __future__ import annotations
+import enum
+import math
+from typing import TypeVar
+from hybrid_runtime import kernel, gpu, struct, Array, f32, i32, i8
+"""
 
 # (kernel body line or lines, the marked snippet the caret must start at, message part, hint part)
 CATALOGUE = [
@@ -38,7 +43,21 @@ CATALOGUE = [
     ("for v in x:\n    pass", "x:", "range(...)", "range(len(a))"),
     ("while n:\n    break\nelse:\n    pass", "pass", "while ... else", "flag"),
     ("a = b = 1", "a = b = 1", "chained assignment", "own statement"),
-    ("a, b = 1, 2", "a, b", "tuple unpacking", "own statement"),
+    ("a, b = 1, 2, 3", "1, 2, 3", "cannot unpack a tuple of 3 into 2 variables", None),
+    ("a, b = n", "n", "cannot unpack i32 into 2 variables", None),
+    ("t = (x, n)", "x, n", "tuples of arrays", "directly"),
+    ("p = Pt(1.0)", "Pt(1.0)", "missing field y", None),
+    ("p = Pt(1.0, 2.0, 3.0)", "Pt(1.0, 2.0, 3.0)", "takes 2 fields", None),
+    ("p = Pt(1.0, z=2.0)", "2.0", "Pt has no field `z`", "fields: x, y"),
+    ("p = Pt(x, 2.0)", "x, 2.0", "field `x` of Pt is a f32, not Array[f32]", None),
+    ("p = Pt(1.0, 2.0)\nv = p.z", "p.z", "struct Pt has no field `z`", "fields: x, y"),
+    ("p = Pt(1.0, 2.0)\nv = p.nope()", "p.nope", "struct Pt has no method `nope`", "methods: norm2, moved"),
+    ("v = bump(Pt(1.0, 2.0))", "p.x = 0.0", "cannot assign a field of parameter `p`", "copy it into a new local"),
+    ("p = Pt(1.0, 2.0)\nq = p.moved()\nq.x = 3.0", "q.x = 3.0", "bound to an existing struct value", "new value"),
+    ("p = Pt(1.0, 2.0)\nq = p\np.x = 3.0", "p", "share one struct object on the CPU", "construct a new value"),
+    ("v = Color(1)", "Color", "converting to the enum Color", "Color.RED"),
+    ("v = Color.PURPLE", "Color.PURPLE", "Color has no member `PURPLE`", "RED, GREEN"),
+    ("v = T(1)", "T", "TypeVar T is not bound here", "specialize="),
     ("v = n if n else x", "x", "different types", "one type"),
     ("v = min(n, 0.5)", "min(n, 0.5)", "different types: i32 and float", "unconverted"),
     ("v = 1\nv = x", "v = x", "changes type from int to Array[f32]", "new variable"),
@@ -70,8 +89,11 @@ CATALOGUE = [
     ("v = gpu.atomic_cas(x, 0, 1.0, 2.0)", "x", "does not support arrays of f32", "i32"),
     ("v = x @ x", "x @ x", "matrix multiplication", "loops"),
     ("v = n is None", "n is None", "comparisons (is, in)", "=="),
-    ("assert n > 0", "assert", "assert", "flag"),
-    ("match n:\n    case 1:\n        pass", "match", "match statements", "if/elif/else"),
+    ("assert n > 0, n", "n", "must be a string literal", "kernel, file and line"),
+    ("match n:\n    case Pt(x=1):\n        pass", "Pt(x=1)", "class patterns", "enum members"),
+    ("match n:\n    case [1, 2]:\n        pass", "[1, 2]", "sequence patterns", "enum members"),
+    ("match n:\n    case True:\n        pass", "True", "case True/False/None", "if flag"),
+    ("match n:\n    case 1 | v:\n        pass", "v", "captures inside `|` patterns", None),
     ("v = (w := 3)", "w := 3", "assignment expressions", "statement"),
 ]
 
@@ -99,6 +121,28 @@ def other(x: Array[f32]):
 import os
 import notinstalled
 G = 1
+T = TypeVar("T")
+
+
+class Color(enum.IntEnum):
+    RED = 1
+    GREEN = 2
+
+
+@struct
+class Pt:
+    x: f32
+    y: f32
+
+    def norm2(self) -> f32:
+        return self.x * self.x + self.y * self.y
+
+    def moved(self) -> Pt:
+        return self
+
+def bump(p: Pt) -> Pt:
+    p.x = 0.0
+    return p
 """
 
 
@@ -192,5 +236,5 @@ def test_missing_libdevice_names_the_kernel_and_the_fix(tmp_path, monkeypatch):
         compile_packages([pkg], ["sm_90"])
     libdevice.libdevice_bitcode.cache_clear()
     text = str(info.value)
-    assert re.match(r".*k\.py:4:1: error: kernel `uses_exp`: .*libdevice.*not found at build time", text)
+    assert re.match(r".*k\.py:7:1: error: kernel `uses_exp`: .*libdevice.*not found at build time", text)
     assert "nvidia-cuda-nvcc-cu12" in text and "HYBRID_LIBDEVICE" in text

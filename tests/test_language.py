@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from conftest import KERNEL_PRELUDE
 
 DEVICES = ["cpu", pytest.param("cuda", marks=pytest.mark.gpu)]
@@ -228,7 +227,9 @@ def test_arrays_of_nested_structs(lang, device: str) -> None:  # type: ignore[no
     assert np.array_equal(ps["pos"]["re"], before["pos"]["re"] + np.float32(0.5))
     assert ps["id"].tolist() == list(range(10))
     assert np.array_equal(ps["alive"], before["alive"])
-    want = np.where(before["alive"], before["mass"] * 2 + (before["pos"]["re"] + np.float32(0.5)).astype(np.float64), -1.0)
+    want = np.where(
+        before["alive"], before["mass"] * 2 + (before["pos"]["re"] + np.float32(0.5)).astype(np.float64), -1.0
+    )
     assert np.array_equal(out, want)
 
 
@@ -328,7 +329,9 @@ def test_debug_bounds_checks_raise_index_error(lang, device: str) -> None:  # ty
     x = np.zeros(8, np.float32)
     m.bounds.launch(8, 1, x, 0, device=device)
     assert x.tolist() == [1.0] * 8
-    with pytest.raises(IndexError, match=r"index 8 is out of bounds for axis 0 with size 8 \(.*kern.py:\d+: x\[i \+ offset\]"):
+    with pytest.raises(
+        IndexError, match=r"index 8 is out of bounds for axis 0 with size 8 \(.*kern.py:\d+: x\[i \+ offset\]"
+    ):
         m.bounds.launch(8, 1, np.zeros(8, np.float32), 1, device=device)
     with pytest.raises(IndexError, match=r"index -9 is out of bounds for axis 0 with size 8"):
         m.bounds.launch(1, 1, np.zeros(8, np.float32), -9, device=device)

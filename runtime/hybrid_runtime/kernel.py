@@ -170,7 +170,9 @@ class Kernel:
             else:
                 f = self.py_func
                 names = {tv.__name__: t for tv, t in binding.items()}
-                func = types.FunctionType(f.__code__, {**f.__globals__, **names}, f.__name__, f.__defaults__, f.__closure__)
+                func = types.FunctionType(
+                    f.__code__, {**f.__globals__, **names}, f.__name__, f.__defaults__, f.__closure__
+                )
             self._cpu_funcs[variant] = func
         return func
 
@@ -290,7 +292,9 @@ def _variants(func: Callable[..., Any], spec: Any) -> list[dict[Any, Any]]:
     for name, choices in spec.items():
         tv = func.__globals__.get(name)
         if not isinstance(tv, TypeVar):
-            raise TypeError(f"@kernel {func.__name__}: specialize= names {name!r}, which is not a TypeVar of its module")
+            raise TypeError(
+                f"@kernel {func.__name__}: specialize= names {name!r}, which is not a TypeVar of its module"
+            )
         if isinstance(choices, (type, np.dtype)) or not choices:
             raise TypeError(f"@kernel {func.__name__}: specialize={{{name!r}: [...]}} needs a list of types")
         combos = [{**c, tv: t} for c in combos for t in choices]

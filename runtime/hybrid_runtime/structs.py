@@ -165,7 +165,7 @@ class StructArray:
 
     @property
     def shape(self) -> tuple[int, ...]:
-        return self.array.shape  # type: ignore[no-any-return]
+        return self.array.shape
 
     @property
     def size(self) -> int:
@@ -192,4 +192,6 @@ def dtype_to_json(dtype: np.dtype[Any]) -> Any:
 def dtype_from_json(data: Any) -> np.dtype[Any]:
     if isinstance(data, str):
         return np.dtype(data)
-    return np.dtype({**data, "formats": [dtype_from_json(f) for f in data["formats"]]})
+    spec: Any = {**data, "formats": [dtype_from_json(f) for f in data["formats"]]}
+    result: np.dtype[Any] = np.dtype(spec)
+    return result

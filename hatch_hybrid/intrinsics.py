@@ -18,6 +18,18 @@ _LLVM_MATH = {
 }
 # exactly rounded at any precision: computing them in f32 for an f32 argument gives the same bits
 EXACT_IN_F32 = {"sqrt", "fabs"}
+# @kernel(fastmath=True): f32 math on f32 arguments uses libdevice's approximate variants (one PTX
+# instruction each: sin.approx, ex2.approx, lg2.approx, ...); others use their f32 versions
+FAST_F32 = {
+    "sin": "__nv_fast_sinf",
+    "cos": "__nv_fast_cosf",
+    "tan": "__nv_fast_tanf",
+    "exp": "__nv_fast_expf",
+    "log": "__nv_fast_logf",
+    "log2": "__nv_fast_log2f",
+    "log10": "__nv_fast_log10f",
+    "pow": "__nv_fast_powf",
+}
 
 _SREG = {"thread_idx": "tid", "block_idx": "ctaid", "block_dim": "ntid", "grid_dim": "nctaid"}
 _GRID = {"x": 2**31, "y": 65536, "z": 65536}
@@ -31,10 +43,12 @@ _SREG_RANGE = {
 
 
 def math_call(ops: Ops, name: str, args: list[llir.Value]) -> llir.Value:
-    """A ``math`` function on f64 (or, for :data:`EXACT_IN_F32`, f32) operands."""
+    """A ``math`` function on f64 (or, for :data:`EXACT_IN_F32` and with fastmath, f32) operands."""
     ty = args[0].type
     if name in _LLVM_MATH:
-        return ops.b.call(ops.intrinsic(_LLVM_MATH[name], [ty], nargs=len(args)), args)
+        return ops.b.call(ops.intrinsic(_LLVM_MATH[name], [ty], nargs=len(args)), args, fastmath=ops.fp_flags)
+    if ops.fastmath and ty == F32 and name in FAST_F32:
+        return ops.libcall(FAST_F32[name], args, ty)
     suffix = "f" if ty == F32 else ""
     return ops.libcall(f"__nv_{name}{suffix}", args, ty)
 

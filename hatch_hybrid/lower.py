@@ -498,11 +498,13 @@ class FunctionLowerer(CallLowerer):
             if (
                 callee is not None
                 and callee.kind == "math"
-                and callee.name in intrinsics.EXACT_IN_F32
-                and self.tf.types[e.args[0].nid] == F32
+                and (callee.name in intrinsics.EXACT_IN_F32 or self.parent.fastmath)
+                and all(self.tf.types[a.nid] == F32 for a in e.args)
+                and callee.name not in ("floor", "ceil", "trunc")  # these return ints
             ):
-                # f32(sqrt(f64(x))) == sqrt(x) computed in f32: same bits, less work
-                return intrinsics.math_call(self.ops, callee.name, [self.expr(e.args[0])])
+                # f32(sqrt(f64(x))) == sqrt(x) computed in f32: same bits, less work; with fastmath, every
+                # f32(math.f(x)) of f32 arguments is computed in f32 (approximately where libdevice can)
+                return intrinsics.math_call(self.ops, callee.name, [self.expr(a) for a in e.args])
         value = self.expr(e)
         return self.ops.convert(value, src, to)
 

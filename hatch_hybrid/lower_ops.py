@@ -61,8 +61,10 @@ class Ops:
         self.b = builder
         self.module = module
         self.libdevice = libdevice
-        # fastmath=True lets LLVM contract a*b+c into one FMA (one rounding instead of two)
-        self.fp_flags = ["contract"] if fastmath else []
+        # fastmath=True lets LLVM contract a*b+c into one FMA (one rounding instead of two) and use
+        # approximate division, reciprocals and square roots (div.approx, rcp.approx, sqrt.approx)
+        self.fastmath = fastmath
+        self.fp_flags = ["contract", "afn", "arcp"] if fastmath else []
 
     # --------------------------------------------------------------- callees
     def intrinsic(
@@ -131,7 +133,7 @@ class Ops:
         if op == "*":
             return b.fmul(a, b_, flags=self.fp_flags) if is_float else b.mul(a, b_, flags=nsw)
         if op == "/":
-            return b.fdiv(a, b_)
+            return b.fdiv(a, b_, flags=self.fp_flags)
         if op in ("//", "%"):
             if is_float:
                 div, mod = self.float_divmod(a, b_)

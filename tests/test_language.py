@@ -387,3 +387,45 @@ def test_struct_ptx_uses_field_offsets(lang) -> None:  # type: ignore[no-untyped
     assert ".visible .global .align 8 .b8 hybrid_error[32]" in lang.ptx("checked")
     assert "hybrid_error" not in lang.ptx("mandel")
     assert "%dynamic_smem_size" in lang.ptx("dynamic")
+
+
+FASTMATH = (
+    KERNEL_PRELUDE
+    + """
+@kernel(fastmath=True)
+def fast(x: Array[f32], y: Array[f32]):
+    i = gpu.global_tid_x()
+    if i < len(x):
+        y[i] = f32(math.sin(x[i])) + f32(math.exp(x[i])) / x[i] + f32(math.sqrt(x[i])) * x[i] + y[i]
+
+
+@kernel
+def exact(x: Array[f32], y: Array[f32]):
+    i = gpu.global_tid_x()
+    if i < len(x):
+        y[i] = f32(math.sin(x[i])) + f32(math.exp(x[i])) / x[i] + f32(math.sqrt(x[i])) * x[i] + y[i]
+"""
+)
+
+
+def test_fastmath_uses_approximate_instructions_and_exact_stays_exact(build) -> None:  # type: ignore[no-untyped-def]
+    b = build(FASTMATH)
+    fast, exact = b.ptx("fast"), b.ptx("exact")
+    for instruction in ("sin.approx.f32", "ex2.approx", "div.approx.f32", "sqrt.approx.f32", "fma.rn.f32"):
+        assert instruction in fast
+        assert instruction not in exact
+    assert "f64" not in fast  # f32(math.f(x)) of an f32 is computed in f32
+    assert "div.rn.f32" in exact and "sqrt.rn.f32" in exact
+
+
+@pytest.mark.gpu
+def test_fastmath_is_close_to_exact_on_gpu(build) -> None:  # type: ignore[no-untyped-def]
+    b = build(FASTMATH)
+    x = np.linspace(0.5, 3.0, 4096, dtype=np.float32)
+    fast, exact, cpu = np.zeros_like(x), np.zeros_like(x), np.zeros_like(x)
+    b.module.fast.launch(256, 16, x, fast, device="cuda")
+    b.module.exact.launch(256, 16, x, exact, device="cuda")
+    b.module.exact.launch(256, 16, x, cpu, device="cpu")
+    assert np.array_equal(exact, cpu) or np.allclose(exact, cpu, rtol=1e-6)  # libdevice sin/exp are not libm's
+    assert np.allclose(fast, exact, rtol=1e-4)
+    assert not np.array_equal(fast, exact)  # it did take the approximate path

@@ -13,11 +13,15 @@ echo "== building the example wheel (kernels are compiled to PTX here)"
 echo "== building the second example, which builds on the first (kernels, helpers) and on mathlets"
 .venv/bin/python -m pip wheel --no-deps -v -w dist --find-links dist ./example_project/hybrid_ext 2>&1 \
   | grep -E "hatch-hybrid:|Created wheel" || true
+echo "== building the third example: a bitonic sort generic over key types (structs, IntEnum, match)"
+.venv/bin/python -m pip wheel --no-deps -v -w dist --find-links dist ./example_project/hybrid_sort 2>&1 \
+  | grep -E "hatch-hybrid:|Created wheel" || true
 .venv/bin/python -m pip download -q --only-binary :all: -d dist numpy cuda-bindings
 
 echo "== installing it offline next to nothing but the runtime"
 "$PY" -m venv --clear .venv-run
-.venv-run/bin/python -m pip install -q --no-index --find-links dist hybrid-demo hybrid-ext
+.venv-run/bin/python -m pip install -q --no-index --find-links dist hybrid-demo hybrid-ext hybrid-sort
 mkdir -p example_out && cd example_out
 ../.venv-run/bin/python -m hybrid_demo "$@"
 ../.venv-run/bin/python -m hybrid_ext
+../.venv-run/bin/python -m hybrid_sort

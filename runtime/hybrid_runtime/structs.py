@@ -52,7 +52,7 @@ def struct(cls: type) -> type:
         dtypes.append((name, dtype))
     setattr(cls, STRUCT_MARK, fields)
     cls.dtype = np.dtype(dtypes, align=True)  # type: ignore[attr-defined]
-    cls.__init__ = _init  # type: ignore[misc]
+    cls.__init__ = _make_init(cls.__name__, fields)  # type: ignore[misc]
     cls.__setattr__ = _setattr  # type: ignore[assignment,method-assign]
     cls.__repr__ = _repr  # type: ignore[assignment,method-assign]
     cls.__eq__ = _eq  # type: ignore[assignment,method-assign]
@@ -72,23 +72,24 @@ def _convert(cls_name: str, name: str, convert: Any, value: Any) -> Any:
     return convert(value)
 
 
-def _init(self: Any, *args: Any, **kwargs: Any) -> None:
-    fields = _fields(self)
-    cls_name = type(self).__name__
-    if len(args) > len(fields):
-        raise TypeError(f"{cls_name}() takes {len(fields)} fields, got {len(args)}")
-    values = dict(zip(fields, args))
-    for k, v in kwargs.items():
-        if k not in fields:
-            raise TypeError(f"{cls_name}() has no field `{k}`")
-        if k in values:
-            raise TypeError(f"{cls_name}() got field `{k}` twice")
-        values[k] = v
-    missing = [k for k in fields if k not in values]
-    if missing:
-        raise TypeError(f"{cls_name}() is missing field{'s' * (len(missing) > 1)} {', '.join(missing)}")
-    for k, convert in fields.items():
-        object.__setattr__(self, k, _convert(cls_name, k, convert, values[k]))
+def _make_init(cls_name: str, fields: dict[str, Any]) -> Any:
+    """``__init__(self, re, im)`` converting each field, generated per class: the CPU path constructs
+    structs in inner loops, so it pays to skip a generic loop over the fields."""
+    env: dict[str, Any] = {"_set": object.__setattr__, "_convert": _convert, "_missing": _missing}
+    params = ", ".join(f"{k}=_missing" for k in fields)
+    lines = [f"def __init__(self, {params}):"]
+    for i, (k, convert) in enumerate(fields.items()):
+        env[f"_c{i}"] = convert
+        lines.append(f"    if {k} is _missing: raise TypeError('{cls_name}() is missing field {k}')")
+        if is_struct(convert):
+            lines.append(f"    _set(self, {k!r}, _convert({cls_name!r}, {k!r}, _c{i}, {k}))")
+        else:
+            lines.append(f"    _set(self, {k!r}, _c{i}({k}))")
+    exec("\n".join(lines), env)  # noqa: S102 - generated from the class's own field names
+    return env["__init__"]
+
+
+_missing: Any = object()
 
 
 def _setattr(self: Any, name: str, value: Any) -> None:

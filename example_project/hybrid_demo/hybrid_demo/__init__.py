@@ -1,7 +1,7 @@
 """hatch-hybrid example package: saxpy and a Mandelbrot renderer running on GPU or CPU."""
 
-from .escape import escape_time
+from .escape import Complex, escape_time
 from .mandelbrot import mandelbrot_kernel, render, render_cpu_threads, render_kernel
 from .saxpy import axpy1, saxpy
 
-__all__ = ["axpy1", "escape_time", "mandelbrot_kernel", "render", "render_cpu_threads", "render_kernel", "saxpy"]
+__all__ = ["Complex", "axpy1", "escape_time", "mandelbrot_kernel", "render", "render_cpu_threads", "render_kernel", "saxpy"]

@@ -1,4 +1,4 @@
-"""Mandelbrot: one escape-time helper, rendered by CPU threads or by a GPU kernel."""
+"""Mandelbrot: one ``Complex`` struct and its methods, rendered by CPU threads or by a GPU kernel."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 from hybrid_runtime import Array, f32, gpu, i32, kernel, select_device
 
-from .escape import escape_time
+from .escape import Complex
 
 DEFAULT_VIEW = (-2.2, 1.0, -1.2, 1.2)  # x_min, x_max, y_min, y_max
 
@@ -18,7 +18,7 @@ def mandelbrot_kernel(out: Array[i32, 2], x0: f32, y0: f32, dx: f32, dy: f32, ma
     col = gpu.global_tid_x()
     row = gpu.global_tid_y()
     if row < out.shape[0] and col < out.shape[1]:
-        out[row, col] = escape_time(x0 + dx * col, y0 + dy * row, max_iter)
+        out[row, col] = Complex(x0 + dx * col, y0 + dy * row).escape_time(max_iter)
 
 
 def _view(width: int, height: int, view: tuple[float, float, float, float]) -> tuple[np.float32, ...]:
@@ -38,7 +38,7 @@ def render_cpu_threads(
     view: tuple[float, float, float, float] = DEFAULT_VIEW,
     workers: int | None = None,
 ) -> np.ndarray:
-    """The original CPU renderer: rows split across threads, each pixel through ``escape_time``."""
+    """The original CPU renderer: rows split across threads, each pixel through ``Complex.escape_time``."""
     x0, y0, dx, dy = _view(width, height, view)
     limit = np.int32(max_iter)
     out = np.zeros((height, width), dtype=np.int32)
@@ -46,7 +46,7 @@ def render_cpu_threads(
     def rows(start: int, stop: int) -> None:
         for row in range(start, stop):
             for col in range(width):
-                out[row, col] = escape_time(x0 + dx * col, y0 + dy * row, limit)
+                out[row, col] = Complex(x0 + dx * col, y0 + dy * row).escape_time(limit)
 
     workers = workers or os.cpu_count() or 1
     step = max(1, -(-height // (workers * 4)))

@@ -1,0 +1,107 @@
+"""The example packages, compiled in-process: the Mandelbrot around a shared ``Complex`` struct (the GPU
+image equals the CPU image) and the generic bitonic sort (GPU, CPU driver and the kernel's CPU path
+agree with NumPy)."""
+
+from __future__ import annotations
+
+import importlib
+import shutil
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+
+import numpy as np
+import pytest
+
+from conftest import TEST_ARCHS
+from hatch_hybrid.artifacts import write_package_artifacts
+from hatch_hybrid.pipeline import compile_packages
+
+EXAMPLES = Path(__file__).parent.parent / "example_project"
+
+
+@pytest.fixture(scope="module")
+def example(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, ModuleType]]:
+    """hybrid_demo and hybrid_sort built from source into a folder of their own, as their wheels would be."""
+    root = tmp_path_factory.mktemp("examples")
+    for project, package in (("hybrid_demo", "hybrid_demo"), ("hybrid_sort", "hybrid_sort")):
+        shutil.copytree(EXAMPLES / project / package, root / package)
+    kernels = compile_packages([root / "hybrid_demo", root / "hybrid_sort"], TEST_ARCHS)
+    write_package_artifacts(kernels, TEST_ARCHS, root)
+    saved = {m: sys.modules.pop(m) for m in list(sys.modules) if m.split(".")[0] in ("hybrid_demo", "hybrid_sort")}
+    sys.path.insert(0, str(root))
+    try:
+        yield {name: importlib.import_module(name) for name in ("hybrid_demo", "hybrid_sort")}
+    finally:
+        sys.path.remove(str(root))
+        for m in [m for m in sys.modules if m.split(".")[0] in ("hybrid_demo", "hybrid_sort")]:
+            del sys.modules[m]
+        sys.modules.update(saved)
+
+
+def test_complex_is_one_struct_for_host_and_device(example) -> None:  # type: ignore[no-untyped-def]
+    demo = example["hybrid_demo"]
+    c = demo.Complex(-0.5, 0.25)
+    assert demo.Complex.dtype == np.dtype([("re", "f4"), ("im", "f4")], align=True)
+    assert c.is_stable(np.int32(100)) and not demo.Complex(1.0, 1.0).is_stable(np.int32(100))
+    assert type(c.square().re) is np.float32
+
+
+def test_mandelbrot_cpu_threads_equal_the_kernel_on_the_cpu_path(example) -> None:  # type: ignore[no-untyped-def]
+    demo = example["hybrid_demo"]
+    threads = demo.render_cpu_threads(48, 32, 40)
+    kernel = demo.render_kernel(48, 32, 40, device="cpu")
+    assert np.array_equal(threads, kernel)
+    assert len(np.unique(threads)) > 10
+
+
+@pytest.mark.gpu
+def test_mandelbrot_gpu_image_equals_cpu_image(example) -> None:  # type: ignore[no-untyped-def]
+    """The paper's test: the same Complex code rendered by CPU threads and by the GPU, pixel for pixel."""
+    demo = example["hybrid_demo"]
+    cpu = demo.render_cpu_threads(320, 240, 200)
+    gpu = demo.render_kernel(320, 240, 200, device="cuda")
+    assert np.array_equal(cpu, gpu)
+    big = demo.render_kernel(2048, 2048, 256, device="cuda")
+    assert (big == 256).sum() > 0 and (big < 256).sum() > 0
+
+
+def _keys(dtype: type, n: int, seed: int = 7) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    if dtype is np.float32:
+        return rng.standard_normal(n).astype(np.float32)
+    info = np.iinfo(dtype)
+    return rng.integers(info.min, info.max, n, dtype=dtype, endpoint=True)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.uint32, np.int32])
+def test_bitonic_sort_on_the_cpu(example, dtype: type) -> None:  # type: ignore[no-untyped-def]
+    sort = example["hybrid_sort"]
+    keys = _keys(dtype, 1 << 12)
+    for order in sort.SortOrder:
+        want = np.sort(keys) if order == sort.SortOrder.ASCENDING else np.sort(keys)[::-1]
+        assert np.array_equal(sort.sort_cpu(keys.copy(), order), want)
+        small = keys[:128].copy()
+        small_want = np.sort(small) if order == sort.SortOrder.ASCENDING else np.sort(small)[::-1]
+        assert np.array_equal(sort.bitonic.sort_kernel(small, order, device="cpu"), small_want)
+
+
+def test_bitonic_sort_rejects_other_types_and_lengths(example) -> None:  # type: ignore[no-untyped-def]
+    sort = example["hybrid_sort"]
+    with pytest.raises(ValueError, match="power of two"):
+        sort.sort(np.zeros(12, np.float32), device="cpu")
+    with pytest.raises(TypeError, match=r"no specialisation fits .*array of float64.*K=f32; K=u32; K=i32"):
+        sort.bitonic.sort_kernel(np.zeros(8), sort.SortOrder.ASCENDING, device="cpu")
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype", [np.float32, np.uint32, np.int32])
+def test_bitonic_sort_of_2_20_keys_on_gpu_equals_cpu(example, dtype: type) -> None:  # type: ignore[no-untyped-def]
+    sort = example["hybrid_sort"]
+    keys = _keys(dtype, 1 << 20)
+    for order in sort.SortOrder:
+        gpu = sort.sort(keys.copy(), order, device="cuda")
+        cpu = sort.sort_cpu(keys.copy(), order)
+        want = np.sort(keys) if order == sort.SortOrder.ASCENDING else np.sort(keys)[::-1]
+        assert np.array_equal(gpu, cpu) and np.array_equal(gpu, want)

@@ -62,6 +62,60 @@ def expressions(draw, kinds: dict[str, bool], depth: int = 0):
     return f"({left}) {op} ({right})", left_int and right_int and op != "/"
 
 
+@st.composite
+def programs(draw, kinds: dict[str, bool]):
+    """Source of ``g(x, y)`` and ``f(a, b, c)``: f's body assigns locals (plain, in if/else branches, in a
+    bounded loop with an early ``break``), calls the helper g, and returns an expression of its locals."""
+    kinds = dict(kinds)
+    lines: list[str] = []
+    helper = "def g(x, y):\n    return x\n"
+    for k in range(draw(st.integers(1, 3))):
+        name = f"v{k}"
+        shape = draw(st.integers(0, 3))
+        if shape == 0:
+            expr, is_int = draw(expressions(kinds))
+            lines.append(f"{name} = {expr}")
+        elif shape == 1:  # if/else: both branches give one type (the kernel language's rule)
+            test, _ = draw(expressions(kinds))
+            cmp = draw(st.sampled_from(CMP))
+            other, _ = draw(expressions(kinds))
+            yes, yes_int = draw(expressions(kinds))
+            no, no_int = draw(expressions(kinds))
+            is_int = yes_int and no_int
+            cast = "i64" if is_int else "f64"
+            lines += [
+                f"if ({test}) {cmp} ({other}):",
+                f"    {name} = {cast}({yes})",
+                "else:",
+                f"    {name} = {cast}({no})",
+            ]
+        elif shape == 2:  # a bounded loop with an early exit
+            start, is_int = draw(expressions(kinds))
+            cast = "i64" if is_int else "f64"
+            inner = dict(kinds, i=True)
+            step, step_int = draw(expressions(inner))
+            if cast == "i64" and not step_int:
+                cast, is_int = "f64", False
+            stop, _ = draw(expressions(inner))
+            lines += [
+                f"{name} = {cast}({start})",
+                f"for i in range({draw(st.integers(0, 4))}):",
+                f"    if ({stop}) > ({name}):",
+                "        break",
+                f"    {name} = {cast}(({name}) + ({step}))",
+            ]
+        else:  # the helper, specialised to this call's argument types
+            x, x_int = draw(expressions(kinds))
+            y, y_int = draw(expressions(kinds))
+            body, is_int = draw(expressions({"x": x_int, "y": y_int}))
+            helper = f"def g(x, y):\n    return {body}\n"
+            lines.append(f"{name} = g({x}, {y})")
+        kinds[name] = is_int
+    result, _ = draw(expressions(kinds))
+    body = "".join(f"    {line}\n" for line in lines)
+    return f"{helper}\ndef f(a, b, c):\n{body}    return {result}\n"
+
+
 def _value(draw, dtype: str):
     dt = Scalar(dtype).dtype
     if _is_int(dtype):
@@ -82,7 +136,7 @@ def _same(a, b, dtype) -> bool:
     return int(np.array(a).astype(dtype)) == int(np.array(b).astype(dtype))
 
 
-COUNT = {"programs": 0, "checked": 0}
+COUNT = {"programs": 0, "checked": 0, "bodies": 0, "body_checks": 0}
 
 
 @settings(
@@ -128,7 +182,56 @@ def test_random_expressions_compile_to_numpy_semantics(data, tmp_path_factory):
         COUNT["checked"] += 1
 
 
+@settings(
+    max_examples=int(__import__("os").environ.get("HYBRID_DIFF_EXAMPLES", "150")),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.function_scoped_fixture],
+)
+@given(data=st.data())
+def test_random_kernel_bodies_compile_to_numpy_semantics(data, tmp_path_factory):
+    """Whole bodies: locals, if/else, loops with break, a monomorphised helper."""
+    types = {name: data.draw(st.sampled_from(DTYPES)) for name in "abc"}
+    src = data.draw(programs({name: _is_int(t) for name, t in types.items()}))
+    tmp = tmp_path_factory.mktemp("diffbody")
+    try:
+        cfunc, ret = host_compile(tmp, src, "f", tuple(Scalar(types[n]) for n in "abc"))
+    except CompileError:
+        return  # the body's one-type rules, or what NumPy rejects too (the expression test checks which)
+    ns: dict = {}
+    exec("from hybrid_runtime import *\n" + src, ns)
+    rdtype = (ret if isinstance(ret, Scalar) else ret.storage).dtype
+    COUNT["bodies"] += 1
+    for _ in range(4):
+        args = [_value(data.draw, types[n]) for n in "abc"]
+        with warnings.catch_warnings(), np.errstate(all="ignore"):
+            warnings.simplefilter("ignore")
+            try:
+                expected = ns["f"](*args)
+            except (ZeroDivisionError, OverflowError, TypeError, np.exceptions.DTypePromotionError):
+                continue  # Python-int arithmetic on literals, or NumPy rejecting a mix the branch never ran
+        assume(not isinstance(expected, int) or -(2**63) <= expected < 2**64)
+        if _float_to_int_out_of_range(ns, args):
+            continue  # NumPy's conversion of out-of-range floats to ints is platform-defined
+        got = cfunc(*[a.item() for a in args])
+        assert _same(got, expected, rdtype), f"{src} with {types} {args}: compiled {got!r}, numpy {expected!r}"
+        COUNT["body_checks"] += 1
+
+
+def _float_to_int_out_of_range(ns: dict, args: list) -> bool:
+    """Did running f convert a NaN/inf/out-of-range float to an integer (NumPy warns: invalid value)?"""
+    with warnings.catch_warnings(record=True) as caught, np.errstate(all="ignore", invalid="warn"):
+        warnings.simplefilter("always")
+        try:
+            ns["f"](*args)
+        except Exception:
+            return True
+    return any("invalid value encountered in cast" in str(w.message) for w in caught)
+
+
 def test_report_counts():
-    """Runs after the property test: how much it compared (shown with -s)."""
-    print(f"\ndifferential: {COUNT['programs']} compiled programs, {COUNT['checked']} evaluations compared")
+    """Runs after the property tests: how much they compared (shown with -s)."""
+    print(
+        f"\ndifferential: {COUNT['programs']} compiled expressions, {COUNT['checked']} evaluations compared; "
+        f"{COUNT['bodies']} compiled kernel bodies, {COUNT['body_checks']} evaluations compared"
+    )
     assert COUNT["programs"] > 0 or COUNT["checked"] == 0

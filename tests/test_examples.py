@@ -13,8 +13,8 @@ from types import ModuleType
 
 import numpy as np
 import pytest
-
 from conftest import TEST_ARCHS
+
 from hatch_hybrid.artifacts import write_package_artifacts
 from hatch_hybrid.pipeline import compile_packages
 

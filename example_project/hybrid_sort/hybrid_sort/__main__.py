@@ -8,7 +8,7 @@ import time
 import numpy as np
 from hybrid_runtime import default_device_name, select_device
 
-from .bitonic import SortOrder, sort_kernel, sort, sort_cpu
+from .bitonic import SortOrder, sort, sort_cpu, sort_kernel
 
 
 def main(argv: list[str] | None = None) -> int:

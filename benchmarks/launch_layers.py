@@ -33,7 +33,7 @@ def main() -> None:
     args = (x, y, np.int32(1))
     launcher = hk.empty3[1, 32]
     launcher(*args)
-    plan = hk.empty3._plans[0]
+    plan = hk.empty3._plans[(0, 0)]
     launch_args = plan.launch_args(launcher.config, 0)
     plan.struct.pack_into(plan.buffer, 0, x.ptr, 256, 1, y.ptr, 256, 1, 1)
     fn = cu.CUfunction(plan.function)

@@ -400,7 +400,7 @@ def launch_overhead(res: Results, mod) -> None:
     for nargs, (own, cupy_args, numba_args) in cases.items():
         kernel = ours[nargs]
         kernel[1, 32](*own)  # loads the module, builds the plan
-        plan = kernel._plans[0]
+        plan = kernel._plans[(0, 0)]
         plan.struct.pack_into(
             plan.buffer,
             0,

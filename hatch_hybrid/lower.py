@@ -14,12 +14,14 @@ from llvmlite import ir as llir
 from . import intrinsics, ir
 from .errors import CompileError, Loc
 from .lower_calls import CallLowerer
-from .lower_ops import I1, I8, I64, PTR, VOID, Ops, const, llvm_type, memory_type
+from .lower_ops import I1, I8, I32, I64, PTR, VOID, Ops, const, llvm_type, memory_type
 from .lower_values import ArrayValue, TupleValue, Value, abi_types, flatten, leaf_offsets, unflatten
 from .optimize import ERROR_SLOT, TRIPLE
 from .typecheck import TypedFunction
 from .typerules import SHUFFLES, VOTES, OpTypes
 from .types import BOOL, F32, NONE, WEAK_INT, ArrayT, Element, Scalar, StructT, TupleT, Type, is_numeric, storage
+
+INDEX32_SUFFIX = "__i32"  # the 32-bit-index entry point of a kernel
 
 _CONVERGENT = {"syncthreads"} | SHUFFLES | VOTES
 
@@ -31,7 +33,11 @@ class ModuleLowerer:
         self.fastmath = fastmath
         self.debug = debug  # bounds checks on every array access
         self.sites: list[dict[str, object]] = []  # failed checks report their index here + 1
+        self._site_ids: dict[tuple[object, ...], int] = {}
         self._error_slot: llir.GlobalVariable | None = None
+        # the variant being lowered: "" (64-bit index math) or INDEX32_SUFFIX (32-bit: every array
+        # argument spans fewer than 2**31 elements, which the runtime checks before choosing it)
+        self.suffix = ""
         self.module = llir.Module(name)
         self.module.triple = TRIPLE
         self.module.data_layout = data_layout
@@ -46,19 +52,33 @@ class ModuleLowerer:
             [llir.MetaDataString(self.module, "llvm.loop.unroll.count"), llir.Constant(i32, 4)]
         )
 
+    @property
+    def index32(self) -> bool:
+        return self.suffix == INDEX32_SUFFIX
+
     def function(self, tf: TypedFunction) -> llir.Function:
-        fn = self.functions.get(tf.symbol)
+        name = tf.symbol + self.suffix
+        fn = self.functions.get(name)
         if fn is None:
             params = [x for t in tf.arg_types for x in abi_types(t, tf.is_kernel)]
             ret = VOID if tf.return_type == NONE or tf.is_kernel else return_type(tf.return_type)
-            fn = llir.Function(self.module, llir.FunctionType(ret, params), tf.symbol)
+            fn = llir.Function(self.module, llir.FunctionType(ret, params), name)
             if not tf.is_kernel:
                 fn.linkage = "internal"
             if tf.uses_barrier:
                 fn.attributes.add("convergent")
-            self.functions[tf.symbol] = fn
+            self.functions[name] = fn
             self._pending.append(tf)
         return fn
+
+    def site(self, site: dict[str, object]) -> int:
+        """The id (from 1) a failed check at this site records; one id per site across variants."""
+        key = tuple(sorted(site.items()))
+        found = self._site_ids.get(key)
+        if found is None:
+            self.sites.append(site)
+            found = self._site_ids[key] = len(self.sites)
+        return found
 
     def lower_functions(self, tfs: list[TypedFunction]) -> llir.Module:
         """Lower plain functions with external linkage (for tests that run the IR on the host)."""
@@ -104,13 +124,20 @@ class ModuleLowerer:
                 )
         return text
 
-    def lower_kernel(self, tf: TypedFunction) -> llir.Module:
-        kernel = self.function(tf)
-        while self._pending:
-            FunctionLowerer(self, self._pending.pop()).lower()
-        i32 = llir.IntType(32)
+    def lower_kernel(self, tf: TypedFunction, index32: bool = False) -> llir.Module:
+        """The kernel as an entry point; with ``index32`` also its 32-bit-index variant (``symbol`` +
+        :data:`INDEX32_SUFFIX`), which helpers get their own copies for."""
         md = self.module.add_named_metadata("nvvm.annotations")
-        md.add(self.module.add_metadata([kernel, llir.MetaDataString(self.module, "kernel"), llir.Constant(i32, 1)]))
+        i32 = llir.IntType(32)
+        for suffix in ("", INDEX32_SUFFIX) if index32 else ("",):
+            self.suffix = suffix
+            kernel = self.function(tf)
+            while self._pending:
+                FunctionLowerer(self, self._pending.pop()).lower()
+            md.add(
+                self.module.add_metadata([kernel, llir.MetaDataString(self.module, "kernel"), llir.Constant(i32, 1)])
+            )
+        self.suffix = ""
         return self.module
 
 
@@ -138,7 +165,7 @@ class FunctionLowerer(CallLowerer):
     def __init__(self, parent: ModuleLowerer, tf: TypedFunction) -> None:
         self.parent = parent
         self.tf = tf
-        self.fn = parent.functions[tf.symbol]
+        self.fn = parent.functions[tf.symbol + parent.suffix]
         self.entry = self.fn.append_basic_block("entry")
         self.b = llir.IRBuilder(self.entry)
         self.ops = Ops(self.b, parent.module, parent.libdevice, parent.fastmath)
@@ -173,7 +200,7 @@ class FunctionLowerer(CallLowerer):
             site["source"] = source.strip()
         if msg is not None:
             site["msg"] = msg
-        parent.sites.append(site)
+        site_id = parent.site(site)
         b = self.b
         fail = self.fn.append_basic_block(f"{kind}.fail")
         cont = self.fn.append_basic_block(f"{kind}.ok")
@@ -181,7 +208,7 @@ class FunctionLowerer(CallLowerer):
         b.position_at_end(fail)
         slot = b.addrspacecast(parent.error_slot(), PTR)
         first = b.extract_value(
-            b.cmpxchg(slot, llir.Constant(I64, 0), llir.Constant(I64, len(parent.sites)), "monotonic", "monotonic"),
+            b.cmpxchg(slot, llir.Constant(I64, 0), llir.Constant(I64, site_id), "monotonic", "monotonic"),
             1,
         )
         record, done = self.fn.append_basic_block(f"{kind}.record"), self.fn.append_basic_block(f"{kind}.exit")
@@ -667,14 +694,19 @@ class FunctionLowerer(CallLowerer):
         b = self.b
         offset: llir.Value | None = None
         zero = const(WEAK_INT, 0)
+        narrow = self.parent.index32
         for axis, (idx, dim, stride) in enumerate(zip(indices, arr.shape, arr.strides)):
             # negative indices count from the end, as in Python
             wrapped = b.select(b.icmp_signed("<", idx, zero), b.add(idx, dim, flags=["nsw"]), idx)
             if self.parent.debug and loc is not None:
                 self.check(b.icmp_unsigned("<", wrapped, dim), f"index{axis}", loc, values=(idx, dim))
             idx = wrapped
-            term = b.mul(idx, stride, flags=["nsw"])  # an element offset of a valid access fits in i64
+            if narrow:  # the array spans < 2**31 elements, so every partial offset of a valid access fits
+                idx, stride = b.trunc(idx, I32), b.trunc(stride, I32)
+            term = b.mul(idx, stride, flags=["nsw"])  # an element offset of a valid access fits
             offset = term if offset is None else b.add(offset, term, flags=["nsw"])
+        if narrow and offset is not None:
+            offset = b.sext(offset, I64)
         return b.gep(arr.ptr, [offset], source_etype=element_memory_type(dtype))
 
     def load_element(self, ptr: llir.Value, dtype: Element) -> Value:

@@ -29,7 +29,7 @@ def data_layout(arch: str = "sm_70") -> str:
     return str(target_machine(arch).target_data)
 
 
-def optimise(llvm_ir: str, kernel_symbol: str, arch: str, needs_libdevice: bool) -> llvm.ModuleRef:
+def optimise(llvm_ir: str, kernel_symbols: set[str], arch: str, needs_libdevice: bool) -> llvm.ModuleRef:
     tm = target_machine(arch)
     mod = llvm.parse_assembly(llvm_ir)
     if needs_libdevice:
@@ -38,7 +38,7 @@ def optimise(llvm_ir: str, kernel_symbol: str, arch: str, needs_libdevice: bool)
         lib.data_layout = mod.data_layout
         mod.link_in(lib)
     for fn in mod.functions:
-        if fn.name != kernel_symbol and not fn.is_declaration:
+        if fn.name not in kernel_symbols and not fn.is_declaration:
             fn.linkage = "internal"
     for gv in mod.global_variables:
         if not gv.is_declaration and gv.name != ERROR_SLOT:  # the runtime reads the error slot by name

@@ -23,7 +23,7 @@ from .cubin import assemble, find_ptxas, ptxas_version
 from .discover import EnumSym, KernelDecl, ModuleIndex, ModuleSym, TypeVarSym
 from .emit_ptx import emit_ptx
 from .errors import CompileError, debug_enabled
-from .lower import ModuleLowerer
+from .lower import INDEX32_SUFFIX, ModuleLowerer
 from .optimize import data_layout, optimise
 from .typecheck import Program, TypedFunction
 from .types import ArrayT, EnumT, Scalar, StructT, Type
@@ -51,6 +51,7 @@ class CompiledKernel:
     params: list[dict[str, Any]]  # the launch ABI, as recorded in the manifest
     uses_barrier: bool
     variant: dict[str, str] = field(default_factory=dict)  # generic kernels: TypeVar name -> type name
+    index32: bool = False  # the PTX also has the 32-bit-index entry point (symbol + "__i32")
     checks: list[dict[str, Any]] = field(default_factory=list)  # device-side check sites (assert, bounds)
     ptx: dict[str, str] = field(default_factory=dict)  # arch -> PTX text
     cubin: dict[str, bytes] = field(default_factory=dict)  # arch -> machine code
@@ -83,6 +84,8 @@ class CompiledKernel:
             entry["checks"] = self.checks
         if self.variant:
             entry["types"] = self.variant
+        if self.index32:
+            entry["symbol_index32"] = self.symbol + INDEX32_SUFFIX
         return entry
 
     def cache_entry(self) -> dict[str, Any]:
@@ -91,6 +94,7 @@ class CompiledKernel:
             "params": self.params,
             "uses_barrier": self.uses_barrier,
             "variant": self.variant,
+            "index32": self.index32,
             "checks": self.checks,
             "ptx": self.ptx,
             "cubin": self.cubin,
@@ -106,6 +110,7 @@ class CompiledKernel:
             entry["params"],
             entry["uses_barrier"],
             entry["variant"],
+            entry["index32"],
             entry["checks"],
             entry["ptx"],
             entry["cubin"],
@@ -258,7 +263,8 @@ def _compile(
     lowerer = ModuleLowerer(
         decl.qualname, data_layout(), decl.options.get("fastmath", False), decl.options.get("debug", False)
     )
-    lowerer.lower_kernel(typed)
+    index32 = any(isinstance(t, ArrayT) for t in typed.arg_types)
+    lowerer.lower_kernel(typed, index32=index32)
     llvm_ir = lowerer.text()
     result = CompiledKernel(
         decl,
@@ -266,6 +272,7 @@ def _compile(
         params,
         typed.uses_barrier,
         variant={name.rsplit(".", 1)[-1]: str(t) for name, t in typevars.items()},
+        index32=index32,
         checks=[_site_entry(program, site) for site in lowerer.sites],
         deps=deps,
         source_hash=source_hash(deps),
@@ -273,7 +280,8 @@ def _compile(
         llvm_ir=llvm_ir,
     )
     for arch in archs:
-        mod = optimise(llvm_ir, typed.symbol, arch, bool(lowerer.libdevice))
+        entries = {typed.symbol, typed.symbol + INDEX32_SUFFIX} if index32 else {typed.symbol}
+        mod = optimise(llvm_ir, entries, arch, bool(lowerer.libdevice))
         result.optimised_ir[arch] = str(mod)
         result.ptx[arch] = emit_ptx(mod, arch)
         if ptxas is not None:

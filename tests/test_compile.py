@@ -330,3 +330,48 @@ def total(x: Array[f32], out: Array[f32]):
     ptx = b.ptx("total")
     assert ptx.count("ld.global") >= 4, "a run-time trip count loop is unrolled (several loads in flight)"
     assert '.pragma "nounroll"' in ptx, "the remainder loop, as NVCC emits it"
+
+
+def test_kernels_with_arrays_get_a_32_bit_index_entry_point(build):
+    b = build(
+        HEADER
+        + """
+@kernel
+def stencil(src: Array[f32, 2], dst: Array[f32, 2]):
+    j = gpu.global_tid_x()
+    i = gpu.global_tid_y()
+    if 0 < i < src.shape[0] - 1 and 0 < j < src.shape[1] - 1:
+        dst[i, j] = f32(0.25) * (src[i - 1, j] + src[i + 1, j] + src[i, j - 1] + src[i, j + 1]) - src[i, j]
+
+@kernel
+def no_arrays(n: i32):
+    pass
+"""
+    )
+    k = b.kernels["stencil"]
+    ptx = b.ptx("stencil")
+    assert k.index32 and not b.kernels["no_arrays"].index32
+    general = ptx[ptx.index(f".entry {k.symbol}(") :]
+    narrow = ptx[ptx.index(f".entry {k.symbol}__i32(") :]
+    general = general[: general.index("\n}")]
+    narrow = narrow[: narrow.index("\n}")]
+    # 64-bit offsets in one, 32-bit offsets widened once per address in the other (as NVRTC's int indexing)
+    assert "mul.lo.s64" in general and "mul.wide.s32" not in general
+    assert "mul.wide.s32" in narrow and "mul.lo.s64" not in narrow
+    import json
+
+    manifest = json.loads((b.package_dir / "_hybrid" / "manifest.json").read_text())
+    entry = manifest["kernels"][f"{b.package_dir.name}.kern.stencil"]
+    assert entry["symbol_index32"] == k.symbol + "__i32"
+    assert "symbol_index32" not in manifest["kernels"][f"{b.package_dir.name}.kern.no_arrays"]
+
+
+def test_which_arrays_allow_32_bit_offsets():
+    from hybrid_runtime.memory import spans_index32
+
+    assert spans_index32(((1 << 31) + 1,), (1,)) is False
+    assert spans_index32(((1 << 31) - 1,), (1,)) is True
+    assert spans_index32((1 << 16, 1 << 15), (1 << 15, 1)) is True  # 2**31 elements: last offset 2**31 - 1
+    assert spans_index32((1 << 16, 1 << 15), (1 << 15, 2)) is False  # a strided view reaching further
+    assert spans_index32((10, 0), (1 << 40, 1)) is True  # empty
+    assert spans_index32((4, 4), (-4, 1)) is True  # negative strides count by magnitude

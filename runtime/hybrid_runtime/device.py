@@ -16,6 +16,7 @@ from .driver import NoCudaError, check, cuda_available, initialise
 _lock = threading.Lock()
 _devices: dict[int, CudaDevice] = {}
 _thread = threading.local()  # the context this thread made current last
+thread_state = _thread
 
 
 @dataclass(eq=False)
@@ -26,7 +27,7 @@ class CudaDevice:
     compute_capability: tuple[int, int]
     name: str
     functions: dict[tuple[str, str], Any] = field(default_factory=dict)  # (ptx file, symbol) -> CUfunction
-    modules: dict[tuple[str, str], Any] = field(default_factory=dict)  # (ptx file, symbol) -> CUmodule
+    modules: dict[str, Any] = field(default_factory=dict)  # code file -> CUmodule (its entry points share it)
     lock: threading.Lock = field(default_factory=threading.Lock)
     # error slots of kernels with device-side checks launched asynchronously since the last synchronisation
     pending: dict[int, Any] = field(default_factory=dict)
@@ -40,7 +41,7 @@ class CudaDevice:
     def global_address(self, key: tuple[str, str], name: bytes, kernel: str) -> int | None:
         """The device address of a module-level variable of a loaded module (None if it has none)."""
         cu = initialise()
-        err, address, _size = cu.cuModuleGetGlobal(self.modules[key], name)
+        err, address, _size = cu.cuModuleGetGlobal(self.modules[key[0]], name)
         if err != cu.CUresult.CUDA_SUCCESS:
             return None
         return int(address)
@@ -56,7 +57,7 @@ class CudaDevice:
             self.activate()
 
     def function(self, key: tuple[str, str], ptx: bytes, kernel: str) -> Any:
-        """The kernel's CUfunction, loading its PTX module once per context."""
+        """The CUfunction ``key = (code file, symbol)``, loading the file's module once per context."""
         fn = self.functions.get(key)
         if fn is not None:
             return fn
@@ -65,9 +66,11 @@ class CudaDevice:
             if fn is None:
                 cu = initialise()
                 self.activate()
-                module = check(cu.cuModuleLoadData(ptx), "cuModuleLoadData", kernel)
+                module = self.modules.get(key[0])
+                if module is None:
+                    module = check(cu.cuModuleLoadData(ptx), "cuModuleLoadData", kernel)
+                    self.modules[key[0]] = module
                 fn = check(cu.cuModuleGetFunction(module, key[1].encode()), "cuModuleGetFunction", kernel)
-                self.modules[key] = module
                 self.functions[key] = fn
         return fn
 
@@ -146,9 +149,13 @@ _defaults: dict[str | bytes | None, CudaDevice | None] = {}
 _env_data = getattr(os.environ, "_data", None) if os.name == "posix" else None
 
 
+ENV_KEY: Any = b"HYBRID_DEVICE" if _env_data is not None else "HYBRID_DEVICE"
+ENV_GET: Any = _env_data.get if _env_data is not None else os.environ.get
+
+
 def device_env() -> Any:
     """The raw value of $HYBRID_DEVICE (the same object while it is unchanged)."""
-    return _env_data.get(b"HYBRID_DEVICE") if _env_data is not None else os.environ.get("HYBRID_DEVICE")
+    return ENV_GET(ENV_KEY)
 
 
 def default_device() -> CudaDevice | None:

@@ -231,12 +231,15 @@ class Kernel:
         name, code = manifest.best_code(entry, device.compute_capability, self.qualname)
         key = (str(manifest.directory / name), entry["symbol"])
         function = device.function(key, code, self.qualname)
+        function32 = None
+        if entry.get("symbol_index32"):
+            function32 = device.function((key[0], entry["symbol_index32"]), code, self.qualname)
         slot = None
         if entry.get("checks"):
             address = device.global_address(key, ERROR_SLOT, self.qualname)
             if address is not None:
                 slot = ErrorSlot(self.qualname, address, entry["checks"])
-        plan = LaunchPlan(self.qualname, device, int(function), params, slot)
+        plan = LaunchPlan(self.qualname, device, int(function), params, slot, int(function32) if function32 else None)
         self._plans[(device.ordinal, variant)] = plan
         return plan
 
@@ -244,7 +247,7 @@ class Kernel:
 class Launcher:
     """``kernel[blocks, threads]`` (or ``[blocks, threads, stream]``): call it with the arguments."""
 
-    __slots__ = ("kernel", "config", "stream", "handle", "_device", "_plan", "_launch_args", "_env", "_fast")
+    __slots__ = ("kernel", "config", "stream", "handle", "_device", "_plan", "_launch_args", "_launch", "_env")
 
     def __init__(self, kernel: Kernel, config: LaunchConfig, stream: Any) -> None:
         self.kernel = kernel
@@ -254,14 +257,13 @@ class Launcher:
         self._device: CudaDevice | None = None
         self._plan: LaunchPlan | None = None
         self._launch_args: tuple[Any, ...] = ()
-        self._env: Any = _UNSET  # the $HYBRID_DEVICE value the cached plan was chosen under
-        self._fast: Any = None
+        # the plan's generated launch for this configuration once known (it checks $HYBRID_DEVICE and the
+        # arguments itself and comes back to _call for anything else)
+        self._launch: Callable[[tuple[Any, ...]], None] = self._call
+        self._env: Any = _UNSET  # the $HYBRID_DEVICE value _launch was made under
 
     def __call__(self, *args: Any) -> None:
-        # hot path: same $HYBRID_DEVICE as last time -> the same plan; one environment read, one call
-        if self._fast is not None and device_env() is self._env and self._fast(args, self._launch_args):
-            return
-        self._call(args)
+        self._launch(args)
 
     def _call(self, args: tuple[Any, ...]) -> None:
         env = device_env()
@@ -272,9 +274,12 @@ class Launcher:
         plan = self._plan
         if target is not self._device or plan is None or len(self.kernel.variants) > 1:
             # first call, the default device changed, or a generic kernel (the arguments pick the variant)
-            plan = self.kernel.plan_for(target, args)
-            self._plan, self._launch_args, self._device = plan, plan.launch_args(self.config, self.handle), target
-        self._env, self._fast = env, plan.fast
+            chosen = self.kernel.plan_for(target, args)
+            if chosen is not plan:
+                plan, self._env = chosen, _UNSET
+                self._plan, self._launch_args, self._device = plan, plan.launch_args(self.config, self.handle), target
+        if env is not self._env:  # (re)make the generated launch for this plan and $HYBRID_DEVICE value
+            self._launch, self._env = plan.make_launcher(self._launch_args, env, self._call), env
         if not plan.fast(args, self._launch_args):
             plan.launch(self.config, args, self.stream)
 

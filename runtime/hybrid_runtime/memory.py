@@ -18,6 +18,15 @@ from .stream import stream_handle
 _signatures: dict[tuple[Any, ...], tuple[Any, ...]] = {}
 
 
+#: Arrays whose element offsets all fit in 31 bits let a kernel run its 32-bit-index entry point.
+INDEX32_LIMIT = 2**31 - 1
+
+
+def spans_index32(shape: tuple[int, ...], elem_strides: tuple[int, ...]) -> bool:
+    """Does every element offset of this array (in elements) fit in a signed 32-bit int?"""
+    return sum(abs(s) * (n - 1) for n, s in zip(shape, elem_strides) if n > 0) <= INDEX32_LIMIT
+
+
 def launch_signature(dtype: np.dtype[Any], device: CudaDevice, ndim: int) -> tuple[Any, ...]:
     """One shared tuple per (dtype, device, ndim), so a launch checks an array with one ``is``."""
     key = (dtype, device.ordinal, ndim)
@@ -41,6 +50,7 @@ class DeviceArray:
         # what a launch needs, ready: an interned (dtype, device, ndim) key and the flat parameter values
         self._signature = launch_signature(self.dtype, self.device, self.ndim)
         self._flat = (self.ptr, *self.shape, *self.elem_strides)
+        self._small = self.size - 1 <= INDEX32_LIMIT  # kernels may use their 32-bit-index entry point
 
     @property
     def ndim(self) -> int:

@@ -22,10 +22,10 @@ import numpy as np
 
 from .checks import ErrorSlot
 from .config import LaunchConfig
-from .device import CudaDevice, device_count
+from .device import ENV_GET, ENV_KEY, CudaDevice, device_count, thread_state
 from .driver import check, initialise, launch_function
 from .interop import ArrayView, as_array_view, check_device
-from .memory import DeviceArray, launch_signature
+from .memory import DeviceArray, launch_signature, spans_index32
 from .signature import Param, check_arguments
 from .stream import stream_handle
 from .structs import STRUCT_MARK, is_struct, leaf_dtypes, leaves
@@ -61,12 +61,20 @@ def _struct_leaves(value: Any) -> list[Any]:
 
 class LaunchPlan:
     def __init__(
-        self, kernel: str, device: CudaDevice, function: Any, params: list[Param], slot: ErrorSlot | None = None
+        self,
+        kernel: str,
+        device: CudaDevice,
+        function: Any,
+        params: list[Param],
+        slot: ErrorSlot | None = None,
+        function32: Any = None,
     ) -> None:
         self.kernel = kernel
         self.device = device
         self.params = params
         self.function = function
+        # the kernel's 32-bit-index entry point, for launches whose arrays all span < 2**31 elements
+        self.handle32 = initialise().CUfunction(function32) if function32 is not None else None
         self.slot = slot  # kernels with device-side checks: where a failure is reported
         fmt, offsets, pos = "<", [], 0
         for p in params:
@@ -86,7 +94,8 @@ class LaunchPlan:
         self.buffer, self.pointers = self._new_buffer()
         self.handle = initialise().CUfunction(function)
         self.params_address = ctypes.addressof(self.pointers)
-        self.fast: Callable[..., bool] = _generate_fast_path(self)
+        device.ensure_current()  # the owner thread's context record exists before the first fast launch
+        self.fast, self.make_launcher = _generate_fast_path(self)
 
     def _new_buffer(self) -> tuple[Any, Any]:
         buffer = ctypes.create_string_buffer(self._size)
@@ -105,6 +114,7 @@ class LaunchPlan:
         """Check and convert every argument, copy host arrays in (and back), launch."""
         values = check_arguments(self.kernel.rsplit(".", 1)[-1], self.params, args)
         flat: list[Any] = []
+        small: list[bool] = []  # per array: do its offsets fit in 32 bits
         temporaries: list[tuple[DeviceArray, np.ndarray | None]] = []
         keep_alive: list[Any] = []
         for p, a in zip(self.params, values):
@@ -136,11 +146,15 @@ class LaunchPlan:
                 keep_alive.append(view)
                 ptr, shape, strides = view.ptr, view.shape, view.elem_strides
             flat += [ptr, *shape, *strides]
+            small.append(spans_index32(tuple(shape), tuple(strides)))
         handle = stream_handle(stream)
         self.device.ensure_current()
         buffer, pointers = self._new_buffer()
         self.struct.pack_into(buffer, 0, *flat)
-        (err,) = launch_function()(*self.launch_args(config, handle, ctypes.addressof(pointers)))
+        args = self.launch_args(config, handle, ctypes.addressof(pointers))
+        if self.handle32 is not None and all(small):
+            args = (self.handle32, *args[1:])
+        (err,) = launch_function()(*args)
         if err:
             self.fail(err)
         if temporaries:
@@ -165,6 +179,10 @@ def _never(args: Any, launch_args: Any) -> bool:
     return False
 
 
+def _never_make(launch_args: Any, env: Any, slow: Callable[..., Any]) -> Callable[..., Any]:
+    return slow
+
+
 def _leaf_paths(cls: Any, prefix: str = "") -> list[str]:
     """``["pos.re", "pos.im", "mass"]``: the attribute paths of a struct's scalar fields, depth first."""
     out = []
@@ -173,38 +191,43 @@ def _leaf_paths(cls: Any, prefix: str = "") -> list[str]:
     return out
 
 
-def _generate_fast_path(plan: LaunchPlan) -> Callable[..., bool]:
-    """Source for ``fast(args, launch_args) -> bool``: launch and return True when every argument is a
-    plain scalar or a device array of this device; else return False (general path)."""
-    lines = [
-        "def fast(args, launch_args):",
-        f"    if len(args) != {len(plan.params)}:",
-        "        return False",
-    ]
+def _generate_fast_path(plan: LaunchPlan) -> tuple[Callable[..., bool], Callable[..., Callable[..., Any]]]:
+    """Two functions from one generated body, for this kernel's signature:
+
+    ``fast(args, launch_args) -> bool`` launches and returns True when every argument is a plain scalar or
+    a device array of this device, else returns False (the general path then checks and names the
+    parameter that is wrong).
+
+    ``make(launch_args, env, slow)`` returns ``launch(args)`` for one ``kernel[blocks, threads]``: the same
+    body with its configuration, the ``$HYBRID_DEVICE`` check and the context check inlined, handing
+    anything else to ``slow(args)``. One Python frame per launch: the hot path of the runtime."""
     names = [f"a{i}" for i in range(len(plan.params))]
-    if names:
-        lines.append(f"    {', '.join(names)}{',' if len(names) == 1 else ''} = args")
     env: dict[str, Any] = {
         "DeviceArray": DeviceArray,
         "device": plan.device,
+        "ctx": plan.device.context,
+        "tls": thread_state,
         "pack": plan.struct.pack_into,
         "buf": plan.buffer,
         "get_ident": threading.get_ident,
         "owner": plan.owner,
-        "ptrs": plan.pointers,
-        "fn": plan.function,
         "plan": plan,
         "struct_error": struct.error,
+        "env_get": ENV_GET,
+        "ENV_KEY": ENV_KEY,
     }
+    checks: list[str] = [f"if len(args) != {len(plan.params)}:", "    return NO"]
+    if names:
+        checks.append(f"{', '.join(names)}{',' if len(names) == 1 else ''} = args")
     values: list[str] = []
+    arrays: list[str] = []
     for i, p in enumerate(plan.params):
         a = names[i]
-        env[f"dt{i}"] = p.dtype
         if p.kind in ("struct", "enum"):
             if p.cls is None or any(d.kind == "b" for d in leaf_dtypes(p.dtype)):
-                return _never  # no class to check against (or booleans to convert): the general path
+                return _never, _never_make  # no class to check against (or booleans to convert)
             env[f"cls{i}"] = p.cls
-            lines += [f"    if type({a}) is not cls{i}:", "        return False"]
+            checks += [f"if type({a}) is not cls{i}:", "    return NO"]
             if p.kind == "enum":
                 values.append(a)
             else:
@@ -215,28 +238,58 @@ def _generate_fast_path(plan: LaunchPlan) -> Callable[..., bool]:
             accepted = [f"type({a}) is {t.__name__}" for t in _PY_TYPES[p.dtype.kind]]
             env[f"np{i}"] = p.dtype.type
             accepted.append(f"type({a}) is np{i}")
-            lines += [f"    if not ({' or '.join(accepted)}):", "        return False"]
+            checks += [f"if not ({' or '.join(accepted)}):", "    return NO"]
             values.append(a)
         else:
             env[f"sig{i}"] = launch_signature(p.dtype, plan.device, p.ndim)
-            lines += [f"    if type({a}) is not DeviceArray or {a}._signature is not sig{i}:", "        return False"]
+            checks += [f"if type({a}) is not DeviceArray or {a}._signature is not sig{i}:", "    return NO"]
             values.append(f"*{a}._flat")
+            arrays.append(a)
     if plan.slot is not None:
         env["pending"], env["slot"], env["slot_id"] = plan.device.pending, plan.slot, id(plan.slot)
-    lines += [
-        "    if get_ident() != owner:",
-        "        return False",
-        "    device.ensure_current()",
-        "    try:",
-        f"        pack(buf, 0, {', '.join(values)})" if values else "        pass",
-        "    except (struct_error, OverflowError):",
-        "        return False  # e.g. an int out of range: the general path names the parameter",
-        "    err, = launch(*launch_args)",
-        "    if err:",
-        "        plan.fail(err)",
-        *(["    pending[slot_id] = slot"] if plan.slot is not None else []),
-        "    return True",
+    checks += [
+        "if get_ident() != owner:",  # the buffer is the owner thread's; others take the general path
+        "    return NO",
+        "if tls.context is not ctx:",
+        "    device.activate()",
+        "try:",
+        f"    pack(buf, 0, {', '.join(values)})" if values else "    pass",
+        "except (struct_error, OverflowError):",
+        "    return NO  # e.g. an int out of range: the general path names the parameter",
+        "err, = launch(*LAUNCH_ARGS)",
+        "if err:",
+        "    plan.fail(err)",
+        *(["pending[slot_id] = slot"] if plan.slot is not None else []),
+        "return YES",
     ]
+    # the 32-bit-index entry point when every array's offsets fit (DeviceArray._small), else the general one
+    small = " and ".join(f"{a}._small" for a in arrays)
+    use32 = plan.handle32 is not None and bool(arrays)
+    env["handle32"] = plan.handle32
+    fast_args = f"((handle32, *launch_args[1:]) if {small} else launch_args)" if use32 else "launch_args"
+    make_args = f"(small_args if {small} else launch_args)" if use32 else "launch_args"
+    fast = ["def fast(args, launch_args):"] + [
+        "    "
+        + line.replace("return NO", "return False")
+        .replace("return YES", "return True")
+        .replace("LAUNCH_ARGS", fast_args)
+        for line in checks
+    ]
+    make = [
+        "def make(launch_args, env_value, slow):",
+        "    small_args = (handle32, *launch_args[1:])",
+        "    def launch_one(args):",
+        "        if env_get(ENV_KEY) is not env_value:",
+        "            return slow(args)",
+    ]
+    make += [
+        "        "
+        + line.replace("return NO", "return slow(args)")
+        .replace("return YES", "return")
+        .replace("LAUNCH_ARGS", make_args)
+        for line in checks
+    ]
+    make += ["    return launch_one"]
     env["launch"] = launch_function()
-    exec("\n".join(lines), env)  # noqa: S102 - generated from the kernel's own signature
-    return env["fast"]  # type: ignore[no-any-return]
+    exec("\n".join(fast + make), env)  # noqa: S102 - generated from the kernel's own signature
+    return env["fast"], env["make"]

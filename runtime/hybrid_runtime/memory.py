@@ -24,7 +24,9 @@ INDEX32_LIMIT = 2**31 - 1
 
 def spans_index32(shape: tuple[int, ...], elem_strides: tuple[int, ...]) -> bool:
     """Does every element offset of this array (in elements) fit in a signed 32-bit int?"""
-    return sum(abs(s) * (n - 1) for n, s in zip(shape, elem_strides) if n > 0) <= INDEX32_LIMIT
+    if 0 in shape:
+        return True  # no elements, no offsets
+    return sum(abs(s) * (n - 1) for n, s in zip(shape, elem_strides)) <= INDEX32_LIMIT
 
 
 def launch_signature(dtype: np.dtype[Any], device: CudaDevice, ndim: int) -> tuple[Any, ...]:

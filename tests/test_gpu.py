@@ -262,7 +262,7 @@ def wild(x: Array[f32], offset: i64):
     code = (
         f"import sys, numpy as np, hybrid_runtime as hr\nsys.path.insert(0, {str(b.package_dir.parent)!r})\n"
         f"from {b.package_dir.name}.kern import wild\n"
-        "try:\n    wild.launch(1, 1, np.zeros(4, np.float32), 1 << 44, device='cuda')\n"
+        "try:\n    wild.launch(1, 1, np.zeros(4, np.float32), 1 << 30, device='cuda')\n"
         "except hr.CudaError as e:\n    print('CudaError:', e)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
@@ -521,3 +521,31 @@ def k(a: Array[{types["a"]}], b: Array[{types["b"]}], c: Array[{types["c"]}], ou
     what = "kernel bodies" if bodies else "expressions"
     print(f"\ndifferential on the GPU: {seen['programs']} {what}, 64 inputs each, bit-identical")
     assert seen["programs"] > 0
+
+
+def test_both_index_entry_points_give_the_same_result(build):
+    """Arrays whose offsets fit in 32 bits launch the kernel's 32-bit-index entry point; others the
+    general one. Forcing the general one changes nothing but the code that runs."""
+    b = build(
+        HEADER
+        + """
+@kernel
+def shift(src: Array[f32, 2], dst: Array[f32, 2]):
+    j = gpu.global_tid_x()
+    i = gpu.global_tid_y()
+    if i < dst.shape[0] and j < dst.shape[1]:
+        dst[i, j] = src[i, j] * f32(2.0) + src[-1 - i, j]
+"""
+    )
+    src = hr.to_device(np.random.default_rng(0).standard_normal((64, 48)).astype(np.float32))
+    outs = []
+    for small in (True, False):
+        dst = hr.device_array((64, 48), np.float32)
+        src._small = dst._small = small
+        b.module.shift[(3, 4), (16, 16)](src, dst)
+        outs.append(dst.copy_to_host())
+    host = src.copy_to_host()
+    assert np.array_equal(outs[0], outs[1])
+    assert np.array_equal(outs[0], host * np.float32(2.0) + host[::-1])
+    plan = b.module.shift._plans[(0, 0)]
+    assert plan.handle32 is not None

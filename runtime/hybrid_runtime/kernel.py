@@ -279,7 +279,7 @@ class Launcher:
                 plan, self._env = chosen, _UNSET
                 self._plan, self._launch_args, self._device = plan, plan.launch_args(self.config, self.handle), target
         if env is not self._env:  # (re)make the generated launch for this plan and $HYBRID_DEVICE value
-            self._launch, self._env = plan.make_launcher(self._launch_args, env, self._call), env
+            self._launch, self._env = plan.make_launcher(self.config, self.handle, env, self._call), env
         if not plan.fast(args, self._launch_args):
             plan.launch(self.config, args, self.stream)
 

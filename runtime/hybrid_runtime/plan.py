@@ -179,7 +179,7 @@ def _never(args: Any, launch_args: Any) -> bool:
     return False
 
 
-def _never_make(launch_args: Any, env: Any, slow: Callable[..., Any]) -> Callable[..., Any]:
+def _never_make(config: Any, stream: Any, env: Any, slow: Callable[..., Any]) -> Callable[..., Any]:
     return slow
 
 
@@ -192,15 +192,16 @@ def _leaf_paths(cls: Any, prefix: str = "") -> list[str]:
 
 
 def _generate_fast_path(plan: LaunchPlan) -> tuple[Callable[..., bool], Callable[..., Callable[..., Any]]]:
-    """Two functions from one generated body, for this kernel's signature:
+    """Two functions generated for this kernel's signature.
 
     ``fast(args, launch_args) -> bool`` launches and returns True when every argument is a plain scalar or
     a device array of this device, else returns False (the general path then checks and names the
     parameter that is wrong).
 
-    ``make(launch_args, env, slow)`` returns ``launch(args)`` for one ``kernel[blocks, threads]``: the same
-    body with its configuration, the ``$HYBRID_DEVICE`` check and the context check inlined, handing
-    anything else to ``slow(args)``. One Python frame per launch: the hot path of the runtime."""
+    ``make(config, stream, env, slow)`` returns ``launch(args)`` for one ``kernel[blocks, threads]``: the
+    same checks with the ``$HYBRID_DEVICE`` and context checks inlined, a parameter buffer of its own
+    that is re-packed only when an argument is not the very object of the previous launch, and anything
+    else handed to ``slow(args)``. One Python frame per launch: the hot path of the runtime."""
     names = [f"a{i}" for i in range(len(plan.params))]
     env: dict[str, Any] = {
         "DeviceArray": DeviceArray,
@@ -215,11 +216,17 @@ def _generate_fast_path(plan: LaunchPlan) -> tuple[Callable[..., bool], Callable
         "struct_error": struct.error,
         "env_get": ENV_GET,
         "ENV_KEY": ENV_KEY,
+        "handle32": plan.handle32,
+        "addressof": ctypes.addressof,
+        "launch": launch_function(),
     }
-    checks: list[str] = [f"if len(args) != {len(plan.params)}:", "    return NO"]
+    unpack = [f"if len(args) != {len(plan.params)}:", "    return NO"]
     if names:
-        checks.append(f"{', '.join(names)}{',' if len(names) == 1 else ''} = args")
+        unpack.append(f"{', '.join(names)}{',' if len(names) == 1 else ''} = args")
+    typed: list[str] = []  # checks by type (fast)
+    signed: list[str] = []  # the same checks for arrays by signature only (make; AttributeError: not ours)
     values: list[str] = []
+    keys: list[str | None] = []  # per parameter, what identifies its packed value (None: repack always)
     arrays: list[str] = []
     for i, p in enumerate(plan.params):
         a = names[i]
@@ -227,35 +234,42 @@ def _generate_fast_path(plan: LaunchPlan) -> tuple[Callable[..., bool], Callable
             if p.cls is None or any(d.kind == "b" for d in leaf_dtypes(p.dtype)):
                 return _never, _never_make  # no class to check against (or booleans to convert)
             env[f"cls{i}"] = p.cls
-            checks += [f"if type({a}) is not cls{i}:", "    return NO"]
+            check = [f"if type({a}) is not cls{i}:", "    return NO"]
+            typed += check
+            signed += check
             if p.kind == "enum":
                 values.append(a)
+                keys.append(a)
             else:
                 env[f"get{i}"] = operator.attrgetter(*_leaf_paths(p.cls))
                 values.append(f"*get{i}({a})")
+                keys.append(None)  # fields can change between launches
             continue
         if p.kind == "scalar":
             accepted = [f"type({a}) is {t.__name__}" for t in _PY_TYPES[p.dtype.kind]]
             env[f"np{i}"] = p.dtype.type
             accepted.append(f"type({a}) is np{i}")
-            checks += [f"if not ({' or '.join(accepted)}):", "    return NO"]
+            check = [f"if not ({' or '.join(accepted)}):", "    return NO"]
+            typed += check
+            signed += check
             values.append(a)
+            keys.append(a)
         else:
             env[f"sig{i}"] = launch_signature(p.dtype, plan.device, p.ndim)
-            checks += [f"if type({a}) is not DeviceArray or {a}._signature is not sig{i}:", "    return NO"]
+            typed += [f"if type({a}) is not DeviceArray or {a}._signature is not sig{i}:", "    return NO"]
+            signed += [f"if {a}._signature is not sig{i}:", "    return NO"]
             values.append(f"*{a}._flat")
+            keys.append(f"{a}._flat")
             arrays.append(a)
     if plan.slot is not None:
         env["pending"], env["slot"], env["slot_id"] = plan.device.pending, plan.slot, id(plan.slot)
-    checks += [
-        "if get_ident() != owner:",  # the buffer is the owner thread's; others take the general path
+    common = [
+        "if get_ident() != owner:",  # the buffers are the owner thread's; others take the general path
         "    return NO",
         "if tls.context is not ctx:",
         "    device.activate()",
-        "try:",
-        f"    pack(buf, 0, {', '.join(values)})" if values else "    pass",
-        "except (struct_error, OverflowError):",
-        "    return NO  # e.g. an int out of range: the general path names the parameter",
+    ]
+    after = [
         "err, = launch(*LAUNCH_ARGS)",
         "if err:",
         "    plan.fail(err)",
@@ -265,31 +279,68 @@ def _generate_fast_path(plan: LaunchPlan) -> tuple[Callable[..., bool], Callable
     # the 32-bit-index entry point when every array's offsets fit (DeviceArray._small), else the general one
     small = " and ".join(f"{a}._small" for a in arrays)
     use32 = plan.handle32 is not None and bool(arrays)
-    env["handle32"] = plan.handle32
+    pack_all = f"pack(BUF, 0, {', '.join(values)})" if values else "pass"
+
+    def body(lines: list[str], indent: str, no: str, yes: str, launch_args: str, buffer: str) -> list[str]:
+        return [
+            indent
+            + line.replace("return NO", no)
+            .replace("return YES", yes)
+            .replace("LAUNCH_ARGS", launch_args)
+            .replace("BUF", buffer)
+            for line in lines
+        ]
+
+    fast_pack = ["try:", f"    {pack_all}", "except (struct_error, OverflowError):", "    return NO"]
     fast_args = f"((handle32, *launch_args[1:]) if {small} else launch_args)" if use32 else "launch_args"
-    make_args = f"(small_args if {small} else launch_args)" if use32 else "launch_args"
-    fast = ["def fast(args, launch_args):"] + [
-        "    "
-        + line.replace("return NO", "return False")
-        .replace("return YES", "return True")
-        .replace("LAUNCH_ARGS", fast_args)
-        for line in checks
-    ]
+    fast = ["def fast(args, launch_args):"] + body(
+        unpack + typed + common + fast_pack + after, "    ", "return False", "return True", fast_args, "buf"
+    )
+
+    cached = [k for k in keys if k is not None] if None not in keys else []
+    last = [f"k{i}" for i in range(len(cached))]
+    make_args = f"(own_small if {small} else own_args)" if use32 else "own_args"
+    if cached:  # re-pack (and choose the entry point) only when an argument is not the object packed last time
+        current = [f"c{i}" for i in range(len(cached))]
+        make_pack = [f"{c} = {k}" for c, k in zip(current, cached)]
+        make_pack += [
+            f"if {' or '.join(f'{c} is not {k}' for c, k in zip(current, last))}:",
+            "    try:",
+            f"        {pack_all}",
+            "    except (struct_error, OverflowError):",
+            f"        {' = '.join(last)} = None  # the buffer may be half written",
+            "        return NO",
+            *[f"    {k} = {c}" for k, c in zip(last, current)],
+            f"    chosen = {make_args}",
+        ]
+        last.append("chosen")
+        make_args = "chosen"
+    else:
+        make_pack = fast_pack
+    checks = signed if arrays else typed
+    guard = ["try:"] + ["    " + line for line in checks] + ["except AttributeError:", "    return NO"]
     make = [
-        "def make(launch_args, env_value, slow):",
-        "    small_args = (handle32, *launch_args[1:])",
+        "def make(config, stream, env_value, slow):",
+        "    own_buf, own_ptrs = plan._new_buffer()",
+        "    own_args = plan.launch_args(config, stream, addressof(own_ptrs))",
+        "    own_small = (handle32, *own_args[1:])",
+        *[f"    {k} = None" for k in last],
         "    def launch_one(args):",
+        *([f"        nonlocal {', '.join(last)}"] if last else []),
         "        if env_get(ENV_KEY) is not env_value:",
         "            return slow(args)",
     ]
+    make += body(
+        unpack + (guard if arrays else typed) + common + make_pack + after,
+        "        ",
+        "return slow(args)",
+        "return",
+        make_args,
+        "own_buf",
+    )
     make += [
-        "        "
-        + line.replace("return NO", "return slow(args)")
-        .replace("return YES", "return")
-        .replace("LAUNCH_ARGS", make_args)
-        for line in checks
+        "    launch_one.buffers = own_buf, own_ptrs  # alive as long as the launch function",
+        "    return launch_one",
     ]
-    make += ["    return launch_one"]
-    env["launch"] = launch_function()
     exec("\n".join(fast + make), env)  # noqa: S102 - generated from the kernel's own signature
     return env["fast"], env["make"]

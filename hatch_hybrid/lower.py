@@ -372,6 +372,10 @@ class FunctionLowerer(CallLowerer):
 
     def aug_assign(self, s: ir.AugAssign) -> None:
         ops = self.tf.optypes[s.nid]
+        callee = self.tf.callees.get(s.nid)
+        if callee is not None:  # `c += d` on a struct: c = c.__add__(d), as Python falls back to
+            self.store_to(s.target, self.call_function(callee, [s.target, s.value]), ops.result)
+            return
         if isinstance(s.target, ir.Attribute):
             t = self.tf.types[s.target.nid]
             current = self.expr(s.target)
@@ -561,6 +565,9 @@ class FunctionLowerer(CallLowerer):
             for dim in arr.shape[1:]:
                 size = self.b.mul(size, dim)
             return size
+        if isinstance(e, (ir.BinOp, ir.UnaryOp)) and e.nid in tf.callees:  # an operator method of a struct
+            operands = [e.left, e.right] if isinstance(e, ir.BinOp) else [e.operand]
+            return self.call_function(tf.callees[e.nid], operands)
         if isinstance(e, ir.BinOp):
             ops = tf.optypes[e.nid]
             left = self.coerce(e.left, ops.left)

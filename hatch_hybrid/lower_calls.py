@@ -57,12 +57,17 @@ class CallLowerer:
         return self.call_gpu(e, callee)
 
     def call_helper(self, e: ir.Call, callee: Callee) -> Value:
-        target = callee.target
-        assert target is not None
-        fn = self.parent.function(target)
         nodes = list(e.args)
         if callee.kind == "method" and isinstance(e.func, ir.Attribute):
             nodes.insert(0, e.func.value)  # the receiver is `self`
+        return self.call_function(callee, nodes)
+
+    def call_function(self, callee: Callee, nodes: list[ir.Expr]) -> Value:
+        """Call a helper or method specialisation with these argument expressions (operators on
+        structs come here too: ``a + b`` is ``a.__add__(b)``)."""
+        target = callee.target
+        assert target is not None
+        fn = self.parent.function(target)
         args: list[llir.Value] = []
         for node in nodes:
             args += flatten(self.expr(node))

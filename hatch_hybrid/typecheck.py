@@ -49,6 +49,21 @@ from .types import (
 )
 
 BUILTINS = {"len", "abs", "min", "max", "int", "float", "bool", "range", "print"}
+BINARY_METHODS = {
+    "+": "__add__",
+    "-": "__sub__",
+    "*": "__mul__",
+    "/": "__truediv__",
+    "//": "__floordiv__",
+    "%": "__mod__",
+    "**": "__pow__",
+    "<<": "__lshift__",
+    ">>": "__rshift__",
+    "&": "__and__",
+    "|": "__or__",
+    "^": "__xor__",
+}
+UNARY_METHODS = {"-": "__neg__", "+": "__pos__", "~": "__invert__"}
 
 
 @dataclass(eq=False)
@@ -661,6 +676,8 @@ class FunctionChecker(CallChecker):
             return self._binop(e.op, self.expr(e.left), self.expr(e.right), e.right, e).result
         if isinstance(e, ir.UnaryOp):
             operand = self.expr(e.operand)
+            if isinstance(operand, StructT) and e.op != "not":
+                return self._struct_operator(e, e.op, operand, None)
             with rule_errors(e.loc):
                 return rules.unary(e.op, operand)
         if isinstance(e, ir.Compare):
@@ -703,6 +720,11 @@ class FunctionChecker(CallChecker):
         raise CompileError(e.loc, f"unsupported expression {type(e).__name__}")  # pragma: no cover
 
     def _binop(self, op: str, left: Type, right: Type, right_node: ir.Expr, node: ir.Node) -> rules.OpTypes:
+        if isinstance(left, StructT) or isinstance(right, StructT):
+            result = self._struct_operator(node, op, left, right)
+            ops = rules.OpTypes(left, right, result)
+            self.tf.optypes[node.nid] = ops
+            return ops
         const = self.tf.consts.get(right_node.nid)
         if op == "-" and isinstance(right_node, ir.UnaryOp):
             const = None
@@ -720,6 +742,29 @@ class FunctionChecker(CallChecker):
                         f"NumPy raises OverflowError here too; use a value that fits in {t}",
                     )
         return ops
+
+    def _struct_operator(self, node: ir.Node, op: str, left: Type, right: Type | None) -> Type:
+        """``a + b``, ``-a`` on a struct: its ``__add__``, ``__neg__``... method, as Python calls it."""
+        name = (UNARY_METHODS if right is None else BINARY_METHODS).get(op, "")
+        if not isinstance(left, StructT):
+            raise CompileError(
+                node.loc,
+                f"unsupported operand types for {op}: {left} and {right}",
+                "put the struct on the left (`c * 2.0`, not `2.0 * c`): kernels do not call reflected methods",
+            )
+        info = self.program.struct(StructSym(*left.qualname.rsplit(".", 1)), node.loc)
+        if name not in info.methods:
+            raise CompileError(
+                node.loc,
+                f"struct {left} does not support `{op}`",
+                f"define {name}(self{'' if right is None else ', other'}) on {left}",
+            )
+        fn, _ = info.methods[name]
+        args = (left,) if right is None else (left, right)
+        spec = self.program.specialise(fn, args, call_loc=node.loc)
+        self.tf.callees[node.nid] = Callee("method", fn.qualname, args, spec)
+        self.tf.uses_barrier |= spec.uses_barrier
+        return spec.return_type
 
     def name(self, e: ir.Name) -> Type:
         tf = self.tf

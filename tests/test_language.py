@@ -54,6 +54,31 @@ class Particle:
     id: i32
 
 
+@struct
+class Vec2:
+    x: f64
+    y: f64
+
+    def __add__(self, other: Vec2) -> Vec2:
+        return Vec2(self.x + other.x, self.y + other.y)
+
+    def __mul__(self, k: f64) -> Vec2:
+        return Vec2(self.x * k, self.y * k)
+
+    def __neg__(self) -> Vec2:
+        return Vec2(-self.x, -self.y)
+
+
+@kernel
+def vectors(xs: Array[Vec2], out: Array[Vec2]):
+    i = gpu.global_tid_x()
+    if i < len(xs):
+        acc = Vec2(0.0, 0.0)
+        for k in range(i + 1):
+            acc += xs[k] * 0.5
+        out[i] = -acc + xs[i]
+
+
 def escape(c: Complex, limit: i32) -> i32:
     z = Complex.zero()
     k = i32(0)
@@ -208,6 +233,22 @@ def test_struct_methods_params_and_returns(lang, device: str) -> None:  # type: 
     expected = [m.escape(m.Complex(np.float32(-2.0) + np.float32(i) * np.float32(0.04), 0.05), 200) for i in range(64)]
     assert out.tolist() == [int(v) for v in expected]
     assert len(set(out.tolist())) > 5
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_struct_operators_call_their_methods(lang, device: str) -> None:  # type: ignore[no-untyped-def]
+    m = lang.module
+    xs = np.zeros(16, m.Vec2.dtype)
+    xs["x"] = np.arange(16) * 0.25
+    xs["y"] = np.arange(16) ** 2 / 7.0
+    out = np.zeros(16, m.Vec2.dtype)
+    m.vectors.launch(16, 1, xs, out, device=device)
+    for i in range(16):  # the same operators, as plain Python on the host
+        acc = m.Vec2(0.0, 0.0)
+        for k in range(i + 1):
+            acc += m.Vec2(*xs[k]) * 0.5
+        want = -acc + m.Vec2(*xs[i])
+        assert (out["x"][i], out["y"][i]) == (want.x, want.y)
 
 
 @pytest.mark.parametrize("device", DEVICES)

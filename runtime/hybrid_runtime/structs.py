@@ -54,9 +54,11 @@ def struct(cls: type) -> type:
     cls.dtype = np.dtype(dtypes, align=True)  # type: ignore[attr-defined]
     cls.__init__ = _make_init(cls.__name__, fields)  # type: ignore[misc]
     cls.__setattr__ = _setattr  # type: ignore[assignment,method-assign]
-    cls.__repr__ = _repr  # type: ignore[assignment,method-assign]
-    cls.__eq__ = _eq  # type: ignore[assignment,method-assign]
-    cls.__hash__ = None  # type: ignore[assignment]  # mutable, as on the device
+    if "__repr__" not in cls.__dict__:
+        cls.__repr__ = _repr  # type: ignore[assignment,method-assign]
+    if "__eq__" not in cls.__dict__:
+        cls.__eq__ = _eq  # type: ignore[assignment,method-assign]
+        cls.__hash__ = None  # type: ignore[assignment]  # mutable, as on the device
     return cls
 
 

@@ -35,6 +35,8 @@ def wheelhouse(tmp_path_factory) -> Path:
     # the second package names hybrid-demo and mathlets only as ordinary dependencies
     build = run(*pip, "wheel", "--no-deps", "-v", "-w", house, "--find-links", house, examples / "hybrid_ext", env=env)
     assert "hatch-hybrid: hybrid_ext.kernels.blend -> hybrid_ext__kernels__blend" in build.stdout + build.stderr
+    build = run(*pip, "wheel", "--no-deps", "-v", "-w", house, "--find-links", house, examples / "hybrid_sort", env=env)
+    assert "hybrid_sort.bitonic.bitonic_pass -> hybrid_sort__bitonic__bitonic_pass__u32" in build.stdout + build.stderr
     # the runtime's own dependencies, so the install below needs no index
     run(*pip, "download", "-q", "--only-binary", ":all:", "-d", house, "numpy", "cuda-bindings")
     return house
@@ -45,7 +47,19 @@ def env(wheelhouse, tmp_path_factory) -> Path:
     target = tmp_path_factory.mktemp("venv")
     venv.create(target, with_pip=True)
     python = target / "bin" / "python"
-    run(python, "-m", "pip", "install", "-q", "--no-index", "--find-links", wheelhouse, "hybrid-demo", "hybrid-ext")
+    run(
+        python,
+        "-m",
+        "pip",
+        "install",
+        "-q",
+        "--no-index",
+        "--find-links",
+        wheelhouse,
+        "hybrid-demo",
+        "hybrid-ext",
+        "hybrid-sort",
+    )
     return python
 
 
@@ -114,3 +128,18 @@ def test_second_package_uses_the_first_ones_kernels_and_helpers(env, tmp_path, w
     assert not any(n.startswith(("hybrid_demo/", "mathlets/")) for n in names)
     out = run(env, "-m", "hybrid_ext", "--device", "cpu", cwd=tmp_path)
     assert out.stdout.count("matches numpy") == 4, out.stdout
+
+
+def test_generic_sort_example_runs_from_its_wheel(env, tmp_path, wheelhouse):
+    import json
+    import zipfile
+
+    (wheel,) = wheelhouse.glob("hybrid_sort-*.whl")
+    archive = zipfile.ZipFile(wheel)
+    manifest = json.loads(archive.read("hybrid_sort/_hybrid/manifest.json"))
+    variants = manifest["kernels"]["hybrid_sort.bitonic.bitonic_pass"]["variants"]
+    assert [v["types"] for v in variants] == [{"K": "f32"}, {"K": "u32"}, {"K": "i32"}]
+    for v in variants:
+        assert f"hybrid_sort/_hybrid/{v['symbol']}.sm_90.ptx" in archive.namelist()
+    out = run(env, "-m", "hybrid_sort", "--device", "cpu", "--log2n", "14", cwd=tmp_path)
+    assert out.stdout.count("identical") == 6, out.stdout

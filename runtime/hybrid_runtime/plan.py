@@ -92,10 +92,19 @@ class LaunchPlan:
         # path, which packs into a buffer of its own.
         self.owner = threading.get_ident()
         self.buffer, self.pointers = self._new_buffer()
+        self._local = threading.local()
         self.handle = initialise().CUfunction(function)
         self.params_address = ctypes.addressof(self.pointers)
         device.ensure_current()  # the owner thread's context record exists before the first fast launch
         self.fast, self.make_launcher = _generate_fast_path(self)
+
+    def _thread_buffer(self) -> tuple[Any, Any]:
+        """This thread's parameter buffer for the general path (cuLaunchKernel copies the parameters
+        before it returns, so one per thread is enough)."""
+        found = getattr(self._local, "buffers", None)
+        if found is None:
+            found = self._local.buffers = self._new_buffer()
+        return found
 
     def _new_buffer(self) -> tuple[Any, Any]:
         buffer = ctypes.create_string_buffer(self._size)
@@ -149,7 +158,7 @@ class LaunchPlan:
             small.append(spans_index32(tuple(shape), tuple(strides)))
         handle = stream_handle(stream)
         self.device.ensure_current()
-        buffer, pointers = self._new_buffer()
+        buffer, pointers = self._thread_buffer()
         self.struct.pack_into(buffer, 0, *flat)
         args = self.launch_args(config, handle, ctypes.addressof(pointers))
         if self.handle32 is not None and all(small):

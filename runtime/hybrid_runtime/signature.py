@@ -13,7 +13,8 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from .interop import as_array_view, from_dlpack
+from .interop import as_array_view
+from .memory import DeviceArray
 from .structs import dtype_from_json, is_struct
 from .types import SCALAR_DTYPES, SCALAR_NAMES, ArrayType, scalar_name
 
@@ -208,15 +209,17 @@ def check_arguments(kernel: str, params: list[Param], args: tuple[Any, ...]) -> 
         elif p.kind == "enum":
             out.append(check_enum(kernel, p, a))
         else:
-            if (
-                not isinstance(a, np.ndarray)
-                and not hasattr(a, "__cuda_array_interface__")
-                and hasattr(a, "__dlpack__")
-            ):
+            if not isinstance(a, (np.ndarray, DeviceArray)):
+                # another library's array: read its __cuda_array_interface__ (or consume its DLPack
+                # capsule) once, here; the launch uses the view
                 try:
-                    a = from_dlpack(a)  # consumed once, here; the launch uses the view
+                    view = as_array_view(a)
                 except TypeError as exc:
                     raise TypeError(f"{kernel}(): parameter `{p.name}` expects {p.describe()}: {exc}") from None
+                if view is not None:
+                    if p.dtype.names is not None and view.dtype.kind == "V":
+                        view.dtype = getattr(a, "dtype", view.dtype)  # the interface says only "|V<n>"
+                    a = view
             check_array(kernel, p, a)
             out.append(a)
     return out

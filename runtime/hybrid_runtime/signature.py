@@ -7,13 +7,14 @@ naming the kernel and the parameter.
 from __future__ import annotations
 
 import enum
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import numpy as np
 
-from .interop import as_array_view
+from .interop import ArrayView, as_array_view
 from .memory import DeviceArray
 from .structs import dtype_from_json, is_struct
 from .types import SCALAR_DTYPES, SCALAR_NAMES, ArrayType, scalar_name
@@ -99,41 +100,53 @@ def params_from_annotations(func: Callable[..., Any], bindings: dict[Any, Any] |
     return [param_of(name, ann, bindings) for name, ann in annotations_of(func).items()]
 
 
+def _expects(kernel: str, p: Param) -> str:
+    """The start of an argument error (built only when there is one: launches check every argument)."""
+    return f"{kernel}(): parameter `{p.name}` expects {p.describe()}"
+
+
+@functools.cache
+def _int_range(dtype: np.dtype[Any]) -> tuple[int, int]:
+    info = np.iinfo(dtype)
+    return int(info.min), int(info.max)
+
+
 def check_scalar(kernel: str, p: Param, value: Any) -> Any:
     """The argument as a NumPy scalar of the parameter's type."""
-    where = f"{kernel}(): parameter `{p.name}` expects {p.describe()}"
     dtype = p.dtype
     if isinstance(value, np.generic):
         if dtype.kind == "b" and value.dtype.kind != "b":
-            raise TypeError(f"{where}, got {value.dtype.name}")
+            raise TypeError(f"{_expects(kernel, p)}, got {value.dtype.name}")
         if not np.can_cast(value.dtype, dtype, "same_kind"):
-            raise TypeError(f"{where}, got {value.dtype.name} (convert it explicitly, e.g. {p.describe()}(x))")
+            raise TypeError(
+                f"{_expects(kernel, p)}, got {value.dtype.name} (convert it explicitly, e.g. {p.describe()}(x))"
+            )
         return dtype.type(value)
     if isinstance(value, bool):
         if dtype.kind != "b":
-            raise TypeError(f"{where}, got bool")
+            raise TypeError(f"{_expects(kernel, p)}, got bool")
         return dtype.type(value)
     if isinstance(value, int):
         if dtype.kind in "iu":
-            info = np.iinfo(dtype)
-            if not info.min <= value <= info.max:
-                raise ValueError(f"{where}, got {value}, which is out of range [{info.min}, {info.max}]")
+            low, high = _int_range(dtype)
+            if not low <= value <= high:
+                raise ValueError(f"{_expects(kernel, p)}, got {value}, which is out of range [{low}, {high}]")
             return dtype.type(value)
         if dtype.kind == "f":
             return dtype.type(value)
-        raise TypeError(f"{where}, got int")
+        raise TypeError(f"{_expects(kernel, p)}, got int")
     if isinstance(value, float):
         if dtype.kind == "f":
             return dtype.type(value)
-        raise TypeError(f"{where}, got float")
+        raise TypeError(f"{_expects(kernel, p)}, got float")
     if hasattr(value, "__index__") and dtype.kind in "iu":  # e.g. IntEnum members
         return check_scalar(kernel, p, value.__index__())
-    raise TypeError(f"{where}, got {type(value).__name__}")
+    raise TypeError(f"{_expects(kernel, p)}, got {type(value).__name__}")
 
 
 def array_description(value: Any) -> tuple[np.dtype[Any], tuple[int, ...], tuple[int, ...] | None] | None:
     """(dtype, shape, byte strides or None for C-contiguous) of a NumPy or CUDA array, else None."""
-    if isinstance(value, np.ndarray):
+    if isinstance(value, (np.ndarray, ArrayView, DeviceArray)):
         return value.dtype, value.shape, value.strides
     if hasattr(value, "__cuda_array_interface__"):
         view = as_array_view(value)
@@ -143,11 +156,10 @@ def array_description(value: Any) -> tuple[np.dtype[Any], tuple[int, ...], tuple
 
 
 def check_array(kernel: str, p: Param, value: Any) -> None:
-    where = f"{kernel}(): parameter `{p.name}` expects {p.describe()}"
     desc = array_description(value)
     if desc is None:
         raise TypeError(
-            f"{where}, got {type(value).__name__} (pass a NumPy array, a device array "
+            f"{_expects(kernel, p)}, got {type(value).__name__} (pass a NumPy array, a device array "
             "or an object with __cuda_array_interface__)"
         )
     dtype, shape, strides = desc
@@ -157,13 +169,17 @@ def check_array(kernel: str, p: Param, value: Any) -> None:
             dtype = p.dtype
     if dtype != p.dtype:
         if p.dtype.names is not None:
-            raise TypeError(f"{where}, got an array of {dtype} (allocate it with dtype={p.type_name}.dtype)")
-        raise TypeError(f"{where}, got an array of {dtype.name} (convert with .astype(np.{p.dtype.name}))")
+            raise TypeError(
+                f"{_expects(kernel, p)}, got an array of {dtype} (allocate it with dtype={p.type_name}.dtype)"
+            )
+        raise TypeError(
+            f"{_expects(kernel, p)}, got an array of {dtype.name} (convert with .astype(np.{p.dtype.name}))"
+        )
     if len(shape) != p.ndim:
-        raise ValueError(f"{where}, got an array with {len(shape)} dimension{'s' * (len(shape) != 1)}")
+        raise ValueError(f"{_expects(kernel, p)}, got an array with {len(shape)} dimension{'s' * (len(shape) != 1)}")
     if strides is not None and any(s % dtype.itemsize for s in strides):
         raise ValueError(
-            f"{where}, got an array whose strides {strides} are not multiples of its item size "
+            f"{_expects(kernel, p)}, got an array whose strides {strides} are not multiples of its item size "
             "(make a copy with np.ascontiguousarray)"
         )
 
@@ -180,16 +196,15 @@ def check_struct(kernel: str, p: Param, value: Any) -> Any:
 
 def check_enum(kernel: str, p: Param, value: Any) -> Any:
     """An enum argument: a member of the enum (an int with a member's value is accepted too)."""
-    where = f"{kernel}(): parameter `{p.name}` expects {p.describe()}"
     if isinstance(value, enum.Enum) and not isinstance(value, int):
-        raise TypeError(f"{where}, got {type(value).__name__}")
+        raise TypeError(f"{_expects(kernel, p)}, got {type(value).__name__}")
     if p.cls is not None and isinstance(value, enum.IntEnum) and not isinstance(value, p.cls):
-        raise TypeError(f"{where}, got {type(value).__name__}.{value.name}")
+        raise TypeError(f"{_expects(kernel, p)}, got {type(value).__name__}.{value.name}")
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{where}, got {type(value).__name__}")
+        raise TypeError(f"{_expects(kernel, p)}, got {type(value).__name__}")
     values = p.values or tuple(int(m) for m in p.cls)
     if int(value) not in values:
-        raise ValueError(f"{where}, got {int(value)}, which is not one of its values {list(values)}")
+        raise ValueError(f"{_expects(kernel, p)}, got {int(value)}, which is not one of its values {list(values)}")
     return p.cls(int(value)) if p.cls is not None else int(value)
 
 

@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from llvmlite import ir as llir
@@ -14,7 +15,7 @@ from . import intrinsics, ir
 from .lower_ops import I64, PTR, Ops, const
 from .lower_values import ArrayValue, TupleValue, Value, flatten, unflatten
 from .typecheck_calls import Callee
-from .types import NONE, WEAK_FLOAT, WEAK_INT, ArrayT, Element, Scalar, StructT, TupleT, Type
+from .types import NONE, WEAK_FLOAT, WEAK_INT, ArrayT, Scalar, StructT, TupleT, Type
 
 if TYPE_CHECKING:
     from .typecheck import TypedFunction
@@ -25,6 +26,7 @@ class CallLowerer:
     b: llir.IRBuilder
     ops: Ops
     parent: Any
+    address: Callable[..., llir.Value]  # provided by MemoryLowerer
 
     def expr(self, e: ir.Expr) -> Value:  # provided by FunctionLowerer
         raise NotImplementedError
@@ -33,9 +35,6 @@ class CallLowerer:
         raise NotImplementedError
 
     def condition(self, e: ir.Expr) -> llir.Value:
-        raise NotImplementedError
-
-    def address(self, arr: ArrayValue, indices: list[llir.Value], dtype: Element, loc: Any = None) -> llir.Value:
         raise NotImplementedError
 
     def convert_value(self, value: Value, src: Type, dst: Type) -> Value:

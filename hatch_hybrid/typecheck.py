@@ -31,6 +31,7 @@ from .discover import (
 from .errors import CompileError, Loc, Note
 from .parse import Parser, parse_function
 from .typecheck_calls import CallChecker, Callee, MethodSym, SymbolT, rule_errors, type_named
+from .typecheck_types import StructInfo, UserTypeChecker, kernel_variants, read_struct
 from .types import (
     BOOL,
     NONE,
@@ -49,21 +50,6 @@ from .types import (
 )
 
 BUILTINS = {"len", "abs", "min", "max", "int", "float", "bool", "range", "print"}
-BINARY_METHODS = {
-    "+": "__add__",
-    "-": "__sub__",
-    "*": "__mul__",
-    "/": "__truediv__",
-    "//": "__floordiv__",
-    "%": "__mod__",
-    "**": "__pow__",
-    "<<": "__lshift__",
-    ">>": "__rshift__",
-    "&": "__and__",
-    "|": "__or__",
-    "^": "__xor__",
-}
-UNARY_METHODS = {"-": "__neg__", "+": "__pos__", "~": "__invert__"}
 
 
 @dataclass(eq=False)
@@ -90,14 +76,6 @@ class TypedFunction:
         head = f"# {self.symbol}: ({', '.join(map(str, self.arg_types))}) -> {self.return_type}"
         local_lines = [f"#   {name}: {t}" for name, t in sorted(self.locals.items())]
         return "\n".join([head, *local_lines, ir.dump(self.fn, self.type_of)])
-
-
-@dataclass
-class StructInfo:
-    """A ``@struct`` class as the compiler sees it: its type and its methods."""
-
-    type: StructT
-    methods: dict[str, tuple[ir.Function, bool]]  # name -> (function, is a staticmethod)
 
 
 class _Unresolved(Exception):
@@ -135,84 +113,20 @@ class Program:
         return fn
 
     def struct(self, sym: StructSym, loc: Loc | None = None) -> StructInfo:
-        """Read a ``@struct`` class: its fields (in order) and methods."""
+        """A ``@struct`` class: its fields (in order) and methods, read once."""
         if sym.qualname in self._structs:
             found = self._structs[sym.qualname]
             if found is None:
                 raise CompileError(loc, f"struct {sym.name} contains itself", "a struct holds values, not references")
             return found
         self._structs[sym.qualname] = None
-        info = self.index.module(sym.module)
-        node = info.classes[sym.name]
-        parser = Parser(str(info.path), sym.module)
-        fields: list[tuple[str, Type]] = []
-        methods: dict[str, tuple[ir.Function, bool]] = {}
-        for stmt in node.body:
-            if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
-                if stmt.value is not None:
-                    raise CompileError(
-                        parser.loc(stmt.value),
-                        "struct fields cannot have default values",
-                        "pass every field to the constructor",
-                    )
-                t = self.annotation(sym.module, parser.expr(stmt.annotation))
-                t = t.storage if isinstance(t, Weak) else t
-                if not isinstance(t, (Scalar, StructT)):
-                    raise CompileError(parser.loc(stmt.annotation), f"struct fields hold scalars or structs, not {t}")
-                fields.append((stmt.target.id, t))
-            elif isinstance(stmt, ast.FunctionDef):
-                static = False
-                for dec in stmt.decorator_list:
-                    if isinstance(dec, ast.Name) and dec.id == "staticmethod":
-                        static = True
-                    else:
-                        raise CompileError(
-                            parser.loc(dec),
-                            "methods of structs used in kernels take no decorators but @staticmethod",
-                        )
-                fn = parse_function(stmt, str(info.path), sym.module)
-                fn.name = f"{sym.name}.{stmt.name}"
-                if not static and not fn.params:
-                    raise CompileError(fn.loc, f"method {fn.name} needs a `self` parameter")
-                methods[stmt.name] = (fn, static)
-        if not fields:
-            raise CompileError(Loc(str(info.path), node.lineno, node.col_offset), f"struct {sym.name} has no fields")
-        result = StructInfo(StructT(sym.qualname, tuple(fields)), methods)
-        self._structs[sym.qualname] = result
+        self._structs[sym.qualname] = result = read_struct(self, sym)
         return result
 
     # ----------------------------------------------------------------- kernels
     def variants(self, decl: KernelDecl) -> list[dict[str, Type]]:
-        """The TypeVar bindings of ``@kernel(specialize={"T": [f32, i32]})``: one per combination, in
-        the order written (``[{}]`` for a kernel that is not generic)."""
-        spec = decl.options.get("specialize")
-        if spec is None:
-            return [{}]
-        file = str(decl.loc.file)
-        if not isinstance(spec, ast.Dict):
-            raise CompileError(decl.loc, 'specialize= takes a dict: specialize={"T": [f32, i32]}')
-        combos: list[dict[str, Type]] = [{}]
-        for key, value in zip(spec.keys, spec.values):
-            if not (isinstance(key, ast.Constant) and isinstance(key.value, str)):
-                raise CompileError(decl.loc, "the keys of specialize= are TypeVar names as strings")
-            sym = self.index.resolve_global(decl.module, key.value)
-            if not isinstance(sym, TypeVarSym):
-                raise CompileError(
-                    Loc(file, key.lineno, key.col_offset),
-                    f"specialize= names `{key.value}`, which is not a TypeVar of this module",
-                    f'define it: {key.value} = typing.TypeVar("{key.value}")',
-                )
-            if not isinstance(value, (ast.List, ast.Tuple)) or not value.elts:
-                raise CompileError(decl.loc, f"specialize={{'{key.value}': [...]}} needs a list of types")
-            types = []
-            for elt in value.elts:
-                t = self.annotation(decl.module, Parser(file, decl.module).expr(elt))
-                t = t.storage if isinstance(t, Weak) else t
-                if not isinstance(t, (Scalar, StructT)):
-                    raise CompileError(Loc(file, elt.lineno, elt.col_offset), f"cannot specialise over {t}")
-                types.append(t)
-            combos = [{**c, sym.qualname: t} for c in combos for t in types]
-        return combos
+        """The TypeVar bindings of a kernel's ``specialize=`` (``[{}]`` for a kernel that is not generic)."""
+        return kernel_variants(self, decl)
 
     def check_kernel(self, decl: KernelDecl, typevars: dict[str, Type] | None = None) -> TypedFunction:
         fn = self.parsed(FunctionSym(decl.module, decl.name))
@@ -346,7 +260,7 @@ def _terminates(block: list[ir.Stmt]) -> bool:
     return False
 
 
-class FunctionChecker(CallChecker):
+class FunctionChecker(CallChecker, UserTypeChecker):
     """Infers the types of one specialisation."""
 
     def __init__(self, program: Program, tf: TypedFunction, typevars: dict[str, Type]) -> None:
@@ -410,48 +324,6 @@ class FunctionChecker(CallChecker):
             elif isinstance(s, ir.While):
                 out |= self._assigned_names(s.body)
         return out
-
-    def _bind_typevars(self) -> None:
-        """A generic helper (``def swap(a: T, b: T)``) binds its TypeVars to the argument types."""
-        for p, t in zip(self.fn.params, self.tf.arg_types):
-            node = p.annotation
-            if node is None:
-                continue
-            if isinstance(node, ir.Subscript) and isinstance(t, ArrayT):
-                items = node.index.elts if isinstance(node.index, ir.TupleExpr) else [node.index]
-                node, t = items[0], t.dtype
-            sym = self.program._static(self.module, node)
-            if isinstance(sym, TypeVarSym):
-                bound = self.typevars.setdefault(sym.qualname, t)
-                if bound != t:
-                    raise CompileError(
-                        p.loc,
-                        f"TypeVar {sym.name} is {bound} for an earlier parameter of {self.fn.name}() "
-                        f"but {t} for `{p.name}`",
-                        "pass arguments of one type for parameters annotated with the same TypeVar",
-                    )
-
-    def _check_struct_sharing(self) -> None:
-        """Structs are values on the device; on the CPU they are objects, so a variable bound to an
-        existing struct shares it. Field writes are allowed only where nothing can be shared."""
-        for name, loc in self.mutated.items():
-            if name in self.shared:
-                raise CompileError(
-                    loc,
-                    f"cannot assign a field of `{name}`: `{name}` is bound to an existing struct value, which on the "
-                    "CPU is shared with where it came from",
-                    f"make a new value first: `{name} = Cls(...)` (a constructor call or an array element is new)",
-                    [Note(self.shared[name], f"`{name}` is bound to an existing value here")],
-                )
-        for source, loc in self.copies:
-            if source in self.mutated:
-                raise CompileError(
-                    loc,
-                    f"`{source}` has fields assigned elsewhere, so this assignment would share one struct object on "
-                    "the CPU but copy it on the GPU",
-                    "construct a new value: `b = Cls(a.x, a.y)`",
-                    [Note(self.mutated[source], f"a field of `{source}` is assigned here")],
-                )
 
     def _round(self) -> None:
         self.tf.types.clear()
@@ -629,27 +501,6 @@ class FunctionChecker(CallChecker):
                 self.copies.append((value_node.id, value_node.loc))
         tf.types[target.nid] = tf.locals[name]
 
-    def assign_field(self, target: ir.Attribute, value: Type, value_node: ir.Expr) -> None:
-        root: ir.Expr = target
-        while isinstance(root, ir.Attribute):
-            root = root.value
-        assert isinstance(root, ir.Name)
-        field_t = self.expr(target)
-        if root.id in self.params:
-            raise CompileError(
-                target.loc,
-                f"cannot assign a field of parameter `{root.id}`: on the CPU that would change the caller's value",
-                f"copy it into a new local first: `c = Cls({root.id}.x, ...)`, change that, and return it",
-            )
-        if root.id not in self.local_names or not isinstance(self.tf.locals.get(root.id), StructT):
-            raise CompileError(target.loc, f"`{root.id}` is not a local struct variable")
-        if isinstance(field_t, StructT) or isinstance(value, StructT):
-            if value != field_t:
-                raise CompileError(value_node.loc, f"cannot assign {value} to field `{target.attr}` of type {field_t}")
-        elif not is_numeric(value):
-            raise CompileError(value_node.loc, f"cannot assign {value} to field `{target.attr}` of type {field_t}")
-        self.mutated.setdefault(root.id, target.loc)
-
     def _array_root(self, node: ir.Expr) -> str | None:
         return node.id if isinstance(node, ir.Name) else None
 
@@ -743,29 +594,6 @@ class FunctionChecker(CallChecker):
                     )
         return ops
 
-    def _struct_operator(self, node: ir.Node, op: str, left: Type, right: Type | None) -> Type:
-        """``a + b``, ``-a`` on a struct: its ``__add__``, ``__neg__``... method, as Python calls it."""
-        name = (UNARY_METHODS if right is None else BINARY_METHODS).get(op, "")
-        if not isinstance(left, StructT):
-            raise CompileError(
-                node.loc,
-                f"unsupported operand types for {op}: {left} and {right}",
-                "put the struct on the left (`c * 2.0`, not `2.0 * c`): kernels do not call reflected methods",
-            )
-        info = self.program.struct(StructSym(*left.qualname.rsplit(".", 1)), node.loc)
-        if name not in info.methods:
-            raise CompileError(
-                node.loc,
-                f"struct {left} does not support `{op}`",
-                f"define {name}(self{'' if right is None else ', other'}) on {left}",
-            )
-        fn, _ = info.methods[name]
-        args = (left,) if right is None else (left, right)
-        spec = self.program.specialise(fn, args, call_loc=node.loc)
-        self.tf.callees[node.nid] = Callee("method", fn.qualname, args, spec)
-        self.tf.uses_barrier |= spec.uses_barrier
-        return spec.return_type
-
     def name(self, e: ir.Name) -> Type:
         tf = self.tf
         if e.id in self.local_names:
@@ -797,32 +625,9 @@ class FunctionChecker(CallChecker):
 
     def attribute(self, e: ir.Attribute) -> Type:
         base = self.expr(e.value)
-        if isinstance(base, SymbolT) and isinstance(base.sym, EnumSym):
-            members = dict(base.sym.members)
-            if e.attr not in members:
-                raise CompileError(
-                    e.loc, f"{base.sym.name} has no member `{e.attr}`", "members: " + ", ".join(members) or "none"
-                )
-            self.tf.consts[e.nid] = members[e.attr]
-            return EnumT(base.sym.qualname)
-        if isinstance(base, SymbolT) and isinstance(base.sym, StructSym):
-            info = self.program.struct(base.sym, e.loc)
-            if e.attr not in info.methods:
-                raise CompileError(
-                    e.loc,
-                    f"struct {base.sym.name} has no method `{e.attr}`",
-                    "fields belong to values: make one with the constructor first",
-                )
-            return SymbolT(MethodSym(base.sym, e.attr))
-        if isinstance(base, StructT):
-            field_t = base.field(e.attr)
-            if field_t is not None:
-                return field_t
-            raise CompileError(
-                e.loc,
-                f"struct {base} has no field `{e.attr}`",
-                "fields: " + ", ".join(n for n, _ in base.fields) + " (methods are called: c.method(...))",
-            )
+        found = self.user_type_attribute(e, base)
+        if found is not None:
+            return found
         if isinstance(base, SymbolT) and not isinstance(base.sym, (str, MethodSym)):
             member = self.program.index.resolve_member(base.sym, e.attr)
             if member is None:

@@ -1,0 +1,252 @@
+"""Type checking of user-defined types: ``@struct`` classes (fields, methods, operators, the rules that
+keep them values on both sides), ``IntEnum`` members, and the TypeVars of generic kernels and helpers.
+
+:class:`UserTypeChecker` is mixed into :class:`~.typecheck.FunctionChecker`.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from . import ir
+from .discover import EnumSym, KernelDecl, StructSym, TypeVarSym
+from .errors import CompileError, Loc, Note
+from .parse import Parser, parse_function
+from .typecheck_calls import Callee, MethodSym, SymbolT
+from .types import ArrayT, EnumT, Scalar, StructT, Type, Weak, is_numeric
+
+if TYPE_CHECKING:
+    from .typecheck import Program, TypedFunction
+
+BINARY_METHODS = {
+    "+": "__add__",
+    "-": "__sub__",
+    "*": "__mul__",
+    "/": "__truediv__",
+    "//": "__floordiv__",
+    "%": "__mod__",
+    "**": "__pow__",
+    "<<": "__lshift__",
+    ">>": "__rshift__",
+    "&": "__and__",
+    "|": "__or__",
+    "^": "__xor__",
+}
+UNARY_METHODS = {"-": "__neg__", "+": "__pos__", "~": "__invert__"}
+
+
+@dataclass
+class StructInfo:
+    """A ``@struct`` class as the compiler sees it: its type and its methods."""
+
+    type: StructT
+    methods: dict[str, tuple[ir.Function, bool]]  # name -> (function, is a staticmethod)
+
+
+def read_struct(program: Program, sym: StructSym) -> StructInfo:
+    """Read a ``@struct`` class from source: annotated fields in order, methods and staticmethods."""
+    info = program.index.module(sym.module)
+    node = info.classes[sym.name]
+    parser = Parser(str(info.path), sym.module)
+    fields: list[tuple[str, Type]] = []
+    methods: dict[str, tuple[ir.Function, bool]] = {}
+    for stmt in node.body:
+        if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
+            if stmt.value is not None:
+                raise CompileError(
+                    parser.loc(stmt.value),
+                    "struct fields cannot have default values",
+                    "pass every field to the constructor",
+                )
+            t = program.annotation(sym.module, parser.expr(stmt.annotation))
+            t = t.storage if isinstance(t, Weak) else t
+            if not isinstance(t, (Scalar, StructT)):
+                raise CompileError(parser.loc(stmt.annotation), f"struct fields hold scalars or structs, not {t}")
+            fields.append((stmt.target.id, t))
+        elif isinstance(stmt, ast.FunctionDef):
+            static = False
+            for dec in stmt.decorator_list:
+                if isinstance(dec, ast.Name) and dec.id == "staticmethod":
+                    static = True
+                else:
+                    raise CompileError(
+                        parser.loc(dec),
+                        "methods of structs used in kernels take no decorators but @staticmethod",
+                    )
+            fn = parse_function(stmt, str(info.path), sym.module)
+            fn.name = f"{sym.name}.{stmt.name}"
+            if not static and not fn.params:
+                raise CompileError(fn.loc, f"method {fn.name} needs a `self` parameter")
+            methods[stmt.name] = (fn, static)
+    if not fields:
+        raise CompileError(Loc(str(info.path), node.lineno, node.col_offset), f"struct {sym.name} has no fields")
+    return StructInfo(StructT(sym.qualname, tuple(fields)), methods)
+
+
+def kernel_variants(program: Program, decl: KernelDecl) -> list[dict[str, Type]]:
+    """The TypeVar bindings of ``@kernel(specialize={"T": [f32, i32]})``: one per combination, in the
+    order written (``[{}]`` for a kernel that is not generic)."""
+    """The TypeVar bindings of ``@kernel(specialize={"T": [f32, i32]})``: one per combination, in
+    the order written (``[{}]`` for a kernel that is not generic)."""
+    spec = decl.options.get("specialize")
+    if spec is None:
+        return [{}]
+    file = str(decl.loc.file)
+    if not isinstance(spec, ast.Dict):
+        raise CompileError(decl.loc, 'specialize= takes a dict: specialize={"T": [f32, i32]}')
+    combos: list[dict[str, Type]] = [{}]
+    for key, value in zip(spec.keys, spec.values):
+        if not (isinstance(key, ast.Constant) and isinstance(key.value, str)):
+            raise CompileError(decl.loc, "the keys of specialize= are TypeVar names as strings")
+        sym = program.index.resolve_global(decl.module, key.value)
+        if not isinstance(sym, TypeVarSym):
+            raise CompileError(
+                Loc(file, key.lineno, key.col_offset),
+                f"specialize= names `{key.value}`, which is not a TypeVar of this module",
+                f'define it: {key.value} = typing.TypeVar("{key.value}")',
+            )
+        if not isinstance(value, (ast.List, ast.Tuple)) or not value.elts:
+            raise CompileError(decl.loc, f"specialize={{'{key.value}': [...]}} needs a list of types")
+        types = []
+        for elt in value.elts:
+            t = program.annotation(decl.module, Parser(file, decl.module).expr(elt))
+            t = t.storage if isinstance(t, Weak) else t
+            if not isinstance(t, (Scalar, StructT)):
+                raise CompileError(Loc(file, elt.lineno, elt.col_offset), f"cannot specialise over {t}")
+            types.append(t)
+        combos = [{**c, sym.qualname: t} for c in combos for t in types]
+    return combos
+
+
+class UserTypeChecker:
+    tf: TypedFunction
+    program: Program
+    module: str
+    fn: ir.Function
+    params: dict[str, int]
+    local_names: set[str]
+    typevars: dict[str, Type]
+    mutated: dict[str, Loc]
+    shared: dict[str, Loc]
+    copies: list[tuple[str, Loc]]
+
+    def expr(self, e: ir.Expr) -> Type:  # provided by FunctionChecker
+        raise NotImplementedError
+
+    def _bind_typevars(self) -> None:
+        """A generic helper (``def swap(a: T, b: T)``) binds its TypeVars to the argument types."""
+        for p, t in zip(self.fn.params, self.tf.arg_types):
+            node = p.annotation
+            if node is None:
+                continue
+            if isinstance(node, ir.Subscript) and isinstance(t, ArrayT):
+                items = node.index.elts if isinstance(node.index, ir.TupleExpr) else [node.index]
+                node, t = items[0], t.dtype
+            sym = self.program._static(self.module, node)
+            if isinstance(sym, TypeVarSym):
+                bound = self.typevars.setdefault(sym.qualname, t)
+                if bound != t:
+                    raise CompileError(
+                        p.loc,
+                        f"TypeVar {sym.name} is {bound} for an earlier parameter of {self.fn.name}() "
+                        f"but {t} for `{p.name}`",
+                        "pass arguments of one type for parameters annotated with the same TypeVar",
+                    )
+
+    def _check_struct_sharing(self) -> None:
+        """Structs are values on the device; on the CPU they are objects, so a variable bound to an
+        existing struct shares it. Field writes are allowed only where nothing can be shared."""
+        for name, loc in self.mutated.items():
+            if name in self.shared:
+                raise CompileError(
+                    loc,
+                    f"cannot assign a field of `{name}`: `{name}` is bound to an existing struct value, which on the "
+                    "CPU is shared with where it came from",
+                    f"make a new value first: `{name} = Cls(...)` (a constructor call or an array element is new)",
+                    [Note(self.shared[name], f"`{name}` is bound to an existing value here")],
+                )
+        for source, loc in self.copies:
+            if source in self.mutated:
+                raise CompileError(
+                    loc,
+                    f"`{source}` has fields assigned elsewhere, so this assignment would share one struct object on "
+                    "the CPU but copy it on the GPU",
+                    "construct a new value: `b = Cls(a.x, a.y)`",
+                    [Note(self.mutated[source], f"a field of `{source}` is assigned here")],
+                )
+
+    def assign_field(self, target: ir.Attribute, value: Type, value_node: ir.Expr) -> None:
+        root: ir.Expr = target
+        while isinstance(root, ir.Attribute):
+            root = root.value
+        assert isinstance(root, ir.Name)
+        field_t = self.expr(target)
+        if root.id in self.params:
+            raise CompileError(
+                target.loc,
+                f"cannot assign a field of parameter `{root.id}`: on the CPU that would change the caller's value",
+                f"copy it into a new local first: `c = Cls({root.id}.x, ...)`, change that, and return it",
+            )
+        if root.id not in self.local_names or not isinstance(self.tf.locals.get(root.id), StructT):
+            raise CompileError(target.loc, f"`{root.id}` is not a local struct variable")
+        if isinstance(field_t, StructT) or isinstance(value, StructT):
+            if value != field_t:
+                raise CompileError(value_node.loc, f"cannot assign {value} to field `{target.attr}` of type {field_t}")
+        elif not is_numeric(value):
+            raise CompileError(value_node.loc, f"cannot assign {value} to field `{target.attr}` of type {field_t}")
+        self.mutated.setdefault(root.id, target.loc)
+
+    def _struct_operator(self, node: ir.Node, op: str, left: Type, right: Type | None) -> Type:
+        """``a + b``, ``-a`` on a struct: its ``__add__``, ``__neg__``... method, as Python calls it."""
+        name = (UNARY_METHODS if right is None else BINARY_METHODS).get(op, "")
+        if not isinstance(left, StructT):
+            raise CompileError(
+                node.loc,
+                f"unsupported operand types for {op}: {left} and {right}",
+                "put the struct on the left (`c * 2.0`, not `2.0 * c`): kernels do not call reflected methods",
+            )
+        info = self.program.struct(StructSym(*left.qualname.rsplit(".", 1)), node.loc)
+        if name not in info.methods:
+            raise CompileError(
+                node.loc,
+                f"struct {left} does not support `{op}`",
+                f"define {name}(self{'' if right is None else ', other'}) on {left}",
+            )
+        fn, _ = info.methods[name]
+        args = (left,) if right is None else (left, right)
+        spec = self.program.specialise(fn, args, call_loc=node.loc)
+        self.tf.callees[node.nid] = Callee("method", fn.qualname, args, spec)
+        self.tf.uses_barrier |= spec.uses_barrier
+        return spec.return_type
+
+    def user_type_attribute(self, e: ir.Attribute, base: Type) -> Type | None:
+        """``Color.RED``, ``Complex.zero``, ``c.re``; None when ``base`` is not a user-defined type."""
+        if isinstance(base, SymbolT) and isinstance(base.sym, EnumSym):
+            members = dict(base.sym.members)
+            if e.attr not in members:
+                raise CompileError(
+                    e.loc, f"{base.sym.name} has no member `{e.attr}`", "members: " + ", ".join(members) or "none"
+                )
+            self.tf.consts[e.nid] = members[e.attr]
+            return EnumT(base.sym.qualname)
+        if isinstance(base, SymbolT) and isinstance(base.sym, StructSym):
+            info = self.program.struct(base.sym, e.loc)
+            if e.attr not in info.methods:
+                raise CompileError(
+                    e.loc,
+                    f"struct {base.sym.name} has no method `{e.attr}`",
+                    "fields belong to values: make one with the constructor first",
+                )
+            return SymbolT(MethodSym(base.sym, e.attr))
+        if isinstance(base, StructT):
+            field_t = base.field(e.attr)
+            if field_t is not None:
+                return field_t
+            raise CompileError(
+                e.loc,
+                f"struct {base} has no field `{e.attr}`",
+                "fields: " + ", ".join(n for n, _ in base.fields) + " (methods are called: c.method(...))",
+            )
+        return None

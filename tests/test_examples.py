@@ -16,7 +16,8 @@ import pytest
 from conftest import TEST_ARCHS
 
 from hatch_hybrid.artifacts import write_package_artifacts
-from hatch_hybrid.pipeline import compile_packages
+from hatch_hybrid.cache import KernelCache
+from hatch_hybrid.pipeline import Options, compile_packages
 
 EXAMPLES = Path(__file__).parent.parent / "example_project"
 
@@ -27,7 +28,9 @@ def example(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Modu
     root = tmp_path_factory.mktemp("examples")
     for project, package in (("hybrid_demo", "hybrid_demo"), ("hybrid_sort", "hybrid_sort")):
         shutil.copytree(EXAMPLES / project / package, root / package)
-    kernels = compile_packages([root / "hybrid_demo", root / "hybrid_sort"], TEST_ARCHS)
+    # no cache: this module-scoped fixture runs outside the per-test private cache
+    options = Options(list(TEST_ARCHS), cubin=False, cache=KernelCache(None))
+    kernels = compile_packages([root / "hybrid_demo", root / "hybrid_sort"], options=options)
     write_package_artifacts(kernels, TEST_ARCHS, root)
     saved = {m: sys.modules.pop(m) for m in list(sys.modules) if m.split(".")[0] in ("hybrid_demo", "hybrid_sort")}
     sys.path.insert(0, str(root))

@@ -41,13 +41,20 @@ class ExternalSym:
 
 
 @dataclass(frozen=True)
-class FunctionSym:
+class _Defined:
+    """Something defined at the top level of a module of an indexed package."""
+
     module: str
     name: str
 
     @property
     def qualname(self) -> str:
         return f"{self.module}.{self.name}"
+
+
+@dataclass(frozen=True)
+class FunctionSym(_Defined):
+    """A module-level function."""
 
 
 @dataclass(frozen=True)
@@ -65,40 +72,20 @@ class UnknownSym:
 
 
 @dataclass(frozen=True)
-class StructSym:
+class StructSym(_Defined):
     """A class decorated with ``hybrid_runtime.struct``."""
 
-    module: str
-    name: str
-
-    @property
-    def qualname(self) -> str:
-        return f"{self.module}.{self.name}"
-
 
 @dataclass(frozen=True)
-class EnumSym:
+class EnumSym(_Defined):
     """An ``enum.IntEnum`` class and its members' values."""
 
-    module: str
-    name: str
     members: tuple[tuple[str, int], ...]
-
-    @property
-    def qualname(self) -> str:
-        return f"{self.module}.{self.name}"
 
 
 @dataclass(frozen=True)
-class TypeVarSym:
+class TypeVarSym(_Defined):
     """``T = typing.TypeVar("T")`` at module level."""
-
-    module: str
-    name: str
-
-    @property
-    def qualname(self) -> str:
-        return f"{self.module}.{self.name}"
 
 
 @dataclass(frozen=True)

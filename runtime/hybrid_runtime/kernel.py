@@ -105,6 +105,8 @@ class Kernel:
             except (TypeError, ValueError):
                 continue
             fits.append(k)
+        if len(fits) == 1 or (fits and len({tuple(id(v) for v in self.variants[k].values()) for k in fits}) == 1):
+            return fits[0]
         names = [", ".join(f"{tv.__name__}={_type_name(t)}" for tv, t in b.items()) for b in self.variants]
         if not fits:
             got = ", ".join(_describe_arg(a) for a in args)
@@ -112,12 +114,10 @@ class Kernel:
                 f"{self.__name__}(): no specialisation fits the arguments ({got}); it is compiled for "
                 + "; ".join(names)
             )
-        if len(fits) > 1 and len({tuple(id(v) for v in self.variants[k].values()) for k in fits}) > 1:
-            raise TypeError(
-                f"{self.__name__}(): the arguments fit several specialisations ({'; '.join(names[k] for k in fits)}); "
-                "pass NumPy scalars or arrays of the type you mean, e.g. np.float32(x)"
-            )
-        return fits[0]
+        raise TypeError(
+            f"{self.__name__}(): the arguments fit several specialisations ({'; '.join(names[k] for k in fits)}); "
+            "pass NumPy scalars or arrays of the type you mean, e.g. np.float32(x)"
+        )
 
     def _launch(self, config: LaunchConfig, *args: Any, device: str | None = None, stream: Any = None) -> None:
         target = default_device() if device is None else select(device)
@@ -197,7 +197,9 @@ class Kernel:
             return manifest, found
         return manifest, entry
 
-    def _refresh_editable(self, manifest: Manifest, entry: dict[str, Any]) -> tuple[Manifest, dict[str, Any]]:
+    def _refresh_editable(
+        self, manifest: Manifest, entry: dict[str, Any], variant: int = 0
+    ) -> tuple[Manifest, dict[str, Any]]:
         """An editable install compiled its kernels when it was installed; if their source has changed
         since, recompile in place when hatch-hybrid is importable, else say so."""
         from .staleness import changed_sources  # ast & co: only editable installs pay for it
@@ -215,15 +217,13 @@ class Kernel:
             ) from None
         editable.rebuild_in_place(manifest.directory.parent, manifest.data)
         package_manifest.cache_clear()
-        return self._manifest_entry()
+        return self._manifest_entry(variant)
 
     def _plan(self, device: CudaDevice, variant: int = 0) -> LaunchPlan:
         """Once per device (and specialisation): the manifest entry, the loaded CUfunction, the launch plan."""
         manifest, entry = self._manifest_entry(variant)
         if manifest.data.get("editable"):
-            manifest, entry = self._refresh_editable(manifest, entry)
-            if "variants" in entry:
-                manifest, entry = self._manifest_entry(variant)
+            manifest, entry = self._refresh_editable(manifest, entry, variant)
         classes = [p.cls for p in self.variant_params[variant]]
         params = [Param.from_manifest(p) for p in entry["params"]]
         if len(classes) == len(params):  # the struct and enum classes, for the launch's fast checks

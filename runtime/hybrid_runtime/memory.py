@@ -52,7 +52,7 @@ class DeviceArray:
         # what a launch needs, ready: an interned (dtype, device, ndim) key and the flat parameter values
         self._signature = launch_signature(self.dtype, self.device, self.ndim)
         self._flat = (self.ptr, *self.shape, *self.elem_strides)
-        self._small = self.size - 1 <= INDEX32_LIMIT  # kernels may use their 32-bit-index entry point
+        self._small = spans_index32(self.shape, self.elem_strides)  # kernels may use their 32-bit-index entry
 
     @property
     def ndim(self) -> int:

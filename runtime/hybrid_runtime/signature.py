@@ -144,29 +144,22 @@ def check_scalar(kernel: str, p: Param, value: Any) -> Any:
     raise TypeError(f"{_expects(kernel, p)}, got {type(value).__name__}")
 
 
-def array_description(value: Any) -> tuple[np.dtype[Any], tuple[int, ...], tuple[int, ...] | None] | None:
-    """(dtype, shape, byte strides or None for C-contiguous) of a NumPy or CUDA array, else None."""
-    if isinstance(value, (np.ndarray, ArrayView, DeviceArray)):
-        return value.dtype, value.shape, value.strides
-    if hasattr(value, "__cuda_array_interface__"):
-        view = as_array_view(value)
-        assert view is not None
-        return view.dtype, view.shape, view.strides
-    return None
+def _record_dtype(void: np.dtype[Any], own: Any, expected: np.dtype[Any]) -> np.dtype[Any]:
+    """__cuda_array_interface__ describes a structured array only as ``|V<n>``: take the object's own
+    structured dtype if it has one, else the parameter's when the sizes agree."""
+    if isinstance(own, np.dtype) and own.names is not None:
+        return own
+    return expected if void.itemsize == expected.itemsize else void
 
 
 def check_array(kernel: str, p: Param, value: Any) -> None:
-    desc = array_description(value)
-    if desc is None:
+    """``value``: a NumPy array, a device array, or another library's array as an :class:`ArrayView`."""
+    if not isinstance(value, (np.ndarray, ArrayView, DeviceArray)):
         raise TypeError(
             f"{_expects(kernel, p)}, got {type(value).__name__} (pass a NumPy array, a device array "
             "or an object with __cuda_array_interface__)"
         )
-    dtype, shape, strides = desc
-    if p.dtype.names is not None and dtype.kind == "V" and dtype.itemsize == p.dtype.itemsize:
-        dtype = getattr(value, "dtype", p.dtype)  # __cuda_array_interface__ says only "|V<n>"
-        if dtype.names is None:
-            dtype = p.dtype
+    dtype, shape, strides = value.dtype, value.shape, value.strides
     if dtype != p.dtype:
         if p.dtype.names is not None:
             raise TypeError(
@@ -232,8 +225,8 @@ def check_arguments(kernel: str, params: list[Param], args: tuple[Any, ...]) -> 
                 except TypeError as exc:
                     raise TypeError(f"{kernel}(): parameter `{p.name}` expects {p.describe()}: {exc}") from None
                 if view is not None:
-                    if p.dtype.names is not None and view.dtype.kind == "V":
-                        view.dtype = getattr(a, "dtype", view.dtype)  # the interface says only "|V<n>"
+                    if p.dtype.names is not None and view.dtype.kind == "V" and view.dtype.names is None:
+                        view.dtype = _record_dtype(view.dtype, getattr(a, "dtype", None), p.dtype)
                     a = view
             check_array(kernel, p, a)
             out.append(a)

@@ -20,12 +20,14 @@ from hybrid_runtime.structs import dtype_to_json
 from . import __version__, ir
 from .cache import Dependency, KernelCache, dependencies
 from .cubin import assemble, find_ptxas, ptxas_version
-from .discover import EnumSym, KernelDecl, ModuleIndex, ModuleSym, TypeVarSym
+from .discover import EnumSym, KernelDecl, ModuleIndex, ModuleSym
 from .emit_ptx import emit_ptx
 from .errors import CompileError, debug_enabled
 from .lower import INDEX32_SUFFIX, ModuleLowerer
 from .optimize import data_layout, optimise
-from .typecheck import Program, TypedFunction
+from .typecheck import TypedFunction
+from .typecheck_program import Program
+from .typecheck_types import annotation_typevar
 from .types import ArrayT, EnumT, Scalar, StructT, Type
 
 DEFAULT_ARCHS = ("sm_70", "sm_80", "sm_90")
@@ -122,10 +124,9 @@ class CompiledKernel:
 
 def _param_entry(program: Program, p: ir.Param, t: Type, written: bool, module: str) -> dict[str, Any]:
     entry: dict[str, Any] = {"name": p.name}
-    if p.annotation is not None:
-        typevar = _typevar_of(program, module, p.annotation)
-        if typevar is not None:
-            entry["typevar"] = typevar
+    found = annotation_typevar(program, module, p.annotation) if p.annotation is not None else None
+    if found is not None:
+        entry["typevar"] = found[0].name
     if isinstance(t, ArrayT):
         entry.update(kind="array", dtype=dtype_to_json(t.dtype.dtype), ndim=t.ndim, writes=written)
         if isinstance(t.dtype, StructT):
@@ -140,15 +141,6 @@ def _param_entry(program: Program, p: ir.Param, t: Type, written: bool, module: 
         assert isinstance(t, Scalar)
         entry.update(kind="scalar", dtype=t.dtype.name)
     return entry
-
-
-def _typevar_of(program: Program, module: str, annotation: ir.Expr) -> str | None:
-    """The TypeVar a kernel parameter's annotation names (``T`` or ``Array[T]``), if any."""
-    node = annotation
-    if isinstance(node, ir.Subscript):
-        node = node.index.elts[0] if isinstance(node.index, ir.TupleExpr) else node.index
-    sym = program._static(module, node)
-    return sym.name if isinstance(sym, TypeVarSym) else None
 
 
 def source_hash(deps: list[Dependency]) -> str:

@@ -33,7 +33,8 @@ from .types import (
 )
 
 if TYPE_CHECKING:
-    from .typecheck import Program, TypedFunction
+    from .typecheck import TypedFunction
+    from .typecheck_program import Program
 
 
 @dataclass(frozen=True)
@@ -184,6 +185,7 @@ class CallChecker:
         return target
 
     def _check_int_literal(self, node: ir.Expr, target: Type) -> None:
+        """A Python int literal converted to a fixed-width integer must fit in it (NumPy raises otherwise)."""
         value = self.tf.consts.get(node.nid)
         if (
             isinstance(target, Scalar)
@@ -196,7 +198,7 @@ class CallChecker:
                 raise CompileError(
                     node.loc,
                     f"Python integer {value} is out of bounds for {target}",
-                    "NumPy raises OverflowError here too",
+                    f"NumPy raises OverflowError here too; use a value that fits in {target}",
                 )
 
     def helper(self, e: ir.Call, sym: FunctionSym) -> Type:

@@ -18,7 +18,8 @@ from .typecheck_calls import Callee, MethodSym, SymbolT
 from .types import ArrayT, EnumT, Scalar, StructT, Type, Weak, is_numeric
 
 if TYPE_CHECKING:
-    from .typecheck import Program, TypedFunction
+    from .typecheck import TypedFunction
+    from .typecheck_program import Program
 
 BINARY_METHODS = {
     "+": "__add__",
@@ -120,6 +121,16 @@ def kernel_variants(program: Program, decl: KernelDecl) -> list[dict[str, Type]]
     return combos
 
 
+def annotation_typevar(program: Program, module: str, node: ir.Expr) -> tuple[TypeVarSym, bool] | None:
+    """The TypeVar an annotation names: directly (``T``: False) or as an array's element (``Array[T]``:
+    True); None if it names none."""
+    element = isinstance(node, ir.Subscript)
+    if isinstance(node, ir.Subscript):
+        node = node.index.elts[0] if isinstance(node.index, ir.TupleExpr) else node.index
+    sym = program._static(module, node)
+    return (sym, element) if isinstance(sym, TypeVarSym) else None
+
+
 class UserTypeChecker:
     tf: TypedFunction
     program: Program
@@ -138,14 +149,13 @@ class UserTypeChecker:
     def _bind_typevars(self) -> None:
         """A generic helper (``def swap(a: T, b: T)``) binds its TypeVars to the argument types."""
         for p, t in zip(self.fn.params, self.tf.arg_types):
-            node = p.annotation
-            if node is None:
-                continue
-            if isinstance(node, ir.Subscript) and isinstance(t, ArrayT):
-                items = node.index.elts if isinstance(node.index, ir.TupleExpr) else [node.index]
-                node, t = items[0], t.dtype
-            sym = self.program._static(self.module, node)
-            if isinstance(sym, TypeVarSym):
+            found = annotation_typevar(self.program, self.module, p.annotation) if p.annotation else None
+            if found is not None:
+                sym, element = found
+                if element:
+                    if not isinstance(t, ArrayT):
+                        continue
+                    t = t.dtype
                 bound = self.typevars.setdefault(sym.qualname, t)
                 if bound != t:
                     raise CompileError(

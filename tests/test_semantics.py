@@ -19,7 +19,7 @@ import pytest
 
 from hatch_hybrid.discover import FunctionSym, ModuleIndex
 from hatch_hybrid.lower import ModuleLowerer
-from hatch_hybrid.typecheck import Program
+from hatch_hybrid.typecheck_program import Program
 from hatch_hybrid.types import Scalar, Weak
 
 _CT = {

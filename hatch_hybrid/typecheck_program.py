@@ -1,0 +1,197 @@
+"""The whole program being type-checked: every (function, argument types) specialisation reachable
+from the kernels, the structs they use, and how annotations and kernel variants are read.
+
+:meth:`Program.specialise` checks each specialisation once with a
+:class:`~.typecheck.FunctionChecker`; recursion is reported with the call chain.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from . import ir
+from .discover import (
+    EnumSym,
+    ExternalSym,
+    FunctionSym,
+    KernelDecl,
+    ModuleIndex,
+    ModuleSym,
+    StructSym,
+    Symbol,
+    TypeVarSym,
+    UnknownSym,
+)
+from .errors import CompileError, Loc
+from .parse import Parser, parse_function
+from .typecheck import BUILTINS, FunctionChecker, TypedFunction
+from .typecheck_calls import type_named
+from .typecheck_types import StructInfo, kernel_variants, read_struct
+from .types import NONE, ArrayT, EnumT, Scalar, StructT, Type, Weak
+
+
+def mangle(qualname: str, arg_types: tuple[Type, ...] = ()) -> str:
+    """A readable, stable PTX-safe symbol: ``pkg.mod.f`` (f32, i64) -> ``pkg_mod_f__f32_i64``."""
+    base = qualname.replace(".", "__")
+    if not arg_types:
+        return base
+    parts = []
+    for t in arg_types:
+        text = str(t).replace("Array[", "A").replace("tuple[", "T").replace(", ", "_").replace("]", "")
+        parts.append(text)
+    return base + "___" + "_".join(parts)
+
+
+class Program:
+    """All typed functions reachable from the kernels checked so far."""
+
+    def __init__(self, index: ModuleIndex) -> None:
+        self.index = index
+        self._parsed: dict[str, ir.Function] = {}
+        self.functions: dict[tuple[str, tuple[Type, ...]], TypedFunction] = {}
+        self._active: list[tuple[str, Loc]] = []
+        self._structs: dict[str, StructInfo | None] = {}  # None: being read (a struct cannot contain itself)
+
+    def parsed(self, sym: FunctionSym) -> ir.Function:
+        fn = self._parsed.get(sym.qualname)
+        if fn is None:
+            info = self.index.module(sym.module)
+            fn = parse_function(info.functions[sym.name], str(info.path), sym.module)
+            self._parsed[sym.qualname] = fn
+        return fn
+
+    def struct(self, sym: StructSym, loc: Loc | None = None) -> StructInfo:
+        """A ``@struct`` class: its fields (in order) and methods, read once."""
+        if sym.qualname in self._structs:
+            found = self._structs[sym.qualname]
+            if found is None:
+                raise CompileError(loc, f"struct {sym.name} contains itself", "a struct holds values, not references")
+            return found
+        self._structs[sym.qualname] = None
+        self._structs[sym.qualname] = result = read_struct(self, sym)
+        return result
+
+    # ----------------------------------------------------------------- kernels
+    def variants(self, decl: KernelDecl) -> list[dict[str, Type]]:
+        """The TypeVar bindings of a kernel's ``specialize=`` (``[{}]`` for a kernel that is not generic)."""
+        return kernel_variants(self, decl)
+
+    def check_kernel(self, decl: KernelDecl, typevars: dict[str, Type] | None = None) -> TypedFunction:
+        fn = self.parsed(FunctionSym(decl.module, decl.name))
+        typevars = typevars or {}
+        arg_types = []
+        for p in fn.params:
+            if p.annotation is None:
+                raise CompileError(
+                    p.loc,
+                    f"kernel parameter `{p.name}` needs a type annotation",
+                    "annotate it, e.g. `x: Array[f32]` or `n: i32`",
+                )
+            t = self.annotation(fn.module, p.annotation, typevars)
+            if isinstance(t, Weak):
+                t = t.storage  # int/float/bool annotations on kernel parameters mean i64/f64
+            arg_types.append(t)
+        symbol = mangle(decl.qualname)
+        if typevars:
+            symbol += "__" + "_".join(str(t) for t in typevars.values())
+        tf = self.specialise(fn, tuple(arg_types), is_kernel=True, symbol=symbol, typevars=typevars)
+        if tf.return_type != NONE:
+            raise CompileError(
+                fn.loc,
+                f"kernel `{fn.name}` returns a value",
+                "kernels write results into arrays; remove the return value",
+            )
+        return tf
+
+    def annotation(self, module: str, node: ir.Expr, typevars: dict[str, Type] | None = None) -> Type:
+        """The type an annotation expression denotes (TypeVars as bound in ``typevars``)."""
+        if isinstance(node, ir.Const) and isinstance(node.value, str):
+            parsed = ast.parse(node.value, mode="eval").body
+            node = Parser(node.loc.file, module).expr(parsed)
+        if isinstance(node, ir.Subscript):
+            base = self._static(module, node.value)
+            if base == ExternalSym("hybrid_runtime.Array"):
+                items = node.index.elts if isinstance(node.index, ir.TupleExpr) else [node.index]
+                elem = self.annotation(module, items[0], typevars)
+                ndim = 1
+                if len(items) == 2 and isinstance(items[1], ir.Const) and isinstance(items[1].value, int):
+                    ndim = items[1].value
+                elif len(items) != 1:
+                    raise CompileError(node.loc, "write Array[T] or Array[T, N] with a literal N")
+                if not isinstance(elem, (Scalar, Weak, StructT)):
+                    raise CompileError(node.loc, f"arrays hold scalars or structs, not {elem}")
+                return ArrayT(elem.storage if isinstance(elem, Weak) else elem, ndim)
+        sym = self._static(module, node)
+        t = self.type_of_symbol(sym, node.loc, typevars)
+        if t is None:
+            raise CompileError(
+                node.loc,
+                "this annotation is not a kernel type",
+                "use f32, i32, ... (or numpy types), int, float, bool, Array[T], Array[T, N], a @struct class, "
+                "an IntEnum or a TypeVar listed in specialize=",
+            )
+        return t
+
+    def type_of_symbol(
+        self, sym: Symbol | str | None, loc: Loc, typevars: dict[str, Type] | None = None
+    ) -> Type | None:
+        """The type a name denotes: scalar types, structs, enums, bound TypeVars (None: not a type)."""
+        if isinstance(sym, StructSym):
+            return self.struct(sym, loc).type
+        if isinstance(sym, EnumSym):
+            return EnumT(sym.qualname)
+        if isinstance(sym, TypeVarSym):
+            bound = (typevars or {}).get(sym.qualname)
+            if bound is None:
+                raise CompileError(
+                    loc,
+                    f"TypeVar {sym.name} is not bound here",
+                    f'list it in the kernel\'s @kernel(specialize={{"{sym.name}": [...]}}) or use it in a '
+                    "helper's parameter annotations",
+                )
+            return bound
+        return type_named(sym)
+
+    def _static(self, module: str, node: ir.Expr) -> Symbol | str | None:
+        if isinstance(node, ir.Name):
+            sym = self.index.resolve_global(module, node.id)
+            if sym is None and node.id in BUILTINS:
+                return node.id
+            return sym
+        if isinstance(node, ir.Attribute):
+            base = self._static(module, node.value)
+            if isinstance(base, (ModuleSym, ExternalSym, UnknownSym)):
+                return self.index.resolve_member(base, node.attr)
+        return None
+
+    # ----------------------------------------------------------- specialising
+    def specialise(
+        self,
+        fn: ir.Function,
+        arg_types: tuple[Type, ...],
+        *,
+        is_kernel: bool = False,
+        symbol: str | None = None,
+        call_loc: Loc | None = None,
+        typevars: dict[str, Type] | None = None,
+    ) -> TypedFunction:
+        key = (fn.qualname, arg_types) if not is_kernel else (f"{fn.qualname}#{symbol}", arg_types)
+        done = self.functions.get(key)
+        if done is not None:
+            return done
+        for name, _ in self._active:
+            if name == fn.qualname:
+                chain = " -> ".join([n for n, _ in self._active] + [fn.qualname])
+                raise CompileError(
+                    call_loc, f"recursion is not supported in kernel code: {chain}", "rewrite the recursion as a loop"
+                )
+        self._active.append((fn.qualname, call_loc or fn.loc))
+        try:
+            tf = TypedFunction(fn, arg_types, symbol or mangle(fn.qualname, arg_types), is_kernel)
+            with self.index.track() as consulted:
+                FunctionChecker(self, tf, dict(typevars or {})).run()
+            tf.consulted = consulted
+        finally:
+            self._active.pop()
+        self.functions[key] = tf
+        return tf

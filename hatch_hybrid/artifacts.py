@@ -15,11 +15,16 @@ from typing import Any
 import llvmlite.binding as llvm
 from hybrid_runtime.manifest import DIRECTORY, FILENAME, FORMAT
 
+from .backend.host.link import link
+from .backend.host.targets import TARGETS
 from .errors import CompileError
 from .pipeline import COMPILER_ID, CompiledKernel
 
 
-def manifest(kernels: Iterable[CompiledKernel], archs: list[str], editable: bool = False) -> dict[str, Any]:
+def manifest(
+    kernels: Iterable[CompiledKernel], archs: list[str], editable: bool = False, cpu: dict[str, str] | None = None
+) -> dict[str, Any]:
+    """``cpu``: the package's native library per CPU target."""
     entries: dict[str, Any] = {}
     combined = hashlib.sha256()
     for k in sorted(kernels, key=lambda k: k.decl.qualname):  # stable: variants keep their listed order
@@ -42,6 +47,8 @@ def manifest(kernels: Iterable[CompiledKernel], archs: list[str], editable: bool
         "source_hash": combined.hexdigest(),
         "kernels": entries,
     }
+    if cpu is not None:
+        data["cpu"] = cpu
     if editable:
         data["editable"] = True
     return data
@@ -76,8 +83,29 @@ def write_package_artifacts(
                 path = directory / f"{k.symbol}.{arch}.cubin"
                 path.write_bytes(blob)
                 files.append(path)
+        libraries = _link_libraries(package, items, directory)
+        files += [directory / name for name in libraries.values()]
+        data = manifest(items, archs, editable, libraries if any(k.cpu is not None for k in items) else None)
         path = directory / FILENAME
-        path.write_text(json.dumps(manifest(items, archs, editable), indent=2, sort_keys=True) + "\n", encoding="utf-8")
+        path.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n", encoding="utf-8")
         files.append(path)
         written[package] = files
+    return written
+
+
+def _link_libraries(package: str, kernels: list[CompiledKernel], directory: Path) -> dict[str, str]:
+    """One native library per CPU target holding every kernel of the package that has native code."""
+    objects: dict[str, list[bytes]] = {}
+    libm = False
+    for k in kernels:
+        if k.cpu is None or k.cpu.unsupported:
+            continue
+        libm |= bool(k.cpu.libm)
+        for target, blob in k.cpu.objects.items():
+            objects.setdefault(target, []).append(blob)
+    written = {}
+    for target, blobs in sorted(objects.items()):
+        name = TARGETS[target].library(package)
+        (directory / name).write_bytes(link(blobs, target, needs_libc=libm))
+        written[target] = name
     return written

@@ -11,12 +11,14 @@ import re
 
 from llvmlite import ir as llir
 
+from . import host_intrinsics as hx
 from . import intrinsics, ir
 from .errors import CompileError
 from .lower_calls import CallLowerer
+from .lower_host import HostLowerer, Yield, hoist_warp_calls
 from .lower_loops import Loop, LoopLowerer
 from .lower_memory import MemoryLowerer
-from .lower_ops import I1, I8, I64, VOID, Ops, const, llvm_type
+from .lower_ops import I1, I8, I32, I64, PTR, VOID, Ops, const, llvm_type
 from .lower_values import ArrayValue, TupleValue, Value, abi_types, flatten, unflatten
 from .optimize import ERROR_SLOT, TRIPLE
 from .typecheck import TypedFunction
@@ -29,7 +31,11 @@ INDEX32_SUFFIX = "__i32"  # the 32-bit-index entry point of a kernel
 class ModuleLowerer:
     """Builds one LLVM module from a kernel and the helpers it reaches."""
 
-    def __init__(self, name: str, data_layout: str, fastmath: bool = False, debug: bool = False) -> None:
+    def __init__(
+        self, name: str, data_layout: str, fastmath: bool = False, debug: bool = False, host_triple: str | None = None
+    ) -> None:
+        """``host_triple``: lower for that host CPU instead of the GPU (see :mod:`.lower_host`)."""
+        self.host = host_triple is not None
         self.fastmath = fastmath
         self.debug = debug  # bounds checks on every array access
         self.sites: list[dict[str, object]] = []  # failed checks report their index here + 1
@@ -39,12 +45,15 @@ class ModuleLowerer:
         # argument spans fewer than 2**31 elements, which the runtime checks before choosing it)
         self.suffix = ""
         self.module = llir.Module(name)
-        self.module.triple = TRIPLE
+        self.module.triple = host_triple or TRIPLE
         self.module.data_layout = data_layout
         self.functions: dict[str, llir.Function] = {}
         self.libdevice: set[str] = set()
         self._pending: list[TypedFunction] = []
         self._loops: list[llir.MDValue] = []
+        self.shared_bytes = 0  # host: the static shared memory of a block, laid out here
+        self._shared_offsets: dict[tuple[str, int], int] = {}
+        self.frame_bytes = 0  # host: the bytes a thread's locals take when saved at a barrier
         # unroll.count (not unroll.runtime.enable): only a count lets LLVM pay for the division that
         # computes a grid-stride loop's trip count, as NVCC does
         i32 = llir.IntType(32)
@@ -62,14 +71,27 @@ class ModuleLowerer:
         if fn is None:
             params = [x for t in tf.arg_types for x in abi_types(t, tf.is_kernel)]
             ret = VOID if tf.return_type == NONE or tf.is_kernel else return_type(tf.return_type)
-            fn = llir.Function(self.module, llir.FunctionType(ret, params), name)
-            if not tf.is_kernel:
+            if self.host:  # the thread context first; kernels return where their thread stopped
+                params.insert(0, PTR)
+                ret = I32 if tf.is_kernel else ret
+            fn = llir.Function(self.module, llir.FunctionType(ret, params), name + ("__thread" * self.host))
+            if not tf.is_kernel or self.host:
                 fn.linkage = "internal"
             if tf.uses_barrier:
                 fn.attributes.add("convergent")
             self.functions[name] = fn
             self._pending.append(tf)
         return fn
+
+    def shared_offset(self, key: tuple[str, int], size: int, align: int) -> int:
+        """Host: where a ``gpu.shared_array`` call site's array lies in the block's shared memory."""
+        found = self._shared_offsets.get(key)
+        if found is None:
+            align = max(align, 16)
+            found = (self.shared_bytes + align - 1) // align * align
+            self.shared_bytes = found + size
+            self._shared_offsets[key] = found
+        return found
 
     def site(self, site: dict[str, object]) -> int:
         """The id (from 1) a failed check at this site records; one id per site across variants."""
@@ -124,6 +146,14 @@ class ModuleLowerer:
                 )
         return text
 
+    def lower_host_kernel(self, tf: TypedFunction) -> llir.Function:
+        """The kernel as the function a host driver calls for each thread (see :mod:`.lower_host`)."""
+        assert self.host
+        kernel = self.function(tf)
+        while self._pending:
+            FunctionLowerer(self, self._pending.pop()).lower()
+        return kernel
+
     def lower_kernel(self, tf: TypedFunction, index32: bool = False) -> llir.Module:
         """The kernel as an entry point; with ``index32`` also its 32-bit-index variant (``symbol`` +
         :data:`INDEX32_SUFFIX`), which helpers get their own copies for."""
@@ -148,32 +178,53 @@ def return_type(t: Type) -> llir.Type:
     return llvm_type(storage(t))
 
 
-class FunctionLowerer(CallLowerer, MemoryLowerer, LoopLowerer):
-    def __init__(self, parent: ModuleLowerer, tf: TypedFunction) -> None:
+class FunctionLowerer(CallLowerer, MemoryLowerer, LoopLowerer, HostLowerer):
+    def __init__(self, parent: ModuleLowerer, tf: TypedFunction, inline_into: FunctionLowerer | None = None) -> None:
+        """``inline_into``: lower ``tf``'s body into that function (host: helpers that yield)."""
         self.parent = parent
         self.tf = tf
-        self.fn = parent.functions[tf.symbol + parent.suffix]
-        self.entry = self.fn.append_basic_block("entry")
-        self.b = llir.IRBuilder(self.entry)
-        self.ops = Ops(self.b, parent.module, parent.libdevice, parent.fastmath)
         self.slots: dict[str, list[llir.AllocaInstr]] = {}
         self.loops: list[Loop] = []
+        self.inline_exit: tuple[llir.Block, list[llir.AllocaInstr]] | None = None
+        if inline_into is not None:
+            self.fn, self.entry, self.b, self.ops = inline_into.fn, inline_into.entry, inline_into.b, inline_into.ops
+            self.ctx, self.kernel_fn, self.yields = inline_into.ctx, inline_into.kernel_fn, inline_into.yields
+        else:
+            self.fn = parent.functions[tf.symbol + parent.suffix]
+            self.entry = self.fn.append_basic_block("entry")
+            self.b = llir.IRBuilder(self.entry)
+            self.ops = Ops(self.b, parent.module, parent.libdevice, parent.fastmath, host=parent.host)
+            self.ctx = self.fn.args[0] if parent.host else None
+            self.kernel_fn = self.fn if parent.host and tf.is_kernel else None
+            self.yields: list[Yield] = []
+        # on the host, warp calls of functions that meet other threads get statements of their own
+        self.body = hoist_warp_calls(tf) if parent.host and tf.uses_barrier else tf.fn.body
 
     # ------------------------------------------------------------------ setup
     def lower(self) -> None:
         tf = self.tf
         args = list(self.fn.args)
+        host_kernel = self.kernel_fn is not None
+        if self.parent.host:
+            args = args[1:]
+        if host_kernel:  # the entry block keeps the locals; it dispatches to the start or a resumption
+            body = self.fn.append_basic_block("start")
+            self.b.position_at_end(body)
         for p, t in zip(tf.fn.params, tf.arg_types):
             value, args = unflatten(t, args)
             if tf.is_kernel:
                 value = self._from_kernel_abi(value, t)
             self.store_local(p.name, value)
-        self.block(tf.fn.body)
+        self.block(self.body)
         if not self.b.block.is_terminated:
-            if tf.return_type == NONE or tf.is_kernel:
+            if host_kernel:
+                self.b.ret(llir.Constant(I32, hx.DONE))
+            elif tf.return_type == NONE or tf.is_kernel:
                 self.b.ret_void()
             else:
                 self.b.unreachable()
+        if host_kernel:
+            self.parent.frame_bytes = self.finish_host_kernel(body)
 
     def _from_kernel_abi(self, value: Value, t: Type) -> Value:
         """Kernel parameters pass booleans as bytes (also inside structs)."""
@@ -230,6 +281,8 @@ class FunctionLowerer(CallLowerer, MemoryLowerer, LoopLowerer):
             self.b.branch(self.loops[-1].break_to)
         elif isinstance(s, ir.Continue):
             self.b.branch(self.loops[-1].continue_to)
+        elif isinstance(s, ir.Return) and (self.inline_exit is not None or self.kernel_fn is self.fn is not None):
+            self.host_return(s)
         elif isinstance(s, ir.Return):
             rt = self.tf.return_type
             if s.value is None or rt == NONE:
@@ -248,6 +301,26 @@ class FunctionLowerer(CallLowerer, MemoryLowerer, LoopLowerer):
             self.expr(s.value)
         elif isinstance(s, ir.Assert):
             self.check(self.condition(s.test), "assert", s.loc, s.msg)
+
+    def host_return(self, s: ir.Return) -> None:
+        """``return`` in a host kernel (the thread is done) or in a helper lowered inline."""
+        rt = self.tf.return_type
+        if self.inline_exit is None:
+            if s.value is not None:
+                self.expr(s.value)
+            self.b.ret(llir.Constant(I32, hx.DONE))
+            return
+        exit_block, slots = self.inline_exit
+        if s.value is not None and rt != NONE:
+            if isinstance(rt, (TupleT, StructT)):
+                parts = flatten(self.convert_value(self.expr(s.value), self.tf.types[s.value.nid], rt))
+            else:
+                parts = [self.coerce(s.value, rt)]
+            for slot, part in zip(slots, parts):
+                self.b.store(part, slot)
+        elif s.value is not None:
+            self.expr(s.value)
+        self.b.branch(exit_block)
 
     def assign(self, target: ir.Expr, value_node: ir.Expr) -> None:
         if isinstance(target, ir.TupleExpr) and isinstance(value_node, ir.TupleExpr):

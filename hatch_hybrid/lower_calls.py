@@ -11,9 +11,11 @@ from typing import TYPE_CHECKING, Any
 
 from llvmlite import ir as llir
 
+from . import host_intrinsics as hx
 from . import intrinsics, ir
+from .lower_host import WARP_CALLS
 from .lower_ops import I64, PTR, Ops, const
-from .lower_values import ArrayValue, TupleValue, Value, flatten, unflatten
+from .lower_values import ArrayValue, TupleValue, Value, abi_types, flatten, unflatten
 from .typecheck_calls import Callee
 from .types import NONE, WEAK_FLOAT, WEAK_INT, ArrayT, Scalar, StructT, TupleT, Type
 
@@ -27,6 +29,13 @@ class CallLowerer:
     ops: Ops
     parent: Any
     address: Callable[..., llir.Value]  # provided by MemoryLowerer
+    ctx: llir.Value  # host: the thread context (HostLowerer)
+    kernel_fn: llir.Function | None
+    fn: llir.Function
+    after_call: Callable[[], None]
+    yield_point: Callable[..., None]
+    warp_call: Callable[..., llir.Value]
+    _alloca: Callable[..., llir.AllocaInstr]
 
     def expr(self, e: ir.Expr) -> Value:  # provided by FunctionLowerer
         raise NotImplementedError
@@ -66,11 +75,15 @@ class CallLowerer:
         structs come here too: ``a + b`` is ``a.__add__(b)``)."""
         target = callee.target
         assert target is not None
+        if self.parent.host and target.uses_barrier and self.kernel_fn is not None:
+            return self.inline_call(target, nodes)
         fn = self.parent.function(target)
-        args: list[llir.Value] = []
+        args: list[llir.Value] = [self.ctx] if self.parent.host else []
         for node in nodes:
             args += flatten(self.expr(node))
         result = self.b.call(fn, args)
+        if self.parent.host:
+            self.after_call()
         rt = target.return_type
         if rt == NONE:
             return None
@@ -78,6 +91,25 @@ class CallLowerer:
             parts = [self.b.extract_value(result, k) for k in range(len(result.type.elements))]
             return unflatten(rt, parts)[0]
         return result
+
+    def inline_call(self, target: TypedFunction, nodes: list[ir.Expr]) -> Value:
+        """Host: lower a helper that meets other threads into the kernel, so its locals are saved at
+        its barriers like the kernel's own."""
+        values = [self.expr(node) for node in nodes]
+        inner = type(self)(self.parent, target, inline_into=self)  # type: ignore[call-arg]
+        rt = target.return_type
+        slots = [self._alloca(t, "inline.result") for t in abi_types(rt)] if rt != NONE else []
+        exit_block = self.fn.append_basic_block("inline.exit")
+        inner.inline_exit = (exit_block, slots)
+        for p, value in zip(target.fn.params, values):
+            inner.store_local(p.name, value)
+        inner.block(inner.body)
+        if not self.b.block.is_terminated:
+            self.b.branch(exit_block)
+        self.b.position_at_end(exit_block)
+        if not slots:
+            return None
+        return unflatten(rt, [self.b.load(s, typ=s.allocated_type) for s in slots])[0]
 
     def construct(self, e: ir.Call, callee: Callee) -> Value:
         struct = self.tf.types[e.nid]
@@ -111,6 +143,8 @@ class CallLowerer:
 
     def call_gpu(self, e: ir.Call, callee: Callee) -> Value:
         name = callee.name
+        if self.parent.host and not name.startswith("atomic_"):
+            return self.call_gpu_host(e, callee)
         if name == "syncthreads":
             intrinsics.syncthreads(self.ops)
             return None
@@ -131,12 +165,7 @@ class CallLowerer:
             item = dtype.dtype.itemsize
             gv = intrinsics.shared_global(self.parent.module, llir.IntType(8), count * item, max(item, 8))
             ptr = self.b.addrspacecast(gv, PTR)
-            strides: list[llir.Value] = []
-            acc = 1
-            for d in reversed(shape):
-                strides.insert(0, const(WEAK_INT, acc))
-                acc *= d
-            return ArrayValue(ptr, [const(WEAK_INT, d) for d in shape], strides)
+            return ArrayValue(ptr, [const(WEAK_INT, d) for d in shape], _strides(shape))
         if name in ("lane_id", "threadfence"):
             if name == "threadfence":
                 intrinsics.threadfence(self.ops)
@@ -159,3 +188,42 @@ class CallLowerer:
             values = [self.coerce(a, arr_t.dtype) for a in e.args[2:]]
             return intrinsics.atomic(self.ops, name, ptr, arr_t.dtype, values)
         return intrinsics.special_register(self.ops, name)
+
+    def call_gpu_host(self, e: ir.Call, callee: Callee) -> Value:
+        """The ``gpu`` intrinsics as the host runs them (atomics are the same instructions)."""
+        name = callee.name
+        ops = self.ops
+        if name == "syncthreads":
+            self.yield_point(hx.AT_BARRIER, e.loc)
+            return None
+        if name in WARP_CALLS:
+            return self.warp_call(e, name, e.loc)
+        if name == "lane_id":
+            return hx.lane_id(ops, self.ctx)
+        if name == "threadfence":
+            hx.threadfence(ops)
+            return None
+        if name in ("shared_array", "dynamic_shared_array"):
+            dtype = callee.arg_types[0]
+            assert isinstance(dtype, (Scalar, StructT))
+            item = dtype.dtype.itemsize
+            if name == "dynamic_shared_array":
+                ptr, size = hx.dynamic_shared(ops, self.ctx)
+                return ArrayValue(ptr, [self.b.udiv(size, llir.Constant(I64, item))], [const(WEAK_INT, 1)])
+            shape = self.tf.consts[e.nid]
+            count = 1
+            for d in shape:
+                count *= d
+            offset = self.parent.shared_offset((self.tf.symbol, e.nid), count * item, max(item, 8))
+            return ArrayValue(hx.shared_pointer(ops, self.ctx, offset), [const(WEAK_INT, d) for d in shape], _strides(shape))
+        return hx.special_register(ops, self.ctx, name)
+
+
+def _strides(shape: tuple[int, ...]) -> list[llir.Value]:
+    """Row-major strides (in elements) of a compile-time shape."""
+    strides: list[llir.Value] = []
+    acc = 1
+    for d in reversed(shape):
+        strides.insert(0, const(WEAK_INT, acc))
+        acc *= d
+    return strides

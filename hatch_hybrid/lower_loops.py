@@ -122,12 +122,18 @@ class LoopLowerer:
                     step_const = -int(node.operand.value or 0)
         counter = self._alloca(I64, f"{s.target.id}.counter")
         b.store(start, counter)
+        if self.parent.host:  # bounds in slots: a thread that yields in the body restores them
+            stop_slot, step_slot = self._alloca(I64, "for.stop"), self._alloca(I64, "for.step")
+            b.store(stop, stop_slot)
+            b.store(step, step_slot)
         head = self.fn.append_basic_block("for.cond")
         body = self.fn.append_basic_block("for.body")
         incr = self.fn.append_basic_block("for.incr")
         after = self.fn.append_basic_block("for.end")
         b.branch(head)
         b.position_at_end(head)
+        if self.parent.host:
+            stop, step = b.load(stop_slot, typ=I64), b.load(step_slot, typ=I64)
         i = b.load(counter, typ=I64)
         zero = const(WEAK_INT, 0)
         if isinstance(step_const, int) and step_const != 0:
@@ -145,6 +151,8 @@ class LoopLowerer:
         if not b.block.is_terminated:
             b.branch(incr)
         b.position_at_end(incr)
+        if self.parent.host:
+            step = b.load(step_slot, typ=I64)
         b.store(b.add(b.load(counter, typ=I64), step, flags=["nsw"]), counter)  # a Python int
         back = b.branch(head)
         stop = s.args[0] if len(s.args) == 1 else s.args[1]

@@ -55,6 +55,9 @@ class MemoryLowerer:
         if msg is not None:
             site["msg"] = msg
         site_id = parent.site(site)
+        if parent.host:
+            self.host_check(ok, site_id, values)  # type: ignore[attr-defined]
+            return
         b = self.b
         fail = self.fn.append_basic_block(f"{kind}.fail")
         cont = self.fn.append_basic_block(f"{kind}.ok")

@@ -46,6 +46,14 @@ def const(t: Type, value: int | float | bool) -> llir.Constant:
     return llir.Constant(llvm_type(s), int(value) & ((1 << bits) - 1))
 
 
+def libm_name(name: str) -> str:
+    """The C library's name for a libdevice function (``__nv_sinf`` -> ``sinf``)."""
+    for prefix in ("__nv_fast_", "__nv_"):
+        if name.startswith(prefix):
+            return name[len(prefix) :]
+    raise AssertionError(name)
+
+
 def _mangle(t: llir.Type) -> str:
     if t == F32:
         return "f32"
@@ -57,10 +65,18 @@ def _mangle(t: llir.Type) -> str:
 class Ops:
     """Emits scalar operations through one builder; ``intrinsic``/``libdevice`` declare callees."""
 
-    def __init__(self, builder: llir.IRBuilder, module: llir.Module, libdevice: set[str], fastmath: bool = False):
+    def __init__(
+        self,
+        builder: llir.IRBuilder,
+        module: llir.Module,
+        libdevice: set[str],
+        fastmath: bool = False,
+        host: bool = False,
+    ):
         self.b = builder
         self.module = module
-        self.libdevice = libdevice
+        self.libdevice = libdevice  # on the host: the C library functions called
+        self.host = host  # lowering for the host CPU: libdevice functions come from the C library
         # fastmath=True lets LLVM contract a*b+c into one FMA (one rounding instead of two) and use
         # approximate division, reciprocals and square roots (div.approx, rcp.approx, sqrt.approx)
         self.fastmath = fastmath
@@ -79,6 +95,9 @@ class Ops:
         return fn
 
     def libcall(self, name: str, args: list[llir.Value], ret: llir.Type) -> llir.Value:
+        """Call libdevice's ``__nv_<name>`` (on the host: the C library's ``<name>``)."""
+        if self.host:
+            name = libm_name(name)
         fn = self.module.globals.get(name)
         if fn is None:
             fn = llir.Function(self.module, llir.FunctionType(ret, [a.type for a in args]), name)

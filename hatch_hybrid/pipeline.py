@@ -6,6 +6,7 @@ kernels, which :mod:`.plugin` turns into wheel contents.
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import os
 import time
@@ -19,11 +20,15 @@ from hybrid_runtime.structs import dtype_to_json
 
 from . import __version__, ir
 from .cache import Dependency, KernelCache, dependencies
+from .backend.host import driver as host_driver
+from .backend.host import emit as host_emit
+from .backend.host.targets import TARGETS
 from .cubin import assemble, find_ptxas, ptxas_version
 from .discover import EnumSym, KernelDecl, ModuleIndex, ModuleSym
 from .emit_ptx import emit_ptx
 from .errors import CompileError, debug_enabled
 from .lower import INDEX32_SUFFIX, ModuleLowerer
+from .lower_host import NativeUnsupported
 from .optimize import data_layout, optimise
 from .typecheck import TypedFunction
 from .typecheck_program import Program
@@ -61,6 +66,7 @@ class CompiledKernel:
     source_hash: str = ""
     seconds: float = 0.0
     cached: bool = False
+    cpu: HostCode | None = None  # native CPU code (None: not asked for)
     typed: TypedFunction | None = None  # these three only when compiled in this process
     llvm_ir: str = ""
     optimised_ir: dict[str, str] = field(default_factory=dict)
@@ -88,6 +94,8 @@ class CompiledKernel:
             entry["types"] = self.variant
         if self.index32:
             entry["symbol_index32"] = self.symbol + INDEX32_SUFFIX
+        if self.cpu is not None:
+            entry["cpu"] = self.cpu.manifest_entry(self.symbol)
         return entry
 
     def cache_entry(self) -> dict[str, Any]:
@@ -102,6 +110,7 @@ class CompiledKernel:
             "cubin": self.cubin,
             "deps": self.deps,
             "source_hash": self.source_hash,
+            "cpu": self.cpu.cache_entry() if self.cpu is not None else None,
         }
 
     @classmethod
@@ -118,7 +127,59 @@ class CompiledKernel:
             entry["cubin"],
             [tuple(d) for d in entry["deps"]],
             entry["source_hash"],
+            cpu=HostCode.from_cache(entry["cpu"]) if entry.get("cpu") is not None else None,
             cached=True,
+        )
+
+
+@dataclass
+class HostCode:
+    """A kernel's native CPU code: an object file per target (linked per package by the hook), or
+    why the kernel cannot run natively (it then runs through its Python function)."""
+
+    objects: dict[str, bytes] = field(default_factory=dict)  # target -> object file
+    frame_bytes: int = 0  # per thread, for kernels whose threads meet at barriers
+    shared_bytes: int = 0  # static shared memory per block
+    barriers: bool = False  # threads meet (barriers, warp calls): the driver's state machine runs
+    libm: list[str] = field(default_factory=list)  # C library functions called
+    checks: list[dict[str, Any]] = field(default_factory=list)  # sites of failed checks (assert, bounds)
+    unsupported: str = ""
+
+    def manifest_entry(self, symbol: str) -> dict[str, Any]:
+        if self.unsupported:
+            return {"unsupported": self.unsupported}
+        entry: dict[str, Any] = {
+            "symbol": symbol,
+            "frame_bytes": self.frame_bytes,
+            "shared_bytes": self.shared_bytes,
+            "barriers": self.barriers,
+        }
+        if self.checks:
+            entry["checks"] = self.checks
+        return entry
+
+    def cache_entry(self) -> dict[str, Any]:
+        return {
+            "objects": {t: base64.b64encode(blob).decode() for t, blob in self.objects.items()},
+            "frame_bytes": self.frame_bytes,
+            "shared_bytes": self.shared_bytes,
+            "barriers": self.barriers,
+            "libm": self.libm,
+            "checks": self.checks,
+            "unsupported": self.unsupported,
+        }
+
+    @classmethod
+    def from_cache(cls, entry: dict[str, Any]) -> HostCode:
+        objects = {t: base64.b64decode(blob) for t, blob in entry["objects"].items()}
+        return cls(
+            objects,
+            entry["frame_bytes"],
+            entry["shared_bytes"],
+            entry["barriers"],
+            entry["libm"],
+            entry["checks"],
+            entry["unsupported"],
         )
 
 
@@ -169,6 +230,8 @@ class Options:
 
     archs: list[str] = field(default_factory=lambda: list(DEFAULT_ARCHS))
     cubin: bool | None = None
+    cpu: list[str] = field(default_factory=list)  # host targets to compile native CPU code for
+    cpu_checks: bool = True  # bounds checks on every array access of native CPU code
     cache: KernelCache = field(default_factory=lambda: KernelCache(None))
     dump_dir: Path | None = None
 
@@ -213,7 +276,8 @@ def _compile_variant(program: Program, decl: KernelDecl, options: Options, typev
     machine_code = ptxas_version(ptxas) if ptxas is not None else ""
     variant = {name.rsplit(".", 1)[-1]: str(t) for name, t in typevars.items()}
     key_options = {**decl.options, "variant": variant} if variant else decl.options
-    key = options.cache.key(decl.qualname, key_options, options.archs, machine_code, COMPILER_ID)
+    targets = options.archs + [f"cpu:{t}" for t in options.cpu] + (["cpu-checks"] if options.cpu_checks else [])
+    key = options.cache.key(decl.qualname, key_options, targets, machine_code, COMPILER_ID)
     entry = options.cache.load(key, program.index)
     if entry is not None:
         result = CompiledKernel.from_cache(decl, entry)
@@ -221,6 +285,8 @@ def _compile_variant(program: Program, decl: KernelDecl, options: Options, typev
         return result
     try:
         result = _compile(program, decl, options.archs, ptxas, typevars)
+        if options.cpu:
+            result.cpu = _compile_host(program, decl, result, options)
     except CompileError as exc:
         if exc.loc is None:  # e.g. libdevice missing: say which kernel needed it
             raise CompileError(decl.loc, f"kernel `{decl.name}`: {exc.message}", exc.hint) from None
@@ -281,6 +347,47 @@ def _compile(
             if cubin is not None:
                 result.cubin[arch] = cubin
     return result
+
+
+def _compile_host(program: Program, decl: KernelDecl, result: CompiledKernel, options: Options) -> HostCode:
+    """Native CPU code for each target in ``options.cpu``: the typed IR lowered once for the host,
+    then optimised and emitted per target."""
+    typed = result.typed
+    assert typed is not None
+    lowerer = ModuleLowerer(
+        decl.qualname,
+        host_emit.data_layout(options.cpu[0]),
+        decl.options.get("fastmath", False),
+        decl.options.get("debug", False) or options.cpu_checks,
+        host_triple=TARGETS[options.cpu[0]].triple,
+    )
+    try:
+        kernel = lowerer.lower_host_kernel(typed)
+    except NativeUnsupported as exc:
+        return HostCode(unsupported=str(exc))
+    host_driver.add_entry(lowerer.module, typed, kernel, typed.symbol, lowerer.frame_bytes)
+    text = lowerer.text()
+    first = TARGETS[options.cpu[0]]
+    code = HostCode(
+        frame_bytes=lowerer.frame_bytes,
+        shared_bytes=lowerer.shared_bytes,
+        barriers=typed.uses_barrier,
+        libm=sorted(lowerer.libdevice),
+        checks=[_site_entry(program, site) for site in lowerer.sites],
+    )
+    for target in options.cpu:
+        t = TARGETS[target]
+        ir_text = text.replace(f'target triple = "{first.triple}"', f'target triple = "{t.triple}"').replace(
+            f'target datalayout = "{host_emit.data_layout(first.name)}"',
+            f'target datalayout = "{host_emit.data_layout(target)}"',
+        )
+        mod = host_emit.optimise(ir_text, {typed.symbol}, target)
+        if options.dump_dir is not None:
+            options.dump_dir.mkdir(parents=True, exist_ok=True)
+            (options.dump_dir / f"{typed.symbol}.{target}.ll").write_text(ir_text)
+            (options.dump_dir / f"{typed.symbol}.{target}.opt.ll").write_text(str(mod))
+        code.objects[target] = host_emit.emit_object(mod, target)
+    return code
 
 
 def _site_entry(program: Program, site: dict[str, Any]) -> dict[str, Any]:

@@ -9,6 +9,8 @@ Configured in ``[tool.hatch.build.hooks.hybrid]``:
 ``cubin``     also embed machine code per arch: true, false or "auto" (default: when ptxas is found)
 ``cache``     reuse kernels compiled before from unchanged source (default true)
 ``cache-dir`` where that cache lives (default ``$HYBRID_CACHE_DIR`` or ``~/.cache/hatch-hybrid``)
+``cpu``       native CPU code for these targets (default: the five common ones); false: none
+``cpu-checks`` bounds checks on every array access of the native CPU code (default true)
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from .errors import CompileError
 from .pipeline import Options
 
 _ARCH = re.compile(r"^sm_(\d{2,3})a?$")
-_OPTIONS = {"arch", "packages", "dump", "cubin", "cache", "cache-dir"}
+_OPTIONS = {"arch", "packages", "dump", "cubin", "cache", "cache-dir", "cpu", "cpu-checks"}
 
 
 def _normalise(name: str) -> str:
@@ -57,6 +59,24 @@ class HybridBuildHook(BuildHookInterface):  # type: ignore[type-arg]
                     'use targets like "sm_70", "sm_80", "sm_90" (sm_50 or newer)'
                 )
         return sorted(set(value), key=lambda a: int(_ARCH.match(a).group(1)))  # type: ignore[union-attr]
+
+    def cpu_targets(self) -> list[str]:
+        from .backend.host.targets import DEFAULT_TARGETS, TARGETS
+
+        value = self.config.get("cpu", list(DEFAULT_TARGETS))
+        if value is False:
+            return []
+        if isinstance(value, str):
+            value = [value]
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise TypeError(f"Option `cpu` for build hook `{self.PLUGIN_NAME}` must be a list of strings or false")
+        for target in value:
+            if target not in TARGETS:
+                raise ValueError(
+                    f"Option `cpu` for build hook `{self.PLUGIN_NAME}` has {target!r}; known targets: "
+                    + ", ".join(TARGETS)
+                )
+        return list(dict.fromkeys(value))
 
     def package_dirs(self) -> list[Path]:
         root = Path(self.root)
@@ -106,9 +126,14 @@ class HybridBuildHook(BuildHookInterface):  # type: ignore[type-arg]
             raise TypeError(f"Option `cache-dir` for build hook `{self.PLUGIN_NAME}` must be a string")
         use_cache = self._bool_or_auto("cache", True)
         directory = (Path(self.root) / cache_dir) if cache_dir else default_cache_dir()
+        checks = self.config.get("cpu-checks", True)
+        if not isinstance(checks, bool):
+            raise TypeError(f"Option `cpu-checks` for build hook `{self.PLUGIN_NAME}` must be a boolean")
         return Options(
             self.archs(),
             cubin=self._bool_or_auto("cubin", None),
+            cpu=self.cpu_targets(),
+            cpu_checks=checks,
             cache=KernelCache(directory if use_cache is not False else None),
             dump_dir=self.dump_dir(),
         )
@@ -128,6 +153,13 @@ class HybridBuildHook(BuildHookInterface):  # type: ignore[type-arg]
         except Exception:  # errors are reported, with their location, by initialize()
             return []
         needed = [req for req in self.metadata.core.dependencies if _normalise(_requirement_name(req)) in roots]
+        from .backend.host.link import ZIG_PACKAGE, have_zig
+
+        try:
+            if self.cpu_targets() and not have_zig():
+                needed.append(ZIG_PACKAGE)  # links the native CPU libraries
+        except (TypeError, ValueError):  # a bad option: initialize() says
+            pass
         if find_libdevice() is None:
             try:
                 if needs_libdevice(self.package_dirs()):
@@ -164,6 +196,8 @@ class HybridBuildHook(BuildHookInterface):  # type: ignore[type-arg]
             raise  # abort exits; this keeps type checkers informed
         for k in kernels:
             what = "PTX + cubin" if k.cubin else "PTX"
+            if k.cpu is not None:
+                what += " + CPU" if not k.cpu.unsupported else " (CPU: Python path)"
             how = "from cache" if k.cached else f"compiled in {k.seconds * 1000:.0f} ms"
             self.app.display_info(f"hatch-hybrid: {k.decl.qualname} -> {k.symbol} ({what}, {', '.join(archs)}): {how}")
         hits = sum(k.cached for k in kernels)

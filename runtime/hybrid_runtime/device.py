@@ -122,11 +122,12 @@ def devices() -> list[CudaDevice]:
 def select(device: str | None) -> CudaDevice | None:
     """The device a launch runs on: a :class:`CudaDevice`, or None for the CPU path.
 
-    ``device`` (or ``$HYBRID_DEVICE`` when None) is ``"cuda"``, ``"cuda:N"``, ``"cpu"`` or ``"auto"``.
+    ``device`` (or ``$HYBRID_DEVICE`` when None) is ``"cuda"``, ``"cuda:N"``, ``"cpu"``, ``"cpu-python"``
+    (the CPU, through the kernel's Python function: for pdb and print) or ``"auto"``.
     """
     choice = device if device is not None else os.environ.get("HYBRID_DEVICE", "auto")
     choice = choice.strip().lower() or "auto"
-    if choice == "cpu":
+    if choice in ("cpu", "cpu-python"):
         return None
     if choice == "auto":
         return get_device(0) if cuda_available() else None
@@ -136,12 +137,18 @@ def select(device: str | None) -> CudaDevice | None:
             try:
                 ordinal = int(choice.split(":", 1)[1])
             except ValueError:
-                raise ValueError(f"device must be 'cpu', 'cuda', 'cuda:N' or 'auto', got {choice!r}") from None
+                raise ValueError(f"device must be 'cpu', 'cpu-python', 'cuda', 'cuda:N' or 'auto', got {choice!r}") from None
         try:
             return get_device(ordinal)
         except NoCudaError as exc:
             raise NoCudaError(f"device {choice!r} was requested but {exc}") from None
-    raise ValueError(f"device must be 'cpu', 'cuda', 'cuda:N' or 'auto', got {choice!r}")
+    raise ValueError(f"device must be 'cpu', 'cpu-python', 'cuda', 'cuda:N' or 'auto', got {choice!r}")
+
+
+def python_cpu(device: str | None) -> bool:
+    """Does ``device`` (or ``$HYBRID_DEVICE`` when None) ask for the CPU's Python path?"""
+    choice = device if device is not None else os.environ.get("HYBRID_DEVICE", "")
+    return choice.strip().lower() == "cpu-python"
 
 
 _defaults: dict[str | bytes | None, CudaDevice | None] = {}

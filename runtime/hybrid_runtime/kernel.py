@@ -12,10 +12,10 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from . import cpu
+from . import cpu, native
 from .checks import ERROR_SLOT, ErrorSlot, cpu_failure
 from .config import LaunchConfig
-from .device import CudaDevice, default_device, device_env, select
+from .device import CudaDevice, default_device, device_env, python_cpu, select
 from .manifest import Manifest, ManifestError, package_manifest
 from .memory import DeviceArray
 from .plan import LaunchPlan
@@ -40,6 +40,7 @@ class Kernel:
         self._cpu_funcs: dict[int, Callable[..., Any]] = {}  # variant -> function with its TypeVars bound
         self._plans: dict[Any, LaunchPlan] = {}  # device ordinal (and variant) -> launch plan
         self._launchers: dict[Any, Launcher] = {}  # kernel[blocks, threads] configurations seen
+        self._native: dict[int, native.NativeKernel | None] = {}  # variant -> native CPU code (None: Python)
 
     def __repr__(self) -> str:
         return f"<kernel {self.qualname}>"
@@ -122,7 +123,7 @@ class Kernel:
     def _launch(self, config: LaunchConfig, *args: Any, device: str | None = None, stream: Any = None) -> None:
         target = default_device() if device is None else select(device)
         if target is None:
-            self._launch_cpu(config, args)
+            self._launch_cpu(config, args, python_cpu(device))
             return
         plan = self.plan_for(target, args)
         if not plan.fast(args, plan.launch_args(config, stream_handle(stream))):
@@ -132,10 +133,27 @@ class Kernel:
         variant = self.select_variant(args) if len(self.variants) > 1 else 0
         return self._plans.get((target.ordinal, variant)) or self._plan(target, variant)
 
-    def _launch_cpu(self, config: LaunchConfig, args: tuple[Any, ...]) -> None:
+    def native_code(self, variant: int = 0) -> native.NativeKernel | None:
+        """The kernel's native CPU code for this machine, from its package's wheel (None: there is none,
+        and the CPU runs the kernel's Python function)."""
+        try:
+            return self._native[variant]
+        except KeyError:
+            pass
+        package = self.py_func.__module__.split(".")[0]
+        manifest = package_manifest(package)
+        entry = self._manifest_entry(variant)[1] if manifest is not None and manifest.kernel(self.qualname) else None
+        found = native.native_kernel(self.qualname, manifest, entry, self.variant_params[variant])
+        self._native[variant] = found
+        return found
+
+    def _launch_cpu(self, config: LaunchConfig, args: tuple[Any, ...], python: bool = False) -> None:
+        """On the CPU: the native code when the wheel has it for this machine (and ``python`` is not
+        asked for: device="cpu-python"), else the kernel's Python function over the grid."""
         variant = self.select_variant(args)
         params = self.variant_params[variant]
         values = check_arguments(self.__name__, params, args)
+        code = None if python else self.native_code(variant)
         copies = []
         for i, v in enumerate(values):
             if isinstance(v, DeviceArray):
@@ -147,10 +165,13 @@ class Kernel:
                     f"{self.__name__}(): parameter `{params[i].name}` got a "
                     f"{type(v).__name__}; the CPU path needs NumPy arrays"
                 )
-            if params[i].kind == "array" and params[i].cls is not None:
+            if params[i].kind == "array" and params[i].cls is not None and code is None:
                 values[i] = StructArray(v, params[i].cls)
         try:
-            cpu.run_grid(self._cpu_func(variant), config, values)
+            if code is not None:
+                code.run(config, values)
+            else:
+                cpu.run_grid(self._cpu_func(variant), config, values)
         except (AssertionError, IndexError) as exc:
             reported = cpu_failure(self.qualname, exc, sys.exc_info()[2])
             if reported is None:
@@ -269,7 +290,7 @@ class Launcher:
         env = device_env()
         target = default_device()
         if target is None:
-            self.kernel._launch_cpu(self.config, args)
+            self.kernel._launch_cpu(self.config, args, python_cpu(None))
             return
         plan = self._plan
         if target is not self._device or plan is None or len(self.kernel.variants) > 1:

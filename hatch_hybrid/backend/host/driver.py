@@ -1,0 +1,225 @@
+"""The exported entry point of a host kernel: a block range run as loops over threads.
+
+``int32 <symbol>(void **params, int64 *launch, int64 first_block, int64 end_block)`` — ``params``
+is laid out as CUDA's ``kernelParams`` (one pointer per flattened parameter), ``launch`` holds the
+words of :data:`LAUNCH`. Blocks are independent, so the runtime hands block ranges to OS threads.
+Kernels whose threads never meet run each block as a loop nest over its threads, which LLVM
+inlines and vectorises. Kernels with barriers or warp calls run the state machine that
+:mod:`hatch_hybrid.lower_host` built: every thread of a warp up to its next stop, the warp again
+while its lanes stop at warp calls, then the next warp; when all are at the block's barrier, the
+next round.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from llvmlite import ir as llir
+
+from ... import host_intrinsics as hx
+from ...lower_ops import I1, I32, I64, PTR
+from ...lower_values import abi_types
+from ...typecheck import TypedFunction
+
+LAUNCH = {
+    "grid": 0,  # x, y, z
+    "block": 3,  # x, y, z
+    "shared": 6,  # this OS thread's block memory: static shared, then dynamic shared
+    "dynamic": 7,
+    "dynamic_size": 8,
+    "error": 9,  # i64[4]
+    "frames": 10,  # kernels with barriers: threads-per-block thread contexts and frames
+    "exchange": 11,  # kernels with warp calls: 2 x threads-per-block x 4 words
+}
+RUN = 5  # a thread the driver is to call (again)
+
+
+class _Builder:
+    """IRBuilder plus counted loops (counters in allocas: LLVM's mem2reg makes them registers)."""
+
+    def __init__(self, fn: llir.Function) -> None:
+        self.fn = fn
+        self.entry = fn.append_basic_block("entry")
+        self.b = llir.IRBuilder(self.entry)
+
+    def var(self, value: llir.Value, name: str) -> llir.AllocaInstr:
+        with self.b.goto_block(self.entry):
+            if self.entry.instructions:
+                self.b.position_before(self.entry.instructions[0])
+            slot = self.b.alloca(value.type, name=name)
+        self.b.store(value, slot)
+        return slot
+
+    def loop(self, start: llir.Value, stop: llir.Value, body: Callable[[llir.Value], None], name: str) -> None:
+        b = self.b
+        counter = self.var(start, name)
+        head, inner, after = (self.fn.append_basic_block(f"{name}.{k}") for k in ("head", "body", "end"))
+        b.branch(head)
+        b.position_at_end(head)
+        i = b.load(counter, typ=I64)
+        b.cbranch(b.icmp_signed("<", i, stop), inner, after)
+        b.position_at_end(inner)
+        body(i)
+        b.store(b.add(b.load(counter, typ=I64), llir.Constant(I64, 1), flags=["nsw"]), counter)
+        b.branch(head)
+        b.position_at_end(after)
+
+    def if_(self, cond: llir.Value, then: Callable[[], None], name: str) -> None:
+        b = self.b
+        yes, after = self.fn.append_basic_block(f"{name}.then"), self.fn.append_basic_block(f"{name}.end")
+        b.cbranch(cond, yes, after)
+        b.position_at_end(yes)
+        then()
+        if not b.block.is_terminated:
+            b.branch(after)
+        b.position_at_end(after)
+
+
+def _word(b: llir.IRBuilder, base: llir.Value, k: int | llir.Value) -> llir.Value:
+    index = llir.Constant(I64, k) if isinstance(k, int) else k
+    return b.gep(base, [index], source_etype=I64)
+
+
+def add_entry(module: llir.Module, tf: TypedFunction, kernel: llir.Function, symbol: str, frame_bytes: int) -> None:
+    """Add the exported entry ``symbol`` that runs ``kernel`` (from :meth:`lower_host_kernel`)."""
+    fn = llir.Function(module, llir.FunctionType(I32, [PTR, PTR, I64, I64]), symbol)
+    fn.storage_class = "dllexport"
+    params, launch, first, end = fn.args
+    lb = _Builder(fn)
+    b = lb.b
+    values = []
+    for k, ty in enumerate(x for t in tf.arg_types for x in abi_types(t, kernel=True)):
+        ptr = b.load(_word(b, params, k), typ=PTR)
+        values.append(b.load(ptr, typ=ty))
+    word = {name: b.load(_word(b, launch, k), typ=I64) for name, k in LAUNCH.items()}
+    grid = [b.load(_word(b, launch, LAUNCH["grid"] + a), typ=I64) for a in range(3)]
+    block = [b.load(_word(b, launch, LAUNCH["block"] + a), typ=I64) for a in range(3)]
+    threads = b.mul(b.mul(block[0], block[1]), block[2])
+
+    def fill_block(ctx: llir.Value, blk: llir.Value) -> None:
+        """The words every thread of a block shares."""
+        bx = b.urem(blk, grid[0])
+        rest = b.udiv(blk, grid[0])
+        by, bz = b.urem(rest, grid[1]), b.udiv(rest, grid[1])
+        for name, v in (
+            *((f"block_idx_{a}", x) for a, x in zip("xyz", (bx, by, bz))),
+            *((f"block_dim_{a}", x) for a, x in zip("xyz", block)),
+            *((f"grid_dim_{a}", x) for a, x in zip("xyz", grid)),
+            ("shared", word["shared"]),
+            ("dynamic", word["dynamic"]),
+            ("dynamic_size", word["dynamic_size"]),
+            ("error", word["error"]),
+            ("exchange", word["exchange"]),
+            ("threads", threads),
+            ("failed", llir.Constant(I64, 0)),
+            ("state", llir.Constant(I64, 0)),
+            ("exchanges", llir.Constant(I64, 0)),
+        ):
+            b.store(v, _word(b, ctx, hx.CTX[name]))
+
+    def fill_thread(ctx: llir.Value, tx: llir.Value, ty: llir.Value, tz: llir.Value, linear: llir.Value) -> None:
+        for name, v in (("thread_idx_x", tx), ("thread_idx_y", ty), ("thread_idx_z", tz), ("linear", linear)):
+            b.store(v, _word(b, ctx, hx.CTX[name]))
+
+    def call(ctx: llir.Value) -> llir.Value:
+        status = b.call(kernel, [ctx, *values])
+        lb.if_(b.icmp_unsigned("==", status, llir.Constant(I32, hx.FAILED)), lambda: b.ret(llir.Constant(I32, 1)), "failed")
+        return status
+
+    zero = llir.Constant(I64, 0)
+    if frame_bytes == 0 and not tf.uses_barrier:
+        ctx = b.alloca(I64, size=llir.Constant(I64, hx.CTX_WORDS), name="ctx")
+
+        def run_block(blk: llir.Value) -> None:
+            fill_block(ctx, blk)
+
+            def z_body(tz: llir.Value) -> None:
+                def y_body(ty: llir.Value) -> None:
+                    row = b.mul(block[0], b.add(ty, b.mul(block[1], tz)))
+
+                    def x_body(tx: llir.Value) -> None:
+                        fill_thread(ctx, tx, ty, tz, b.add(tx, row))
+                        call(ctx)
+
+                    lb.loop(zero, block[0], x_body, "tx")
+
+                lb.loop(zero, block[1], y_body, "ty")
+
+            lb.loop(zero, block[2], z_body, "tz")
+
+        lb.loop(first, end, run_block, "block")
+        b.ret(llir.Constant(I32, 0))
+        return
+
+    stride = llir.Constant(I64, hx.CTX_WORDS * 8 + frame_bytes)
+    frames = b.inttoptr(word["frames"], PTR)
+
+    def thread_ctx(t: llir.Value) -> llir.Value:
+        return b.gep(frames, [b.mul(t, stride)], source_etype=llir.IntType(8))
+
+    def status_of(t: llir.Value) -> llir.Value:
+        return _word(b, thread_ctx(t), hx.CTX["status"])
+
+    def run_block(blk: llir.Value) -> None:
+        def init(t: llir.Value) -> None:
+            ctx = thread_ctx(t)
+            fill_block(ctx, blk)
+            tx = b.urem(t, block[0])
+            rest = b.udiv(t, block[0])
+            fill_thread(ctx, tx, b.urem(rest, block[1]), b.udiv(rest, block[1]), t)
+            b.store(b.ptrtoint(b.gep(ctx, [llir.Constant(I64, hx.CTX_WORDS)], source_etype=I64), I64), _word(b, ctx, hx.CTX["frame"]))
+            b.store(llir.Constant(I64, RUN), _word(b, ctx, hx.CTX["status"]))
+
+        lb.loop(zero, threads, init, "init")
+        round_head, round_end = fn.append_basic_block("round"), fn.append_basic_block("round.end")
+        b.branch(round_head)
+        b.position_at_end(round_head)
+        warps = b.udiv(b.add(threads, llir.Constant(I64, 31)), llir.Constant(I64, 32))
+
+        def run_warp(w: llir.Value) -> None:
+            lo = b.mul(w, llir.Constant(I64, 32))
+            hi = b.add(lo, llir.Constant(I64, 32))
+            hi = b.select(b.icmp_unsigned("<", hi, threads), hi, threads)
+
+            def resume_if(wanted: int, seen: llir.AllocaInstr | None) -> Callable[[llir.Value], None]:
+                def body(t: llir.Value) -> None:
+                    def go() -> None:
+                        if seen is not None:
+                            b.store(llir.Constant(I1, 1), seen)
+                        status = call(thread_ctx(t))
+                        b.store(b.zext(status, I64), status_of(t))
+
+                    current = b.load(status_of(t), typ=I64)
+                    lb.if_(b.icmp_unsigned("==", current, llir.Constant(I64, wanted)), go, "resume")
+
+                return body
+
+            lb.loop(lo, hi, resume_if(RUN, None), "lane")
+            # lanes stopped at a warp call go on together until none is
+            seen = lb.var(llir.Constant(I1, 0), "warp.seen")
+            again, done = fn.append_basic_block("warp.again"), fn.append_basic_block("warp.done")
+            b.branch(again)
+            b.position_at_end(again)
+            b.store(llir.Constant(I1, 0), seen)
+            lb.loop(lo, hi, resume_if(hx.AT_WARP, seen), "warp.lane")
+            b.cbranch(b.load(seen, typ=I1), again, done)
+            b.position_at_end(done)
+
+        lb.loop(zero, warps, run_warp, "warp")
+        waiting = lb.var(llir.Constant(I1, 0), "waiting")
+
+        def release(t: llir.Value) -> None:
+            def go() -> None:
+                b.store(llir.Constant(I64, RUN), status_of(t))
+                b.store(llir.Constant(I1, 1), waiting)
+
+            current = b.load(status_of(t), typ=I64)
+            lb.if_(b.icmp_unsigned("==", current, llir.Constant(I64, hx.AT_BARRIER)), go, "release")
+
+        b.store(llir.Constant(I1, 0), waiting)
+        lb.loop(zero, threads, release, "barrier")
+        b.cbranch(b.load(waiting, typ=I1), round_head, round_end)
+        b.position_at_end(round_end)
+
+    lb.loop(first, end, run_block, "block")
+    b.ret(llir.Constant(I32, 0))

@@ -1,0 +1,45 @@
+"""Host code: LLVM's O3 pipeline (with both vectorisers) for a CPU target, then an object file."""
+
+from __future__ import annotations
+
+from functools import cache
+
+import llvmlite.binding as llvm
+
+from .targets import TARGETS, HostTarget
+
+
+@cache
+def target_machine(name: str) -> llvm.TargetMachine:
+    llvm.initialize_all_targets()
+    llvm.initialize_all_asmprinters()
+    t: HostTarget = TARGETS[name]
+    return llvm.Target.from_triple(t.triple).create_target_machine(cpu=t.cpu, opt=3, reloc="pic")
+
+
+def data_layout(name: str) -> str:
+    return str(target_machine(name).target_data)
+
+
+def optimise(llvm_ir: str, entries: set[str], name: str) -> llvm.ModuleRef:
+    tm = target_machine(name)
+    mod = llvm.parse_assembly(llvm_ir)
+    for fn in mod.functions:
+        if fn.name not in entries and not fn.is_declaration:
+            fn.linkage = "internal"
+    mod.verify()
+    pto = llvm.create_pipeline_tuning_options(speed_level=3)
+    pto.loop_vectorization = True
+    pto.slp_vectorization = True
+    pb = llvm.create_pass_builder(tm, pto)
+    pb.getModulePassManager().run(mod, pb)
+    return mod
+
+
+def emit_object(mod: llvm.ModuleRef, name: str) -> bytes:
+    return bytes(target_machine(name).emit_object(mod))
+
+
+def undefined_symbols(mod: llvm.ModuleRef) -> list[str]:
+    """The C library functions the code calls (the platform's libm provides them at load time)."""
+    return sorted(fn.name for fn in mod.functions if fn.is_declaration and not fn.name.startswith("llvm."))

@@ -1,0 +1,54 @@
+"""One shared library per package and CPU target, linked by zig's linker (the `ziglang` package).
+
+Linked without a C library: the code needs none but the math functions, which resolve from the
+process (Python has libm loaded) on Linux and macOS. On Windows the DLL imports them from the C
+runtime, so there zig links against it (its first use on a machine builds the import libraries).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from ...errors import CompileError
+from .targets import TARGETS
+
+ZIG_PACKAGE = "ziglang"
+
+
+def have_zig() -> bool:
+    try:
+        import ziglang  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def link(objects: list[bytes], target: str, needs_libc: bool) -> bytes:
+    """The shared library of these objects for ``target``."""
+    t = TARGETS[target]
+    if not have_zig():
+        raise CompileError(
+            None,
+            f"native CPU code for {target} needs zig's linker, and the `{ZIG_PACKAGE}` package is not installed",
+            f"pip install {ZIG_PACKAGE} in the build environment, or set cpu = false",
+        )
+    with tempfile.TemporaryDirectory(prefix="hatch-hybrid-link-") as tmp:
+        paths = []
+        for k, blob in enumerate(objects):
+            path = Path(tmp) / f"k{k}.o"
+            path.write_bytes(blob)
+            paths.append(str(path))
+        out = Path(tmp) / f"out.{t.suffix}"
+        flags = list(t.link_flags)
+        if t.suffix == "dll":
+            flags += ["-Wl,--no-entry"] if not needs_libc else []
+        if not (t.suffix == "dll" and needs_libc):
+            flags.append("-nostdlib")
+        cmd = [sys.executable, "-m", "ziglang", "cc", "-target", t.zig, "-shared", "-s", *flags, *paths, "-o", str(out)]
+        proc = subprocess.run(cmd, capture_output=True, text=True)
+        if proc.returncode != 0:
+            raise CompileError(None, f"linking the native CPU library for {target} failed:\n{proc.stderr.strip()}")
+        return out.read_bytes()

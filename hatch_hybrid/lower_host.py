@@ -1,0 +1,365 @@
+"""Lowering for the host CPU: what differs from the GPU when a kernel's threads become loops.
+
+A kernel becomes a function the driver calls once per thread (``ctx``, the kernel's parameters) and
+that returns a status. Where threads must meet (``gpu.syncthreads()``, warp shuffles and votes) the
+function *yields*: it saves every local variable to the thread's frame, records where it stopped
+and returns; the driver runs the other threads up to the same point and calls it again, and it
+resumes after restoring its locals (loop fission at barriers, as MCUDA does, done as a state
+machine so that barriers inside loops and branches need nothing special). Helpers that meet other
+threads are lowered inline into the kernel so that their locals are saved too. Warp shuffles and
+votes post their value to the block's exchange buffer, yield to the warp, then read their lanes'.
+
+:class:`HostLowerer` is mixed into :class:`~.lower.FunctionLowerer`.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import TYPE_CHECKING, Any
+
+from llvmlite import ir as llir
+
+from . import host_intrinsics as hx
+from . import ir
+from .errors import CompileError, Loc
+from .lower_ops import I1, I32, I64, Ops, llvm_type
+from .lower_values import Value, unflatten
+from .typerules import SHUFFLES, VOTES
+from .types import WEAK_INT, Type, storage
+
+if TYPE_CHECKING:
+    from .typecheck import TypedFunction
+
+WARP_CALLS = SHUFFLES | VOTES
+
+
+class NativeUnsupported(CompileError):
+    """A kernel the host backend cannot compile; it runs on the CPU through its Python function."""
+
+
+class Yield:
+    """One place where a kernel's thread stops: the block saving the locals, and the one resuming."""
+
+    def __init__(self, save: llir.Block, resume: llir.Block, cont: llir.Block, status: int) -> None:
+        self.save, self.resume, self.cont, self.status = save, resume, cont, status
+
+
+class HostLowerer:
+    tf: TypedFunction
+    b: llir.IRBuilder
+    fn: llir.Function
+    ops: Ops
+    parent: Any
+    entry: llir.Block
+    ctx: llir.Value
+    kernel_fn: llir.Function | None  # the host kernel function being built (also while inlining into it)
+    yields: list[Yield]
+    inline_exit: tuple[llir.Block, list[llir.AllocaInstr]] | None
+
+    def expr(self, e: ir.Expr) -> Value:  # provided by FunctionLowerer
+        raise NotImplementedError
+
+    def coerce(self, e: ir.Expr, to: Type) -> llir.Value:
+        raise NotImplementedError
+
+    def condition(self, e: ir.Expr) -> llir.Value:
+        raise NotImplementedError
+
+    def _alloca(self, ty: llir.Type, name: str) -> llir.AllocaInstr:
+        raise NotImplementedError
+
+    @property
+    def in_kernel(self) -> bool:
+        return self.kernel_fn is not None and self.fn is self.kernel_fn
+
+    # --------------------------------------------------------------- leaving
+    def host_return_failed(self) -> None:
+        """Leave the function after a failed check: the kernel tells the driver; helpers set the
+        thread's ``failed`` word, which their callers test after the call."""
+        b = self.b
+        if self.in_kernel:
+            b.ret(llir.Constant(I32, hx.FAILED))
+            return
+        hx.ctx_store(self.ops, self.ctx, "failed", llir.Constant(I64, 1))
+        ret = self.fn.function_type.return_type
+        if isinstance(ret, llir.VoidType):
+            b.ret_void()
+        else:
+            b.ret(llir.Constant(ret, None))
+
+    def after_call(self) -> None:
+        """After a call to a helper that may have failed a check: leave too if it did."""
+        b = self.b
+        failed = b.icmp_unsigned("!=", hx.ctx_load(self.ops, self.ctx, "failed"), llir.Constant(I64, 0))
+        leave = self.fn.append_basic_block("failed.leave")
+        cont = self.fn.append_basic_block("call.ok")
+        b.cbranch(failed, leave, cont)
+        b.position_at_end(leave)
+        self.host_return_failed()
+        b.position_at_end(cont)
+
+    def host_check(self, ok: llir.Value, site_id: int, values: tuple[llir.Value, ...]) -> None:
+        """Unless ``ok``: record the site (and up to two values) in the launch's error slot if it is
+        still empty, and leave."""
+        b = self.b
+        fail = self.fn.append_basic_block("check.fail")
+        cont = self.fn.append_basic_block("check.ok")
+        br = b.cbranch(ok, cont, fail)
+        br.set_weights([1 << 20, 1])
+        b.position_at_end(fail)
+        slot = hx.ctx_pointer(self.ops, self.ctx, "error")
+        pair = b.cmpxchg(slot, llir.Constant(I64, 0), llir.Constant(I64, site_id), "monotonic", "monotonic")
+        record, done = self.fn.append_basic_block("check.record"), self.fn.append_basic_block("check.leave")
+        b.cbranch(b.extract_value(pair, 1), record, done)
+        b.position_at_end(record)
+        for k, v in enumerate(values[:2]):
+            b.store(v, b.gep(slot, [llir.Constant(I64, k + 1)], source_etype=I64), align=8)
+        b.branch(done)
+        b.position_at_end(done)
+        self.host_return_failed()
+        b.position_at_end(cont)
+
+    # ---------------------------------------------------------------- yields
+    def yield_point(self, status: int, loc: Loc) -> None:
+        """Stop this thread here until the driver has run the others (of the block, or of the warp)
+        to the same point; locals are saved to the frame and restored on resumption."""
+        if self.kernel_fn is None:
+            raise NativeUnsupported(loc, "a barrier outside a kernel cannot run natively")
+        b = self.b
+        k = len(self.yields) + 1
+        save = self.fn.append_basic_block(f"yield{k}.save")
+        resume = self.fn.append_basic_block(f"yield{k}.resume")
+        cont = self.fn.append_basic_block(f"yield{k}.cont")
+        b.branch(save)
+        self.yields.append(Yield(save, resume, cont, status))
+        b.position_at_end(cont)
+
+    def finish_host_kernel(self, body: llir.Block) -> int:
+        """Close the kernel function: its entry dispatches on the thread's state to the start or to a
+        resumption point. Returns the bytes of the frame the locals are saved to."""
+        b = self.b
+        allocas = [i for i in self.entry.instructions if isinstance(i, llir.AllocaInstr)]
+        offsets: list[int] = []
+        size = 0
+        for a in allocas:
+            width = _size_of(a.allocated_type)
+            size = (size + width - 1) // width * width if width <= 16 else (size + 15) // 16 * 16
+            offsets.append(size)
+            size += width
+        frame_bytes = (size + 15) // 16 * 16
+        for k, y in enumerate(self.yields, start=1):
+            b.position_at_end(y.save)
+            frame = hx.ctx_pointer(self.ops, self.ctx, "frame")
+            for a, off in zip(allocas, offsets):
+                value = b.load(a, typ=a.allocated_type)
+                b.store(value, b.gep(frame, [llir.Constant(I64, off)], source_etype=llir.IntType(8)))
+            hx.ctx_store(self.ops, self.ctx, "state", llir.Constant(I64, k))
+            b.ret(llir.Constant(I32, y.status))
+            b.position_at_end(y.resume)
+            frame = hx.ctx_pointer(self.ops, self.ctx, "frame")
+            for a, off in zip(allocas, offsets):
+                ptr = b.gep(frame, [llir.Constant(I64, off)], source_etype=llir.IntType(8))
+                b.store(b.load(ptr, typ=a.allocated_type), a)
+            b.branch(y.cont)
+        b.position_at_end(self.entry)
+        if not self.yields:
+            b.branch(body)
+            return 0
+        state = hx.ctx_load(self.ops, self.ctx, "state")
+        switch = b.switch(state, body)
+        for k, y in enumerate(self.yields, start=1):
+            switch.add_case(llir.Constant(I64, k), y.resume)
+        return frame_bytes
+
+    # ------------------------------------------------------------ warp calls
+    def warp_call(self, e: ir.Call, name: str, loc: Loc) -> llir.Value:
+        """A shuffle or vote: post (value, argument), yield to the warp, read the lanes' posts.
+        Only reached for statements :func:`hoist_warp_calls` made: ``tmp = gpu.shfl_down(v, d)``."""
+        b = self.b
+        ops = self.ops
+        t = self.tf.types[e.nid]
+        if name in SHUFFLES:
+            value_t = t
+            value = self.coerce(e.args[0], value_t)
+            arg = self.coerce(e.args[1], WEAK_INT)
+            bits = _as_bits(b, value)
+        else:
+            bits = b.zext(self.condition(e.args[0]), I64)
+            arg = llir.Constant(I64, 0)
+        count = hx.ctx_load(ops, self.ctx, "exchanges")
+        tag = b.add(count, llir.Constant(I64, 1))
+        hx.ctx_store(ops, self.ctx, "exchanges", tag)
+        linear = hx.ctx_load(ops, self.ctx, "linear")
+        slot = hx.exchange_slot(ops, self.ctx, b.and_(count, llir.Constant(I64, 1)), linear)
+        for k, v in enumerate((bits, arg, tag)):
+            b.store(v, b.gep(slot, [llir.Constant(I64, k)], source_etype=I64), align=8)
+        self.yield_point(hx.AT_WARP, loc)
+        # resumed: every lane of the warp that takes part has posted to the same buffer
+        tag = hx.ctx_load(ops, self.ctx, "exchanges")
+        parity = b.and_(b.sub(tag, llir.Constant(I64, 1)), llir.Constant(I64, 1))
+        linear = hx.ctx_load(ops, self.ctx, "linear")
+        lane = b.and_(linear, llir.Constant(I64, 31))
+        base = b.sub(linear, lane)
+        threads = hx.ctx_load(ops, self.ctx, "threads")
+
+        def post(lane_k: llir.Value) -> tuple[llir.Value, llir.Value]:
+            """(whether lane k of this warp posted in this exchange, its value)"""
+            index = b.add(base, lane_k)
+            exists = b.icmp_unsigned("<", index, threads)
+            safe = b.select(exists, index, linear)
+            s = hx.exchange_slot(ops, self.ctx, parity, safe)
+            got_tag = b.load(b.gep(s, [llir.Constant(I64, 2)], source_etype=I64), typ=I64, align=8)
+            posted = b.and_(exists, b.icmp_unsigned("==", got_tag, tag))
+            return posted, b.load(s, typ=I64, align=8)
+
+        own = hx.exchange_slot(ops, self.ctx, parity, linear)
+        mine = b.load(own, typ=I64, align=8)
+        if name in SHUFFLES:
+            d = b.load(b.gep(own, [llir.Constant(I64, 1)], source_etype=I64), typ=I64, align=8)
+            src = _source_lane(b, name, lane, d)
+            in_warp = b.icmp_unsigned("<", src, llir.Constant(I64, 32))
+            posted, theirs = post(b.select(in_warp, src, lane))
+            got = b.select(b.and_(in_warp, posted), theirs, mine)
+            return _from_bits(b, got, value_t)
+        # votes: over the lanes that posted
+        ballot: llir.Value = llir.Constant(I64, 0)
+        for k in range(32):
+            posted, theirs = post(llir.Constant(I64, k))
+            bit = b.and_(posted, b.icmp_unsigned("!=", theirs, llir.Constant(I64, 0)))
+            ballot = b.or_(ballot, b.shl(b.zext(bit, I64), llir.Constant(I64, k)))
+            if name == "all_":
+                ballot = b.or_(ballot, b.shl(b.zext(b.xor(posted, llir.Constant(I1, 1)), I64), llir.Constant(I64, k)))
+        if name == "ballot":
+            return ballot
+        if name == "any_":
+            return b.icmp_unsigned("!=", ballot, llir.Constant(I64, 0))
+        return b.icmp_unsigned("==", ballot, llir.Constant(I64, 0xFFFFFFFF))
+
+
+def _size_of(t: llir.Type) -> int:
+    if isinstance(t, llir.IntType):
+        return max(1, t.width // 8)
+    if isinstance(t, llir.FloatType):
+        return 4
+    if isinstance(t, llir.DoubleType):
+        return 8
+    if isinstance(t, llir.PointerType):
+        return 8
+    if isinstance(t, llir.ArrayType):
+        return t.count * _size_of(t.element)
+    raise AssertionError(t)
+
+
+def _as_bits(b: llir.IRBuilder, v: llir.Value) -> llir.Value:
+    ty = v.type
+    if isinstance(ty, llir.IntType):
+        return b.zext(v, I64) if ty.width < 64 else v
+    bits = 32 if isinstance(ty, llir.FloatType) else 64
+    as_int = b.bitcast(v, llir.IntType(bits))
+    return b.zext(as_int, I64) if bits < 64 else as_int
+
+
+def _from_bits(b: llir.IRBuilder, v: llir.Value, t: Type) -> llir.Value:
+    ty = llvm_type(storage(t))
+    if isinstance(ty, llir.IntType):
+        return b.trunc(v, ty) if ty.width < 64 else v
+    bits = 32 if isinstance(ty, llir.FloatType) else 64
+    return b.bitcast(b.trunc(v, llir.IntType(bits)) if bits < 64 else v, ty)
+
+
+def _source_lane(b: llir.IRBuilder, name: str, lane: llir.Value, d: llir.Value) -> llir.Value:
+    """The lane a shuffle reads (32 or more, or negative as unsigned: none, the lane keeps its own)."""
+    if name == "shfl_down":
+        return b.add(lane, d)
+    if name == "shfl_up":
+        return b.sub(lane, d)
+    if name == "shfl_xor":
+        return b.and_(b.xor(lane, d), llir.Constant(I64, 31))
+    return b.and_(d, llir.Constant(I64, 31))
+
+
+# --------------------------------------------------------------------- hoisting
+def hoist_warp_calls(tf: TypedFunction) -> list[ir.Stmt]:
+    """The function's body with every warp call moved into a statement of its own, ``tmp = call``,
+    just before the statement that used it: a thread can only yield between statements, where no
+    partial expression is live. The types of the new nodes are added to ``tf``."""
+    counter = [0]
+
+    def is_warp(node: ir.Node) -> bool:
+        callee = tf.callees.get(node.nid) if isinstance(node, ir.Call) else None
+        return callee is not None and callee.kind == "gpu" and callee.name in WARP_CALLS
+
+    def replace(e: ir.Expr, out: list[ir.Stmt]) -> ir.Expr:
+        """``e`` with its warp calls replaced by temporaries, whose assignments go to ``out``."""
+        for f in vars(e):
+            value = getattr(e, f)
+            if isinstance(value, ir.Expr):
+                setattr(e, f, replace(value, out))
+            elif isinstance(value, list):
+                setattr(e, f, [replace(v, out) if isinstance(v, ir.Expr) else v for v in value])
+            elif isinstance(value, dict):
+                setattr(e, f, {k: replace(v, out) if isinstance(v, ir.Expr) else v for k, v in value.items()})
+        if not is_warp(e):
+            return e
+        counter[0] += 1
+        name = f"__warp{counter[0]}"
+        t = tf.types[e.nid]
+        tf.locals[name] = t
+        target = ir.Name(name, loc=e.loc)
+        tf.types[target.nid] = t
+        out.append(ir.Assign(target, e, loc=e.loc))
+        use = ir.Name(name, loc=e.loc)
+        tf.types[use.nid] = t
+        return use
+
+    def has_warp(e: ir.Node | None) -> bool:
+        return e is not None and any(is_warp(n) for n in ir.walk(e))
+
+    def block(stmts: list[ir.Stmt]) -> list[ir.Stmt]:
+        out: list[ir.Stmt] = []
+        for s in stmts:
+            if isinstance(s, ir.While):
+                if has_warp(s.test):
+                    raise NativeUnsupported(s.test.loc, "a warp shuffle or vote in a `while` condition")
+                s.body = block(s.body)
+            elif isinstance(s, ir.ForRange):
+                if any(has_warp(a) for a in s.args):
+                    raise NativeUnsupported(s.loc, "a warp shuffle or vote in `range(...)`")
+                s.body = block(s.body)
+            elif isinstance(s, ir.If):
+                s.test = replace(s.test, out)
+                s.body, s.orelse = block(s.body), block(s.orelse)
+            elif isinstance(s, ir.Assign) and is_warp(s.value) and isinstance(s.target, ir.Name):
+                s.value.args = [replace(a, out) for a in s.value.args]  # type: ignore[attr-defined]
+            elif isinstance(s, (ir.Assign, ir.AugAssign)):
+                s.value = replace(s.value, out)
+                if has_warp(s.target):
+                    raise NativeUnsupported(s.target.loc, "a warp shuffle or vote in an assignment target")
+            elif isinstance(s, (ir.ExprStmt, ir.Return)) and s.value is not None:
+                s.value = replace(s.value, out)
+            elif isinstance(s, ir.Assert):
+                s.test = replace(s.test, out)
+            out.append(s)
+        return out
+
+    return block(copy.deepcopy(tf.fn.body))  # the parsed body is shared with the GPU lowering
+
+
+def spill(fl: Any, value: llir.Value, name: str) -> llir.AllocaInstr:
+    """Keep a value in a local slot, so that it survives a yield (loop bounds)."""
+    slot = fl._alloca(value.type, name)
+    fl.b.store(value, slot)
+    return slot
+
+
+def inline_results(fl: Any, exit_block: llir.Block, slots: list[llir.AllocaInstr], rt: Type) -> Value:
+    fl.b.position_at_end(exit_block)
+    if not slots:
+        return None
+    parts = [fl.b.load(s, typ=s.allocated_type) for s in slots]
+    return unflatten(rt, parts)[0]
+
+
+def result_slots(fl: Any, rt_parts: list[llir.Type]) -> list[llir.AllocaInstr]:
+    return [fl._alloca(t, "inline.result") for t in rt_parts]
+

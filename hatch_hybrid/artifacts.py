@@ -49,6 +49,9 @@ def manifest(
     }
     if cpu is not None:
         data["cpu"] = cpu
+        levels = {t: [level for level, _ in TARGETS[t].levels] for t in cpu if TARGETS[t].levels}
+        if levels:
+            data["cpu_levels"] = levels
     if editable:
         data["editable"] = True
     return data
@@ -101,8 +104,8 @@ def _link_libraries(package: str, kernels: list[CompiledKernel], directory: Path
         if k.cpu is None or k.cpu.unsupported:
             continue
         libm |= bool(k.cpu.libm)
-        for target, blob in k.cpu.objects.items():
-            objects.setdefault(target, []).append(blob)
+        for key, blob in k.cpu.objects.items():  # "target" or "target/level": one library per target
+            objects.setdefault(key.split("/")[0], []).append(blob)
     written = {}
     for target, blobs in sorted(objects.items()):
         name = TARGETS[target].library(package)

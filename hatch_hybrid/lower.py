@@ -74,7 +74,7 @@ class ModuleLowerer:
             if self.host:  # the thread context first; kernels return where their thread stopped
                 params.insert(0, PTR)
                 ret = I32 if tf.is_kernel else ret
-            fn = llir.Function(self.module, llir.FunctionType(ret, params), name + ("__thread" * self.host))
+            fn = llir.Function(self.module, llir.FunctionType(ret, params), name + "__thread" * (self.host and tf.is_kernel))
             if not tf.is_kernel or self.host:
                 fn.linkage = "internal"
             if tf.uses_barrier:

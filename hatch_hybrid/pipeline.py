@@ -22,7 +22,7 @@ from . import __version__, ir
 from .cache import Dependency, KernelCache, dependencies
 from .backend.host import driver as host_driver
 from .backend.host import emit as host_emit
-from .backend.host.targets import TARGETS
+from .backend.host.targets import TARGETS, entry_symbol
 from .cubin import assemble, find_ptxas, ptxas_version
 from .discover import EnumSym, KernelDecl, ModuleIndex, ModuleSym
 from .emit_ptx import emit_ptx
@@ -137,7 +137,7 @@ class HostCode:
     """A kernel's native CPU code: an object file per target (linked per package by the hook), or
     why the kernel cannot run natively (it then runs through its Python function)."""
 
-    objects: dict[str, bytes] = field(default_factory=dict)  # target -> object file
+    objects: dict[str, bytes] = field(default_factory=dict)  # target (or "target/level") -> object file
     frame_bytes: int = 0  # per thread, for kernels whose threads meet at barriers
     shared_bytes: int = 0  # static shared memory per block
     barriers: bool = False  # threads meet (barriers, warp calls): the driver's state machine runs
@@ -231,7 +231,7 @@ class Options:
     archs: list[str] = field(default_factory=lambda: list(DEFAULT_ARCHS))
     cubin: bool | None = None
     cpu: list[str] = field(default_factory=list)  # host targets to compile native CPU code for
-    cpu_checks: bool = True  # bounds checks on every array access of native CPU code
+    cpu_checks: bool = False  # bounds checks on every array access of native CPU code
     cache: KernelCache = field(default_factory=lambda: KernelCache(None))
     dump_dir: Path | None = None
 
@@ -365,7 +365,9 @@ def _compile_host(program: Program, decl: KernelDecl, result: CompiledKernel, op
         kernel = lowerer.lower_host_kernel(typed)
     except NativeUnsupported as exc:
         return HostCode(unsupported=str(exc))
-    host_driver.add_entry(lowerer.module, typed, kernel, typed.symbol, lowerer.frame_bytes)
+    levels = sorted({level for t in options.cpu for level, _ in TARGETS[t].levels})
+    for level in ["", *levels]:
+        host_driver.add_entry(lowerer.module, typed, kernel, entry_symbol(typed.symbol, level), lowerer.frame_bytes)
     text = lowerer.text()
     first = TARGETS[options.cpu[0]]
     code = HostCode(
@@ -381,12 +383,14 @@ def _compile_host(program: Program, decl: KernelDecl, result: CompiledKernel, op
             f'target datalayout = "{host_emit.data_layout(first.name)}"',
             f'target datalayout = "{host_emit.data_layout(target)}"',
         )
-        mod = host_emit.optimise(ir_text, {typed.symbol}, target)
-        if options.dump_dir is not None:
-            options.dump_dir.mkdir(parents=True, exist_ok=True)
-            (options.dump_dir / f"{typed.symbol}.{target}.ll").write_text(ir_text)
-            (options.dump_dir / f"{typed.symbol}.{target}.opt.ll").write_text(str(mod))
-        code.objects[target] = host_emit.emit_object(mod, target)
+        for level in ["", *(level for level, _ in t.levels)]:
+            mod = host_emit.optimise(ir_text, {entry_symbol(typed.symbol, level)}, target, level)
+            key = f"{target}/{level}" if level else target
+            if options.dump_dir is not None:
+                options.dump_dir.mkdir(parents=True, exist_ok=True)
+                (options.dump_dir / f"{typed.symbol}.{target}.ll").write_text(ir_text)
+                (options.dump_dir / f"{typed.symbol}.{key.replace('/', '.')}.opt.ll").write_text(str(mod))
+            code.objects[key] = host_emit.emit_object(mod, target, level)
     return code
 
 

@@ -10,7 +10,7 @@ Configured in ``[tool.hatch.build.hooks.hybrid]``:
 ``cache``     reuse kernels compiled before from unchanged source (default true)
 ``cache-dir`` where that cache lives (default ``$HYBRID_CACHE_DIR`` or ``~/.cache/hatch-hybrid``)
 ``cpu``       native CPU code for these targets (default: the five common ones); false: none
-``cpu-checks`` bounds checks on every array access of the native CPU code (default true)
+``cpu-checks`` bounds checks on every array access of the native CPU code (default false)
 """
 
 from __future__ import annotations
@@ -126,7 +126,7 @@ class HybridBuildHook(BuildHookInterface):  # type: ignore[type-arg]
             raise TypeError(f"Option `cache-dir` for build hook `{self.PLUGIN_NAME}` must be a string")
         use_cache = self._bool_or_auto("cache", True)
         directory = (Path(self.root) / cache_dir) if cache_dir else default_cache_dir()
-        checks = self.config.get("cpu-checks", True)
+        checks = self.config.get("cpu-checks", False)
         if not isinstance(checks, bool):
             raise TypeError(f"Option `cpu-checks` for build hook `{self.PLUGIN_NAME}` must be a boolean")
         return Options(

@@ -16,9 +16,14 @@ from types import ModuleType
 import pytest
 
 from hatch_hybrid.artifacts import write_package_artifacts
-from hatch_hybrid.pipeline import CompiledKernel, compile_packages
+from hatch_hybrid.pipeline import CompiledKernel, Options, compile_packages
+from hybrid_runtime.native import host_target
 
 TEST_ARCHS = ["sm_70", "sm_90"]
+#: Native CPU code for this machine in every package the tests build (device="cpu" runs it).
+HOST_TARGETS = [t for t in [host_target()] if t is not None]
+#: Every kernel test runs on the native CPU code, through the Python function, and on a GPU if present.
+DEVICES = ["cpu", "cpu-python", pytest.param("cuda", marks=pytest.mark.gpu)]
 #: Imports for kernel sources written in tests.
 KERNEL_PRELUDE = """
 import math
@@ -90,7 +95,7 @@ def build(tmp_path: Path, request: pytest.FixtureRequest):
         (pkg / "kern.py").write_text(textwrap.dedent(source))
         for mod, text in modules.items():
             (pkg / f"{mod}.py").write_text(textwrap.dedent(text))
-        kernels = compile_packages([pkg], archs)
+        kernels = compile_packages([pkg], options=Options(list(archs), cubin=False, cpu=HOST_TARGETS))
         for k in kernels:
             for arch, text in k.ptx.items():
                 assemble(text, arch, tmp_path)

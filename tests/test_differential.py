@@ -14,6 +14,9 @@ from hypothesis import HealthCheck, assume, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 from test_semantics import host_compile  # noqa: E402
 
+import hybrid_runtime as hr  # noqa: E402
+from conftest import KERNEL_PRELUDE as HEADER  # noqa: E402
+
 from hatch_hybrid.errors import CompileError  # noqa: E402
 from hatch_hybrid.types import Scalar  # noqa: E402
 
@@ -235,3 +238,97 @@ def test_report_counts():
         f"{COUNT['bodies']} compiled kernel bodies, {COUNT['body_checks']} evaluations compared"
     )
     assert COUNT["programs"] > 0 or COUNT["checked"] == 0
+
+
+def same_bits(a: np.ndarray, b: np.ndarray) -> bool:
+    """Bit-identical, except that any NaN equals any NaN: IEEE 754 leaves NaN sign and payload to the
+    hardware (x86 propagates an operand's NaN, NVIDIA GPUs return the canonical 0x7fffffff)."""
+    if a.dtype.kind == "f":
+        both_nan = np.isnan(a) & np.isnan(b)
+        bits = f"u{a.dtype.itemsize}"
+        return bool(np.all(both_nan | (a.view(bits) == b.view(bits))))
+    return np.array_equal(a, b)
+
+
+def test_differential_native_cpu_equals_python_path(build):
+    """The random expressions as kernels, built into a package with native CPU code: native == Python."""
+    differential_kernels(build, bodies=False, device="cpu", examples=25)
+
+
+def test_differential_bodies_native_cpu_equals_python_path(build):
+    """The random kernel bodies (locals, if/else, loops with break, a helper), native == Python."""
+    differential_kernels(build, bodies=True, device="cpu", examples=25)
+
+
+def differential_kernels(build, bodies: bool, device: str, examples: int = 40) -> None:
+    """The random expressions (or bodies) as kernels over arrays, run on ``device`` and on the Python
+    path (the reference): bits must agree."""
+    pytest.importorskip("hypothesis")
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    seen = {"programs": 0}
+
+    @settings(
+        max_examples=int(__import__("os").environ.get("HYBRID_DIFF_EXAMPLES", str(examples))),
+        deadline=None,
+        database=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+    )
+    @given(data=st.data())
+    def run(data):
+        types = {name: data.draw(st.sampled_from(DTYPES)) for name in "abc"}
+        kinds = {name: _is_int(t) for name, t in types.items()}
+        if bodies:
+            functions = data.draw(programs(kinds))
+        else:
+            functions = f"def f(a, b, c):\n    return {data.draw(expressions(kinds))[0]}\n"
+        ns: dict = {}
+        exec(f"from hybrid_runtime import *\n{functions}", ns)
+        columns = {n: np.array([_value(data.draw, types[n]) for _ in range(64)]) for n in "abc"}
+        with np.errstate(all="ignore"):
+            try:
+                sample = ns["f"](*(columns[n][0] for n in "abc"))
+            except (ZeroDivisionError, OverflowError, TypeError, np.exceptions.DTypePromotionError):
+                return
+        out_type = {float: "f64", int: "i64", bool: "boolean"}.get(type(sample)) or hr.types.scalar_name(
+            np.asarray(sample).dtype
+        )
+        if out_type == "i64" and isinstance(sample, int) and not -(2**63) <= sample < 2**63:
+            return
+        kernel_source = (
+            HEADER
+            + functions
+            + f"""
+@kernel
+def k(a: Array[{types["a"]}], b: Array[{types["b"]}], c: Array[{types["c"]}], out: Array[{out_type}]):
+    i = gpu.global_tid_x()
+    if i < len(out):
+        out[i] = f(a[i], b[i], c[i])
+"""
+        )
+        try:
+            built = build(kernel_source, archs=["sm_90"])
+        except CompileError:
+            return
+        out = np.zeros(64, dtype=hr.types.SCALAR_DTYPES[out_type])
+        try:
+            outs = []
+            for where in ("cpu-python", device):
+                outs.append(out.copy())
+                built.module.k.launch(64, 1, columns["a"], columns["b"], columns["c"], outs[-1], device=where)
+            cpu, gpu = outs
+        except (ZeroDivisionError, OverflowError, TypeError, np.exceptions.DTypePromotionError):
+            return  # another input row took a branch NumPy rejects (e.g. an out-of-range Python int)
+        if bodies:  # rows converting NaN/inf/out-of-range floats to ints: platform-defined in NumPy
+            keep = [not _float_to_int_out_of_range(ns, [columns[n][r] for n in "abc"]) for r in range(64)]
+            cpu, gpu = cpu[keep], gpu[keep]
+        assert same_bits(cpu, gpu), f"{functions} {types}: python {cpu[:4]} {device} {gpu[:4]}"
+        seen["programs"] += 1
+
+    run()
+    what = "kernel bodies" if bodies else "expressions"
+    print(f"\ndifferential on {device}: {seen['programs']} {what}, 64 inputs each, bit-identical")
+    assert seen["programs"] > 0
+
+

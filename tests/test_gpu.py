@@ -10,27 +10,19 @@ import hybrid_runtime as hr
 import numpy as np
 import pytest
 from conftest import KERNEL_PRELUDE as HEADER
+from test_differential import differential_kernels, same_bits
 
 pytestmark = pytest.mark.gpu
 
 
 def both(kernel, threads, blocks, *arrays_and_scalars):
-    """Run on the CPU and the GPU with copies of the same inputs; return (cpu, gpu) arrays."""
+    """Run on the CPU (the Python path, the reference) and the GPU with copies of the same inputs; return
+    (cpu, gpu) arrays."""
     cpu = [a.copy() if isinstance(a, np.ndarray) else a for a in arrays_and_scalars]
     gpu = [a.copy() if isinstance(a, np.ndarray) else a for a in arrays_and_scalars]
-    kernel.launch(threads, blocks, *cpu, device="cpu")
+    kernel.launch(threads, blocks, *cpu, device="cpu-python")
     kernel.launch(threads, blocks, *gpu, device="cuda")
     return ([a for a in cpu if isinstance(a, np.ndarray)], [a for a in gpu if isinstance(a, np.ndarray)])
-
-
-def same_bits(a: np.ndarray, b: np.ndarray) -> bool:
-    """Bit-identical, except that any NaN equals any NaN: IEEE 754 leaves NaN sign and payload to the
-    hardware (x86 propagates an operand's NaN, NVIDIA GPUs return the canonical 0x7fffffff)."""
-    if a.dtype.kind == "f":
-        both_nan = np.isnan(a) & np.isnan(b)
-        bits = f"u{a.dtype.itemsize}"
-        return bool(np.all(both_nan | (a.view(bits) == b.view(bits))))
-    return np.array_equal(a, b)
 
 
 INT_OPS = [
@@ -444,84 +436,13 @@ def test_devices_and_arrays_on_other_devices():
 
 def test_differential_gpu_equals_cpu(build):
     """The differential tier's random expressions, as kernels over arrays: GPU bits == CPU-path bits."""
-    _differential_on_gpu(build, bodies=False)
+    differential_kernels(build, bodies=False, device="cuda")
 
 
 @pytest.mark.gpu
 def test_differential_bodies_gpu_equals_cpu(build):
     """The differential tier's random kernel bodies (locals, if/else, loops with break, a helper)."""
-    _differential_on_gpu(build, bodies=True)
-
-
-def _differential_on_gpu(build, bodies: bool) -> None:
-    pytest.importorskip("hypothesis")
-    from hypothesis import HealthCheck, given, settings
-    from hypothesis import strategies as st
-    from test_differential import DTYPES, _is_int, _value, expressions, programs
-
-    from hatch_hybrid.errors import CompileError
-
-    seen = {"programs": 0}
-
-    @settings(
-        max_examples=int(__import__("os").environ.get("HYBRID_DIFF_EXAMPLES", "40")),
-        deadline=None,
-        database=None,
-        suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
-    )
-    @given(data=st.data())
-    def run(data):
-        types = {name: data.draw(st.sampled_from(DTYPES)) for name in "abc"}
-        kinds = {name: _is_int(t) for name, t in types.items()}
-        if bodies:
-            functions = data.draw(programs(kinds))
-        else:
-            functions = f"def f(a, b, c):\n    return {data.draw(expressions(kinds))[0]}\n"
-        ns: dict = {}
-        exec(f"from hybrid_runtime import *\n{functions}", ns)
-        columns = {n: np.array([_value(data.draw, types[n]) for _ in range(64)]) for n in "abc"}
-        with np.errstate(all="ignore"):
-            try:
-                sample = ns["f"](*(columns[n][0] for n in "abc"))
-            except (ZeroDivisionError, OverflowError, TypeError, np.exceptions.DTypePromotionError):
-                return
-        out_type = {float: "f64", int: "i64", bool: "boolean"}.get(type(sample)) or hr.types.scalar_name(
-            np.asarray(sample).dtype
-        )
-        if out_type == "i64" and isinstance(sample, int) and not -(2**63) <= sample < 2**63:
-            return
-        kernel_source = (
-            HEADER
-            + functions
-            + f"""
-@kernel
-def k(a: Array[{types["a"]}], b: Array[{types["b"]}], c: Array[{types["c"]}], out: Array[{out_type}]):
-    i = gpu.global_tid_x()
-    if i < len(out):
-        out[i] = f(a[i], b[i], c[i])
-"""
-        )
-        try:
-            built = build(kernel_source, archs=["sm_90"])
-        except CompileError:
-            return
-        out = np.zeros(64, dtype=hr.types.SCALAR_DTYPES[out_type])
-        try:
-            (*_, cpu), (*_, gpu) = both(built.module.k, 64, 1, columns["a"], columns["b"], columns["c"], out)
-        except (ZeroDivisionError, OverflowError, TypeError, np.exceptions.DTypePromotionError):
-            return  # another input row took a branch NumPy rejects (e.g. an out-of-range Python int)
-        if bodies:  # rows converting NaN/inf/out-of-range floats to ints: platform-defined in NumPy
-            from test_differential import _float_to_int_out_of_range
-
-            keep = [not _float_to_int_out_of_range(ns, [columns[n][r] for n in "abc"]) for r in range(64)]
-            cpu, gpu = cpu[keep], gpu[keep]
-        assert same_bits(cpu, gpu), f"{functions} {types}: cpu {cpu[:4]} gpu {gpu[:4]}"
-        seen["programs"] += 1
-
-    run()
-    what = "kernel bodies" if bodies else "expressions"
-    print(f"\ndifferential on the GPU: {seen['programs']} {what}, 64 inputs each, bit-identical")
-    assert seen["programs"] > 0
+    differential_kernels(build, bodies=True, device="cuda")
 
 
 def test_both_index_entry_points_give_the_same_result(build):

@@ -6,9 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import KERNEL_PRELUDE
+from conftest import DEVICES, KERNEL_PRELUDE
 
-DEVICES = ["cpu", pytest.param("cuda", marks=pytest.mark.gpu)]
 
 LANGUAGE = (
     "from __future__ import annotations\n"

@@ -1,8 +1,9 @@
 """The compiler's arithmetic equals NumPy's, bit for bit, checked without a GPU.
 
-The lowering stage's LLVM IR for plain helper functions is JIT-compiled for the host CPU (the same
-IR the NVPTX backend gets; libdevice's fmod/pow are mapped to libm) and run on edge-case inputs;
-the reference is the very same Python function run on NumPy scalars, i.e. the CPU path.
+The lowering stage's LLVM IR for plain helper functions, as the native CPU backend lowers it (the
+same lowering the NVPTX backend gets, with the C library's fmod/pow for libdevice's), is JIT-compiled
+for this CPU and run on edge-case inputs; the reference is the very same Python function run on
+NumPy scalars, i.e. the Python path.
 """
 
 from __future__ import annotations
@@ -62,16 +63,22 @@ def host_compile(tmp_path, source: str, name: str, arg_types: tuple):
     program = Program(index)
     tf = program.specialise(program.parsed(FunctionSym("hostpkg.m", name)), arg_types)
     engine, tm = _jit()
-    lowerer = ModuleLowerer("host", str(tm.target_data))
+    # the native CPU backend's lowering: every function takes the thread context first
+    lowerer = ModuleLowerer("host", str(tm.target_data), host_triple=llvm.get_process_triple())
     module = lowerer.lower_functions([tf])
-    module.triple = llvm.get_process_triple()
     mod = llvm.parse_assembly(str(module))
     mod.verify()
     engine.add_module(mod)
     engine.finalize_object()
     restype = _CT[str(tf.return_type if isinstance(tf.return_type, Scalar) else tf.return_type.storage)]
     argtypes = [_CT[str(t if isinstance(t, Scalar) else t.storage)] for t in arg_types]
-    cfunc = ctypes.CFUNCTYPE(restype, *argtypes)(engine.get_function_address(tf.symbol))
+    proto = ctypes.CFUNCTYPE(restype, ctypes.c_void_p, *argtypes)(engine.get_function_address(tf.symbol))
+    ctx = (ctypes.c_int64 * 24)()
+
+    def cfunc(*args):  # type: ignore[no-untyped-def]
+        return proto(ctypes.addressof(ctx), *args)
+
+    cfunc.keep = (proto, ctx)  # type: ignore[attr-defined]
     return cfunc, tf.return_type
 
 

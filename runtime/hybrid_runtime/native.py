@@ -48,6 +48,42 @@ def host_target() -> str | None:
     return None
 
 
+# x86-64-v3 adds these to the baseline (x86-64-v2); Linux's /proc/cpuinfo names
+_V3_FLAGS = {"avx", "avx2", "bmi1", "bmi2", "f16c", "fma", "movbe", "xsave"}
+
+
+@cache
+def cpu_levels() -> frozenset[str]:
+    """The newer CPU levels this machine runs (see hatch_hybrid.backend.host.targets)."""
+    found: set[str] = set()
+    try:
+        if sys.platform.startswith("linux"):
+            with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as f:
+                for line in f:
+                    if line.startswith("flags"):
+                        flags = set(line.split(":", 1)[1].split())
+                        if _V3_FLAGS <= flags and ("abm" in flags or "lzcnt" in flags):
+                            found.add("v3")
+                        break
+        elif sys.platform == "darwin" and platform.machine() == "x86_64":
+            import subprocess
+
+            out = subprocess.run(
+                ["sysctl", "-n", "machdep.cpu.features", "machdep.cpu.leaf7_features"], capture_output=True, text=True
+            ).stdout.upper()
+            if all(f in out for f in ("AVX2", "FMA", "BMI2", "MOVBE", "F16C")):
+                found.add("v3")
+        elif sys.platform == "win32":
+            kernel32 = ctypes.windll.kernel32  # type: ignore[attr-defined]
+            if kernel32.IsProcessorFeaturePresent(40):  # PF_AVX2_INSTRUCTIONS_AVAILABLE
+                found.add("v3")
+    except OSError:
+        pass
+    if os.environ.get("HYBRID_CPU_LEVEL", "").strip().lower() == "baseline":
+        found.clear()
+    return frozenset(found)
+
+
 def cpu_threads() -> int:
     env = os.environ.get("HYBRID_CPU_THREADS", "").strip()
     if env:
@@ -127,12 +163,19 @@ class NativeKernel:
     sites: list[dict[str, Any]]
 
     @classmethod
-    def load(cls, qualname: str, lib: ctypes.CDLL, entry: dict[str, Any], params: list[Param]) -> NativeKernel:
+    def load(
+        cls, qualname: str, lib: ctypes.CDLL, entry: dict[str, Any], params: list[Param], levels: list[str]
+    ) -> NativeKernel:
+        """``levels``: the library's newer CPU levels, best last; the best this CPU runs is used."""
         cpu = entry["cpu"]
+        symbol = str(cpu["symbol"])
+        usable = [level for level in levels if level in cpu_levels()]
+        if usable:
+            symbol = f"{symbol}__{usable[-1]}"
         try:
-            fn = getattr(lib, cpu["symbol"])
+            fn = getattr(lib, symbol)
         except AttributeError:
-            raise ManifestError(f"kernel {qualname}: the native library has no entry {cpu['symbol']}; reinstall the package") from None
+            raise ManifestError(f"kernel {qualname}: the native library has no entry {symbol}; reinstall the package") from None
         fn.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64]
         fn.restype = ctypes.c_int32
         return cls(
@@ -274,4 +317,5 @@ def native_kernel(qualname: str, manifest: Manifest | None, entry: dict[str, Any
     lib = load_library(manifest, target)
     if lib is None:
         return None
-    return NativeKernel.load(qualname, lib, entry, params)
+    levels = manifest.data.get("cpu_levels", {}).get(target, [])
+    return NativeKernel.load(qualname, lib, entry, params, list(levels))

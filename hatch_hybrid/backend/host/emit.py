@@ -10,19 +10,19 @@ from .targets import TARGETS, HostTarget
 
 
 @cache
-def target_machine(name: str) -> llvm.TargetMachine:
+def target_machine(name: str, level: str = "") -> llvm.TargetMachine:
     llvm.initialize_all_targets()
     llvm.initialize_all_asmprinters()
     t: HostTarget = TARGETS[name]
-    return llvm.Target.from_triple(t.triple).create_target_machine(cpu=t.cpu, opt=3, reloc="pic")
+    return llvm.Target.from_triple(t.triple).create_target_machine(cpu=t.cpu_for(level), opt=3, reloc="pic")
 
 
 def data_layout(name: str) -> str:
     return str(target_machine(name).target_data)
 
 
-def optimise(llvm_ir: str, entries: set[str], name: str) -> llvm.ModuleRef:
-    tm = target_machine(name)
+def optimise(llvm_ir: str, entries: set[str], name: str, level: str = "") -> llvm.ModuleRef:
+    tm = target_machine(name, level)
     mod = llvm.parse_assembly(llvm_ir)
     for fn in mod.functions:
         if fn.name not in entries and not fn.is_declaration:
@@ -36,8 +36,8 @@ def optimise(llvm_ir: str, entries: set[str], name: str) -> llvm.ModuleRef:
     return mod
 
 
-def emit_object(mod: llvm.ModuleRef, name: str) -> bytes:
-    return bytes(target_machine(name).emit_object(mod))
+def emit_object(mod: llvm.ModuleRef, name: str, level: str = "") -> bytes:
+    return bytes(target_machine(name, level).emit_object(mod))
 
 
 def undefined_symbols(mod: llvm.ModuleRef) -> list[str]:

@@ -13,16 +13,29 @@ class HostTarget:
     zig: str  # the linker's target
     suffix: str  # of the shared library
     link_flags: tuple[str, ...] = ()
+    # newer CPU levels the library also has each kernel for (entry ``<symbol>__<level>``), chosen at
+    # run time when the CPU has their instructions: (level, LLVM CPU name)
+    levels: tuple[tuple[str, str], ...] = ()
 
     def library(self, package: str) -> str:
         return f"{package}.{self.name}.{self.suffix}"
+
+    def cpu_for(self, level: str) -> str:
+        return self.cpu if not level else dict(self.levels)[level]
+
+
+X86_LEVELS = (("v3", "x86-64-v3"),)  # AVX2 and FMA: Haswell (2013) and Zen on
+
+
+def entry_symbol(symbol: str, level: str) -> str:
+    return f"{symbol}__{level}" if level else symbol
 
 
 TARGETS = {
     t.name: t
     for t in (
         # x86-64-v2 (SSE4.2): every x86-64 CPU since 2009; the baseline of current Linux distributions
-        HostTarget("x86_64-linux", "x86_64-unknown-linux-gnu", "x86-64-v2", "x86_64-linux-gnu", "so"),
+        HostTarget("x86_64-linux", "x86_64-unknown-linux-gnu", "x86-64-v2", "x86_64-linux-gnu", "so", (), X86_LEVELS),
         HostTarget("aarch64-linux", "aarch64-unknown-linux-gnu", "generic", "aarch64-linux-gnu", "so"),
         # the C library's math functions resolve when the library is loaded into Python
         HostTarget(
@@ -32,8 +45,9 @@ TARGETS = {
         HostTarget(
             "x86_64-macos", "x86_64-apple-macosx10.12.0", "x86-64-v2", "x86_64-macos", "dylib",
             ("-Wl,-undefined,dynamic_lookup",),
+            X86_LEVELS,
         ),
-        HostTarget("x86_64-windows", "x86_64-pc-windows-gnu", "x86-64-v2", "x86_64-windows-gnu", "dll"),
+        HostTarget("x86_64-windows", "x86_64-pc-windows-gnu", "x86-64-v2", "x86_64-windows-gnu", "dll", (), X86_LEVELS),
     )
 }
 DEFAULT_TARGETS = tuple(TARGETS)

@@ -89,6 +89,7 @@ def write_package_artifacts(
         libraries = _link_libraries(package, items, directory)
         files += [directory / name for name in libraries.values()]
         data = manifest(items, archs, editable, libraries if any(k.cpu is not None for k in items) else None)
+        data["files"] = {f.name: hashlib.sha256(f.read_bytes()).hexdigest() for f in sorted(files)}
         path = directory / FILENAME
         path.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n", encoding="utf-8")
         files.append(path)

@@ -300,7 +300,10 @@ def native_kernel(qualname: str, manifest: Manifest | None, entry: dict[str, Any
         return None  # a source tree: the Python path is the way to run it
     target = host_target()
     cpu = entry.get("cpu")
-    if not manifest.data.get("cpu"):
+    if isinstance(cpu, dict) and "unsupported" in cpu:
+        _notice_once(f"hatch-hybrid: kernel {qualname} runs through its Python function on the CPU: {cpu['unsupported']}")
+        return None
+    if not isinstance(cpu, dict) or "cpu" not in manifest.data:
         return None  # built with cpu = false
     if target is None or target not in manifest.data["cpu"]:
         _notice_once(
@@ -308,11 +311,6 @@ def native_kernel(qualname: str, manifest: Manifest | None, entry: dict[str, Any
             f"({platform.machine()} {sys.platform}; the wheel has {', '.join(sorted(manifest.data['cpu']))}); "
             "kernels run through their Python functions"
         )
-        return None
-    if not isinstance(cpu, dict):
-        return None
-    if "unsupported" in cpu:
-        _notice_once(f"hatch-hybrid: kernel {qualname} runs through its Python function on the CPU: {cpu['unsupported']}")
         return None
     lib = load_library(manifest, target)
     if lib is None:

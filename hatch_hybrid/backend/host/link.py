@@ -1,8 +1,8 @@
 """One shared library per package and CPU target, linked by zig's linker (the `ziglang` package).
 
-Linked without a C library: the code needs none but the math functions, which resolve from the
-process (Python has libm loaded) on Linux and macOS. On Windows the DLL imports them from the C
-runtime, so there zig links against it (its first use on a machine builds the import libraries).
+Linked without a C library, so that no target needs zig to build one first: the code needs none but
+the math functions, which resolve from the process (Python has libm loaded) on Linux and macOS; on
+Windows the DLL imports them from ucrtbase.dll, the C runtime of every Python 3 there.
 """
 
 from __future__ import annotations
@@ -42,11 +42,9 @@ def link(objects: list[bytes], target: str, needs_libc: bool) -> bytes:
             path.write_bytes(blob)
             paths.append(str(path))
         out = Path(tmp) / f"out.{t.suffix}"
-        flags = list(t.link_flags)
-        if t.suffix == "dll":
-            flags += ["-Wl,--no-entry"] if not needs_libc else []
-        if not (t.suffix == "dll" and needs_libc):
-            flags.append("-nostdlib")
+        flags = [*t.link_flags, "-nostdlib"]
+        if t.suffix == "dll":  # no DllMain; math functions from the C runtime every Python 3 uses
+            flags += ["-Wl,--no-entry"] + (["-lucrtbase"] if needs_libc else [])
         cmd = [sys.executable, "-m", "ziglang", "cc", "-target", t.zig, "-shared", "-s", *flags, *paths, "-o", str(out)]
         proc = subprocess.run(cmd, capture_output=True, text=True)
         if proc.returncode != 0:

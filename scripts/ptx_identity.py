@@ -51,8 +51,9 @@ def compare(before: dict[str, dict[str, str]], after: dict[str, dict[str, str]])
     problems += [f"new: {s}" for s in sorted(after.keys() - before.keys())]
     for symbol in sorted(before.keys() & after.keys()):
         if before[symbol] != after[symbol]:
-            archs = sorted(a for a in before[symbol].keys() | after[symbol].keys()
-                           if before[symbol].get(a) != after[symbol].get(a))
+            archs = sorted(
+                a for a in before[symbol].keys() | after[symbol].keys() if before[symbol].get(a) != after[symbol].get(a)
+            )
             problems.append(f"PTX differs: {symbol} ({', '.join(archs)})")
     return problems
 

@@ -15,7 +15,7 @@ from types import ModuleType
 
 import pytest
 
-from hatch_hybrid.artifacts import write_package_artifacts
+from hatch_hybrid.hook.artifacts import write_package_artifacts
 from hatch_hybrid.pipeline import CompiledKernel, compile_packages
 
 TEST_ARCHS = ["sm_70", "sm_90"]
@@ -44,7 +44,7 @@ _counter = itertools.count()
 
 def find_ptxas() -> str | None:
     """The ptxas the build would use for cubin = true (the pip package's, else PATH)."""
-    from hatch_hybrid.cubin import find_ptxas as build_ptxas
+    from hatch_hybrid.backend.ptx.cubin import find_ptxas as build_ptxas
 
     return build_ptxas(search_path=True)
 

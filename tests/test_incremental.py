@@ -148,7 +148,7 @@ def test_calls_into_packages_that_are_not_installed_name_the_call_and_package(tw
 
 
 def test_build_environment_gets_only_the_dependencies_kernels_reach(two_packages, tmp_path):
-    from hatch_hybrid.plugin import HybridBuildHook
+    from hatch_hybrid.hook.plugin import HybridBuildHook
 
     root = tmp_path / "proj"
     shutil.copytree(two_packages / "libb", root / "libb")
@@ -172,7 +172,7 @@ def test_build_environment_gets_only_the_dependencies_kernels_reach(two_packages
 
 # ---------------------------------------------------------------------- cubins
 def test_cubins_are_embedded_and_reproducible(kernlib, tmp_path, capsys):
-    from hatch_hybrid.cubin import find_ptxas
+    from hatch_hybrid.backend.ptx.cubin import find_ptxas
 
     if find_ptxas() is None:
         pytest.skip("ptxas not found")
@@ -220,7 +220,7 @@ def test_editable_install_notices_source_changes(kernlib, tmp_path, capsys, monk
             importlib,
             "import_module",
             lambda name: (
-                (_ for _ in ()).throw(ImportError(name)) if name == "hatch_hybrid.editable" else real_import(name)
+                (_ for _ in ()).throw(ImportError(name)) if name == "hatch_hybrid.hook.editable" else real_import(name)
             ),
         )
         with pytest.raises(rt_manifest.ManifestError, match=r"kernlib\.util\.clamp changed since this editable"):

@@ -22,8 +22,8 @@ from typing import Any
 
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
-from .errors import CompileError
-from .pipeline import Options
+from ..errors import CompileError
+from ..pipeline import Options
 
 _ARCH = re.compile(r"^sm_(\d{2,3})a?$")
 _OPTIONS = {"arch", "packages", "dump", "cubin", "cache", "cache-dir"}
@@ -42,7 +42,7 @@ class HybridBuildHook(BuildHookInterface):  # type: ignore[type-arg]
 
     # ------------------------------------------------------------- options
     def archs(self) -> list[str]:
-        from .pipeline import DEFAULT_ARCHS
+        from ..pipeline import DEFAULT_ARCHS
 
         value = self.config.get("arch", list(DEFAULT_ARCHS))
         if isinstance(value, str):
@@ -99,7 +99,7 @@ class HybridBuildHook(BuildHookInterface):  # type: ignore[type-arg]
         return value
 
     def options(self) -> Options:
-        from .cache import KernelCache, default_cache_dir
+        from ..cache import KernelCache, default_cache_dir
 
         cache_dir = self.config.get("cache-dir")
         if cache_dir is not None and not isinstance(cache_dir, str):
@@ -120,8 +120,8 @@ class HybridBuildHook(BuildHookInterface):  # type: ignore[type-arg]
         (pip package nvidia-cuda-nvcc-cu12) when kernels need it and it is absent."""
         if self.target_name != "wheel":
             return []
-        from .libdevice import LIBDEVICE_PACKAGE, find_libdevice
-        from .pipeline import index_packages, needs_libdevice
+        from ..backend.ptx.libdevice import LIBDEVICE_PACKAGE, find_libdevice
+        from ..pipeline import index_packages, needs_libdevice
 
         try:
             roots = {_normalise(r) for r in index_packages(self.package_dirs()).kernel_import_roots()}
@@ -152,8 +152,8 @@ class HybridBuildHook(BuildHookInterface):  # type: ignore[type-arg]
         if self.target_name != "wheel":
             return  # sdists carry source; kernels are compiled when the wheel is built
 
+        from ..pipeline import compile_packages
         from .artifacts import write_package_artifacts
-        from .pipeline import compile_packages
 
         start = time.perf_counter()
         try:

@@ -11,19 +11,18 @@ import re
 
 from llvmlite import ir as llir
 
-from . import intrinsics, ir
-from .errors import CompileError
-from .lower_calls import CallLowerer
-from .lower_loops import Loop, LoopLowerer
-from .lower_memory import MemoryLowerer
-from .lower_ops import I1, I8, I64, VOID, Ops, const, llvm_type
-from .lower_values import ArrayValue, TupleValue, Value, abi_types, flatten, unflatten
-from .optimize import ERROR_SLOT, TRIPLE
-from .typecheck import TypedFunction
-from .typerules import OpTypes
-from .types import BOOL, F32, NONE, ArrayT, Scalar, StructT, TupleT, Type, is_numeric, storage
-
-INDEX32_SUFFIX = "__i32"  # the 32-bit-index entry point of a kernel
+from .. import ir
+from ..errors import CompileError
+from ..typecheck.rules import OpTypes
+from ..typecheck.typed import TypedFunction
+from ..types import BOOL, F32, NONE, ArrayT, Scalar, StructT, TupleT, Type, is_numeric, storage
+from . import intrinsics
+from .abi import ERROR_SLOT, INDEX32_SUFFIX, TRIPLE
+from .calls import CallLowerer
+from .loops import Loop, LoopLowerer
+from .memory import MemoryLowerer
+from .ops import I1, I8, I64, VOID, Ops, const, llvm_type
+from .values import ArrayValue, TupleValue, Value, abi_types, flatten, unflatten
 
 
 class ModuleLowerer:

@@ -15,8 +15,8 @@ from typing import Any
 import llvmlite.binding as llvm
 from hybrid_runtime.manifest import DIRECTORY, FILENAME, FORMAT
 
-from .errors import CompileError
-from .pipeline import COMPILER_ID, CompiledKernel
+from ..errors import CompileError
+from ..pipeline import COMPILER_ID, CompiledKernel
 
 
 def manifest(kernels: Iterable[CompiledKernel], archs: list[str], editable: bool = False) -> dict[str, Any]:

@@ -1,7 +1,7 @@
 """Lowering of calls: helper functions, builtins, ``math`` and ``gpu`` intrinsics.
 
-:class:`CallLowerer` is mixed into :class:`~.lower.FunctionLowerer`, which provides the builder,
-``expr``/``coerce``/``address`` and the enclosing :class:`~.lower.ModuleLowerer` (``parent``).
+:class:`CallLowerer` is mixed into :class:`~.function.FunctionLowerer`, which provides the builder,
+``expr``/``coerce``/``address`` and the enclosing :class:`~.function.ModuleLowerer` (``parent``).
 """
 
 from __future__ import annotations
@@ -11,14 +11,15 @@ from typing import TYPE_CHECKING, Any
 
 from llvmlite import ir as llir
 
-from . import intrinsics, ir
-from .lower_ops import I64, PTR, Ops, const
-from .lower_values import ArrayValue, TupleValue, Value, flatten, unflatten
-from .typecheck_calls import Callee
-from .types import NONE, WEAK_FLOAT, WEAK_INT, ArrayT, Scalar, StructT, TupleT, Type
+from .. import ir
+from ..typecheck.typed import Callee
+from ..types import NONE, WEAK_FLOAT, WEAK_INT, ArrayT, Scalar, StructT, TupleT, Type
+from . import intrinsics
+from .ops import I64, PTR, Ops, const
+from .values import ArrayValue, TupleValue, Value, flatten, unflatten
 
 if TYPE_CHECKING:
-    from .typecheck import TypedFunction
+    from ..typecheck.typed import TypedFunction
 
 
 class CallLowerer:

@@ -23,7 +23,7 @@ from typing import Any
 import llvmlite.binding as llvm
 from hybrid_runtime import staleness
 
-from .discover import ModuleIndex, ModuleInfo
+from .frontend.discover import ModuleIndex, ModuleInfo
 
 FORMAT = 1
 TOP_LEVEL = staleness.TOP_LEVEL  # the "function name" of a module's top-level statements

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from .errors import CompileError
 from .pipeline import DEFAULT_ARCHS, CompiledKernel, Options, _reached, compile_kernel, index_packages
-from .typecheck_program import Program
+from .typecheck.program import Program
 
 try:
     import tomllib

@@ -1,7 +1,7 @@
-"""The kernel IR: dataclasses built by :mod:`.parse`, every node with a source location.
+"""The kernel IR: dataclasses built by :mod:`.frontend.parse`, every node with a source location.
 
 Types are not stored on nodes: one parsed function is type-checked once per distinct argument
-signature (monomorphisation), so :mod:`.typecheck` produces a :class:`~.typecheck.TypedFunction`
+signature (monomorphisation), so :mod:`.typecheck` produces a :class:`~.typecheck.typed.TypedFunction`
 mapping node ids to types. :func:`dump` prints a function with those types.
 """
 

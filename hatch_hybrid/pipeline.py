@@ -1,7 +1,7 @@
 """The compiler's stages in order: discover -> parse -> typecheck -> lower -> optimise -> PTX.
 
 Knows nothing of hatchling: :func:`compile_packages` takes package folders and returns compiled
-kernels, which :mod:`.plugin` turns into wheel contents.
+kernels, which :mod:`.hook.plugin` turns into wheel contents.
 """
 
 from __future__ import annotations
@@ -19,30 +19,33 @@ import llvmlite
 from hybrid_runtime.structs import dtype_to_json
 
 from . import __version__, ir
-from .cache import Dependency, KernelCache, dependencies
 from .backend.host import driver as host_driver
 from .backend.host import emit as host_emit
 from .backend.host.targets import TARGETS, entry_symbol
-from .cubin import assemble, find_ptxas, ptxas_version
-from .discover import EnumSym, KernelDecl, ModuleIndex, ModuleSym
-from .emit_ptx import emit_ptx
+from .backend.ptx.cubin import assemble, find_ptxas, ptxas_version
+from .backend.ptx.emit import emit_ptx
+from .backend.ptx.optimize import data_layout, optimise
+from .cache import Dependency, KernelCache, dependencies
 from .errors import CompileError, debug_enabled
-from .lower import INDEX32_SUFFIX, ModuleLowerer
-from .lower_host import NativeUnsupported
-from .optimize import data_layout, optimise
-from .typecheck import TypedFunction
-from .typecheck_program import Program
-from .typecheck_types import annotation_typevar
+from .frontend.discover import EnumSym, KernelDecl, ModuleIndex, ModuleSym
+from .lower.abi import INDEX32_SUFFIX
+from .lower.function import ModuleLowerer
+from .lower.host import NativeUnsupported
+from .typecheck.program import Program
+from .typecheck.typed import TypedFunction
+from .typecheck.user_types import annotation_typevar
 from .types import ArrayT, EnumT, Scalar, StructT, Type
 
 DEFAULT_ARCHS = ("sm_70", "sm_80", "sm_90")
 
 
 def _compiler_fingerprint() -> str:
-    """A hash of the compiler's own source: a changed compiler never reuses cached kernels."""
+    """A hash of the compiler's own source, every module of every stage package: a changed compiler
+    never reuses cached kernels."""
+    root = Path(__file__).parent
     h = hashlib.sha256()
-    for path in sorted(Path(__file__).parent.glob("*.py")):
-        h.update(path.name.encode() + b"\0" + path.read_bytes())
+    for path in sorted(root.rglob("*.py")):
+        h.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes())
     return h.hexdigest()[:12]
 
 

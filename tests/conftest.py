@@ -14,10 +14,10 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
-
-from hatch_hybrid.artifacts import write_package_artifacts
-from hatch_hybrid.pipeline import CompiledKernel, Options, compile_packages
 from hybrid_runtime.native import host_target
+
+from hatch_hybrid.hook.artifacts import write_package_artifacts
+from hatch_hybrid.pipeline import CompiledKernel, Options, compile_packages
 
 TEST_ARCHS = ["sm_70", "sm_90"]
 #: Native CPU code for this machine in every package the tests build (device="cpu" runs it).
@@ -49,7 +49,7 @@ _counter = itertools.count()
 
 def find_ptxas() -> str | None:
     """The ptxas the build would use for cubin = true (the pip package's, else PATH)."""
-    from hatch_hybrid.cubin import find_ptxas as build_ptxas
+    from hatch_hybrid.backend.ptx.cubin import find_ptxas as build_ptxas
 
     return build_ptxas(search_path=True)
 

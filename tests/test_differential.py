@@ -10,12 +10,11 @@ import numpy as np
 import pytest
 
 hypothesis = pytest.importorskip("hypothesis")
+import hybrid_runtime as hr  # noqa: E402
+from conftest import KERNEL_PRELUDE as HEADER  # noqa: E402
 from hypothesis import HealthCheck, assume, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 from test_semantics import host_compile  # noqa: E402
-
-import hybrid_runtime as hr  # noqa: E402
-from conftest import KERNEL_PRELUDE as HEADER  # noqa: E402
 
 from hatch_hybrid.errors import CompileError  # noqa: E402
 from hatch_hybrid.types import Scalar  # noqa: E402

@@ -227,7 +227,7 @@ def _compile_ok_kernel(tmp_path: Path) -> CompileError:
 
 
 def test_missing_libdevice_names_the_kernel_and_the_fix(tmp_path, monkeypatch):
-    from hatch_hybrid import libdevice
+    from hatch_hybrid.backend.ptx import libdevice
 
     monkeypatch.setattr(libdevice, "find_libdevice", lambda: None)
     libdevice.libdevice_bitcode.cache_clear()

@@ -15,8 +15,8 @@ import numpy as np
 import pytest
 from conftest import TEST_ARCHS
 
-from hatch_hybrid.artifacts import write_package_artifacts
 from hatch_hybrid.cache import KernelCache
+from hatch_hybrid.hook.artifacts import write_package_artifacts
 from hatch_hybrid.pipeline import Options, compile_packages
 
 EXAMPLES = Path(__file__).parent.parent / "example_project"

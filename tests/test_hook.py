@@ -39,6 +39,11 @@ def test_wheel_contents(project, tmp_path):
         names = sorted(n for n in zf.namelist() if not n.startswith("kernlib-1.0.0.dist-info/"))
         assert names == [
             "kernlib/__init__.py",
+            "kernlib/_hybrid/kernlib.aarch64-linux.so",
+            "kernlib/_hybrid/kernlib.arm64-macos.dylib",
+            "kernlib/_hybrid/kernlib.x86_64-linux.so",
+            "kernlib/_hybrid/kernlib.x86_64-macos.dylib",
+            "kernlib/_hybrid/kernlib.x86_64-windows.dll",
             "kernlib/_hybrid/kernlib__ops__add_one.sm_70.ptx",
             "kernlib/_hybrid/kernlib__ops__add_one.sm_80.ptx",
             "kernlib/_hybrid/kernlib__ops__scale.sm_70.ptx",
@@ -65,6 +70,10 @@ def test_wheel_contents(project, tmp_path):
     assert scale["writes"] == ["x"]
     assert manifest["kernels"]["kernlib.ops.add_one"]["writes"] == ["dst"]
     assert scale["ptx"] == {"sm_70": "kernlib__ops__scale.sm_70.ptx", "sm_80": "kernlib__ops__scale.sm_80.ptx"}
+    # native CPU code by default: one library per target, every kernel in each
+    assert manifest["cpu"]["x86_64-linux"] == "kernlib.x86_64-linux.so" and len(manifest["cpu"]) == 5
+    assert scale["cpu"] == {"symbol": "kernlib__ops__scale", "frame_bytes": 0, "shared_bytes": 0, "barriers": False}
+    assert sorted(manifest["files"]) == [n.split("/")[-1] for n in names if "/_hybrid/" in n and "manifest" not in n]
 
 
 def test_builds_are_reproducible(project, tmp_path):
@@ -137,13 +146,13 @@ def test_build_prints_what_it_compiled(project, tmp_path, capsys):
     build_wheel(project("kernlib"), tmp_path / "dist")
     out = capsys.readouterr()
     text = out.out + out.err
-    assert "hatch-hybrid: kernlib.ops.scale -> kernlib__ops__scale (PTX, sm_70, sm_80): compiled in" in text
+    assert "hatch-hybrid: kernlib.ops.scale -> kernlib__ops__scale (PTX + CPU, sm_70, sm_80): compiled in" in text
     assert "hatch-hybrid: 2 kernel(s) for sm_70, sm_80: 2 compiled, 0 from cache (" in text
 
 
 def test_libdevice_is_requested_only_when_kernels_need_it(project, monkeypatch):
-    from hatch_hybrid import libdevice
-    from hatch_hybrid.plugin import HybridBuildHook
+    from hatch_hybrid.backend.ptx import libdevice
+    from hatch_hybrid.hook.plugin import HybridBuildHook
 
     monkeypatch.setattr(libdevice, "find_libdevice", lambda: None)
     root = project("kernlib")

@@ -60,8 +60,8 @@ def test_one_changed_helper_recompiles_exactly_the_kernels_reaching_it(kernlib, 
     # the helper that only `scale` reaches
     util.write_text(util.read_text().replace("return  lo  if v < lo", "return lo if v <= lo"))
     _, log = build(kernlib, tmp_path / "c", capsys)
-    assert "kernlib.ops.scale -> kernlib__ops__scale (PTX, sm_70, sm_80): compiled in" in log
-    assert "kernlib.ops.add_one -> kernlib__ops__add_one (PTX, sm_70, sm_80): from cache" in log
+    assert "kernlib.ops.scale -> kernlib__ops__scale (PTX + CPU, sm_70, sm_80): compiled in" in log
+    assert "kernlib.ops.add_one -> kernlib__ops__add_one (PTX + CPU, sm_70, sm_80): from cache" in log
     assert "1 compiled, 1 from cache" in log
 
 
@@ -148,7 +148,7 @@ def test_calls_into_packages_that_are_not_installed_name_the_call_and_package(tw
 
 
 def test_build_environment_gets_only_the_dependencies_kernels_reach(two_packages, tmp_path):
-    from hatch_hybrid.plugin import HybridBuildHook
+    from hatch_hybrid.hook.plugin import HybridBuildHook
 
     root = tmp_path / "proj"
     shutil.copytree(two_packages / "libb", root / "libb")
@@ -172,14 +172,14 @@ def test_build_environment_gets_only_the_dependencies_kernels_reach(two_packages
 
 # ---------------------------------------------------------------------- cubins
 def test_cubins_are_embedded_and_reproducible(kernlib, tmp_path, capsys):
-    from hatch_hybrid.cubin import find_ptxas
+    from hatch_hybrid.backend.ptx.cubin import find_ptxas
 
     if find_ptxas() is None:
         pytest.skip("ptxas not found")
     pyproject = kernlib / "pyproject.toml"
     pyproject.write_text(pyproject.read_text().replace("cubin = false", "cubin = true"))
     first, log = build(kernlib, tmp_path / "a", capsys)
-    assert "(PTX + cubin, sm_70, sm_80)" in log
+    assert "(PTX + cubin + CPU, sm_70, sm_80)" in log
     import zipfile
 
     with zipfile.ZipFile(first) as zf:
@@ -220,7 +220,7 @@ def test_editable_install_notices_source_changes(kernlib, tmp_path, capsys, monk
             importlib,
             "import_module",
             lambda name: (
-                (_ for _ in ()).throw(ImportError(name)) if name == "hatch_hybrid.editable" else real_import(name)
+                (_ for _ in ()).throw(ImportError(name)) if name == "hatch_hybrid.hook.editable" else real_import(name)
             ),
         )
         with pytest.raises(rt_manifest.ManifestError, match=r"kernlib\.util\.clamp changed since this editable"):

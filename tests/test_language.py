@@ -8,7 +8,6 @@ import numpy as np
 import pytest
 from conftest import DEVICES, KERNEL_PRELUDE
 
-
 LANGUAGE = (
     "from __future__ import annotations\n"
     + KERNEL_PRELUDE

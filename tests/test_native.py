@@ -22,8 +22,8 @@ from conftest import HOST_TARGETS, KERNEL_PRELUDE
 from hybrid_runtime import cpu, native
 from hybrid_runtime.manifest import ManifestError, package_manifest
 
-from hatch_hybrid.artifacts import write_package_artifacts
 from hatch_hybrid.backend.host.targets import DEFAULT_TARGETS, TARGETS
+from hatch_hybrid.hook.artifacts import write_package_artifacts
 from hatch_hybrid.pipeline import Options, compile_packages
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -225,7 +225,9 @@ def test_a_failed_check_in_a_barrier_kernel_raises_and_the_next_launch_works(bui
     assert b.module.positive.native_code() is not None
     x = np.ones(300, np.float32)
     x[123] = -1
-    with pytest.raises(AssertionError, match=r"kernel .*positive: assertion failed: negative input \(.*kern.py:11: assert x\[i\] >= 0"):
+    with pytest.raises(
+        AssertionError, match=r"kernel .*positive: assertion failed: negative input \(.*kern.py:11: assert x\[i\] >= 0"
+    ):
         b.module.positive.launch(64, 5, x, 3, device="cpu")
     y = np.ones(300, np.float32)
     b.module.positive.launch(64, 5, y, 3, device="cpu")

@@ -18,9 +18,9 @@ import llvmlite.binding as llvm
 import numpy as np
 import pytest
 
-from hatch_hybrid.discover import FunctionSym, ModuleIndex
-from hatch_hybrid.lower import ModuleLowerer
-from hatch_hybrid.typecheck_program import Program
+from hatch_hybrid.frontend.discover import FunctionSym, ModuleIndex
+from hatch_hybrid.lower.function import ModuleLowerer
+from hatch_hybrid.typecheck.program import Program
 from hatch_hybrid.types import Scalar, Weak
 
 _CT = {

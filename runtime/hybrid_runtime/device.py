@@ -137,7 +137,9 @@ def select(device: str | None) -> CudaDevice | None:
             try:
                 ordinal = int(choice.split(":", 1)[1])
             except ValueError:
-                raise ValueError(f"device must be 'cpu', 'cpu-python', 'cuda', 'cuda:N' or 'auto', got {choice!r}") from None
+                raise ValueError(
+                    f"device must be 'cpu', 'cpu-python', 'cuda', 'cuda:N' or 'auto', got {choice!r}"
+                ) from None
         try:
             return get_device(ordinal)
         except NoCudaError as exc:

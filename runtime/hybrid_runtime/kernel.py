@@ -229,7 +229,7 @@ class Kernel:
         if not changed:
             return manifest, entry
         try:
-            editable = importlib.import_module("hatch_hybrid.editable")  # optional: the compiler side
+            editable = importlib.import_module("hatch_hybrid.hook.editable")  # optional: the compiler side
         except ImportError:
             raise ManifestError(
                 f"kernel {self.qualname} was compiled from older source: {', '.join(changed)} changed since "

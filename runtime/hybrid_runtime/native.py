@@ -31,7 +31,7 @@ from .config import LaunchConfig
 from .manifest import Manifest, ManifestError
 from .signature import Param
 
-CTX_WORDS = 24  # hatch_hybrid.host_intrinsics.CTX_WORDS: one thread's context
+CTX_WORDS = 24  # hatch_hybrid.lower.host_context.CTX_WORDS: one thread's context
 EXCHANGE_BYTES = 2 * 4 * 8  # two buffers of four words per thread (warp shuffles and votes)
 LAUNCH_WORDS = 12
 
@@ -40,7 +40,12 @@ def host_target() -> str | None:
     """This machine's name among the CPU targets a wheel can carry (None: none fits)."""
     machine = platform.machine().lower()
     if sys.platform.startswith("linux"):
-        return {"x86_64": "x86_64-linux", "amd64": "x86_64-linux", "aarch64": "aarch64-linux", "arm64": "aarch64-linux"}.get(machine)
+        return {
+            "x86_64": "x86_64-linux",
+            "amd64": "x86_64-linux",
+            "aarch64": "aarch64-linux",
+            "arm64": "aarch64-linux",
+        }.get(machine)
     if sys.platform == "darwin":
         return {"arm64": "arm64-macos", "x86_64": "x86_64-macos"}.get(machine)
     if sys.platform == "win32":
@@ -127,14 +132,18 @@ def load_library(manifest: Manifest, target: str) -> ctypes.CDLL | None:
             try:
                 lib = ctypes.CDLL(str(path))
             except OSError as exc:
-                raise ManifestError(f"{path}: the native CPU library cannot be loaded ({exc}); reinstall the package") from None
+                raise ManifestError(
+                    f"{path}: the native CPU library cannot be loaded ({exc}); reinstall the package"
+                ) from None
             _libraries[str(path)] = lib
     return lib
 
 
 def _plain(manifest: Manifest, name: str) -> str:
     if not name or name != os.path.basename(name) or name in (".", "..") or "\\" in name or "\0" in name:
-        raise ManifestError(f"{manifest.directory}/manifest.json: field `cpu` names {name!r}, which is not a plain file name")
+        raise ManifestError(
+            f"{manifest.directory}/manifest.json: field `cpu` names {name!r}, which is not a plain file name"
+        )
     return name
 
 
@@ -147,7 +156,9 @@ def _verify(manifest: Manifest, path: Path) -> None:
     if isinstance(digests, dict):
         want = digests.get(path.name)
         if want != hashlib.sha256(data).hexdigest():
-            raise ManifestError(f"{path} was modified after the build (its sha256 does not match the manifest); reinstall the package")
+            raise ManifestError(
+                f"{path} was modified after the build (its sha256 does not match the manifest); reinstall the package"
+            )
 
 
 @dataclass
@@ -175,7 +186,9 @@ class NativeKernel:
         try:
             fn = getattr(lib, symbol)
         except AttributeError:
-            raise ManifestError(f"kernel {qualname}: the native library has no entry {symbol}; reinstall the package") from None
+            raise ManifestError(
+                f"kernel {qualname}: the native library has no entry {symbol}; reinstall the package"
+            ) from None
         fn.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64]
         fn.restype = ctypes.c_int32
         return cls(
@@ -207,7 +220,11 @@ class NativeKernel:
             words = np.zeros(LAUNCH_WORDS, np.int64)
             words[0:3] = config.grid
             words[3:6] = config.block
-            memory = [np.zeros(max(per_block, 16) // 8 + 2, np.int64), np.zeros(frames // 8 + 1, np.int64), np.zeros(exchange // 8 + 1, np.int64)]
+            memory = [
+                np.zeros(max(per_block, 16) // 8 + 2, np.int64),
+                np.zeros(frames // 8 + 1, np.int64),
+                np.zeros(exchange // 8 + 1, np.int64),
+            ]
             words[6] = memory[0].ctypes.data
             words[7] = memory[0].ctypes.data + shared
             words[8] = config.shared_bytes
@@ -293,7 +310,9 @@ def _notice_once(message: str) -> None:
     warnings.warn(message, RuntimeWarning, stacklevel=4)
 
 
-def native_kernel(qualname: str, manifest: Manifest | None, entry: dict[str, Any] | None, params: list[Param]) -> NativeKernel | None:
+def native_kernel(
+    qualname: str, manifest: Manifest | None, entry: dict[str, Any] | None, params: list[Param]
+) -> NativeKernel | None:
     """The native code of a kernel on this machine, or None (the Python path runs it; a wheel without
     code for this machine says so once)."""
     if manifest is None or entry is None:
@@ -301,7 +320,9 @@ def native_kernel(qualname: str, manifest: Manifest | None, entry: dict[str, Any
     target = host_target()
     cpu = entry.get("cpu")
     if isinstance(cpu, dict) and "unsupported" in cpu:
-        _notice_once(f"hatch-hybrid: kernel {qualname} runs through its Python function on the CPU: {cpu['unsupported']}")
+        _notice_once(
+            f"hatch-hybrid: kernel {qualname} runs through its Python function on the CPU: {cpu['unsupported']}"
+        )
         return None
     if not isinstance(cpu, dict) or "cpu" not in manifest.data:
         return None  # built with cpu = false

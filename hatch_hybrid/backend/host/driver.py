@@ -5,7 +5,7 @@ is laid out as CUDA's ``kernelParams`` (one pointer per flattened parameter), ``
 words of :data:`LAUNCH`. Blocks are independent, so the runtime hands block ranges to OS threads.
 Kernels whose threads never meet run each block as a loop nest over its threads, which LLVM
 inlines and vectorises. Kernels with barriers or warp calls run the state machine that
-:mod:`hatch_hybrid.lower_host` built: every thread of a warp up to its next stop, the warp again
+:mod:`hatch_hybrid.lower.host` built: every thread of a warp up to its next stop, the warp again
 while its lanes stop at warp calls, then the next warp; when all are at the block's barrier, the
 next round.
 """
@@ -16,10 +16,10 @@ from collections.abc import Callable
 
 from llvmlite import ir as llir
 
-from ... import host_intrinsics as hx
-from ...lower_ops import I1, I32, I64, PTR
-from ...lower_values import abi_types
-from ...typecheck import TypedFunction
+from ...lower import host_context as hx
+from ...lower.ops import I1, I32, I64, PTR
+from ...lower.values import abi_types
+from ...typecheck.typed import TypedFunction
 
 LAUNCH = {
     "grid": 0,  # x, y, z
@@ -123,7 +123,9 @@ def add_entry(module: llir.Module, tf: TypedFunction, kernel: llir.Function, sym
 
     def call(ctx: llir.Value) -> llir.Value:
         status = b.call(kernel, [ctx, *values])
-        lb.if_(b.icmp_unsigned("==", status, llir.Constant(I32, hx.FAILED)), lambda: b.ret(llir.Constant(I32, 1)), "failed")
+        lb.if_(
+            b.icmp_unsigned("==", status, llir.Constant(I32, hx.FAILED)), lambda: b.ret(llir.Constant(I32, 1)), "failed"
+        )
         return status
 
     zero = llir.Constant(I64, 0)
@@ -160,14 +162,17 @@ def add_entry(module: llir.Module, tf: TypedFunction, kernel: llir.Function, sym
     def status_of(t: llir.Value) -> llir.Value:
         return _word(b, thread_ctx(t), hx.CTX["status"])
 
-    def run_block(blk: llir.Value) -> None:
+    def run_block_in_rounds(blk: llir.Value) -> None:
         def init(t: llir.Value) -> None:
             ctx = thread_ctx(t)
             fill_block(ctx, blk)
             tx = b.urem(t, block[0])
             rest = b.udiv(t, block[0])
             fill_thread(ctx, tx, b.urem(rest, block[1]), b.udiv(rest, block[1]), t)
-            b.store(b.ptrtoint(b.gep(ctx, [llir.Constant(I64, hx.CTX_WORDS)], source_etype=I64), I64), _word(b, ctx, hx.CTX["frame"]))
+            b.store(
+                b.ptrtoint(b.gep(ctx, [llir.Constant(I64, hx.CTX_WORDS)], source_etype=I64), I64),
+                _word(b, ctx, hx.CTX["frame"]),
+            )
             b.store(llir.Constant(I64, RUN), _word(b, ctx, hx.CTX["status"]))
 
         lb.loop(zero, threads, init, "init")
@@ -221,5 +226,5 @@ def add_entry(module: llir.Module, tf: TypedFunction, kernel: llir.Function, sym
         b.cbranch(b.load(waiting, typ=I1), round_head, round_end)
         b.position_at_end(round_end)
 
-    lb.loop(first, end, run_block, "block")
+    lb.loop(first, end, run_block_in_rounds, "block")
     b.ret(llir.Constant(I32, 0))

@@ -7,6 +7,7 @@ Windows the DLL imports them from ucrtbase.dll, the C runtime of every Python 3 
 
 from __future__ import annotations
 
+import importlib.util
 import subprocess
 import sys
 import tempfile
@@ -19,11 +20,7 @@ ZIG_PACKAGE = "ziglang"
 
 
 def have_zig() -> bool:
-    try:
-        import ziglang  # noqa: F401
-    except ImportError:
-        return False
-    return True
+    return importlib.util.find_spec(ZIG_PACKAGE) is not None
 
 
 def link(objects: list[bytes], target: str, needs_libc: bool) -> bytes:
@@ -36,17 +33,16 @@ def link(objects: list[bytes], target: str, needs_libc: bool) -> bytes:
             f"pip install {ZIG_PACKAGE} in the build environment, or set cpu = false",
         )
     with tempfile.TemporaryDirectory(prefix="hatch-hybrid-link-") as tmp:
-        paths = []
+        paths = []  # relative: nothing of the temporary folder's name may reach the library
         for k, blob in enumerate(objects):
-            path = Path(tmp) / f"k{k}.o"
-            path.write_bytes(blob)
-            paths.append(str(path))
-        out = Path(tmp) / f"out.{t.suffix}"
+            (Path(tmp) / f"k{k}.o").write_bytes(blob)
+            paths.append(f"k{k}.o")
+        out = f"out.{t.suffix}"
         flags = [*t.link_flags, "-nostdlib"]
         if t.suffix == "dll":  # no DllMain; math functions from the C runtime every Python 3 uses
             flags += ["-Wl,--no-entry"] + (["-lucrtbase"] if needs_libc else [])
-        cmd = [sys.executable, "-m", "ziglang", "cc", "-target", t.zig, "-shared", "-s", *flags, *paths, "-o", str(out)]
-        proc = subprocess.run(cmd, capture_output=True, text=True)
+        cmd = [sys.executable, "-m", "ziglang", "cc", "-target", t.zig, "-shared", "-s", *flags, *paths, "-o", out]
+        proc = subprocess.run(cmd, capture_output=True, text=True, cwd=tmp)
         if proc.returncode != 0:
             raise CompileError(None, f"linking the native CPU library for {target} failed:\n{proc.stderr.strip()}")
-        return out.read_bytes()
+        return (Path(tmp) / out).read_bytes()

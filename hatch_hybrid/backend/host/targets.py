@@ -39,11 +39,19 @@ TARGETS = {
         HostTarget("aarch64-linux", "aarch64-unknown-linux-gnu", "generic", "aarch64-linux-gnu", "so"),
         # the C library's math functions resolve when the library is loaded into Python
         HostTarget(
-            "arm64-macos", "arm64-apple-macosx11.0.0", "apple-m1", "aarch64-macos", "dylib",
+            "arm64-macos",
+            "arm64-apple-macosx11.0.0",
+            "apple-m1",
+            "aarch64-macos",
+            "dylib",
             ("-Wl,-undefined,dynamic_lookup",),
         ),
         HostTarget(
-            "x86_64-macos", "x86_64-apple-macosx10.12.0", "x86-64-v2", "x86_64-macos", "dylib",
+            "x86_64-macos",
+            "x86_64-apple-macosx10.12.0",
+            "x86-64-v2",
+            "x86_64-macos",
+            "dylib",
             ("-Wl,-undefined,dynamic_lookup",),
             X86_LEVELS,
         ),

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from llvmlite import ir as llir
 
-from .types import Scalar, Type, Weak, storage
+from ..types import Scalar, Type, Weak, storage
 
 I1 = llir.IntType(1)
 I8 = llir.IntType(8)

@@ -6,7 +6,7 @@ import os
 from functools import lru_cache
 from pathlib import Path
 
-from .errors import CompileError
+from ...errors import CompileError
 
 _ENV = "HYBRID_LIBDEVICE"
 LIBDEVICE_PACKAGE = "nvidia-cuda-nvcc-cu12"

@@ -15,10 +15,10 @@ from typing import Any
 import llvmlite.binding as llvm
 from hybrid_runtime.manifest import DIRECTORY, FILENAME, FORMAT
 
-from .backend.host.link import link
-from .backend.host.targets import TARGETS
-from .errors import CompileError
-from .pipeline import COMPILER_ID, CompiledKernel
+from ..backend.host.link import link
+from ..backend.host.targets import TARGETS
+from ..errors import CompileError
+from ..pipeline import COMPILER_ID, CompiledKernel
 
 
 def manifest(

@@ -2,15 +2,16 @@
 from the kernels, the structs they use, and how annotations and kernel variants are read.
 
 :meth:`Program.specialise` checks each specialisation once with a
-:class:`~.typecheck.FunctionChecker`; recursion is reported with the call chain.
+:class:`~.function.FunctionChecker`; recursion is reported with the call chain.
 """
 
 from __future__ import annotations
 
 import ast
 
-from . import ir
-from .discover import (
+from .. import ir
+from ..errors import CompileError, Loc
+from ..frontend.discover import (
     EnumSym,
     ExternalSym,
     FunctionSym,
@@ -22,12 +23,11 @@ from .discover import (
     TypeVarSym,
     UnknownSym,
 )
-from .errors import CompileError, Loc
-from .parse import Parser, parse_function
-from .typecheck import BUILTINS, FunctionChecker, TypedFunction
-from .typecheck_calls import type_named
-from .typecheck_types import StructInfo, kernel_variants, read_struct
-from .types import NONE, ArrayT, EnumT, Scalar, StructT, Type, Weak
+from ..frontend.parse import Parser, parse_function
+from ..types import NONE, ArrayT, EnumT, Scalar, StructT, Type, Weak
+from .function import FunctionChecker
+from .typed import BUILTINS, StructInfo, TypedFunction, type_named
+from .user_types import kernel_variants, read_struct
 
 
 def mangle(qualname: str, arg_types: tuple[Type, ...] = ()) -> str:

@@ -1,4 +1,4 @@
-"""GPU intrinsics for the host CPU: the native code that runs a block's threads as loops.
+"""The thread context of host code, and the GPU intrinsics that read it.
 
 On the host every lowered function takes one hidden first parameter, a pointer to the calling
 thread's context: an array of i64 words (:data:`CTX`) holding the thread's and block's indices, the
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from llvmlite import ir as llir
 
-from .lower_ops import I64, PTR, Ops
+from .ops import I64, PTR, Ops
 
 # the words of a thread context
 CTX = {
@@ -37,7 +37,6 @@ EXCHANGE_SLOT = 4  # i64 words per lane and buffer: value, argument, tag, paddin
 
 # What a host kernel function returns to its driver
 DONE, FAILED, AT_BARRIER, AT_WARP = 0, 1, 2, 3
-
 
 
 def ctx_slot(ops: Ops, ctx: llir.Value, word: str) -> llir.Value:
@@ -99,4 +98,3 @@ def exchange_slot(ops: Ops, ctx: llir.Value, parity: llir.Value, lane_linear: ll
     index = b.add(b.mul(parity, threads), lane_linear)
     base = ctx_pointer(ops, ctx, "exchange")
     return b.gep(base, [b.mul(index, llir.Constant(I64, EXCHANGE_SLOT))], source_etype=I64)
-

@@ -8,8 +8,8 @@ from typing import TypeAlias
 
 from llvmlite import ir as llir
 
-from .lower_ops import I8, I64, PTR, llvm_type
-from .types import ArrayT, StructT, TupleT, Type, storage
+from ..types import ArrayT, StructT, TupleT, Type, storage
+from .ops import I8, I64, PTR, llvm_type
 
 
 @dataclass

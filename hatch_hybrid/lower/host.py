@@ -9,7 +9,7 @@ machine so that barriers inside loops and branches need nothing special). Helper
 threads are lowered inline into the kernel so that their locals are saved too. Warp shuffles and
 votes post their value to the block's exchange buffer, yield to the warp, then read their lanes'.
 
-:class:`HostLowerer` is mixed into :class:`~.lower.FunctionLowerer`.
+:class:`HostLowerer` is mixed into :class:`~.function.FunctionLowerer`.
 """
 
 from __future__ import annotations
@@ -19,16 +19,16 @@ from typing import TYPE_CHECKING, Any
 
 from llvmlite import ir as llir
 
-from . import host_intrinsics as hx
-from . import ir
-from .errors import CompileError, Loc
-from .lower_ops import I1, I32, I64, Ops, llvm_type
-from .lower_values import Value, unflatten
-from .typerules import SHUFFLES, VOTES
-from .types import WEAK_INT, Type, storage
+from .. import ir
+from ..errors import CompileError, Loc
+from ..typecheck.rules import SHUFFLES, VOTES
+from ..types import WEAK_INT, Type, storage
+from . import host_context as hx
+from .ops import I1, I32, I64, Ops, llvm_type
+from .values import Value, unflatten
 
 if TYPE_CHECKING:
-    from .typecheck import TypedFunction
+    from ..typecheck.typed import TypedFunction
 
 WARP_CALLS = SHUFFLES | VOTES
 
@@ -362,4 +362,3 @@ def inline_results(fl: Any, exit_block: llir.Block, slots: list[llir.AllocaInstr
 
 def result_slots(fl: Any, rt_parts: list[llir.Type]) -> list[llir.AllocaInstr]:
     return [fl._alloca(t, "inline.result") for t in rt_parts]
-

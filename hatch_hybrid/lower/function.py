@@ -11,21 +11,20 @@ import re
 
 from llvmlite import ir as llir
 
-from . import host_intrinsics as hx
-from . import intrinsics, ir
-from .errors import CompileError
-from .lower_calls import CallLowerer
-from .lower_host import HostLowerer, Yield, hoist_warp_calls
-from .lower_loops import Loop, LoopLowerer
-from .lower_memory import MemoryLowerer
-from .lower_ops import I1, I8, I32, I64, PTR, VOID, Ops, const, llvm_type
-from .lower_values import ArrayValue, TupleValue, Value, abi_types, flatten, unflatten
-from .optimize import ERROR_SLOT, TRIPLE
-from .typecheck import TypedFunction
-from .typerules import OpTypes
-from .types import BOOL, F32, NONE, ArrayT, Scalar, StructT, TupleT, Type, is_numeric, storage
-
-INDEX32_SUFFIX = "__i32"  # the 32-bit-index entry point of a kernel
+from .. import ir
+from ..errors import CompileError
+from ..typecheck.rules import OpTypes
+from ..typecheck.typed import TypedFunction
+from ..types import BOOL, F32, NONE, ArrayT, Scalar, StructT, TupleT, Type, is_numeric, storage
+from . import host_context as hx
+from . import intrinsics
+from .abi import ERROR_SLOT, INDEX32_SUFFIX, TRIPLE
+from .calls import CallLowerer
+from .host import HostLowerer, Yield, hoist_warp_calls
+from .loops import Loop, LoopLowerer
+from .memory import MemoryLowerer
+from .ops import I1, I8, I32, I64, PTR, VOID, Ops, const, llvm_type
+from .values import ArrayValue, TupleValue, Value, abi_types, flatten, unflatten
 
 
 class ModuleLowerer:
@@ -34,7 +33,7 @@ class ModuleLowerer:
     def __init__(
         self, name: str, data_layout: str, fastmath: bool = False, debug: bool = False, host_triple: str | None = None
     ) -> None:
-        """``host_triple``: lower for that host CPU instead of the GPU (see :mod:`.lower_host`)."""
+        """``host_triple``: lower for that host CPU instead of the GPU (see :mod:`.host`)."""
         self.host = host_triple is not None
         self.fastmath = fastmath
         self.debug = debug  # bounds checks on every array access
@@ -74,7 +73,9 @@ class ModuleLowerer:
             if self.host:  # the thread context first; kernels return where their thread stopped
                 params.insert(0, PTR)
                 ret = I32 if tf.is_kernel else ret
-            fn = llir.Function(self.module, llir.FunctionType(ret, params), name + "__thread" * (self.host and tf.is_kernel))
+            fn = llir.Function(
+                self.module, llir.FunctionType(ret, params), name + "__thread" * (self.host and tf.is_kernel)
+            )
             if not tf.is_kernel or self.host:
                 fn.linkage = "internal"
             if tf.uses_barrier:
@@ -147,7 +148,7 @@ class ModuleLowerer:
         return text
 
     def lower_host_kernel(self, tf: TypedFunction) -> llir.Function:
-        """The kernel as the function a host driver calls for each thread (see :mod:`.lower_host`)."""
+        """The kernel as the function a host driver calls for each thread (see :mod:`.host`)."""
         assert self.host
         kernel = self.function(tf)
         while self._pending:

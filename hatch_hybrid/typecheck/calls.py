@@ -1,24 +1,19 @@
 """Type rules of calls: helpers (monomorphised), casts, builtins, ``math`` and ``gpu`` intrinsics.
 
-:class:`CallChecker` is mixed into :class:`~.typecheck.FunctionChecker`, which supplies ``tf``,
+:class:`CallChecker` is mixed into :class:`~.function.FunctionChecker`, which supplies ``tf``,
 ``program``, ``module``, ``expr`` and the alias tracking used for "which arrays does a kernel write".
 """
 
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 
-from . import ir
-from . import typerules as rules
-from .discover import EnumSym, ExternalSym, FunctionSym, StructSym, Symbol, TypeVarSym, UnknownSym
-from .errors import CompileError, Loc
-from .types import (
+from .. import ir
+from ..errors import CompileError
+from ..frontend.discover import EnumSym, ExternalSym, FunctionSym, StructSym, TypeVarSym, UnknownSym
+from ..types import (
     BOOL,
     NONE,
     WEAK_INT,
@@ -29,71 +24,14 @@ from .types import (
     Type,
     is_int,
     is_numeric,
-    parse_type_name,
 )
-
-if TYPE_CHECKING:
-    from .typecheck import TypedFunction
-    from .typecheck_program import Program
-
-
-@dataclass(frozen=True)
-class MethodSym:
-    """A struct's method looked up on the class: ``Complex.from_polar``."""
-
-    struct: StructSym
-    name: str
-
-    @property
-    def qualname(self) -> str:
-        return f"{self.struct.qualname}.{self.name}"
-
-
-@dataclass(frozen=True)
-class SymbolT(Type):
-    """A compile-time entity used as a value: a module, a function, a type, an intrinsic."""
-
-    sym: Symbol | MethodSym | str  # str: a builtin name
-
-    def __str__(self) -> str:
-        return str(getattr(self.sym, "qualname", getattr(self.sym, "name", self.sym)))
-
-
-@dataclass(frozen=True)
-class Callee:
-    """What a call node calls, resolved: ``kind`` is helper, method (the receiver is the callee
-    expression's base), struct (a constructor), cast, builtin, math or gpu."""
-
-    kind: str
-    name: str
-    arg_types: tuple[Type, ...] = ()
-    target: TypedFunction | None = None
-
-
-def type_named(sym: Symbol | str | None) -> Type | None:
-    if isinstance(sym, str):
-        return rules.CAST_NAMES.get(sym)
-    if isinstance(sym, ExternalSym):
-        mod, _, name = sym.qualname.rpartition(".")
-        if mod in ("hybrid_runtime", "numpy"):
-            if name in ("bool_", "boolean"):
-                return BOOL
-            return parse_type_name(name)
-    return None
-
-
-@contextmanager
-def rule_errors(loc: Loc, default_hint: str | None = None) -> Iterator[None]:
-    """Report a typing rule that does not apply as a :class:`CompileError` at ``loc``."""
-    try:
-        yield
-    except rules.RuleError as exc:
-        raise CompileError(loc, str(exc), exc.hint or default_hint) from None
+from . import rules
+from .typed import Callee, MethodSym, ProgramLike, SymbolT, TypedFunction, rule_errors, type_named
 
 
 class CallChecker:
     tf: TypedFunction
-    program: Program
+    program: ProgramLike
     module: str
     aliases: dict[str, set[int]]
     typevars: dict[str, Type]

@@ -24,8 +24,8 @@ from typing import Any
 
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
-from .errors import CompileError
-from .pipeline import Options
+from ..errors import CompileError
+from ..pipeline import Options
 
 _ARCH = re.compile(r"^sm_(\d{2,3})a?$")
 _OPTIONS = {"arch", "packages", "dump", "cubin", "cache", "cache-dir", "cpu", "cpu-checks"}
@@ -44,7 +44,7 @@ class HybridBuildHook(BuildHookInterface):  # type: ignore[type-arg]
 
     # ------------------------------------------------------------- options
     def archs(self) -> list[str]:
-        from .pipeline import DEFAULT_ARCHS
+        from ..pipeline import DEFAULT_ARCHS
 
         value = self.config.get("arch", list(DEFAULT_ARCHS))
         if isinstance(value, str):
@@ -61,7 +61,7 @@ class HybridBuildHook(BuildHookInterface):  # type: ignore[type-arg]
         return sorted(set(value), key=lambda a: int(_ARCH.match(a).group(1)))  # type: ignore[union-attr]
 
     def cpu_targets(self) -> list[str]:
-        from .backend.host.targets import DEFAULT_TARGETS, TARGETS
+        from ..backend.host.targets import DEFAULT_TARGETS, TARGETS
 
         value = self.config.get("cpu", list(DEFAULT_TARGETS))
         if value is False:
@@ -119,7 +119,7 @@ class HybridBuildHook(BuildHookInterface):  # type: ignore[type-arg]
         return value
 
     def options(self) -> Options:
-        from .cache import KernelCache, default_cache_dir
+        from ..cache import KernelCache, default_cache_dir
 
         cache_dir = self.config.get("cache-dir")
         if cache_dir is not None and not isinstance(cache_dir, str):
@@ -145,15 +145,15 @@ class HybridBuildHook(BuildHookInterface):  # type: ignore[type-arg]
         (pip package nvidia-cuda-nvcc-cu12) when kernels need it and it is absent."""
         if self.target_name != "wheel":
             return []
-        from .libdevice import LIBDEVICE_PACKAGE, find_libdevice
-        from .pipeline import index_packages, needs_libdevice
+        from ..backend.ptx.libdevice import LIBDEVICE_PACKAGE, find_libdevice
+        from ..pipeline import index_packages, needs_libdevice
 
         try:
             roots = {_normalise(r) for r in index_packages(self.package_dirs()).kernel_import_roots()}
         except Exception:  # errors are reported, with their location, by initialize()
             return []
         needed = [req for req in self.metadata.core.dependencies if _normalise(_requirement_name(req)) in roots]
-        from .backend.host.link import ZIG_PACKAGE, have_zig
+        from ..backend.host.link import ZIG_PACKAGE, have_zig
 
         try:
             if self.cpu_targets() and not have_zig():
@@ -184,8 +184,8 @@ class HybridBuildHook(BuildHookInterface):  # type: ignore[type-arg]
         if self.target_name != "wheel":
             return  # sdists carry source; kernels are compiled when the wheel is built
 
+        from ..pipeline import compile_packages
         from .artifacts import write_package_artifacts
-        from .pipeline import compile_packages
 
         start = time.perf_counter()
         try:

@@ -1,25 +1,19 @@
 """Type checking of user-defined types: ``@struct`` classes (fields, methods, operators, the rules that
 keep them values on both sides), ``IntEnum`` members, and the TypeVars of generic kernels and helpers.
 
-:class:`UserTypeChecker` is mixed into :class:`~.typecheck.FunctionChecker`.
+:class:`UserTypeChecker` is mixed into :class:`~.function.FunctionChecker`.
 """
 
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-from . import ir
-from .discover import EnumSym, KernelDecl, StructSym, TypeVarSym
-from .errors import CompileError, Loc, Note
-from .parse import Parser, parse_function
-from .typecheck_calls import Callee, MethodSym, SymbolT
-from .types import ArrayT, EnumT, Scalar, StructT, Type, Weak, is_numeric
-
-if TYPE_CHECKING:
-    from .typecheck import TypedFunction
-    from .typecheck_program import Program
+from .. import ir
+from ..errors import CompileError, Loc, Note
+from ..frontend.discover import EnumSym, KernelDecl, StructSym, TypeVarSym
+from ..frontend.parse import Parser, parse_function
+from ..types import ArrayT, EnumT, Scalar, StructT, Type, Weak, is_numeric
+from .typed import Callee, MethodSym, ProgramLike, StructInfo, SymbolT, TypedFunction
 
 BINARY_METHODS = {
     "+": "__add__",
@@ -38,15 +32,7 @@ BINARY_METHODS = {
 UNARY_METHODS = {"-": "__neg__", "+": "__pos__", "~": "__invert__"}
 
 
-@dataclass
-class StructInfo:
-    """A ``@struct`` class as the compiler sees it: its type and its methods."""
-
-    type: StructT
-    methods: dict[str, tuple[ir.Function, bool]]  # name -> (function, is a staticmethod)
-
-
-def read_struct(program: Program, sym: StructSym) -> StructInfo:
+def read_struct(program: ProgramLike, sym: StructSym) -> StructInfo:
     """Read a ``@struct`` class from source: annotated fields in order, methods and staticmethods."""
     info = program.index.module(sym.module)
     node = info.classes[sym.name]
@@ -86,7 +72,7 @@ def read_struct(program: Program, sym: StructSym) -> StructInfo:
     return StructInfo(StructT(sym.qualname, tuple(fields)), methods)
 
 
-def kernel_variants(program: Program, decl: KernelDecl) -> list[dict[str, Type]]:
+def kernel_variants(program: ProgramLike, decl: KernelDecl) -> list[dict[str, Type]]:
     """The TypeVar bindings of ``@kernel(specialize={"T": [f32, i32]})``: one per combination, in the
     order written (``[{}]`` for a kernel that is not generic)."""
     """The TypeVar bindings of ``@kernel(specialize={"T": [f32, i32]})``: one per combination, in
@@ -121,7 +107,7 @@ def kernel_variants(program: Program, decl: KernelDecl) -> list[dict[str, Type]]
     return combos
 
 
-def annotation_typevar(program: Program, module: str, node: ir.Expr) -> tuple[TypeVarSym, bool] | None:
+def annotation_typevar(program: ProgramLike, module: str, node: ir.Expr) -> tuple[TypeVarSym, bool] | None:
     """The TypeVar an annotation names: directly (``T``: False) or as an array's element (``Array[T]``:
     True); None if it names none."""
     element = isinstance(node, ir.Subscript)
@@ -133,7 +119,7 @@ def annotation_typevar(program: Program, module: str, node: ir.Expr) -> tuple[Ty
 
 class UserTypeChecker:
     tf: TypedFunction
-    program: Program
+    program: ProgramLike
     module: str
     fn: ir.Function
     params: dict[str, int]

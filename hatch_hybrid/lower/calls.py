@@ -1,7 +1,7 @@
 """Lowering of calls: helper functions, builtins, ``math`` and ``gpu`` intrinsics.
 
-:class:`CallLowerer` is mixed into :class:`~.lower.FunctionLowerer`, which provides the builder,
-``expr``/``coerce``/``address`` and the enclosing :class:`~.lower.ModuleLowerer` (``parent``).
+:class:`CallLowerer` is mixed into :class:`~.function.FunctionLowerer`, which provides the builder,
+``expr``/``coerce``/``address`` and the enclosing :class:`~.function.ModuleLowerer` (``parent``).
 """
 
 from __future__ import annotations
@@ -11,16 +11,17 @@ from typing import TYPE_CHECKING, Any
 
 from llvmlite import ir as llir
 
-from . import host_intrinsics as hx
-from . import intrinsics, ir
-from .lower_host import WARP_CALLS
-from .lower_ops import I64, PTR, Ops, const
-from .lower_values import ArrayValue, TupleValue, Value, abi_types, flatten, unflatten
-from .typecheck_calls import Callee
-from .types import NONE, WEAK_FLOAT, WEAK_INT, ArrayT, Scalar, StructT, TupleT, Type
+from .. import ir
+from ..typecheck.typed import Callee
+from ..types import NONE, WEAK_FLOAT, WEAK_INT, ArrayT, Scalar, StructT, TupleT, Type
+from . import host_context as hx
+from . import intrinsics
+from .host import WARP_CALLS
+from .ops import I64, PTR, Ops, const
+from .values import ArrayValue, TupleValue, Value, abi_types, flatten, unflatten
 
 if TYPE_CHECKING:
-    from .typecheck import TypedFunction
+    from ..typecheck.typed import TypedFunction
 
 
 class CallLowerer:
@@ -96,7 +97,7 @@ class CallLowerer:
         """Host: lower a helper that meets other threads into the kernel, so its locals are saved at
         its barriers like the kernel's own."""
         values = [self.expr(node) for node in nodes]
-        inner = type(self)(self.parent, target, inline_into=self)  # type: ignore[call-arg]
+        inner: Any = type(self)(self.parent, target, inline_into=self)  # type: ignore[call-arg]
         rt = target.return_type
         slots = [self._alloca(t, "inline.result") for t in abi_types(rt)] if rt != NONE else []
         exit_block = self.fn.append_basic_block("inline.exit")
@@ -215,7 +216,9 @@ class CallLowerer:
             for d in shape:
                 count *= d
             offset = self.parent.shared_offset((self.tf.symbol, e.nid), count * item, max(item, 8))
-            return ArrayValue(hx.shared_pointer(ops, self.ctx, offset), [const(WEAK_INT, d) for d in shape], _strides(shape))
+            return ArrayValue(
+                hx.shared_pointer(ops, self.ctx, offset), [const(WEAK_INT, d) for d in shape], _strides(shape)
+            )
         return hx.special_register(ops, self.ctx, name)
 
 

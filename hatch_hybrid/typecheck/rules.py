@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .types import (
+from ..types import (
     BOOL,
     I64,
     WEAK_FLOAT,

@@ -1,6 +1,6 @@
 """Stage 4: LLVM optimisation for the NVPTX target machine.
 
-Parses the IR built by :mod:`.lower`, links libdevice when math functions need it, internalises
+Parses the IR built by :mod:`hatch_hybrid.lower`, links libdevice when math functions need it, internalises
 everything but the kernel (so unused libdevice code is dropped) and runs LLVM's O3 pipeline with
 the NVPTX target's own passes (NVVMReflect, address-space inference, ...).
 """
@@ -11,10 +11,8 @@ from functools import cache
 
 import llvmlite.binding as llvm
 
+from ...lower.abi import ERROR_SLOT, TRIPLE
 from .libdevice import libdevice_bitcode
-
-TRIPLE = "nvptx64-nvidia-cuda"
-ERROR_SLOT = "hybrid_error"  # see lower.ModuleLowerer.error_slot
 
 
 @cache

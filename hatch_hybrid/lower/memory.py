@@ -2,8 +2,8 @@
 bounds checks), loads and stores of scalars and structs, and device-side checks that report through
 the module's error slot.
 
-:class:`MemoryLowerer` is mixed into :class:`~.lower.FunctionLowerer`, which provides the builder,
-``expr``/``coerce``/``convert_value``, the function being built and the :class:`~.lower.ModuleLowerer`.
+:class:`MemoryLowerer` is mixed into :class:`~.function.FunctionLowerer`, which provides the builder,
+``expr``/``coerce``/``convert_value``, the function being built and the :class:`~.function.ModuleLowerer`.
 """
 
 from __future__ import annotations
@@ -12,14 +12,14 @@ from typing import TYPE_CHECKING, Any
 
 from llvmlite import ir as llir
 
-from . import ir
-from .errors import Loc
-from .lower_ops import I8, I32, I64, PTR, VOID, Ops, const, memory_type
-from .lower_values import ArrayValue, TupleValue, Value, flatten, leaf_offsets, unflatten
-from .types import WEAK_INT, ArrayT, Element, Scalar, StructT, TupleT, Type
+from .. import ir
+from ..errors import Loc
+from ..types import WEAK_INT, ArrayT, Element, Scalar, StructT, TupleT, Type
+from .ops import I8, I32, I64, PTR, VOID, Ops, const, memory_type
+from .values import ArrayValue, TupleValue, Value, flatten, leaf_offsets, unflatten
 
 if TYPE_CHECKING:
-    from .typecheck import TypedFunction
+    from ..typecheck.typed import TypedFunction
 
 
 def element_memory_type(dtype: Element) -> llir.Type:

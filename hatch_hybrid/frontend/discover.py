@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .errors import CompileError, Loc
+from ..errors import CompileError, Loc
 
 #: External modules whose names the compiler understands.
 KNOWN_EXTERNAL = ("hybrid_runtime", "numpy", "math", "enum", "typing")

@@ -13,7 +13,7 @@ import tempfile
 from functools import lru_cache
 from pathlib import Path
 
-from .errors import CompileError
+from ...errors import CompileError
 
 
 @lru_cache(maxsize=2)

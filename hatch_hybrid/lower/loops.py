@@ -1,8 +1,8 @@
 """Lowering of loops: ``while`` and ``for ... in range(...)``, with the unroll hint NVCC gives
 grid-stride loops (run-time trip counts), and not for loops that synchronise threads or exit early.
 
-:class:`LoopLowerer` is mixed into :class:`~.lower.FunctionLowerer`, which provides the builder,
-``block``/``condition``/``coerce``, locals and the enclosing :class:`~.lower.ModuleLowerer`.
+:class:`LoopLowerer` is mixed into :class:`~.function.FunctionLowerer`, which provides the builder,
+``block``/``condition``/``coerce``, locals and the enclosing :class:`~.function.ModuleLowerer`.
 """
 
 from __future__ import annotations
@@ -11,13 +11,13 @@ from typing import TYPE_CHECKING, Any
 
 from llvmlite import ir as llir
 
-from . import ir
-from .lower_ops import I64, const
-from .typerules import SHUFFLES, VOTES
-from .types import WEAK_INT, Type
+from .. import ir
+from ..typecheck.rules import SHUFFLES, VOTES
+from ..types import WEAK_INT, Type
+from .ops import I64, const
 
 if TYPE_CHECKING:
-    from .typecheck import TypedFunction
+    from ..typecheck.typed import TypedFunction
 
 _CONVERGENT = {"syncthreads"} | SHUFFLES | VOTES
 

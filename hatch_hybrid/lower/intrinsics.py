@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from llvmlite import ir as llir
 
-from .lower_ops import F32, I32, I64, VOID, Ops
-from .types import Scalar
+from ..types import Scalar
+from .ops import F32, I32, I64, VOID, Ops
 
 # math functions that are one PTX instruction as LLVM intrinsics; the rest come from libdevice
 _LLVM_MATH = {

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import ast
 
-from . import ir
-from .errors import CompileError, Loc
+from .. import ir
+from ..errors import CompileError, Loc
 
 _BINOPS: dict[type[ast.operator], str] = {
     ast.Add: "+",

@@ -7,20 +7,14 @@ iterating to a fixed point, so loop-carried variables get the type they settle o
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
-
-from . import ir
-from . import typerules as rules
-from .discover import (
+from .. import ir
+from ..errors import CompileError, Loc, Note
+from ..frontend.discover import (
     ConstSym,
     ExternalSym,
     Symbol,
 )
-from .errors import CompileError, Loc, Note
-from .typecheck_calls import CallChecker, Callee, MethodSym, SymbolT, rule_errors
-from .typecheck_types import UserTypeChecker
-from .types import (
+from ..types import (
     BOOL,
     NONE,
     WEAK_FLOAT,
@@ -34,37 +28,10 @@ from .types import (
     is_numeric,
     unify_assignment,
 )
-
-if TYPE_CHECKING:
-    from .typecheck_program import Program
-
-BUILTINS = {"len", "abs", "min", "max", "int", "float", "bool", "range", "print"}
-
-
-@dataclass(eq=False)
-class TypedFunction:
-    fn: ir.Function
-    arg_types: tuple[Type, ...]
-    symbol: str
-    is_kernel: bool
-    return_type: Type = NONE
-    types: dict[int, Type] = field(default_factory=dict)  # expression node id -> type
-    optypes: dict[int, rules.OpTypes] = field(default_factory=dict)  # operator node id -> operand types
-    cmptypes: dict[tuple[int, int], rules.OpTypes] = field(default_factory=dict)  # (compare id, k-th op)
-    callees: dict[int, Callee] = field(default_factory=dict)
-    consts: dict[int, Any] = field(default_factory=dict)  # node id -> compile-time constant value
-    locals: dict[str, Type] = field(default_factory=dict)
-    writes: set[int] = field(default_factory=set)  # indices of array parameters written
-    consulted: set[str] = field(default_factory=set)  # modules whose names checking this function read
-    uses_barrier: bool = False
-
-    def type_of(self, node: ir.Node) -> Type | None:
-        return self.types.get(node.nid)
-
-    def dump(self) -> str:
-        head = f"# {self.symbol}: ({', '.join(map(str, self.arg_types))}) -> {self.return_type}"
-        local_lines = [f"#   {name}: {t}" for name, t in sorted(self.locals.items())]
-        return "\n".join([head, *local_lines, ir.dump(self.fn, self.type_of)])
+from . import rules
+from .calls import CallChecker
+from .typed import BUILTINS, MethodSym, ProgramLike, SymbolT, TypedFunction, rule_errors
+from .user_types import UserTypeChecker
 
 
 class _Unresolved(Exception):
@@ -85,7 +52,7 @@ def _terminates(block: list[ir.Stmt]) -> bool:
 class FunctionChecker(CallChecker, UserTypeChecker):
     """Infers the types of one specialisation."""
 
-    def __init__(self, program: Program, tf: TypedFunction, typevars: dict[str, Type]) -> None:
+    def __init__(self, program: ProgramLike, tf: TypedFunction, typevars: dict[str, Type]) -> None:
         self.program = program
         self.tf = tf
         self.fn = tf.fn

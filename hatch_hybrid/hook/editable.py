@@ -7,9 +7,9 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+from ..cache import KernelCache, default_cache_dir
+from ..pipeline import Options, compile_packages
 from .artifacts import write_package_artifacts
-from .cache import KernelCache, default_cache_dir
-from .pipeline import Options, compile_packages
 
 
 def rebuild_in_place(package_dir: Path, manifest: dict[str, Any]) -> None:

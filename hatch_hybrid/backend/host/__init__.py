@@ -1,0 +1,1 @@
+"""The native CPU backend (typed IR -> host LLVM IR -> object -> shared library)."""

@@ -1,0 +1,8 @@
+"""Names the lowered code and the stages after it agree on: the target triple, the error slot's
+global (which the runtime reads by name) and the suffix of a kernel's 32-bit-index entry point."""
+
+from __future__ import annotations
+
+TRIPLE = "nvptx64-nvidia-cuda"
+ERROR_SLOT = "hybrid_error"  # see function.ModuleLowerer.error_slot; the runtime's checks.ERROR_SLOT
+INDEX32_SUFFIX = "__i32"  # the 32-bit-index entry point of a kernel

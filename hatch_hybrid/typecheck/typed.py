@@ -1,0 +1,130 @@
+"""What the type checker produces and what its modules share: :class:`TypedFunction` (the result
+of checking one specialisation, which lowering consumes), the resolved :class:`Callee` of a call,
+compile-time values (:class:`SymbolT`, :class:`MethodSym`), :class:`StructInfo`, and
+:class:`ProgramLike`, the view of the whole program that the per-function checkers use (implemented
+by :class:`~.program.Program`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from .. import ir
+from ..errors import CompileError, Loc
+from ..frontend.discover import ExternalSym, FunctionSym, ModuleIndex, StructSym, Symbol
+from ..types import BOOL, NONE, StructT, Type, parse_type_name
+from . import rules
+
+BUILTINS = {"len", "abs", "min", "max", "int", "float", "bool", "range", "print"}
+
+
+@dataclass(eq=False)
+class TypedFunction:
+    fn: ir.Function
+    arg_types: tuple[Type, ...]
+    symbol: str
+    is_kernel: bool
+    return_type: Type = NONE
+    types: dict[int, Type] = field(default_factory=dict)  # expression node id -> type
+    optypes: dict[int, rules.OpTypes] = field(default_factory=dict)  # operator node id -> operand types
+    cmptypes: dict[tuple[int, int], rules.OpTypes] = field(default_factory=dict)  # (compare id, k-th op)
+    callees: dict[int, Callee] = field(default_factory=dict)
+    consts: dict[int, Any] = field(default_factory=dict)  # node id -> compile-time constant value
+    locals: dict[str, Type] = field(default_factory=dict)
+    writes: set[int] = field(default_factory=set)  # indices of array parameters written
+    consulted: set[str] = field(default_factory=set)  # modules whose names checking this function read
+    uses_barrier: bool = False
+
+    def type_of(self, node: ir.Node) -> Type | None:
+        return self.types.get(node.nid)
+
+    def dump(self) -> str:
+        head = f"# {self.symbol}: ({', '.join(map(str, self.arg_types))}) -> {self.return_type}"
+        local_lines = [f"#   {name}: {t}" for name, t in sorted(self.locals.items())]
+        return "\n".join([head, *local_lines, ir.dump(self.fn, self.type_of)])
+
+
+@dataclass(frozen=True)
+class MethodSym:
+    """A struct's method looked up on the class: ``Complex.from_polar``."""
+
+    struct: StructSym
+    name: str
+
+    @property
+    def qualname(self) -> str:
+        return f"{self.struct.qualname}.{self.name}"
+
+
+@dataclass(frozen=True)
+class SymbolT(Type):
+    """A compile-time entity used as a value: a module, a function, a type, an intrinsic."""
+
+    sym: Symbol | MethodSym | str  # str: a builtin name
+
+    def __str__(self) -> str:
+        return str(getattr(self.sym, "qualname", getattr(self.sym, "name", self.sym)))
+
+
+@dataclass(frozen=True)
+class Callee:
+    """What a call node calls, resolved: ``kind`` is helper, method (the receiver is the callee
+    expression's base), struct (a constructor), cast, builtin, math or gpu."""
+
+    kind: str
+    name: str
+    arg_types: tuple[Type, ...] = ()
+    target: TypedFunction | None = None
+
+
+def type_named(sym: Symbol | str | None) -> Type | None:
+    if isinstance(sym, str):
+        return rules.CAST_NAMES.get(sym)
+    if isinstance(sym, ExternalSym):
+        mod, _, name = sym.qualname.rpartition(".")
+        if mod in ("hybrid_runtime", "numpy"):
+            if name in ("bool_", "boolean"):
+                return BOOL
+            return parse_type_name(name)
+    return None
+
+
+@contextmanager
+def rule_errors(loc: Loc, default_hint: str | None = None) -> Iterator[None]:
+    """Report a typing rule that does not apply as a :class:`CompileError` at ``loc``."""
+    try:
+        yield
+    except rules.RuleError as exc:
+        raise CompileError(loc, str(exc), exc.hint or default_hint) from None
+
+
+@dataclass
+class StructInfo:
+    """A ``@struct`` class as the compiler sees it: its type and its methods."""
+
+    type: StructT
+    methods: dict[str, tuple[ir.Function, bool]]  # name -> (function, is a staticmethod)
+
+
+class ProgramLike(Protocol):
+    """The whole program as a function's checker sees it (:class:`~.program.Program` is one)."""
+
+    index: ModuleIndex
+
+    def parsed(self, sym: FunctionSym) -> ir.Function: ...
+
+    def struct(self, sym: StructSym, loc: Loc | None = None) -> StructInfo: ...
+
+    def annotation(self, module: str, node: ir.Expr, typevars: dict[str, Type] | None = None) -> Type: ...
+
+    def type_of_symbol(
+        self, sym: Symbol | str | None, loc: Loc, typevars: dict[str, Type] | None = None
+    ) -> Type | None: ...
+
+    def _static(self, module: str, node: ir.Expr) -> Symbol | str | None: ...
+
+    def specialise(self, fn: ir.Function, arg_types: tuple[Type, ...], *, call_loc: Loc | None = None) -> TypedFunction:
+        """A helper checked for these argument types (once per distinct signature)."""

@@ -7,7 +7,9 @@ Windows the DLL imports them from ucrtbase.dll, the C runtime of every Python 3 
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
+import struct
 import subprocess
 import sys
 import tempfile
@@ -45,4 +47,16 @@ def link(objects: list[bytes], target: str, needs_libc: bool) -> bytes:
         proc = subprocess.run(cmd, capture_output=True, text=True, cwd=tmp)
         if proc.returncode != 0:
             raise CompileError(None, f"linking the native CPU library for {target} failed:\n{proc.stderr.strip()}")
-        return (Path(tmp) / out).read_bytes()
+        data = (Path(tmp) / out).read_bytes()
+    return _reproducible_pe(data) if t.suffix == "dll" else data
+
+
+def _reproducible_pe(data: bytes) -> bytes:
+    """lld stamps a DLL with the time of the link (zig passes no /Brepro): put a hash of the image in
+    its place, as /Brepro does, so that the same kernels give the same wheel."""
+    header = struct.unpack_from("<I", data, 0x3C)[0]  # e_lfanew: the "PE\0\0" signature
+    stamp = header + 8  # COFF header: machine (2), sections (2), then the time stamp
+    image = bytearray(data)
+    image[stamp : stamp + 4] = bytes(4)
+    image[stamp : stamp + 4] = hashlib.sha256(image).digest()[:4]
+    return bytes(image)

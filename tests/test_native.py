@@ -91,13 +91,13 @@ def test_every_shipped_kernel_runs_natively_on_every_target(shipped: Path) -> No
                 assert "symbol" in variant["cpu"], (qualname, variant["cpu"])
 
 
-def test_x86_libraries_carry_a_baseline_and_an_avx2_entry_per_kernel(shipped: Path) -> None:
+def test_x86_libraries_carry_baseline_avx2_and_avx512_entries_per_kernel(shipped: Path) -> None:
     directory = shipped / "bench_kernels" / "_hybrid"
     data = json.loads((directory / "manifest.json").read_text())
-    assert data["cpu_levels"]["x86_64-linux"] == ["v3"]
+    assert data["cpu_levels"]["x86_64-linux"] == ["v3", "v4"]
     blob = (directory / data["cpu"]["x86_64-linux"]).read_bytes()
     symbol = data["kernels"]["bench_kernels.kernels.saxpy"]["cpu"]["symbol"].encode()
-    assert symbol + b"\0" in blob and symbol + b"__v3\0" in blob
+    assert symbol + b"\0" in blob and symbol + b"__v3\0" in blob and symbol + b"__v4\0" in blob
 
 
 @pytest.fixture(scope="module")

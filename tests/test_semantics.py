@@ -20,6 +20,7 @@ import pytest
 
 from hatch_hybrid.frontend.discover import FunctionSym, ModuleIndex
 from hatch_hybrid.lower.function import ModuleLowerer
+from hatch_hybrid.lower.host_context import CTX_WORDS
 from hatch_hybrid.typecheck.program import Program
 from hatch_hybrid.types import Scalar, Weak
 
@@ -73,7 +74,7 @@ def host_compile(tmp_path, source: str, name: str, arg_types: tuple):
     restype = _CT[str(tf.return_type if isinstance(tf.return_type, Scalar) else tf.return_type.storage)]
     argtypes = [_CT[str(t if isinstance(t, Scalar) else t.storage)] for t in arg_types]
     proto = ctypes.CFUNCTYPE(restype, ctypes.c_void_p, *argtypes)(engine.get_function_address(tf.symbol))
-    ctx = (ctypes.c_int64 * 24)()
+    ctx = (ctypes.c_int64 * CTX_WORDS)()
 
     def cfunc(*args):  # type: ignore[no-untyped-def]
         return proto(ctypes.addressof(ctx), *args)

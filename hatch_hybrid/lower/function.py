@@ -53,6 +53,7 @@ class ModuleLowerer:
         self.shared_bytes = 0  # host: the static shared memory of a block, laid out here
         self._shared_offsets: dict[tuple[str, int], int] = {}
         self.frame_bytes = 0  # host: the bytes a thread's locals take when saved at a barrier
+        self.ctx_reads: set[str] = set()  # host: the thread-context words any function reads
         # unroll.count (not unroll.runtime.enable): only a count lets LLVM pay for the division that
         # computes a grid-stride loop's trip count, as NVCC does
         i32 = llir.IntType(32)
@@ -195,6 +196,7 @@ class FunctionLowerer(CallLowerer, MemoryLowerer, LoopLowerer, HostLowerer):
             self.entry = self.fn.append_basic_block("entry")
             self.b = llir.IRBuilder(self.entry)
             self.ops = Ops(self.b, parent.module, parent.libdevice, parent.fastmath, host=parent.host)
+            self.ops.ctx_reads = parent.ctx_reads
             self.ctx = self.fn.args[0] if parent.host else None
             self.kernel_fn = self.fn if parent.host and tf.is_kernel else None
             self.yields: list[Yield] = []

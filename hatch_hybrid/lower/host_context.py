@@ -31,8 +31,11 @@ CTX = {
     "linear": 21,  # the thread's linear index in its block
     "threads": 22,  # threads per block
     "status": 23,  # the driver's record of where the thread stopped
+    **{f"global_tid_{a}": 24 + k for k, a in enumerate("xyz")},  # block_idx * block_dim + thread_idx
 }
-CTX_WORDS = 24
+CTX_WORDS = 28
+# what a kernel may read for the driver to run a row of blocks as one loop over global x
+PER_BLOCK_X = {"thread_idx_x", "block_idx_x", "linear"}
 EXCHANGE_SLOT = 4  # i64 words per lane and buffer: value, argument, tag, padding
 
 # What a host kernel function returns to its driver
@@ -44,6 +47,7 @@ def ctx_slot(ops: Ops, ctx: llir.Value, word: str) -> llir.Value:
 
 
 def ctx_load(ops: Ops, ctx: llir.Value, word: str) -> llir.Value:
+    ops.ctx_reads.add(word)
     return ops.b.load(ctx_slot(ops, ctx, word), typ=I64, align=8)
 
 
@@ -59,9 +63,10 @@ def special_register(ops: Ops, ctx: llir.Value, name: str) -> llir.Value:
     """``thread_idx_x`` ... ``global_size_z`` as i64, read from the thread context."""
     what, axis = name.rsplit("_", 1)
     b = ops.b
-    if what == "global_tid":
-        ctaid, ntid, tid = (special_register(ops, ctx, f"{w}_{axis}") for w in ("block_idx", "block_dim", "thread_idx"))
-        return b.add(b.mul(ctaid, ntid, flags=["nuw", "nsw"]), tid, flags=["nuw", "nsw"])
+    if what == "global_tid":  # the driver keeps it: a row of blocks can then run as one loop
+        value = ctx_load(ops, ctx, name)
+        value.set_metadata("range", ops.module.add_metadata([llir.Constant(I64, 0), llir.Constant(I64, 2**62)]))
+        return value
     if what == "global_size":
         grid, block = (special_register(ops, ctx, f"{w}_{axis}") for w in ("grid_dim", "block_dim"))
         return b.mul(grid, block, flags=["nuw", "nsw"])

@@ -77,6 +77,7 @@ class Ops:
         self.module = module
         self.libdevice = libdevice  # on the host: the C library functions called
         self.host = host  # lowering for the host CPU: libdevice functions come from the C library
+        self.ctx_reads: set[str] = set()  # host: the thread-context words the code reads
         # fastmath=True lets LLVM contract a*b+c into one FMA (one rounding instead of two) and use
         # approximate division, reciprocals and square roots (div.approx, rcp.approx, sqrt.approx)
         self.fastmath = fastmath

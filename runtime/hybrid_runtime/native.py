@@ -16,6 +16,7 @@ import hashlib
 import itertools
 import os
 import platform
+import struct
 import sys
 import threading
 from concurrent.futures import ThreadPoolExecutor
@@ -31,7 +32,7 @@ from .config import LaunchConfig
 from .manifest import Manifest, ManifestError
 from .signature import Param
 
-CTX_WORDS = 24  # hatch_hybrid.lower.host_context.CTX_WORDS: one thread's context
+CTX_WORDS = 28  # hatch_hybrid.lower.host_context.CTX_WORDS: one thread's context
 EXCHANGE_BYTES = 2 * 4 * 8  # two buffers of four words per thread (warp shuffles and votes)
 LAUNCH_WORDS = 12
 
@@ -55,6 +56,7 @@ def host_target() -> str | None:
 
 # x86-64-v3 adds these to the baseline (x86-64-v2); Linux's /proc/cpuinfo names
 _V3_FLAGS = {"avx", "avx2", "bmi1", "bmi2", "f16c", "fma", "movbe", "xsave"}
+_V4_FLAGS = {"avx512f", "avx512bw", "avx512cd", "avx512dq", "avx512vl"}  # x86-64-v4 adds AVX-512
 
 
 @cache
@@ -69,6 +71,8 @@ def cpu_levels() -> frozenset[str]:
                         flags = set(line.split(":", 1)[1].split())
                         if _V3_FLAGS <= flags and ("abm" in flags or "lzcnt" in flags):
                             found.add("v3")
+                            if _V4_FLAGS <= flags:
+                                found.add("v4")
                         break
         elif sys.platform == "darwin" and platform.machine() == "x86_64":
             import subprocess
@@ -172,6 +176,7 @@ class NativeKernel:
     shared_bytes: int
     barriers: bool
     sites: list[dict[str, Any]]
+    fmt: str = ""  # struct format of the flattened parameters
 
     @classmethod
     def load(
@@ -202,104 +207,148 @@ class NativeKernel:
         )
 
     def run(self, config: LaunchConfig, values: list[Any]) -> None:
-        slots, keep = _pack(self.params, values)
-        pointers = (ctypes.c_void_p * max(1, len(slots) // 8))()
-        base = slots.ctypes.data
-        for k in range(len(slots) // 8):
-            pointers[k] = base + 8 * k
-        error = np.zeros(4, np.int64)
+        """Run the grid; returns when every block has run (or raises what a failed check reports)."""
+        flat = _flatten(self.params, values)
+        n = len(flat)
+        # one buffer: the values (8 bytes each), a pointer to each (CUDA's kernelParams), the error slot
+        buf = ctypes.create_string_buffer(16 * n + 40)
+        base = ctypes.addressof(buf)
+        struct.pack_into(self._format(), buf, 0, *flat)
+        struct.pack_into(f"<{n}Q", buf, 8 * n, *range(base, base + 8 * n, 8))
+        pointers, error = base + 8 * n, base + 16 * n
         blocks = config.grid[0] * config.grid[1] * config.grid[2]
-        threads = config.threads_per_block
         workers = min(cpu_threads(), blocks)
-        shared = (self.shared_bytes + 15) // 16 * 16
-        per_block = shared + config.shared_bytes
-        frames = threads * (CTX_WORDS * 8 + self.frame_bytes) if self.barriers else 0
-        exchange = threads * EXCHANGE_BYTES if self.barriers else 0
-
-        def launch_words() -> tuple[np.ndarray, list[np.ndarray]]:
-            words = np.zeros(LAUNCH_WORDS, np.int64)
-            words[0:3] = config.grid
-            words[3:6] = config.block
-            memory = [
-                np.zeros(max(per_block, 16) // 8 + 2, np.int64),
-                np.zeros(frames // 8 + 1, np.int64),
-                np.zeros(exchange // 8 + 1, np.int64),
-            ]
-            words[6] = memory[0].ctypes.data
-            words[7] = memory[0].ctypes.data + shared
-            words[8] = config.shared_bytes
-            words[9] = error.ctypes.data
-            words[10] = memory[1].ctypes.data
-            words[11] = memory[2].ctypes.data
-            return words, memory
-
         fn = self.function
         if workers <= 1:
-            words, _memory = launch_words()
-            fn(ctypes.addressof(pointers), words.ctypes.data, 0, blocks)
+            fn(pointers, self._launch_words(config, error), 0, blocks)
         else:
             chunk = max(1, blocks // (workers * 8))
             starts = itertools.count(0, chunk)
             stop = threading.Event()
 
             def work() -> None:
-                words, _memory = launch_words()
-                address = words.ctypes.data
+                words = self._launch_words(config, error)
                 while not stop.is_set():
                     first = next(starts)
                     if first >= blocks:
                         return
-                    if fn(ctypes.addressof(pointers), address, first, min(first + chunk, blocks)):
+                    if fn(pointers, words, first, min(first + chunk, blocks)):
                         stop.set()
 
-            futures = [_pool(cpu_threads()).submit(work) for _ in range(workers)]
+            futures = [_pool(workers).submit(work) for _ in range(workers - 1)]
+            work()  # this thread is one of the workers
             for f in futures:
                 f.result()
-        del keep
-        if error[0]:
-            raise ErrorSlot(self.qualname, 0, self.sites).exception(int(error[0]), int(error[1]), int(error[2]))
+        site, a, b = struct.unpack_from("<3q", buf, 16 * n)
+        del values  # the arrays the buffer points into stay alive until here
+        if site:
+            raise ErrorSlot(self.qualname, 0, self.sites).exception(site, a, b)
+
+    def _format(self) -> str:
+        if not self.fmt:
+            self.fmt = "<" + "".join(_slot_format(p) for p in self.params)
+        return self.fmt
+
+    def _launch_words(self, config: LaunchConfig, error: int) -> int:
+        """This OS thread's launch words and block memory (shared, frames, exchange), kept between
+        launches; returns the words' address."""
+        threads = config.threads_per_block
+        shared = (self.shared_bytes + 15) // 16 * 16
+        sizes = (
+            shared + config.shared_bytes + 16,
+            threads * (CTX_WORDS * 8 + self.frame_bytes) + 16 if self.barriers else 16,
+            threads * EXCHANGE_BYTES + 16 if self.barriers else 16,
+        )
+        memory = getattr(_memory, "buffers", None)
+        if memory is None or any(len(m) < size for m, size in zip(memory, sizes)):
+            memory = _memory.buffers = [ctypes.create_string_buffer(size) for size in sizes]
+            _memory.words = ctypes.create_string_buffer(8 * LAUNCH_WORDS)
+        words = _memory.words
+        shared_at = ctypes.addressof(memory[0])
+        struct.pack_into(
+            f"<{LAUNCH_WORDS}q",
+            words,
+            0,
+            *config.grid,
+            *config.block,
+            shared_at,
+            shared_at + shared,
+            config.shared_bytes,
+            error,
+            ctypes.addressof(memory[1]),
+            ctypes.addressof(memory[2]),
+        )
+        return ctypes.addressof(words)
 
 
-def _pack(params: list[Param], values: list[Any]) -> tuple[np.ndarray, list[Any]]:
-    """Every flattened parameter value in an 8-byte slot (as the kernel ABI lays them out), and the
-    objects whose memory the slots point into."""
-    words: list[tuple[np.dtype[Any], Any]] = []
-    keep: list[Any] = []
+_memory = threading.local()  # each OS thread's block memory
+
+
+_CHARS = {
+    "b": "?",
+    "i1": "b",
+    "u1": "B",
+    "i2": "h",
+    "u2": "H",
+    "i4": "i",
+    "u4": "I",
+    "i8": "q",
+    "u8": "Q",
+    "f4": "f",
+    "f8": "d",
+}
+
+
+def _slot_format(p: Param) -> str:
+    """struct format of a parameter's flattened values, each in an 8-byte slot (little-endian)."""
+    if p.kind == "array":
+        return "q" * (1 + 2 * p.ndim)
+    if p.kind == "enum":
+        return "q"
+    dtypes = [p.dtype] if p.kind == "scalar" else _leaf_dtypes(p.dtype)
+    out = ""
+    for d in dtypes:
+        out += _CHARS["b" if d.kind == "b" else f"{d.kind}{d.itemsize}"] + (
+            f"{8 - d.itemsize}x" if d.itemsize < 8 else ""
+        )
+    return out
+
+
+def _leaf_dtypes(dtype: np.dtype[Any]) -> list[np.dtype[Any]]:
+    assert dtype.names is not None and dtype.fields is not None
+    out: list[np.dtype[Any]] = []
+    for name in dtype.names:
+        field = dtype.fields[name][0]
+        out += _leaf_dtypes(field) if field.names is not None else [field]
+    return out
+
+
+def _flatten(params: list[Param], values: list[Any]) -> list[Any]:
+    """The flattened parameter values as the kernel ABI lists them (arrays: data, shape, strides in
+    elements; structs: their scalar fields, depth first)."""
+    out: list[Any] = []
     for p, v in zip(params, values):
         if p.kind == "array":
             arr = v if isinstance(v, np.ndarray) else getattr(v, "array", v)
-            keep.append(arr)
             item = arr.dtype.itemsize
-            words.append((np.dtype(np.int64), arr.ctypes.data))
-            words += [(np.dtype(np.int64), n) for n in arr.shape]
-            words += [(np.dtype(np.int64), s // item) for s in arr.strides]
+            out.append(arr.__array_interface__["data"][0])
+            out += arr.shape
+            out += [st // item for st in arr.strides]
         elif p.kind == "enum":
-            words.append((np.dtype(np.int64), int(v)))
+            out.append(int(v))
         elif p.kind == "struct":
-            words += _struct_words(p.dtype, v)
+            out += _struct_values(p.dtype, v)
         else:
-            words.append((_abi_dtype(p.dtype), v))
-    slots = np.zeros(max(1, len(words)), np.int64)
-    raw = slots.view(np.uint8)
-    for k, (dtype, value) in enumerate(words):
-        raw[8 * k : 8 * k + dtype.itemsize] = np.array([value], dtype=dtype).view(np.uint8)
-    return raw, keep
+            out.append(v)
+    return out
 
 
-def _abi_dtype(dtype: np.dtype[Any]) -> np.dtype[Any]:
-    return np.dtype(np.uint8) if dtype.kind == "b" else dtype
-
-
-def _struct_words(dtype: np.dtype[Any], value: Any) -> list[tuple[np.dtype[Any], Any]]:
-    out: list[tuple[np.dtype[Any], Any]] = []
-    assert dtype.names is not None
+def _struct_values(dtype: np.dtype[Any], value: Any) -> list[Any]:
+    assert dtype.names is not None and dtype.fields is not None
+    out: list[Any] = []
     for name in dtype.names:
-        field_dtype = dtype.fields[name][0]  # type: ignore[index]
-        field = getattr(value, name)
-        if field_dtype.names is not None:
-            out += _struct_words(field_dtype, field)
-        else:
-            out.append((_abi_dtype(field_dtype), field))
+        field_dtype, field = dtype.fields[name][0], getattr(value, name)
+        out += _struct_values(field_dtype, field) if field_dtype.names is not None else [field]
     return out
 
 

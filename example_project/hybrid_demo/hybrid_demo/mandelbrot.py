@@ -62,7 +62,8 @@ def render_kernel(
     view: tuple[float, float, float, float] = DEFAULT_VIEW,
     device: str | None = None,
 ) -> np.ndarray:
-    """Escape counts from :func:`mandelbrot_kernel`, on the GPU or (device="cpu") on the CPU path."""
+    """Escape counts from :func:`mandelbrot_kernel`: on the GPU, natively on the CPU (device="cpu") or
+    through the kernel's Python function (device="cpu-python")."""
     x0, y0, dx, dy = _view(width, height, view)
     out = np.zeros((height, width), dtype=np.int32)
     blocks = (-(-width // 16), -(-height // 16))
@@ -79,10 +80,11 @@ def render(
 ) -> np.ndarray:
     """Escape counts of a ``height`` x ``width`` image on whichever device is available.
 
-    ``device`` is "cuda", "cpu" or "auto" (default: $HYBRID_DEVICE, else auto): the GPU kernel when a
-    GPU is usable, else the multi-threaded CPU renderer. Both give the same image.
+    ``device`` is "cuda", "cpu" or "auto" (default: $HYBRID_DEVICE, else auto): the kernel on the GPU
+    when one is usable, else the kernel's native CPU code from the wheel; on a machine the wheel has no
+    native code for, the multi-threaded CPU renderer. All give the same image.
     """
-    if select_device(device) is None:
+    if select_device(device) is None and mandelbrot_kernel.native_code() is None:
         return render_cpu_threads(width, height, max_iter, view)
     return render_kernel(width, height, max_iter, view, device)
 

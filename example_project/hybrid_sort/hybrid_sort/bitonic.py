@@ -105,15 +105,16 @@ def sort_cpu(keys: np.ndarray, order: SortOrder = SortOrder.ASCENDING) -> np.nda
 
 def sort(keys: np.ndarray, order: SortOrder = SortOrder.ASCENDING, device: str | None = None) -> np.ndarray:
     """Sort ``keys`` (f32, u32 or i32; length a power of two) in place: one :func:`bitonic_pass` launch per
-    pass on the GPU; on the CPU (no GPU, or ``device="cpu"``), :func:`sort_cpu`."""
+    pass, on the GPU or natively on the CPU; on a machine the wheel has no native code for, with
+    :func:`sort_cpu`."""
     _check(keys)
-    if select_device(device) is None:
+    if select_device(device) is None and bitonic_pass.native_code() is None:
         return sort_cpu(keys, order)
     return sort_kernel(keys, order, device)
 
 
 def sort_kernel(keys: np.ndarray, order: SortOrder, device: str | None) -> np.ndarray:
-    """Every pass through the kernel; ``device="cpu"`` runs the kernel's own Python (small inputs only)."""
+    """Every pass through the kernel (``device="cpu-python"``: its own Python, for small inputs only)."""
     on_cpu = select_device(device) is None
     data = keys if on_cpu else to_device(keys, device)
     blocks = max(1, -(-(len(keys) // 2) // THREADS))

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from llvmlite import ir as llir
 
 from ...lower import host_context as hx
-from ...lower.ops import I1, I32, I64, PTR
+from ...lower.ops import I1, I32, I64, PTR, Ops
 from ...lower.values import abi_types
 from ...typecheck.typed import TypedFunction
 
@@ -80,8 +80,16 @@ def _word(b: llir.IRBuilder, base: llir.Value, k: int | llir.Value) -> llir.Valu
     return b.gep(base, [index], source_etype=I64)
 
 
-def add_entry(module: llir.Module, tf: TypedFunction, kernel: llir.Function, symbol: str, frame_bytes: int) -> None:
-    """Add the exported entry ``symbol`` that runs ``kernel`` (from :meth:`lower_host_kernel`)."""
+def add_entry(
+    module: llir.Module,
+    tf: TypedFunction,
+    kernel: llir.Function,
+    symbol: str,
+    frame_bytes: int,
+    ctx_reads: set[str],
+) -> None:
+    """Add the exported entry ``symbol`` that runs ``kernel`` (from :meth:`lower_host_kernel`), which
+    reads the thread-context words ``ctx_reads``."""
     fn = llir.Function(module, llir.FunctionType(I32, [PTR, PTR, I64, I64]), symbol)
     fn.storage_class = "dllexport"
     params, launch, first, end = fn.args
@@ -120,6 +128,10 @@ def add_entry(module: llir.Module, tf: TypedFunction, kernel: llir.Function, sym
     def fill_thread(ctx: llir.Value, tx: llir.Value, ty: llir.Value, tz: llir.Value, linear: llir.Value) -> None:
         for name, v in (("thread_idx_x", tx), ("thread_idx_y", ty), ("thread_idx_z", tz), ("linear", linear)):
             b.store(v, _word(b, ctx, hx.CTX[name]))
+        for axis, t in zip("xyz", (tx, ty, tz)):
+            bid = b.load(_word(b, ctx, hx.CTX[f"block_idx_{axis}"]), typ=I64)
+            dim = b.load(_word(b, ctx, hx.CTX[f"block_dim_{axis}"]), typ=I64)
+            b.store(b.add(b.mul(bid, dim), t), _word(b, ctx, hx.CTX[f"global_tid_{axis}"]))
 
     def call(ctx: llir.Value) -> llir.Value:
         status = b.call(kernel, [ctx, *values])
@@ -129,6 +141,9 @@ def add_entry(module: llir.Module, tf: TypedFunction, kernel: llir.Function, sym
         return status
 
     zero = llir.Constant(I64, 0)
+    if frame_bytes == 0 and not tf.uses_barrier and not hx.PER_BLOCK_X & ctx_reads:
+        _rows_of_blocks(lb, (first, end), grid, block, fill_block, call)
+        return
     if frame_bytes == 0 and not tf.uses_barrier:
         ctx = b.alloca(I64, size=llir.Constant(I64, hx.CTX_WORDS), name="ctx")
 
@@ -153,6 +168,7 @@ def add_entry(module: llir.Module, tf: TypedFunction, kernel: llir.Function, sym
         b.ret(llir.Constant(I32, 0))
         return
 
+    ops = Ops(b, module, set(), host=True)
     stride = llir.Constant(I64, hx.CTX_WORDS * 8 + frame_bytes)
     frames = b.inttoptr(word["frames"], PTR)
 
@@ -174,6 +190,9 @@ def add_entry(module: llir.Module, tf: TypedFunction, kernel: llir.Function, sym
                 _word(b, ctx, hx.CTX["frame"]),
             )
             b.store(llir.Constant(I64, RUN), _word(b, ctx, hx.CTX["status"]))
+            for parity in (0, 1):  # no tag of an earlier block may pass for one of this block's posts
+                slot = hx.exchange_slot(ops, ctx, llir.Constant(I64, parity), t)
+                b.store(zero, b.gep(slot, [llir.Constant(I64, 2)], source_etype=I64))
 
         lb.loop(zero, threads, init, "init")
         round_head, round_end = fn.append_basic_block("round"), fn.append_basic_block("round.end")
@@ -227,4 +246,56 @@ def add_entry(module: llir.Module, tf: TypedFunction, kernel: llir.Function, sym
         b.position_at_end(round_end)
 
     lb.loop(first, end, run_block_in_rounds, "block")
+    b.ret(llir.Constant(I32, 0))
+
+
+def _rows_of_blocks(
+    lb: _Builder,
+    blocks: tuple[llir.Value, llir.Value],
+    grid: list[llir.Value],
+    block: list[llir.Value],
+    fill_block: Callable[[llir.Value, llir.Value], None],
+    call: Callable[[llir.Value], llir.Value],
+) -> None:
+    """Kernels that see a thread's x position only as ``global_tid_x`` (no barriers): the blocks of a
+    grid row in ``[first, end)`` run as one loop over global x, so that the innermost loop is long
+    (and vectorised once, not once per block)."""
+    b, fn = lb.b, lb.fn
+    first, end = blocks
+    ctx = b.alloca(I64, size=llir.Constant(I64, hx.CTX_WORDS), name="ctx")
+    zero = llir.Constant(I64, 0)
+    blk = lb.var(first, "blk")
+    head, body, after = (fn.append_basic_block(f"rows.{k}") for k in ("head", "body", "end"))
+    b.branch(head)
+    b.position_at_end(head)
+    current = b.load(blk, typ=I64)
+    b.cbranch(b.icmp_signed("<", current, end), body, after)
+    b.position_at_end(body)
+    fill_block(ctx, current)  # the row's y and z block indices (its x index goes unread)
+    bx = b.urem(current, grid[0])
+    span = b.sub(grid[0], bx)
+    left = b.sub(end, current)
+    span = b.select(b.icmp_unsigned("<", left, span), left, span)
+    x_first, x_end = b.mul(bx, block[0]), b.mul(b.add(bx, span), block[0])
+
+    def z_body(tz: llir.Value) -> None:
+        def y_body(ty: llir.Value) -> None:
+            for axis, t in (("y", ty), ("z", tz)):
+                b.store(t, _word(b, ctx, hx.CTX[f"thread_idx_{axis}"]))
+                bid = b.load(_word(b, ctx, hx.CTX[f"block_idx_{axis}"]), typ=I64)
+                dim = block[1] if axis == "y" else block[2]
+                b.store(b.add(b.mul(bid, dim), t), _word(b, ctx, hx.CTX[f"global_tid_{axis}"]))
+
+            def x_body(gx: llir.Value) -> None:
+                b.store(gx, _word(b, ctx, hx.CTX["global_tid_x"]))
+                call(ctx)
+
+            lb.loop(x_first, x_end, x_body, "gx")
+
+        lb.loop(zero, block[1], y_body, "ty")
+
+    lb.loop(zero, block[2], z_body, "tz")
+    b.store(b.add(current, span), blk)
+    b.branch(head)
+    b.position_at_end(after)
     b.ret(llir.Constant(I32, 0))

@@ -24,7 +24,7 @@ class HostTarget:
         return self.cpu if not level else dict(self.levels)[level]
 
 
-X86_LEVELS = (("v3", "x86-64-v3"),)  # AVX2 and FMA: Haswell (2013) and Zen on
+X86_LEVELS = (("v3", "x86-64-v3"), ("v4", "x86-64-v4"))  # AVX2+FMA: Haswell (2013), Zen; AVX-512: Skylake-X, Zen 4
 
 
 def entry_symbol(symbol: str, level: str) -> str:

@@ -352,8 +352,12 @@ def cold_start(table: Table, site: Path) -> None:
     env = dict(os.environ, PYTHONPATH=f"{site}{os.pathsep}{os.environ.get('PYTHONPATH', '')}")
     times = {}
     for name, code in (("hatch-hybrid", COLD_OURS), ("numba", COLD_NUMBA)):
-        runs = [float(subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
-                                     check=True).stdout) for _ in range(3)]
+        runs = [
+            float(
+                subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout
+            )
+            for _ in range(3)
+        ]
         times[name] = min(runs) * 1e3
     table.add(
         "import to first result",

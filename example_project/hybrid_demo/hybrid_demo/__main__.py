@@ -15,7 +15,9 @@ from .saxpy import saxpy
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m hybrid_demo", description=__doc__)
-    parser.add_argument("--device", default=None, help="cuda, cpu, cpu-python or auto (default: $HYBRID_DEVICE or auto)")
+    parser.add_argument(
+        "--device", default=None, help="cuda, cpu, cpu-python or auto (default: $HYBRID_DEVICE or auto)"
+    )
     parser.add_argument(
         "--size", default=None, help="WIDTHxHEIGHT (default: 4096x4096 on GPU, 1024x768 native on the CPU)"
     )

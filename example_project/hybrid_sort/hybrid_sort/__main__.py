@@ -13,7 +13,9 @@ from .bitonic import SortOrder, bitonic_pass, sort, sort_cpu, sort_kernel
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m hybrid_sort", description=__doc__)
-    parser.add_argument("--device", default=None, help="cuda, cpu, cpu-python or auto (default: $HYBRID_DEVICE or auto)")
+    parser.add_argument(
+        "--device", default=None, help="cuda, cpu, cpu-python or auto (default: $HYBRID_DEVICE or auto)"
+    )
     parser.add_argument("--log2n", type=int, default=20, help="sort 2**LOG2N keys (default 20)")
     args = parser.parse_args(argv)
     on_gpu = select_device(args.device) is not None

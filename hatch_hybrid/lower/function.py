@@ -20,7 +20,7 @@ from . import host_context as hx
 from . import intrinsics
 from .abi import ERROR_SLOT, INDEX32_SUFFIX, TRIPLE
 from .calls import CallLowerer
-from .host import HostLowerer, Yield, hoist_warp_calls
+from .host import Frame, HostLowerer, Yield, hoist_warp_calls
 from .loops import Loop, LoopLowerer
 from .memory import MemoryLowerer
 from .ops import I1, I8, I32, I64, PTR, VOID, Ops, const, llvm_type
@@ -74,11 +74,15 @@ class ModuleLowerer:
             if self.host:  # the thread context first; kernels return where their thread stopped
                 params.insert(0, PTR)
                 ret = I32 if tf.is_kernel else ret
+                if tf.is_kernel and tf.uses_barrier:  # then the thread's frame (its locals' home)
+                    params.insert(1, PTR)
             fn = llir.Function(
                 self.module, llir.FunctionType(ret, params), name + "__thread" * (self.host and tf.is_kernel)
             )
             if not tf.is_kernel or self.host:
                 fn.linkage = "internal"
+            if self.host and tf.is_kernel and tf.uses_barrier:
+                fn.args[1].add_attribute("noalias")  # no other pointer reaches a thread's frame
             if tf.uses_barrier:
                 fn.attributes.add("convergent")
             self.functions[name] = fn
@@ -191,6 +195,7 @@ class FunctionLowerer(CallLowerer, MemoryLowerer, LoopLowerer, HostLowerer):
         if inline_into is not None:
             self.fn, self.entry, self.b, self.ops = inline_into.fn, inline_into.entry, inline_into.b, inline_into.ops
             self.ctx, self.kernel_fn, self.yields = inline_into.ctx, inline_into.kernel_fn, inline_into.yields
+            self.frame = inline_into.frame
         else:
             self.fn = parent.functions[tf.symbol + parent.suffix]
             self.entry = self.fn.append_basic_block("entry")
@@ -200,6 +205,7 @@ class FunctionLowerer(CallLowerer, MemoryLowerer, LoopLowerer, HostLowerer):
             self.ctx = self.fn.args[0] if parent.host else None
             self.kernel_fn = self.fn if parent.host and tf.is_kernel else None
             self.yields: list[Yield] = []
+            self.frame = Frame(self.entry, self.fn.args[1]) if self.kernel_fn and tf.uses_barrier else None
         # on the host, warp calls of functions that meet other threads get statements of their own
         self.body = hoist_warp_calls(tf) if parent.host and tf.uses_barrier else tf.fn.body
 
@@ -209,7 +215,7 @@ class FunctionLowerer(CallLowerer, MemoryLowerer, LoopLowerer, HostLowerer):
         args = list(self.fn.args)
         host_kernel = self.kernel_fn is not None
         if self.parent.host:
-            args = args[1:]
+            args = args[2:] if self.frame is not None else args[1:]
         if host_kernel:  # the entry block keeps the locals; it dispatches to the start or a resumption
             body = self.fn.append_basic_block("start")
             self.b.position_at_end(body)
@@ -239,6 +245,8 @@ class FunctionLowerer(CallLowerer, MemoryLowerer, LoopLowerer, HostLowerer):
         return value
 
     def _alloca(self, ty: llir.Type, name: str) -> llir.AllocaInstr:
+        if self.frame is not None:
+            return self.frame.slot(self.b, ty, name)
         with self.b.goto_block(self.entry):
             if self.entry.instructions:
                 self.b.position_before(self.entry.instructions[0])

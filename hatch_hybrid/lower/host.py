@@ -25,7 +25,7 @@ from ..typecheck.rules import SHUFFLES, VOTES
 from ..types import WEAK_INT, Type, storage
 from . import host_context as hx
 from .ops import I1, I32, I64, Ops, llvm_type
-from .values import Value, unflatten
+from .values import Value
 
 if TYPE_CHECKING:
     from ..typecheck.typed import TypedFunction
@@ -35,6 +35,52 @@ WARP_CALLS = SHUFFLES | VOTES
 
 class NativeUnsupported(CompileError):
     """A kernel the host backend cannot compile; it runs on the CPU through its Python function."""
+
+
+class Frame:
+    """Where a kernel whose threads meet keeps its locals: in the thread's frame (memory that survives
+    the returns at barriers), not in registers, so a thread resumes with nothing to restore."""
+
+    def __init__(self, entry: llir.Block, base: llir.Value) -> None:
+        self.entry = entry
+        self.size = 0
+        self.base = base  # the kernel function's frame argument (noalias)
+        self.slots: set[int] = set()  # the locals' addresses in it
+
+    def slot(self, b: llir.IRBuilder, ty: llir.Type, name: str) -> llir.Value:
+        width = _size_of(ty)
+        align = 1
+        while align < min(width, 16):
+            align *= 2
+        offset = (self.size + align - 1) // align * align
+        self.size = offset + width
+        with b.goto_block(self.entry):
+            if self.entry.instructions:
+                b.position_before(self.entry.instructions[0])
+            ptr = b.gep(self.base, [llir.Constant(I64, offset)], source_etype=llir.IntType(8), name=name)
+        ptr.allocated_type = ty  # read like an alloca's
+        self.slots.add(id(ptr))
+        return ptr
+
+    def mark_accesses(self, fn: llir.Function, module: llir.Module) -> None:
+        """Tell LLVM that the frame is memory of its own (alias scopes): a store to a local then never
+        has to wait for, or be kept because of, a load from an array or shared memory."""
+        domain = module.add_metadata([llir.MetaDataString(module, "hybrid.frame.domain")])
+        scope = module.add_metadata([llir.MetaDataString(module, "hybrid.frame"), domain])
+        scopes = module.add_metadata([scope])
+        for block in fn.blocks:
+            for ins in block.instructions:
+                if isinstance(ins, llir.LoadInstr):
+                    ptr = ins.operands[0]
+                elif isinstance(ins, llir.StoreInstr):
+                    ptr = ins.operands[1]
+                else:
+                    continue
+                ins.set_metadata("alias.scope" if id(ptr) in self.slots else "noalias", scopes)
+
+    @property
+    def bytes(self) -> int:
+        return (self.size + 15) // 16 * 16
 
 
 class Yield:
@@ -54,6 +100,7 @@ class HostLowerer:
     ctx: llir.Value
     kernel_fn: llir.Function | None  # the host kernel function being built (also while inlining into it)
     yields: list[Yield]
+    frame: Frame | None  # kernels whose threads meet: their locals' home
     inline_exit: tuple[llir.Block, list[llir.AllocaInstr]] | None
 
     def expr(self, e: ir.Expr) -> Value:  # provided by FunctionLowerer
@@ -136,8 +183,22 @@ class HostLowerer:
 
     def finish_host_kernel(self, body: llir.Block) -> int:
         """Close the kernel function: its entry dispatches on the thread's state to the start or to a
-        resumption point. Returns the bytes of the frame the locals are saved to."""
+        resumption point. Returns the bytes of the thread's frame."""
         b = self.b
+        if self.frame is not None:  # the locals live in the frame already
+            for k, y in enumerate(self.yields, start=1):
+                b.position_at_end(y.save)
+                hx.ctx_store(self.ops, self.ctx, "state", llir.Constant(I64, k))
+                b.ret(llir.Constant(I32, y.status))
+                b.position_at_end(y.resume)
+                b.branch(y.cont)
+            b.position_at_end(self.entry)
+            state = hx.ctx_load(self.ops, self.ctx, "state")
+            switch = b.switch(state, body)
+            for k, y in enumerate(self.yields, start=1):
+                switch.add_case(llir.Constant(I64, k), y.resume)
+            self.frame.mark_accesses(self.fn, self.ops.module)
+            return self.frame.bytes
         allocas = [i for i in self.entry.instructions if isinstance(i, llir.AllocaInstr)]
         offsets: list[int] = []
         size = 0
@@ -343,22 +404,3 @@ def hoist_warp_calls(tf: TypedFunction) -> list[ir.Stmt]:
         return out
 
     return block(copy.deepcopy(tf.fn.body))  # the parsed body is shared with the GPU lowering
-
-
-def spill(fl: Any, value: llir.Value, name: str) -> llir.AllocaInstr:
-    """Keep a value in a local slot, so that it survives a yield (loop bounds)."""
-    slot = fl._alloca(value.type, name)
-    fl.b.store(value, slot)
-    return slot
-
-
-def inline_results(fl: Any, exit_block: llir.Block, slots: list[llir.AllocaInstr], rt: Type) -> Value:
-    fl.b.position_at_end(exit_block)
-    if not slots:
-        return None
-    parts = [fl.b.load(s, typ=s.allocated_type) for s in slots]
-    return unflatten(rt, parts)[0]
-
-
-def result_slots(fl: Any, rt_parts: list[llir.Type]) -> list[llir.AllocaInstr]:
-    return [fl._alloca(t, "inline.result") for t in rt_parts]

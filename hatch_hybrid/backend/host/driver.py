@@ -134,7 +134,8 @@ def add_entry(
             b.store(b.add(b.mul(bid, dim), t), _word(b, ctx, hx.CTX[f"global_tid_{axis}"]))
 
     def call(ctx: llir.Value) -> llir.Value:
-        status = b.call(kernel, [ctx, *values])
+        frame = [b.gep(ctx, [llir.Constant(I64, hx.CTX_WORDS)], source_etype=I64)] if tf.uses_barrier else []
+        status = b.call(kernel, [ctx, *frame, *values])
         lb.if_(
             b.icmp_unsigned("==", status, llir.Constant(I32, hx.FAILED)), lambda: b.ret(llir.Constant(I32, 1)), "failed"
         )

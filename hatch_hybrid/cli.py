@@ -6,6 +6,8 @@
     hatch-hybrid check [PATH]                      compile everything; report errors as a build would
 
 PATH is a project folder (with pyproject.toml) or a package folder; default: the current folder.
+A project's ``[tool.hatch.build.hooks.hybrid]`` options (arch, packages, ...) are read and checked as
+the build reads them, so ``check`` fails exactly when compiling the wheel's kernels would.
 """
 
 from __future__ import annotations
@@ -13,36 +15,29 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Any
 
 from .errors import CompileError
-from .pipeline import DEFAULT_ARCHS, CompiledKernel, Options, _reached, compile_kernel, index_packages
+from .hook import options as hook_options
+from .hook.options import OptionError
+from .pipeline import CompiledKernel, Options, _reached, check_symbols, compile_kernel, index_packages
 from .typecheck.program import Program
 
-try:
-    import tomllib
-except ImportError:  # Python 3.10: hatchling brings tomli
-    import tomli as tomllib  # type: ignore[no-redef,import-not-found,unused-ignore]
+
+def project_config(path: Path) -> tuple[list[Path], dict[str, Any]]:
+    """The package folders to compile and the hook's options: a project's, or a package's (defaults)."""
+    if (path / "__init__.py").is_file():
+        return [path], {}
+    if not (path / "pyproject.toml").is_file():
+        raise OptionError(f"{path} is neither a package folder nor a project with pyproject.toml")
+    config, name, wheel_packages = hook_options.read_project(path)
+    hook_options.options(config, path)  # every option checked, as the build does
+    return hook_options.package_dirs(config, path, name, wheel_packages), config
 
 
 def package_dirs(path: Path) -> list[Path]:
     """The package folders of a project (as the build hook finds them), or the package itself."""
-    if (path / "__init__.py").is_file():
-        return [path]
-    pyproject = path / "pyproject.toml"
-    if not pyproject.is_file():
-        raise SystemExit(f"hatch-hybrid: {path} is neither a package folder nor a project with pyproject.toml")
-    data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
-    hatch = data.get("tool", {}).get("hatch", {}).get("build", {})
-    packages = hatch.get("hooks", {}).get("hybrid", {}).get("packages") or hatch.get("targets", {}).get(
-        "wheel", {}
-    ).get("packages")
-    if packages:
-        return [path / p for p in packages]
-    name = data.get("project", {}).get("name", "").replace("-", "_").replace(".", "_").lower()
-    found = [d for d in (path / "src" / name, path / name) if (d / "__init__.py").is_file()]
-    if not found:
-        raise SystemExit(f"hatch-hybrid: no package found in {path}; name one in [tool.hatch.build.hooks.hybrid]")
-    return found
+    return project_config(path)[0]
 
 
 def cmd_list(path: Path) -> int:
@@ -62,14 +57,16 @@ def cmd_list(path: Path) -> int:
     return 0
 
 
-def cmd_show(path: Path, kernel: str, stage: str, arch: str) -> int:
-    index = index_packages(package_dirs(path))
+def cmd_show(path: Path, kernel: str, stage: str, arch: str | None) -> int:
+    packages, config = project_config(path)
+    archs = hook_options.archs({"arch": arch} if arch else config)
+    index = index_packages(packages)
     matches = [d for d in index.kernels() if kernel in (d.name, d.qualname)]
     if len(matches) != 1:
         names = ", ".join(d.qualname for d in index.kernels())
         raise SystemExit(f"hatch-hybrid: {'no' if not matches else 'more than one'} kernel named {kernel!r}: {names}")
-    for result in compile_kernel(Program(index), matches[0], Options([arch], cubin=False)):
-        _show(result, stage, arch)
+    for result in compile_kernel(Program(index), matches[0], Options(archs[-1:], cubin=False)):
+        _show(result, stage, archs[-1])
     return 0
 
 
@@ -85,18 +82,21 @@ def _show(result: CompiledKernel, stage: str, arch: str) -> None:
         print(result.ptx[arch], end="")
 
 
-def cmd_check(path: Path, archs: list[str]) -> int:
-    index = index_packages(package_dirs(path))
+def cmd_check(path: Path, archs: list[str] | None) -> int:
+    """Compile every kernel for the project's archs (PTX; no machine code, no native CPU libraries)."""
+    packages, config = project_config(path)
+    chosen = hook_options.archs({"arch": archs} if archs else config)
+    index = index_packages(packages)
     program = Program(index)
-    failed = 0
-    kernels = index.kernels()
-    for decl in kernels:
+    decls, compiled, failed = index.kernels(), [], 0
+    for decl in decls:  # every kernel's errors, not only the first
         try:
-            compile_kernel(program, decl, Options(archs, cubin=False))
+            compiled += compile_kernel(program, decl, Options(chosen, cubin=False))
         except CompileError as exc:
             failed += 1
             print(exc, file=sys.stderr)
-    print(f"hatch-hybrid: {len(kernels) - failed} of {len(kernels)} kernel(s) compile for {', '.join(archs)}")
+    check_symbols(compiled)
+    print(f"hatch-hybrid: {len(decls) - failed} of {len(decls)} kernel(s) compile for {', '.join(chosen)}")
     return 1 if failed else 0
 
 
@@ -111,17 +111,17 @@ def main(argv: list[str] | None = None) -> int:
     p_show.add_argument("kernel")
     p_show.add_argument("path", nargs="?", default=".", type=Path)
     p_show.add_argument("--stage", choices=["typed", "llvm", "opt", "ptx"], default="ptx")
-    p_show.add_argument("--arch", default="sm_90")
+    p_show.add_argument("--arch", help="default: the project's newest arch")
     p_check = sub.add_parser("check", help="compile every kernel without building a wheel")
     p_check.add_argument("path", nargs="?", default=".", type=Path)
-    p_check.add_argument("--arch", action="append", help="default: " + ", ".join(DEFAULT_ARCHS))
+    p_check.add_argument("--arch", action="append", help="default: the project's `arch` option")
     args = parser.parse_args(argv)
     try:
         if args.command == "list":
             return cmd_list(args.path)
         if args.command == "show":
             return cmd_show(args.path, args.kernel, args.stage, args.arch)
-        return cmd_check(args.path, args.arch or list(DEFAULT_ARCHS))
-    except CompileError as exc:
-        print(exc, file=sys.stderr)
+        return cmd_check(args.path, args.arch)
+    except (CompileError, OptionError) as exc:
+        print(exc if isinstance(exc, CompileError) else f"hatch-hybrid: {exc}", file=sys.stderr)
         return 1

@@ -456,4 +456,19 @@ def compile_packages(
         options.dump_dir = Path(os.environ["HYBRID_DUMP"])
     index = index_packages(packages, search_path)
     program = Program(index)
-    return [k for decl in index.kernels() for k in compile_kernel(program, decl, options)]
+    kernels = [k for decl in index.kernels() for k in compile_kernel(program, decl, options)]
+    check_symbols(kernels)
+    return kernels
+
+
+def check_symbols(kernels: list[CompiledKernel]) -> None:
+    """Two kernels whose names map to one symbol (``a.b_c`` and ``a_b.c``) cannot share a wheel."""
+    symbols: dict[str, str] = {}
+    for k in kernels:
+        other = symbols.setdefault(k.symbol, k.decl.qualname)
+        if other != k.decl.qualname:
+            raise CompileError(
+                k.decl.loc,
+                f"kernels {other} and {k.decl.qualname} map to the same symbol {k.symbol}",
+                "rename one of them",
+            )

@@ -98,6 +98,34 @@ CATALOGUE = [
     ("match n:\n    case True:\n        pass", "True", "case True/False/None", "if flag"),
     ("match n:\n    case 1 | v:\n        pass", "v", "captures inside `|` patterns", None),
     ("v = (w := 3)", "w := 3", "assignment expressions", "statement"),
+    # issue 12: one meaning. Values known at build time that Python or NumPy would reject
+    ("v = 123456789012345678901234567890", "1234", "does not fit in 64 bits", "64 bits"),
+    ("v = 1 << 100", "1 << 100", "does not fit in 64 bits", None),
+    ("v = 1 << 63", "1 << 63", "held as i64", "u64"),
+    ("v = 2 ** -1", "2 ** -1", "negative power", "2.0 ** -1"),
+    ("v = n ** -2", "n ** -2", "negative power", "float base"),
+    ("v = i32(2**40)", "2**40", "out of bounds for i32", "OverflowError"),
+    ("x2 = gpu.shared_array(i32, 4)\nx2[0] = 3000000000", "3000000000", "out of bounds for i32", None),
+    ("v = 1 // 0", "1 // 0", "division by zero", "ZeroDivisionError"),
+    ("v = n % 0", "n % 0", "division by zero", "ZeroDivisionError"),
+    ("v = 1.0 / 0.0", "1.0 / 0.0", "division by zero", None),
+    ("v = n // (2 - 2)", "n // (2 - 2)", "division by zero", None),
+    ("for i in range(0, 10, 0):\n    pass", "0):", "step must not be zero", "ValueError"),
+    ("v = SCALE", "SCALE *= 3", "`SCALE` is assigned more than once", "assign it once"),
+    ("v = LIMIT", "LIMIT = 5.0", "`LIMIT` is assigned more than once", "parameter"),
+    ("v = COUNTER", "COUNTER", "`COUNTER` is assigned more than once", None),
+    ("v = BAD_DIV", "1 // 0", "division by zero in a constant expression", None),
+    ("v = BAD_BIG", "2 ** 70", "does not fit in 64 bits", None),
+    ("v = BAD_SQRT", "math.sqrt(-1.0)", "math.sqrt(-1.0) fails: math domain error", None),
+    ("v = BAD_CAST", "i32(2 ** 40)", "out of bounds for i32", "OverflowError"),
+    # issue 12: messages that name the construct
+    ("v = list()", "list", "the builtin `list` is not supported", "tuple"),
+    ("v = dict()", "dict", "the builtin `dict` is not supported", None),
+    ("v = TABLE[0]", "TABLE", "cannot read the module-level `TABLE`: it is a list", "tuples of numbers"),
+    ("v = gpu.shared_array(f32, 0)", "0", "must be positive, not 0", "at least 1"),
+    ("v = gpu.shared_array(f32, 10**9)", "10**9", "static shared memory is at most 49152 bytes", "dynamic"),
+    ("v = gpu.shared_array(f32, (TILE, TILE * 200))", "(TILE", "takes 204800 bytes", None),
+    ("other[1, 32](x)", "other[1, 32]", "launches a kernel, which device code cannot do", "host"),
 ]
 
 HELPERS = """
@@ -125,6 +153,21 @@ import os
 import notinstalled
 G = 1
 T = TypeVar("T")
+SCALE = 2.0
+SCALE *= 3
+LIMIT = 2.0
+if G:
+    LIMIT = 5.0
+COUNTER = 0
+def bump_counter():
+    global COUNTER
+    COUNTER = COUNTER + 1
+BAD_DIV = 1 // 0 + 1
+BAD_BIG = 2 ** 70
+BAD_SQRT = math.sqrt(-1.0)
+BAD_CAST = i32(2 ** 40)
+TABLE = [1.0, 2.0]
+TILE = 16
 
 
 class Color(enum.IntEnum):

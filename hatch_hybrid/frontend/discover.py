@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 import hashlib
 import importlib.machinery
+import importlib.util
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -16,7 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import CompileError, Loc
+from ..errors import CompileError, Loc, Note
+from .constants import Evaluator, NotConstant, Value
 
 #: External modules whose names the compiler understands.
 KNOWN_EXTERNAL = ("hybrid_runtime", "numpy", "math", "enum", "typing")
@@ -59,7 +61,18 @@ class FunctionSym(_Defined):
 
 @dataclass(frozen=True)
 class ConstSym:
-    value: int | float | bool
+    """A module-level constant: a Python number, a NumPy scalar or a tuple of these (see constants.py)."""
+
+    value: Value
+    loc: Loc
+
+
+@dataclass(frozen=True)
+class NonConstSym:
+    """A module-level name bound to a value the compiler cannot compute (``reason`` says what it is)."""
+
+    qualname: str
+    reason: str
     loc: Loc
 
 
@@ -95,7 +108,15 @@ class _Class:
     name: str
 
 
-Symbol = ModuleSym | ExternalSym | FunctionSym | ConstSym | UnknownSym | StructSym | EnumSym | TypeVarSym
+@dataclass(frozen=True)
+class _PendingConst:
+    """A module-level assignment, computed when a kernel first reads the name."""
+
+    name: str
+    value: ast.expr
+
+
+Symbol = ModuleSym | ExternalSym | FunctionSym | ConstSym | NonConstSym | UnknownSym | StructSym | EnumSym | TypeVarSym
 
 
 @dataclass(frozen=True)
@@ -123,7 +144,8 @@ class ModuleInfo:
     is_package: bool
     source: str
     tree: ast.Module
-    names: dict[str, Symbol | _ImportFrom | _Class | None] = field(default_factory=dict)
+    names: dict[str, Symbol | _ImportFrom | _Class | _PendingConst | None] = field(default_factory=dict)
+    bindings: dict[str, list[Loc]] = field(default_factory=dict)  # every assignment in module scope
     star_imports: list[Symbol] = field(default_factory=list)
     functions: dict[str, ast.FunctionDef] = field(default_factory=dict)
     classes: dict[str, ast.ClassDef] = field(default_factory=dict)
@@ -220,7 +242,7 @@ class ModuleIndex:
         info = self._modules.get(name)
         if info is None:
             path, is_package = self._paths[name]
-            source = path.read_text(encoding="utf-8")
+            source = importlib.util.decode_source(path.read_bytes())  # PEP 263 coding cookies, as Python
             try:
                 tree = ast.parse(source, filename=str(path))
             except SyntaxError as exc:
@@ -264,22 +286,52 @@ class ModuleIndex:
             elif isinstance(node, ast.ClassDef):
                 info.names[node.name] = _Class(node.name)
                 info.classes[node.name] = node
+        _module_bindings(info)
 
-    def _constant(self, info: ModuleInfo, name: str, value: ast.expr | None) -> Symbol | None:
-        if (
-            isinstance(value, ast.UnaryOp)
-            and isinstance(value.op, ast.USub)
-            and isinstance(value.operand, ast.Constant)
-        ):
-            value = ast.Constant(-value.operand.value, lineno=value.lineno, col_offset=value.col_offset)  # type: ignore[operator]
-        if isinstance(value, ast.Constant) and isinstance(value.value, (bool, int, float)):
-            return ConstSym(value.value, Loc(str(info.path), value.lineno, value.col_offset))
+    def _constant(self, info: ModuleInfo, name: str, value: ast.expr | None) -> Symbol | _PendingConst | None:
         if isinstance(value, ast.Call):
             func = value.func
             callee = func.id if isinstance(func, ast.Name) else (func.attr if isinstance(func, ast.Attribute) else "")
             if callee == "TypeVar":
                 return TypeVarSym(info.name, name)
-        return UnknownSym(f"{info.name}.{name}", "a module-level value that is not a number literal")
+        if value is None:  # `X: int` declares, binds nothing
+            return None
+        return _PendingConst(name, value)
+
+    def _evaluate(self, info: ModuleInfo, pending: _PendingConst) -> Symbol:
+        """A module constant's value, computed as Python would; cached in the module's names."""
+        node, name = pending.value, pending.name
+        loc = Loc(str(info.path), node.lineno, node.col_offset)
+        places = info.bindings.get(name, [])
+        if len(places) > 1:
+            raise CompileError(
+                places[1],
+                f"module constant `{name}` is assigned more than once, so its value depends on when it is read",
+                "kernels read module constants at build time: assign it once (compute the final value in one "
+                "expression), or pass the value to the kernel as a parameter",
+                [Note(places[0], f"`{name}` is first assigned here")],
+            )
+        info.names[name] = NonConstSym(f"{info.name}.{name}", "defined in terms of itself", loc)  # cycles
+
+        def lookup(n: ast.expr) -> Value | str:
+            sym = self.resolve_expr(info.name, n)
+            if isinstance(sym, ConstSym):
+                return sym.value
+            if isinstance(sym, ExternalSym):
+                return sym.qualname
+            if isinstance(sym, NonConstSym):
+                raise NotConstant(f"computed from `{ast.unparse(n)}`, which is {sym.reason}")
+            raise NotConstant(f"computed from `{ast.unparse(n)}`, which is not a module constant")
+
+        try:
+            result: Symbol = ConstSym(Evaluator(str(info.path), lookup)(node), loc)
+        except NotConstant as exc:
+            result = NonConstSym(f"{info.name}.{name}", str(exc), loc)
+        except CompileError:
+            info.names[name] = pending
+            raise
+        info.names[name] = result
+        return result
 
     def _import_base(self, info: ModuleInfo, node: ast.ImportFrom) -> str:
         if not node.level:
@@ -328,6 +380,8 @@ class ModuleIndex:
         """What ``name`` means at the top level of ``module`` (None: not defined there)."""
         info = self.module(module)
         entry = info.names.get(name)
+        if isinstance(entry, _PendingConst):
+            return self._evaluate(info, entry)
         if isinstance(entry, _Class):
             return self._classify(info, entry.name)
         if isinstance(entry, _ImportFrom):
@@ -359,6 +413,8 @@ class ModuleIndex:
                     return found
             elif isinstance(entry, _Class):
                 return self._classify(info, entry.name)
+            elif isinstance(entry, _PendingConst):
+                return self._evaluate(info, entry)
             elif entry is not None:
                 return entry
             elif sub not in self._paths:
@@ -416,6 +472,42 @@ class ModuleIndex:
                         loc = Loc(str(info.path), fn.lineno, fn.col_offset)
                         found.append(KernelDecl(name, fn.name, _kernel_options(call, info), loc))
         return found
+
+
+def _module_bindings(info: ModuleInfo) -> None:
+    """Every assignment to a name in module scope, also under ``if``/``for``/``try``/... and through
+    ``global`` in functions: a constant assigned more than once has no single build-time value."""
+    path = str(info.path)
+
+    def add(target: ast.expr, only: set[str] | None = None) -> None:
+        for n in ast.walk(target):
+            if isinstance(n, ast.Name) and (only is None or n.id in only):
+                info.bindings.setdefault(n.id, []).append(Loc(path, n.lineno, n.col_offset))
+
+    def visit(stmts: list[ast.stmt], only: set[str] | None) -> None:
+        for s in stmts:
+            if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                declared = {n for g in ast.walk(s) if isinstance(g, ast.Global) for n in g.names}
+                if declared and only is None:
+                    visit(s.body, declared)
+                continue
+            if isinstance(s, ast.ClassDef):
+                continue
+            if isinstance(s, ast.Assign):
+                for t in s.targets:
+                    add(t, only)
+            elif isinstance(s, (ast.AugAssign, ast.AnnAssign)) and (
+                s.value is not None or isinstance(s, ast.AugAssign)
+            ):
+                add(s.target, only)
+            elif isinstance(s, (ast.For, ast.AsyncFor)):
+                add(s.target, only)
+            for block in ("body", "orelse", "finalbody"):
+                visit(getattr(s, block, []), only)
+            for handler in getattr(s, "handlers", []):
+                visit(handler.body, only)
+
+    visit(info.tree.body, None)
 
 
 def _exports(module: Symbol, name: str, index: ModuleIndex) -> bool:

@@ -17,7 +17,6 @@ from hybrid_runtime.manifest import DIRECTORY, FILENAME, FORMAT
 
 from ..backend.host.link import link
 from ..backend.host.targets import TARGETS
-from ..errors import CompileError
 from ..pipeline import COMPILER_ID, CompiledKernel
 
 
@@ -62,15 +61,7 @@ def write_package_artifacts(
 ) -> dict[str, list[Path]]:
     """Write ``<out>/<package>/_hybrid/...`` for each top-level package; returns the files per package."""
     by_package: dict[str, list[CompiledKernel]] = {}
-    symbols: dict[str, str] = {}
     for k in kernels:
-        other = symbols.setdefault(k.symbol, k.decl.qualname)
-        if other != k.decl.qualname:
-            raise CompileError(
-                k.decl.loc,
-                f"kernels {other} and {k.decl.qualname} map to the same symbol {k.symbol}",
-                "rename one of them",
-            )
         by_package.setdefault(k.decl.module.split(".")[0], []).append(k)
     written: dict[str, list[Path]] = {}
     for package, items in sorted(by_package.items()):

@@ -1,16 +1,7 @@
-"""The ``hybrid`` build hook: validates options, compiles the package's kernels, fills ``build_data``.
+"""The ``hybrid`` build hook: compiles the package's kernels and fills ``build_data``.
 
-Configured in ``[tool.hatch.build.hooks.hybrid]``:
-
-``arch``      list of ``sm_XY`` targets (default: sm_70, sm_80, sm_90 — PTX runs on newer GPUs too)
-``packages``  package folders to scan, relative to the project root (default: the wheel's packages,
-              else ``src/<name>`` or ``<name>``)
-``dump``      folder to write every stage's output into (typed IR, .ll, .ptx); also ``$HYBRID_DUMP``
-``cubin``     also embed machine code per arch: true, false or "auto" (default: when ptxas is found)
-``cache``     reuse kernels compiled before from unchanged source (default true)
-``cache-dir`` where that cache lives (default ``$HYBRID_CACHE_DIR`` or ``~/.cache/hatch-hybrid``)
-``cpu``       native CPU code for these targets (default: the five common ones); false: none
-``cpu-checks`` bounds checks on every array access of the native CPU code (default false)
+Its options (``[tool.hatch.build.hooks.hybrid]``) are read and checked by :mod:`.options`; a bad
+option ends the build with one message in hatchling's phrasing, never a traceback.
 """
 
 from __future__ import annotations
@@ -20,15 +11,14 @@ import shutil
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
 from ..errors import CompileError
 from ..pipeline import Options
-
-_ARCH = re.compile(r"^sm_(\d{2,3})a?$")
-_OPTIONS = {"arch", "packages", "dump", "cubin", "cache", "cache-dir", "cpu", "cpu-checks"}
+from . import options as hook_options
+from .options import OptionError
 
 
 def _normalise(name: str) -> str:
@@ -43,100 +33,19 @@ class HybridBuildHook(BuildHookInterface):  # type: ignore[type-arg]
     PLUGIN_NAME = "hybrid"
 
     # ------------------------------------------------------------- options
-    def archs(self) -> list[str]:
-        from ..pipeline import DEFAULT_ARCHS
-
-        value = self.config.get("arch", list(DEFAULT_ARCHS))
-        if isinstance(value, str):
-            value = [value]
-        if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
-            raise TypeError(f"Option `arch` for build hook `{self.PLUGIN_NAME}` must be a list of strings")
-        for arch in value:
-            m = _ARCH.match(arch)
-            if not m or int(m.group(1)) < 50:
-                raise ValueError(
-                    f"Option `arch` for build hook `{self.PLUGIN_NAME}` has {arch!r}; "
-                    'use targets like "sm_70", "sm_80", "sm_90" (sm_50 or newer)'
-                )
-        return sorted(set(value), key=lambda a: int(_ARCH.match(a).group(1)))  # type: ignore[union-attr]
-
     def cpu_targets(self) -> list[str]:
-        from ..backend.host.targets import DEFAULT_TARGETS, TARGETS
-
-        value = self.config.get("cpu", list(DEFAULT_TARGETS))
-        if value is False:
-            return []
-        if isinstance(value, str):
-            value = [value]
-        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            raise TypeError(f"Option `cpu` for build hook `{self.PLUGIN_NAME}` must be a list of strings or false")
-        for target in value:
-            if target not in TARGETS:
-                raise ValueError(
-                    f"Option `cpu` for build hook `{self.PLUGIN_NAME}` has {target!r}; known targets: "
-                    + ", ".join(TARGETS)
-                )
-        return list(dict.fromkeys(value))
+        return hook_options.cpu_targets(self.config)
 
     def package_dirs(self) -> list[Path]:
-        root = Path(self.root)
-        value = self.config.get("packages")
-        if value is not None:
-            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-                raise TypeError(f"Option `packages` for build hook `{self.PLUGIN_NAME}` must be a list of strings")
-            dirs = [root / v for v in value]
-        else:
-            configured = getattr(self.build_config, "packages", None) or []
-            if configured:
-                dirs = [root / p for p in configured]
-            else:
-                name = self.metadata.core.name.replace("-", "_").replace(".", "_").lower()
-                dirs = [d for d in (root / "src" / name, root / name) if d.is_dir()][:1]
-        for d in dirs:
-            if not (d / "__init__.py").is_file():
-                raise ValueError(
-                    f"Option `packages` for build hook `{self.PLUGIN_NAME}`: {d} is not a package "
-                    "folder (no __init__.py)"
-                )
-        if not dirs:
-            raise ValueError(f"build hook `{self.PLUGIN_NAME}` found no package to compile; set `packages`")
-        return dirs
-
-    def dump_dir(self) -> Path | None:
-        value = self.config.get("dump")
-        if value is None:
-            return None
-        if not isinstance(value, str):
-            raise TypeError(f"Option `dump` for build hook `{self.PLUGIN_NAME}` must be a string")
-        return Path(self.root) / value
-
-    def _bool_or_auto(self, name: str, default: bool | None) -> bool | None:
-        value = self.config.get(name, "auto" if default is None else default)
-        if value == "auto":
-            return None
-        if not isinstance(value, bool):
-            raise TypeError(f'Option `{name}` for build hook `{self.PLUGIN_NAME}` must be a boolean or "auto"')
-        return value
+        wheel_packages = list(getattr(self.build_config, "packages", None) or [])
+        return hook_options.package_dirs(self.config, Path(self.root), self.metadata.core.name, wheel_packages)
 
     def options(self) -> Options:
-        from ..cache import KernelCache, default_cache_dir
+        return hook_options.options(self.config, Path(self.root))
 
-        cache_dir = self.config.get("cache-dir")
-        if cache_dir is not None and not isinstance(cache_dir, str):
-            raise TypeError(f"Option `cache-dir` for build hook `{self.PLUGIN_NAME}` must be a string")
-        use_cache = self._bool_or_auto("cache", True)
-        directory = (Path(self.root) / cache_dir) if cache_dir else default_cache_dir()
-        checks = self.config.get("cpu-checks", False)
-        if not isinstance(checks, bool):
-            raise TypeError(f"Option `cpu-checks` for build hook `{self.PLUGIN_NAME}` must be a boolean")
-        return Options(
-            self.archs(),
-            cubin=self._bool_or_auto("cubin", None),
-            cpu=self.cpu_targets(),
-            cpu_checks=checks,
-            cache=KernelCache(directory if use_cache is not False else None),
-            dump_dir=self.dump_dir(),
-        )
+    def _abort(self, message: str) -> NoReturn:
+        self.app.abort(message)
+        raise SystemExit(1)  # abort exits; this keeps type checkers informed
 
     # --------------------------------------------------------------- build
     def dependencies(self) -> list[str]:
@@ -158,7 +67,7 @@ class HybridBuildHook(BuildHookInterface):  # type: ignore[type-arg]
         try:
             if self.cpu_targets() and not have_zig():
                 needed.append(ZIG_PACKAGE)  # links the native CPU libraries
-        except (TypeError, ValueError):  # a bad option: initialize() says
+        except OptionError:  # initialize() says
             pass
         if find_libdevice() is None:
             try:
@@ -169,17 +78,10 @@ class HybridBuildHook(BuildHookInterface):  # type: ignore[type-arg]
         return needed
 
     def initialize(self, version: str, build_data: dict[str, Any]) -> None:
-        unknown = sorted(
-            set(self.config)
-            - _OPTIONS
-            - {"dependencies", "require-runtime-dependencies", "require-runtime-features", "enable-by-default"}
-        )
-        if unknown:
-            raise ValueError(
-                f"Unknown option `{unknown[0]}` for build hook `{self.PLUGIN_NAME}`; "
-                f"known options: {', '.join(sorted(_OPTIONS))}"
-            )
-        options, packages = self.options(), self.package_dirs()
+        try:
+            options, packages = self.options(), self.package_dirs()
+        except OptionError as exc:
+            self._abort(str(exc))
         archs = options.archs
         if self.target_name != "wheel":
             return  # sdists carry source; kernels are compiled when the wheel is built
@@ -192,8 +94,7 @@ class HybridBuildHook(BuildHookInterface):  # type: ignore[type-arg]
             kernels = compile_packages(packages, options=options)
         except CompileError as exc:
             self.app.display_error(f"hatch-hybrid: cannot compile kernels\n{exc}")
-            self.app.abort("hatch-hybrid: build failed (see the error above)")
-            raise  # abort exits; this keeps type checkers informed
+            self._abort("hatch-hybrid: build failed (see the error above)")
         for k in kernels:
             what = "PTX + cubin" if k.cubin else "PTX"
             if k.cpu is not None:

@@ -481,6 +481,8 @@ class FunctionLowerer(CallLowerer, MemoryLowerer, LoopLowerer, HostLowerer):
         if e.nid in tf.consts and not isinstance(e, ir.Call):
             value = tf.consts[e.nid]
             t = tf.types[e.nid]
+            if isinstance(t, TupleT):  # a module constant tuple
+                return TupleValue([const(item, v) for item, v in zip(t.items, value)])
             return const(t, value)
         if isinstance(e, ir.Const):
             if e.value is None:

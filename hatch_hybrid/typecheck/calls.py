@@ -12,6 +12,7 @@ import numpy as np
 
 from .. import ir
 from ..errors import CompileError
+from ..frontend.constants import is_integer
 from ..frontend.discover import EnumSym, ExternalSym, FunctionSym, StructSym, TypeVarSym, UnknownSym
 from ..types import (
     BOOL,
@@ -27,6 +28,9 @@ from ..types import (
 )
 from . import rules
 from .typed import Callee, MethodSym, ProgramLike, SymbolT, TypedFunction, rule_errors, type_named
+
+#: Static shared memory per block, the same on every arch (larger sizes need dynamic shared memory).
+SHARED_MEMORY_LIMIT = 48 * 1024
 
 
 class CallChecker:
@@ -301,17 +305,42 @@ class CallChecker:
             )
         shape_node = e.args[1]
         dims = shape_node.elts if isinstance(shape_node, ir.TupleExpr) else [shape_node]
-        shape = []
-        for d in dims:
-            self.expr(d)
-            value = self.tf.consts.get(d.nid)
-            if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
+        shape: list[int] = []
+        known = None
+        if not isinstance(shape_node, ir.TupleExpr):
+            self.expr(shape_node)
+            known = self.tf.consts.get(shape_node.nid)
+        if isinstance(known, tuple):  # a module constant tuple: SHAPE = (TILE, TILE + 1)
+            dims, values = [shape_node] * len(known), list(known)
+        else:
+            values = []
+            for d in dims:
+                if d is not shape_node:
+                    self.expr(d)
+                values.append(self.tf.consts.get(d.nid))
+        for d, value in zip(dims, values):
+            if not is_integer(value):
                 raise CompileError(
                     d.loc,
                     "the shape of a shared array must be known at compile time",
-                    "use integer literals or module-level integer constants",
+                    "use integer literals, module-level integer constants, or arithmetic on them (TILE + 1)",
                 )
-            shape.append(value)
+            if value <= 0:
+                raise CompileError(
+                    d.loc,
+                    f"the shape of a shared array must be positive, not {value}",
+                    "give every dimension at least 1 element",
+                )
+            shape.append(int(value))
+        itemsize = dtype.dtype.itemsize if isinstance(dtype, (Scalar, StructT)) else 1
+        size = itemsize * int(np.prod(shape, dtype=object))
+        if size > SHARED_MEMORY_LIMIT:
+            raise CompileError(
+                shape_node.loc,
+                f"this shared array takes {size} bytes; a block's static shared memory is at most "
+                f"{SHARED_MEMORY_LIMIT} bytes (48 KiB) on every GPU",
+                "use a smaller tile, or gpu.dynamic_shared_array with launch(..., shared_bytes=n)",
+            )
         self.tf.consts[e.nid] = tuple(shape)
         self.tf.callees[e.nid] = Callee("gpu", "shared_array", (dtype,))
         return ArrayT(dtype, len(shape))

@@ -7,11 +7,16 @@ iterating to a fixed point, so loop-carried variables get the type they settle o
 
 from __future__ import annotations
 
+import builtins
+
 from .. import ir
 from ..errors import CompileError, Loc, Note
+from ..frontend.constants import check_int
 from ..frontend.discover import (
     ConstSym,
     ExternalSym,
+    FunctionSym,
+    NonConstSym,
     Symbol,
 )
 from ..types import (
@@ -28,10 +33,12 @@ from ..types import (
     is_numeric,
     unify_assignment,
 )
-from . import rules
+from . import folding, rules
 from .calls import CallChecker
 from .typed import BUILTINS, MethodSym, ProgramLike, SymbolT, TypedFunction, rule_errors
 from .user_types import UserTypeChecker
+
+_PYTHON_BUILTINS = set(dir(builtins))
 
 
 class _Unresolved(Exception):
@@ -214,6 +221,10 @@ class FunctionChecker(CallChecker, UserTypeChecker):
                 t = self.expr(a)
                 if not is_int(t):
                     raise CompileError(a.loc, f"range() needs integers, not {t}", "convert with int(...)")
+            if len(s.args) == 3 and self.tf.consts.get(s.args[2].nid) == 0:
+                raise CompileError(
+                    s.args[2].loc, "range() step must not be zero", "Python raises ValueError here; use a step of 1"
+                )
             self.assign(s.target, WEAK_INT, s.target)
             self.block(s.body, loop_depth + 1)
         elif isinstance(s, (ir.Break, ir.Continue)):
@@ -256,6 +267,8 @@ class FunctionChecker(CallChecker, UserTypeChecker):
                     raise CompileError(value_node.loc, f"cannot store {value} into an array of {elem}")
             elif not is_numeric(value):
                 raise CompileError(value_node.loc, f"cannot store {value} into an array of {elem}")
+            else:
+                self._check_int_literal(value_node, elem)
             return
         if isinstance(target, ir.Attribute):
             self.assign_field(target, value, value_node)
@@ -306,6 +319,8 @@ class FunctionChecker(CallChecker, UserTypeChecker):
                 return BOOL
             if e.value is None:
                 return NONE
+            if isinstance(e.value, int):
+                check_int(e.value, e.loc)
             tf.consts[e.nid] = e.value
             return WEAK_INT if isinstance(e.value, int) else WEAK_FLOAT
         if isinstance(e, ir.Name):
@@ -319,7 +334,10 @@ class FunctionChecker(CallChecker, UserTypeChecker):
             if isinstance(operand, StructT) and e.op != "not":
                 return self._struct_operator(e, e.op, operand, None)
             with rule_errors(e.loc):
-                return rules.unary(e.op, operand)
+                result = rules.unary(e.op, operand)
+            if e.operand.nid in tf.consts and not isinstance(tf.consts[e.operand.nid], tuple):
+                tf.consts[e.nid] = folding.unary(e.op, operand, tf.consts[e.operand.nid], e.loc)
+            return result
         if isinstance(e, ir.Compare):
             left = self.expr(e.left)
             for k, (op, comp) in enumerate(zip(e.ops, e.comparators)):
@@ -368,12 +386,19 @@ class FunctionChecker(CallChecker, UserTypeChecker):
         const = self.tf.consts.get(right_node.nid)
         if op == "-" and isinstance(right_node, ir.UnaryOp):
             const = None
+        folding.check_divisor(op, self.tf.consts.get(right_node.nid), node.loc)
+        folding.check_power(op, left, self.tf.consts.get(right_node.nid), node.loc)
         with rule_errors(node.loc):
             ops = rules.binop(op, left, right, const)
         self.tf.optypes[node.nid] = ops
-        for t, n in ((ops.left, getattr(node, "left", None)), (ops.right, right_node)):
+        left_node = getattr(node, "left", None)
+        for t, n in ((ops.left, left_node), (ops.right, right_node)):
             if n is not None:
                 self._check_int_literal(n, t)
+        if isinstance(node, ir.BinOp) and left_node is not None:
+            lv, rv = self.tf.consts.get(left_node.nid), self.tf.consts.get(right_node.nid)
+            if lv is not None and rv is not None and not isinstance(lv, tuple) and not isinstance(rv, tuple):
+                self.tf.consts[node.nid] = folding.binop(op, ops.left, ops.right, ops.result, lv, rv, node.loc)
         return ops
 
     def name(self, e: ir.Name) -> Type:
@@ -389,15 +414,28 @@ class FunctionChecker(CallChecker, UserTypeChecker):
         if sym is None:
             if e.id in BUILTINS:
                 return SymbolT(e.id)
+            if e.id in _PYTHON_BUILTINS:
+                raise CompileError(
+                    e.loc,
+                    f"the builtin `{e.id}` is not supported in kernel code",
+                    "kernels use scalars, tuples and arrays: pass an array in, or use gpu.shared_array / a tuple",
+                )
             raise CompileError(e.loc, f"name `{e.id}` is not defined", "define it at module level or pass it in")
         return self._symbol_value(sym, e)
 
     def _symbol_value(self, sym: Symbol, e: ir.Expr) -> Type:
         if isinstance(sym, ConstSym):
             self.tf.consts[e.nid] = sym.value
-            if isinstance(sym.value, bool):
-                return BOOL
-            return WEAK_INT if isinstance(sym.value, int) else WEAK_FLOAT
+            return folding.type_of_value(sym.value)
+        if isinstance(sym, NonConstSym):
+            name = sym.qualname.rpartition(".")[2]
+            raise CompileError(
+                e.loc,
+                f"kernels cannot read the module-level `{name}`: it is {sym.reason}",
+                "kernels read module constants of numbers and tuples of numbers, computed from literals, other "
+                "constants, casts and math; pass anything else in as a parameter (an array for a table)",
+                [Note(sym.loc, f"`{name}` is assigned here")],
+            )
         if isinstance(sym, ExternalSym) and sym.qualname.startswith("math."):
             name = sym.qualname[5:]
             if name in rules.MATH_CONSTANTS:
@@ -437,7 +475,16 @@ class FunctionChecker(CallChecker, UserTypeChecker):
                     f"a tuple of {len(base.items)} can only be indexed with a "
                     f"literal from {-len(base.items)} to {len(base.items) - 1}",
                 )
+            table = self.tf.consts.get(e.value.nid)
+            if isinstance(table, tuple):
+                self.tf.consts[e.nid] = table[value]
             return base.items[value]
+        if isinstance(base, SymbolT) and isinstance(base.sym, FunctionSym):
+            raise CompileError(
+                e.loc,
+                f"`{base.sym.name}[...]` launches a kernel, which device code cannot do",
+                "launch kernels from the host; to share code, call a plain helper function from both kernels",
+            )
         if not isinstance(base, ArrayT):
             raise CompileError(e.value.loc, f"{base} cannot be indexed", "only arrays and shapes can be indexed")
         items = index.items if isinstance(index, TupleT) else (index,)

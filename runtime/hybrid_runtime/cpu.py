@@ -16,6 +16,7 @@ import numpy as np
 
 from ._cpu_state import BlockBarrier, BlockState, ThreadState, set_current
 from .config import LaunchConfig
+from .python_math import with_ieee_math
 
 _BARRIER_NAMES = {"syncthreads", "shfl_down", "shfl_up", "shfl_xor", "shfl_idx", "ballot", "all_", "any_"}
 
@@ -59,7 +60,9 @@ def _threads(config: LaunchConfig) -> list[tuple[int, int, int]]:
 
 
 def run_grid(func: Callable[..., Any], config: LaunchConfig, args: list[Any]) -> None:
-    """Run ``func(*args)`` once per thread of the grid."""
+    """Run ``func(*args)`` once per thread of the grid (its ``math`` gives IEEE results, as the GPU's)."""
+    if isinstance(func, types.FunctionType):
+        func = with_ieee_math(func)
     if needs_threads(func):
         _run_threaded(func, config, args)
         return

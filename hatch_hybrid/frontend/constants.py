@@ -1,0 +1,214 @@
+"""Module-level constants, computed at build time as Python computes them, without importing the module.
+
+A constant is an expression of number literals, other module constants, arithmetic, casts
+(``np.float32(0.01)``, ``f32(0.01)``, ``int(x)``), ``math`` constants and functions, and tuples of
+these. What Python would reject (division by zero, a negative power of an integer, a math domain
+error) and what the device cannot hold (an integer beyond 64 bits) is a located compile error, so
+that a program has one meaning on the GPU and on the CPU.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+import operator
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from ..errors import CompileError, Loc
+from ..types import Weak, parse_type_name
+
+#: A constant's value: a Python number (weakly typed), a NumPy scalar (typed), or a tuple of these.
+Value = Any
+
+#: Integers a constant may hold: i64 and u64 values (a Python int is held as i64 on the device).
+INT_MIN, INT_MAX = -(1 << 63), (1 << 64) - 1
+
+_BINOPS: dict[type[ast.operator], Callable[[Any, Any], Any]] = {
+    ast.Add: operator.add,
+    ast.Sub: operator.sub,
+    ast.Mult: operator.mul,
+    ast.Div: operator.truediv,
+    ast.FloorDiv: operator.floordiv,
+    ast.Mod: operator.mod,
+    ast.Pow: operator.pow,
+    ast.LShift: operator.lshift,
+    ast.RShift: operator.rshift,
+    ast.BitAnd: operator.and_,
+    ast.BitOr: operator.or_,
+    ast.BitXor: operator.xor,
+}
+_SYMBOLS = {
+    ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%", ast.Pow: "**",
+    ast.LShift: "<<", ast.RShift: ">>", ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^",
+}  # fmt: skip
+
+
+class NotConstant(Exception):
+    """The expression is not a constant the compiler can compute (the message says what it is)."""
+
+
+def is_integer(value: object) -> bool:
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
+def check_int(value: object, loc: Loc) -> None:
+    """A Python integer known at build time must fit in 64 bits (the device holds it in i64/u64)."""
+    if isinstance(value, int) and not isinstance(value, bool) and not INT_MIN <= value <= INT_MAX:
+        raise CompileError(
+            loc,
+            f"the integer {value} does not fit in 64 bits",
+            "kernel integers are at most 64 bits wide (i64, u64); use a float, or a smaller value",
+        )
+
+
+def fold_binop(op: str, left: Value, right: Value, loc: Loc) -> Value:
+    """``left op right`` with Python's (or, for NumPy scalars, NumPy's) result; what Python or NumPy
+    would reject is a compile error at ``loc``."""
+    if op in ("/", "//", "%") and right == 0:
+        raise CompileError(
+            loc,
+            f"division by zero in a constant expression (`{op}` by 0)",
+            "the value is known at build time; Python raises ZeroDivisionError here, so it is an error",
+        )
+    if op == "**" and is_integer(left) and is_integer(right) and right < 0:
+        raise CompileError(
+            loc,
+            "an integer raised to a negative power",
+            "Python gives a float and NumPy raises; write a float base (2.0 ** -1) to get a float",
+        )
+    if op in ("<<", ">>") and is_integer(right) and right < 0:
+        raise CompileError(loc, f"negative shift count {right}", "shift by 0 or more bits")
+    if op in ("<<", "**") and isinstance(left, int) and isinstance(right, int) and left and right >= 128:
+        raise CompileError(
+            loc, f"the integer {left} {op} {right} does not fit in 64 bits", "kernel integers are at most 64 bits"
+        )
+    function = next(f for k, f in _BINOPS.items() if _SYMBOLS[k] == op)
+    try:
+        with np.errstate(all="ignore"):  # NumPy scalars wrap and give inf/nan, as on the device
+            result = function(left, right)
+    except (OverflowError, ValueError, TypeError) as exc:
+        raise CompileError(loc, f"cannot compute this constant: {exc}", "Python raises here too") from None
+    check_int(result, loc)
+    return result
+
+
+class Evaluator:
+    """Computes one module-level expression. ``lookup`` gives what a name or dotted name means: a
+    constant's value, or the qualified name (``"math.pi"``, ``"numpy.float32"``) of an external name."""
+
+    def __init__(self, file: str, lookup: Callable[[ast.expr], Value | str]) -> None:
+        self.file = file
+        self.lookup = lookup
+
+    def loc(self, node: ast.expr) -> Loc:
+        return Loc(self.file, node.lineno, node.col_offset, getattr(node, "end_col_offset", None))
+
+    def __call__(self, node: ast.expr) -> Value:
+        if isinstance(node, ast.Constant):
+            if isinstance(node.value, (bool, int, float)):
+                check_int(node.value, self.loc(node))
+                return node.value
+            raise NotConstant(f"a {type(node.value).__name__} constant")
+        if isinstance(node, (ast.Name, ast.Attribute)):
+            value = self.lookup(node)
+            if isinstance(value, str):
+                mod, _, name = value.rpartition(".")
+                if mod == "math" and isinstance(getattr(math, name, None), float):
+                    return getattr(math, name)
+                raise NotConstant(f"`{value}`, which is not a number")
+            return value
+        if isinstance(node, ast.UnaryOp):
+            operand = self(node.operand)
+            if isinstance(operand, tuple):
+                raise NotConstant("an operation on a tuple")
+            if isinstance(node.op, ast.USub):
+                result = -operand
+            elif isinstance(node.op, ast.UAdd):
+                result = +operand
+            elif isinstance(node.op, ast.Not):
+                result = not operand
+            elif is_integer(operand) or isinstance(operand, bool):
+                result = ~operand
+            else:
+                raise NotConstant("`~` of a float")
+            check_int(result, self.loc(node))
+            return result
+        if isinstance(node, ast.BinOp):
+            left, right = self(node.left), self(node.right)
+            if isinstance(left, tuple) or isinstance(right, tuple):
+                raise NotConstant("arithmetic on tuples")
+            return fold_binop(_SYMBOLS[type(node.op)], left, right, self.loc(node))
+        if isinstance(node, ast.Tuple):
+            items = tuple(self(e) for e in node.elts)
+            if any(isinstance(i, tuple) for i in items):
+                raise NotConstant("a nested tuple")
+            return items
+        if isinstance(node, ast.Call):
+            return self.call(node)
+        raise NotConstant(f"a {_describe(node)}")
+
+    def call(self, node: ast.Call) -> Value:
+        if isinstance(node.func, ast.Name) and node.func.id in ("int", "float", "bool"):
+            try:
+                target: Value | str = self.lookup(node.func)
+            except NotConstant:
+                target = f"builtins.{node.func.id}"
+        else:
+            target = self.lookup(node.func)
+        if not isinstance(target, str) or node.keywords:
+            raise NotConstant("a call of something other than a type or a math function")
+        args = [self(a) for a in node.args]
+        mod, _, name = target.rpartition(".")
+        loc = self.loc(node)
+        if mod == "builtins":
+            if len(args) != 1:
+                raise NotConstant(f"{name}() with {len(args)} arguments")
+            try:
+                return {"int": int, "float": float, "bool": bool}[name](args[0])
+            except (OverflowError, ValueError) as exc:  # int(inf), int(nan)
+                raise CompileError(loc, f"cannot compute this constant: {exc}", "Python raises here too") from None
+        if mod in ("hybrid_runtime", "numpy"):
+            scalar = parse_type_name("boolean" if name == "bool_" else name)
+            if scalar is None or len(args) != 1 or isinstance(args[0], tuple):
+                raise NotConstant(f"`{target}(...)`")
+            dtype = scalar.storage.dtype if isinstance(scalar, Weak) else scalar.dtype
+            value = args[0]
+            if isinstance(value, int) and dtype.kind in "iu":
+                info = np.iinfo(dtype)
+                if not info.min <= value <= info.max:
+                    raise CompileError(
+                        loc,
+                        f"Python integer {value} is out of bounds for {name}",
+                        f"NumPy raises OverflowError here; use a value that fits in {name}",
+                    )
+            with np.errstate(all="ignore"):
+                return dtype.type(value)
+        if mod == "math" and callable(getattr(math, name, None)):
+            try:
+                result = getattr(math, name)(*args)
+            except (ValueError, OverflowError, TypeError) as exc:
+                raise CompileError(
+                    loc,
+                    f"math.{name}({', '.join(map(repr, args))}) fails: {exc}",
+                    "Python raises here too; use a valid argument",
+                ) from None
+            if not isinstance(result, (int, float)):
+                raise NotConstant(f"math.{name}(), which does not return a number")
+            check_int(result, loc)
+            return result
+        raise NotConstant(f"a call of `{target}`")
+
+
+def _describe(node: ast.expr) -> str:
+    names = {
+        ast.List: "list",
+        ast.Dict: "dict",
+        ast.Set: "set",
+        ast.ListComp: "list comprehension",
+        ast.Lambda: "lambda",
+        ast.JoinedStr: "string",
+    }
+    return names.get(type(node), f"{type(node).__name__} expression")

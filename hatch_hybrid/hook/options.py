@@ -1,0 +1,151 @@
+"""The options of ``[tool.hatch.build.hooks.hybrid]``, validated up front in hatchling's phrasing.
+
+Plain functions of the option table, shared by the build hook (:mod:`.plugin`) and the CLI
+(``python -m hatch_hybrid``), so that both read the same configuration and fail on the same options.
+
+``arch``       list of ``sm_XY`` targets (or one as a string; default: sm_70, sm_80, sm_90)
+``packages``   package folders to scan, relative to the project root (default: the wheel's packages,
+               else ``src/<name>`` or ``<name>``)
+``dump``       folder to write every stage's output into (typed IR, .ll, .ptx); also ``$HYBRID_DUMP``
+``cubin``      also embed machine code per arch: true, false or "auto" (default: when ptxas is found)
+``cache``      reuse kernels compiled before from unchanged source (default true)
+``cache-dir``  where that cache lives (default ``$HYBRID_CACHE_DIR`` or ``~/.cache/hatch-hybrid``)
+``cpu``        native CPU code for these targets (default: the five common ones); false: none
+``cpu-checks`` bounds checks on every array access of the native CPU code (default false)
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from ..pipeline import DEFAULT_ARCHS, Options
+
+try:
+    import tomllib
+except ImportError:  # Python 3.10: hatchling brings tomli
+    import tomli as tomllib  # type: ignore[no-redef,import-not-found,unused-ignore]
+
+HOOK = "hybrid"
+OPTIONS = ("arch", "packages", "dump", "cubin", "cache", "cache-dir", "cpu", "cpu-checks")
+#: Options hatchling itself reads from every build hook's table.
+HATCHLING_OPTIONS = ("dependencies", "require-runtime-dependencies", "require-runtime-features", "enable-by-default")
+
+#: The NVIDIA targets LLVM's NVPTX backend (LLVM 22) recognises, from sm_50 (the oldest CUDA 12 runs).
+#: Any other name makes LLVM warn "not a recognized processor" and emit PTX no GPU can load.
+KNOWN_ARCHS = (
+    "sm_50", "sm_52", "sm_53", "sm_60", "sm_61", "sm_62", "sm_70", "sm_72", "sm_75", "sm_80", "sm_86",
+    "sm_87", "sm_88", "sm_89", "sm_90", "sm_90a", "sm_100", "sm_100a", "sm_101", "sm_101a", "sm_103",
+    "sm_103a", "sm_110", "sm_110a", "sm_120", "sm_120a", "sm_121", "sm_121a",
+)  # fmt: skip
+
+
+class OptionError(ValueError):
+    """A bad hook option; ``str()`` is the whole message, in hatchling's phrasing."""
+
+
+def _option(name: str) -> str:
+    return f"Option `{name}` for build hook `{HOOK}`"
+
+
+def check_known(config: Mapping[str, Any]) -> None:
+    unknown = sorted(set(config) - set(OPTIONS) - set(HATCHLING_OPTIONS))
+    if unknown:
+        raise OptionError(f"Unknown option `{unknown[0]}` for build hook `{HOOK}`; known options: {', '.join(OPTIONS)}")
+
+
+def archs(config: Mapping[str, Any]) -> list[str]:
+    """The ``arch`` option: a list of known ``sm_XY`` names, or one name as a string."""
+    value = config.get("arch", list(DEFAULT_ARCHS))
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
+        raise OptionError(f'{_option("arch")} must be a list of strings (or one string), such as ["sm_80"]')
+    for arch in value:
+        if arch not in KNOWN_ARCHS:
+            known = ", ".join(KNOWN_ARCHS)
+            raise OptionError(f'{_option("arch")} has unknown target {arch!r}; use targets like "sm_80": {known}')
+    return sorted(set(value), key=KNOWN_ARCHS.index)
+
+
+def cpu_targets(config: Mapping[str, Any]) -> list[str]:
+    from ..backend.host.targets import DEFAULT_TARGETS, TARGETS
+
+    value = config.get("cpu", list(DEFAULT_TARGETS))
+    if value is False:
+        return []
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise OptionError(f"{_option('cpu')} must be a list of strings or false")
+    for target in value:
+        if target not in TARGETS:
+            raise OptionError(f"{_option('cpu')} has {target!r}; known targets: " + ", ".join(TARGETS))
+    return list(dict.fromkeys(value))
+
+
+def package_dirs(config: Mapping[str, Any], root: Path, project: str, wheel_packages: list[str]) -> list[Path]:
+    """The package folders to compile: ``packages``, else the wheel's packages, else ``[src/]<name>``."""
+    value = config.get("packages")
+    if value is not None:
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise OptionError(f"{_option('packages')} must be a list of strings")
+        dirs = [root / v for v in value]
+    elif wheel_packages:
+        dirs = [root / p for p in wheel_packages]
+    else:
+        name = re.sub(r"[-.]", "_", project).lower()
+        dirs = [d for d in (root / "src" / name, root / name) if d.is_dir()][:1]
+    for d in dirs:
+        if not (d / "__init__.py").is_file():
+            raise OptionError(f"{_option('packages')}: {d} is not a package folder (no __init__.py)")
+    if not dirs:
+        raise OptionError(f"build hook `{HOOK}` found no package to compile; set `packages`")
+    return dirs
+
+
+def _bool_or_auto(config: Mapping[str, Any], name: str, default: bool | None) -> bool | None:
+    value = config.get(name, "auto" if default is None else default)
+    if value == "auto":
+        return None
+    if not isinstance(value, bool):
+        raise OptionError(f'{_option(name)} must be a boolean or "auto"')
+    return value
+
+
+def _string(config: Mapping[str, Any], name: str) -> str | None:
+    value = config.get(name)
+    if value is not None and not isinstance(value, str):
+        raise OptionError(f"{_option(name)} must be a string")
+    return value
+
+
+def options(config: Mapping[str, Any], root: Path) -> Options:
+    """Every option checked, as the compiler's :class:`~hatch_hybrid.pipeline.Options`."""
+    from ..cache import KernelCache, default_cache_dir
+
+    check_known(config)
+    cache_dir, dump = _string(config, "cache-dir"), _string(config, "dump")
+    use_cache = _bool_or_auto(config, "cache", True)
+    checks = config.get("cpu-checks", False)
+    if not isinstance(checks, bool):
+        raise OptionError(f"{_option('cpu-checks')} must be a boolean")
+    return Options(
+        archs(config),
+        cubin=_bool_or_auto(config, "cubin", None),
+        cpu=cpu_targets(config),
+        cpu_checks=checks,
+        cache=KernelCache((root / cache_dir if cache_dir else default_cache_dir()) if use_cache is not False else None),
+        dump_dir=root / dump if dump else None,
+    )
+
+
+def read_project(root: Path) -> tuple[dict[str, Any], str, list[str]]:
+    """From a project's pyproject.toml: the hook's option table, the project name, the wheel's packages."""
+    data = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
+    build = data.get("tool", {}).get("hatch", {}).get("build", {})
+    config = build.get("hooks", {}).get(HOOK, {})
+    packages = build.get("targets", {}).get("wheel", {}).get("packages") or build.get("packages") or []
+    return dict(config), str(data.get("project", {}).get("name", "")), list(packages)

@@ -1,0 +1,79 @@
+"""The Python path's ``math``: the device's results where Python's ``math`` raises.
+
+On the GPU and in native CPU code ``math.sqrt(-1.0)`` is nan, ``math.log(0.0)`` is -inf and
+``math.exp(1000.0)`` is inf (IEEE 754, as NumPy). Python's ``math`` raises ``ValueError`` or
+``OverflowError`` there instead. The Python path therefore runs kernels (and the helpers they
+call) with their ``math`` names bound to this module: every call first asks Python's ``math``,
+so ordinary results are the very same floats, and only where it would raise is the IEEE result
+taken from NumPy.
+"""
+
+from __future__ import annotations
+
+import math
+import types
+import weakref
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+#: Python's math functions that raise where IEEE 754 has a result, and NumPy's IEEE version.
+_IEEE: dict[str, Callable[..., Any]] = {
+    "sqrt": np.sqrt, "log": np.log, "log2": np.log2, "log10": np.log10, "log1p": np.log1p, "exp": np.exp,
+    "expm1": np.expm1, "pow": np.power, "asin": np.arcsin, "acos": np.arccos, "sinh": np.sinh,
+    "cosh": np.cosh, "tan": np.tan, "sin": np.sin, "cos": np.cos, "atanh": np.arctanh, "fmod": np.fmod,
+    "hypot": np.hypot,
+}  # fmt: skip
+
+
+def _ieee(name: str) -> Callable[..., Any]:
+    python, numpy = getattr(math, name), _IEEE[name]
+
+    def function(*args: Any) -> Any:
+        try:
+            return python(*args)
+        except (ValueError, OverflowError):
+            with np.errstate(all="ignore"):
+                return float(numpy(*(np.float64(a) for a in args)))
+
+    function.__name__ = function.__qualname__ = name
+    return function
+
+
+ieee_math = types.ModuleType("math", __doc__)
+ieee_math.__dict__.update({k: v for k, v in vars(math).items() if not k.startswith("__")})
+ieee_math.__dict__.update({name: _ieee(name) for name in _IEEE})
+_REPLACE = {id(getattr(math, name)): getattr(ieee_math, name) for name in _IEEE}
+
+_patched: weakref.WeakKeyDictionary[types.FunctionType, types.FunctionType] = weakref.WeakKeyDictionary()
+
+
+def with_ieee_math(func: types.FunctionType) -> types.FunctionType:
+    """``func`` and the module-level functions it reaches, with ``math`` (and names imported from it)
+    bound to :data:`ieee_math`. The code objects are the same: tracebacks and debuggers see the
+    user's source lines."""
+    found = _patched.get(func)
+    if found is not None:
+        return found
+    globs = dict(func.__globals__)
+    copy = types.FunctionType(func.__code__, globs, func.__name__, func.__defaults__, func.__closure__)
+    copy.__kwdefaults__, copy.__dict__ = func.__kwdefaults__, func.__dict__
+    _patched[func] = copy
+    names = set(_names(func.__code__))
+    for name, value in func.__globals__.items():
+        if value is math:
+            globs[name] = ieee_math
+        elif id(value) in _REPLACE and value is getattr(math, getattr(value, "__name__", ""), None):
+            globs[name] = _REPLACE[id(value)]
+        elif name in names and isinstance(value, types.FunctionType):
+            globs[name] = with_ieee_math(value)
+    return copy
+
+
+def _names(code: types.CodeType) -> list[str]:
+    out = list(code.co_names)
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            out += _names(const)
+    return out

@@ -16,12 +16,13 @@ from types import ModuleType
 import pytest
 from hybrid_runtime.native import host_target
 
+from hatch_hybrid.backend.host.link import have_zig
 from hatch_hybrid.hook.artifacts import write_package_artifacts
 from hatch_hybrid.pipeline import CompiledKernel, Options, compile_packages
 
 TEST_ARCHS = ["sm_70", "sm_90"]
 #: Native CPU code for this machine in every package the tests build (device="cpu" runs it).
-HOST_TARGETS = [t for t in [host_target()] if t is not None]
+HOST_TARGETS = [t for t in [host_target()] if t is not None and have_zig()]
 #: Every kernel test runs on the native CPU code, through the Python function, and on a GPU if present.
 DEVICES = ["cpu", "cpu-python", pytest.param("cuda", marks=pytest.mark.gpu)]
 #: Imports for kernel sources written in tests.

@@ -22,6 +22,7 @@ from conftest import HOST_TARGETS, KERNEL_PRELUDE
 from hybrid_runtime import cpu, native
 from hybrid_runtime.manifest import ManifestError, package_manifest
 
+from hatch_hybrid.backend.host.link import have_zig
 from hatch_hybrid.backend.host.targets import DEFAULT_TARGETS, TARGETS
 from hatch_hybrid.hook.artifacts import write_package_artifacts
 from hatch_hybrid.pipeline import Options, compile_packages
@@ -34,6 +35,8 @@ SHIPPED = [
     ROOT / "tests/packages/kernlib/kernlib",
 ]
 needs_host = pytest.mark.skipif(not HOST_TARGETS, reason="this machine is not one of the CPU targets")
+if not have_zig():
+    pytest.skip("the ziglang package (the linker of native CPU code) is not installed", allow_module_level=True)
 
 
 def _format(data: bytes) -> str:

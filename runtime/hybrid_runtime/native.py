@@ -94,18 +94,28 @@ def cpu_levels() -> frozenset[str]:
 
 
 def cpu_threads() -> int:
-    env = os.environ.get("HYBRID_CPU_THREADS", "").strip()
-    if env:
+    """OS threads a launch spreads its blocks over: $HYBRID_CPU_THREADS, else every core this process
+    may run on."""
+    env = os.environ.get("HYBRID_CPU_THREADS", "")
+    try:
+        return _threads_for[env]
+    except KeyError:
+        pass
+    if env.strip():
         try:
             n = int(env)
         except ValueError:
             raise ValueError(f"$HYBRID_CPU_THREADS must be a positive integer, got {env!r}") from None
         if n < 1:
             raise ValueError(f"$HYBRID_CPU_THREADS must be a positive integer, got {env!r}")
-        return n
-    return os.cpu_count() or 1
+    else:
+        affinity = getattr(os, "sched_getaffinity", None)
+        n = len(affinity(0)) if affinity is not None else os.cpu_count() or 1
+    _threads_for[env] = n
+    return n
 
 
+_threads_for: dict[str, int] = {}
 _pool_lock = threading.Lock()
 _pools: dict[int, ThreadPoolExecutor] = {}
 

@@ -19,7 +19,10 @@ from .errors import CompileError
 from .pipeline import COMPILER_ID, CompiledKernel
 
 
-def manifest(kernels: Iterable[CompiledKernel], archs: list[str], editable: bool = False) -> dict[str, Any]:
+def manifest(
+    kernels: Iterable[CompiledKernel], archs: list[str], editable: bool = False, files: dict[str, str] | None = None
+) -> dict[str, Any]:
+    """``files``: the sha256 of each code file written next to the manifest, which the runtime checks."""
     entries: dict[str, Any] = {}
     combined = hashlib.sha256()
     for k in sorted(kernels, key=lambda k: k.decl.qualname):  # stable: variants keep their listed order
@@ -41,6 +44,7 @@ def manifest(kernels: Iterable[CompiledKernel], archs: list[str], editable: bool
         "arch": list(archs),
         "source_hash": combined.hexdigest(),
         "kernels": entries,
+        "files": dict(sorted((files or {}).items())),
     }
     if editable:
         data["editable"] = True
@@ -67,17 +71,18 @@ def write_package_artifacts(
         directory = out / package / DIRECTORY
         directory.mkdir(parents=True, exist_ok=True)
         files = []
+        digests: dict[str, str] = {}  # every code file, by name: the runtime refuses one that differs
         for k in items:
-            for arch in archs:
-                path = directory / f"{k.symbol}.{arch}.ptx"
-                path.write_text(k.ptx[arch], encoding="utf-8")
-                files.append(path)
-            for arch, blob in sorted(k.cubin.items()):
-                path = directory / f"{k.symbol}.{arch}.cubin"
+            code = [(f"{k.symbol}.{arch}.ptx", k.ptx[arch].encode()) for arch in archs]
+            code += [(f"{k.symbol}.{arch}.cubin", blob) for arch, blob in sorted(k.cubin.items())]
+            for name, blob in code:
+                path = directory / name
                 path.write_bytes(blob)
+                digests[name] = hashlib.sha256(blob).hexdigest()
                 files.append(path)
         path = directory / FILENAME
-        path.write_text(json.dumps(manifest(items, archs, editable), indent=2, sort_keys=True) + "\n", encoding="utf-8")
+        text = json.dumps(manifest(items, archs, editable, digests), indent=2, sort_keys=True) + "\n"
+        path.write_text(text, encoding="utf-8")
         files.append(path)
         written[package] = files
     return written

@@ -3,12 +3,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import itertools
 import os
 import subprocess
 import sys
 import textwrap
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -17,6 +19,7 @@ import pytest
 from hybrid_runtime.native import host_target
 
 from hatch_hybrid.backend.host.link import have_zig
+from hatch_hybrid.cache import KernelCache
 from hatch_hybrid.hook.artifacts import write_package_artifacts
 from hatch_hybrid.pipeline import CompiledKernel, Options, compile_packages
 
@@ -113,6 +116,24 @@ def build(tmp_path: Path, request: pytest.FixtureRequest):
     for name in created:
         for mod in [m for m in sys.modules if m == name or m.startswith(name + ".")]:
             del sys.modules[mod]
+
+
+@contextlib.contextmanager
+def built_package(root: Path, name: str, source: str) -> Iterator[ModuleType]:
+    """For module-scoped fixtures: ``<root>/<name>/kern.py`` compiled (no cache) with its ``_hybrid/`` next to
+    it, as its wheel would install it; yields the imported ``<name>.kern``, then forgets the package."""
+    (root / name).mkdir(parents=True)
+    (root / name / "__init__.py").write_text("")
+    (root / name / "kern.py").write_text(textwrap.dedent(source))
+    options = Options(list(TEST_ARCHS), cubin=False, cache=KernelCache(None))
+    write_package_artifacts(compile_packages([root / name], options=options), TEST_ARCHS, root)
+    sys.path.insert(0, str(root))
+    try:
+        yield importlib.import_module(f"{name}.kern")
+    finally:
+        sys.path.remove(str(root))
+        for m in [m for m in sys.modules if m.split(".")[0] == name]:
+            del sys.modules[m]
 
 
 @pytest.fixture(autouse=True)

@@ -108,3 +108,19 @@ def test_bitonic_sort_of_2_20_keys_on_gpu_equals_cpu(example, dtype: type) -> No
         cpu = sort.sort_cpu(keys.copy(), order)
         want = np.sort(keys) if order == sort.SortOrder.ASCENDING else np.sort(keys)[::-1]
         assert np.array_equal(gpu, cpu) and np.array_equal(gpu, want)
+
+
+def test_every_example_kernel_matches_its_manifest(example) -> None:  # type: ignore[no-untyped-def]
+    """Structs, enums, generics: the manifest's parameters agree with the annotations, the digests with the files."""
+    from hybrid_runtime import Kernel
+
+    kernels = {
+        k.qualname: k
+        for name, module in list(sys.modules.items())
+        if name.split(".")[0] in example
+        for k in vars(module).values()
+        if isinstance(k, Kernel)
+    }
+    assert len(kernels) >= 3  # noqa: PLR2004
+    for k in kernels.values():
+        k.verify()

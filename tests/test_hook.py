@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import shutil
 import zipfile
@@ -57,7 +58,10 @@ def test_wheel_contents(project, tmp_path):
         for name in names:
             if name.endswith(".ptx"):
                 assemble(zf.read(name).decode(), name.rsplit(".", 2)[1], tmp_path)
-    assert manifest["format"] == 1
+        # the sha256 of every code file, which the runtime checks
+        code = {n.rsplit("/", 1)[1]: hashlib.sha256(zf.read(n)).hexdigest() for n in names if n.endswith(".ptx")}
+    assert manifest["files"] == code
+    assert manifest["format"] == 2
     assert manifest["arch"] == ["sm_70", "sm_80"]
     assert manifest["compiler"].startswith("hatch-hybrid ")
     assert len(manifest["source_hash"]) == 64

@@ -468,3 +468,14 @@ def test_fastmath_is_close_to_exact_on_gpu(build) -> None:  # type: ignore[no-un
     assert np.array_equal(exact, cpu) or np.allclose(exact, cpu, rtol=1e-6)  # libdevice sin/exp are not libm's
     assert np.allclose(fast, exact, rtol=1e-4)
     assert not np.array_equal(fast, exact)  # it did take the approximate path
+
+
+def test_every_kernel_matches_its_manifest(lang) -> None:  # type: ignore[no-untyped-def]
+    """What the first CUDA launch checks (digests; parameters against the annotations) holds for structs,
+    nested structs, enums, generics and 2-d arrays."""
+    from hybrid_runtime import Kernel
+
+    kernels = [k for k in vars(lang.module).values() if isinstance(k, Kernel)]
+    assert len(kernels) > 10  # noqa: PLR2004
+    for k in kernels:
+        k.verify()

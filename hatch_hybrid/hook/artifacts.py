@@ -21,9 +21,14 @@ from ..pipeline import COMPILER_ID, CompiledKernel
 
 
 def manifest(
-    kernels: Iterable[CompiledKernel], archs: list[str], editable: bool = False, cpu: dict[str, str] | None = None
+    kernels: Iterable[CompiledKernel],
+    archs: list[str],
+    editable: bool = False,
+    files: dict[str, str] | None = None,
+    cpu: dict[str, str] | None = None,
 ) -> dict[str, Any]:
-    """``cpu``: the package's native library per CPU target."""
+    """``files``: the sha256 of each code file written next to the manifest, which the runtime checks;
+    ``cpu``: the package's native library per CPU target."""
     entries: dict[str, Any] = {}
     combined = hashlib.sha256()
     for k in sorted(kernels, key=lambda k: k.decl.qualname):  # stable: variants keep their listed order
@@ -45,6 +50,7 @@ def manifest(
         "arch": list(archs),
         "source_hash": combined.hexdigest(),
         "kernels": entries,
+        "files": dict(sorted((files or {}).items())),
     }
     if cpu is not None:
         data["cpu"] = cpu
@@ -68,19 +74,21 @@ def write_package_artifacts(
         directory = out / package / DIRECTORY
         directory.mkdir(parents=True, exist_ok=True)
         files = []
+        digests: dict[str, str] = {}  # every code file, by name: the runtime refuses one that differs
         for k in items:
-            for arch in archs:
-                path = directory / f"{k.symbol}.{arch}.ptx"
-                path.write_text(k.ptx[arch], encoding="utf-8")
-                files.append(path)
-            for arch, blob in sorted(k.cubin.items()):
-                path = directory / f"{k.symbol}.{arch}.cubin"
+            code = [(f"{k.symbol}.{arch}.ptx", k.ptx[arch].encode()) for arch in archs]
+            code += [(f"{k.symbol}.{arch}.cubin", blob) for arch, blob in sorted(k.cubin.items())]
+            for name, blob in code:
+                path = directory / name
                 path.write_bytes(blob)
+                digests[name] = hashlib.sha256(blob).hexdigest()
                 files.append(path)
         libraries = _link_libraries(package, items, directory)
-        files += [directory / name for name in libraries.values()]
-        data = manifest(items, archs, editable, libraries if any(k.cpu is not None for k in items) else None)
-        data["files"] = {f.name: hashlib.sha256(f.read_bytes()).hexdigest() for f in sorted(files)}
+        for name in libraries.values():
+            files.append(directory / name)
+            digests[name] = hashlib.sha256((directory / name).read_bytes()).hexdigest()
+        cpu = libraries if any(k.cpu is not None for k in items) else None
+        data = manifest(items, archs, editable, digests, cpu)
         path = directory / FILENAME
         path.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n", encoding="utf-8")
         files.append(path)

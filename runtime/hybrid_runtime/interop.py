@@ -80,6 +80,7 @@ class ArrayView:
     strides: tuple[int, ...] | None  # bytes, as __cuda_array_interface__ gives them; None: C order
     dtype: np.dtype[Any]
     device_id: int | None = None
+    readonly: bool = False  # __cuda_array_interface__'s data = (ptr, read_only)
     _release: Any = field(default=None, repr=False)
 
     @property
@@ -93,7 +94,7 @@ class ArrayView:
         return {
             "shape": self.shape,
             "typestr": self.dtype.str,
-            "data": (self.ptr, False),
+            "data": (self.ptr, self.readonly),
             "strides": self.strides,
             "version": 3,
         }
@@ -126,7 +127,9 @@ def from_dlpack(obj: Any) -> ArrayView:
     dtype = np.dtype(name)
     shape = tuple(t.shape[i] for i in range(t.ndim))
     strides = tuple(t.strides[i] * dtype.itemsize for i in range(t.ndim)) if t.strides else None
-    return ArrayView(t.data + t.byte_offset if t.data else 0, shape, strides, dtype, t.device.device_id, release)
+    return ArrayView(
+        t.data + t.byte_offset if t.data else 0, shape, strides, dtype, t.device.device_id, _release=release
+    )
 
 
 def as_array_view(obj: Any) -> ArrayView | None:
@@ -134,9 +137,10 @@ def as_array_view(obj: Any) -> ArrayView | None:
     cai = getattr(obj, "__cuda_array_interface__", None)
     if cai is not None:
         strides = cai.get("strides")
-        return ArrayView(
-            int(cai["data"][0]), tuple(cai["shape"]), tuple(strides) if strides else None, np.dtype(cai["typestr"])
-        )
+        ptr, readonly = cai["data"]
+        shape = tuple(cai["shape"])
+        byte_strides = tuple(strides) if strides else None
+        return ArrayView(int(ptr), shape, byte_strides, np.dtype(cai["typestr"]), readonly=bool(readonly))
     if hasattr(obj, "__dlpack__"):
         return from_dlpack(obj)
     return None

@@ -37,6 +37,7 @@ class Kernel:
         self.qualname = f"{func.__module__}.{func.__name__}"
         self.variants = _variants(func, options.get("specialize"))  # TypeVar bindings; [{}] if not generic
         self._params: list[list[Param]] | None = None  # per variant
+        self._cpu_params: dict[int, list[Param]] = {}  # per variant: with what the kernel writes
         self._cpu_funcs: dict[int, Callable[..., Any]] = {}  # variant -> function with its TypeVars bound
         self._plans: dict[Any, LaunchPlan] = {}  # device ordinal (and variant) -> launch plan
         self._launchers: dict[Any, Launcher] = {}  # kernel[blocks, threads] configurations seen
@@ -151,7 +152,9 @@ class Kernel:
         """On the CPU: the native code when the wheel has it for this machine (and ``python`` is not
         asked for: device="cpu-python"), else the kernel's Python function over the grid."""
         variant = self.select_variant(args)
-        params = self.variant_params[variant]
+        params = self._cpu_params.get(variant)
+        if params is None:
+            params = self._cpu_params_of(variant)
         values = check_arguments(self.__name__, params, args)
         code = None if python else self.native_code(variant)
         copies = []
@@ -180,6 +183,49 @@ class Kernel:
         for dev, host in copies:
             dev.copy_from_host(host)
 
+    def _cpu_params_of(self, variant: int) -> list[Param]:
+        """The parameters with the arrays the kernel writes (so that a read-only one is refused before the
+        run): those the manifest says, when the package has one, and those the function's body writes."""
+        try:
+            _, entry = self._manifest_entry(variant)
+            written = {p.get("name") for p in entry["params"] if p.get("writes")}
+        except (ManifestError, ImportError, ValueError):  # no (usable) compiled code: the CPU needs none
+            written = set()
+        written |= self._stored
+        params = [dataclasses.replace(p, writes=p.name in written) for p in self.variant_params[variant]]
+        self._cpu_params[variant] = params
+        return params
+
+    @functools.cached_property
+    def _stored(self) -> frozenset[str]:
+        """The parameters the kernel function's own body writes elements of."""
+        from .trust import stored_params  # ast & co: read once per kernel
+
+        return stored_params(self.py_func)
+
+    def verify(self) -> None:
+        """Check the compiled code of this kernel against the package, as its first CUDA launch does:
+        the manifest entry, every code file's sha256 (all archs and specialisations) and the parameters
+        against the annotations. Raises ManifestError; needs no GPU."""
+        for variant in range(len(self.variants)):
+            manifest, entry = self._manifest_entry(variant)
+            self._checked_params(manifest, entry, variant)
+        manifest.verify_kernel(self.qualname)
+
+    def _checked_params(self, manifest: Manifest, entry: dict[str, Any], variant: int) -> list[Param]:
+        """The manifest's parameters of one specialisation, once they agree with the annotations."""
+        from .trust import check_params
+
+        params = [Param.from_manifest(p) for p in entry["params"]]
+        group = manifest.kernel(self.qualname) or {}
+        field = f"variants[{group['variants'].index(entry)}].params" if "variants" in group else "params"
+        annotated = self.variant_params[variant]
+        # reading the source costs ~0.1-0.5 ms: only when the manifest says an array is not written
+        unwritten = any(p.kind == "array" and not p.writes for p in params)
+        check_params(manifest.path, self.qualname, field, params, annotated, self._stored if unwritten else frozenset())
+        # the struct and enum classes, for the launch's fast checks
+        return [dataclasses.replace(p, cls=a.cls) for p, a in zip(params, annotated)]
+
     def _cpu_func(self, variant: int) -> Callable[..., Any]:
         """The kernel's function; for a generic kernel, a copy whose globals bind its TypeVars (so that
         ``T(0)`` in the kernel body converts to the specialisation's type, as on the GPU)."""
@@ -201,6 +247,11 @@ class Kernel:
         package = self.py_func.__module__.split(".")[0]
         manifest = package_manifest(package)
         entry = manifest.kernel(self.qualname) if manifest else None
+        if manifest is not None and entry is None:
+            raise ManifestError(
+                f"{manifest.path} has no kernel {self.qualname}: the package was built without it. Rebuild "
+                "and reinstall the package, or run on the CPU with device='cpu' or HYBRID_DEVICE=cpu"
+            )
         if manifest is None or entry is None:
             raise ManifestError(
                 f"kernel {self.qualname} has no compiled GPU code: package `{package}` was not built with "
@@ -245,10 +296,7 @@ class Kernel:
         manifest, entry = self._manifest_entry(variant)
         if manifest.data.get("editable"):
             manifest, entry = self._refresh_editable(manifest, entry, variant)
-        classes = [p.cls for p in self.variant_params[variant]]
-        params = [Param.from_manifest(p) for p in entry["params"]]
-        if len(classes) == len(params):  # the struct and enum classes, for the launch's fast checks
-            params = [dataclasses.replace(p, cls=c) for p, c in zip(params, classes)]
+        params = self._checked_params(manifest, entry, variant)
         name, code = manifest.best_code(entry, device.compute_capability, self.qualname)
         key = (str(manifest.directory / name), entry["symbol"])
         function = device.function(key, code, self.qualname)

@@ -12,7 +12,6 @@ stop, and the launch raises what the GPU and the Python path raise.
 from __future__ import annotations
 
 import ctypes
-import hashlib
 import itertools
 import os
 import platform
@@ -22,7 +21,6 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -132,17 +130,17 @@ _libraries: dict[str, ctypes.CDLL] = {}
 _libraries_lock = threading.Lock()
 
 
-def load_library(manifest: Manifest, target: str) -> ctypes.CDLL | None:
+def load_library(manifest: Manifest, target: str, kernel: str) -> ctypes.CDLL | None:
     """The package's library for ``target`` (None when the wheel has none), checked against the
     manifest's digest before it is loaded."""
     name = manifest.data.get("cpu", {}).get(target)
     if name is None:
         return None
-    path = manifest.directory / _plain(manifest, str(name))
+    path = manifest.directory / name
     with _libraries_lock:
         lib = _libraries.get(str(path))
         if lib is None:
-            _verify(manifest, path)
+            manifest.read_code(name, kernel, f"cpu.{target}")  # a plain name, the bytes the build wrote
             try:
                 lib = ctypes.CDLL(str(path))
             except OSError as exc:
@@ -151,28 +149,6 @@ def load_library(manifest: Manifest, target: str) -> ctypes.CDLL | None:
                 ) from None
             _libraries[str(path)] = lib
     return lib
-
-
-def _plain(manifest: Manifest, name: str) -> str:
-    if not name or name != os.path.basename(name) or name in (".", "..") or "\\" in name or "\0" in name:
-        raise ManifestError(
-            f"{manifest.directory}/manifest.json: field `cpu` names {name!r}, which is not a plain file name"
-        )
-    return name
-
-
-def _verify(manifest: Manifest, path: Path) -> None:
-    digests = manifest.data.get("files")
-    try:
-        data = path.read_bytes()
-    except OSError:
-        raise ManifestError(f"{path} is missing: reinstall the package") from None
-    if isinstance(digests, dict):
-        want = digests.get(path.name)
-        if want != hashlib.sha256(data).hexdigest():
-            raise ManifestError(
-                f"{path} was modified after the build (its sha256 does not match the manifest); reinstall the package"
-            )
 
 
 @dataclass
@@ -392,7 +368,7 @@ def native_kernel(
             "kernels run through their Python functions"
         )
         return None
-    lib = load_library(manifest, target)
+    lib = load_library(manifest, target, qualname)
     if lib is None:
         return None
     levels = manifest.data.get("cpu_levels", {}).get(target, [])

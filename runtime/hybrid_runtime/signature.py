@@ -71,7 +71,8 @@ def param_of(name: str, ann: Any, bindings: dict[Any, Any] | None = None) -> Par
         assert ann.dtype is not None
         struct_cls = ann.element if is_struct(ann.element) else None
         type_name = struct_cls.__name__ if struct_cls is not None else ""
-        return Param(name, "array", ann.dtype, ann.ndim, type_name=type_name, cls=struct_cls, typevar=typevar)
+        # whether the kernel writes it is not in the annotation: the manifest (or the CPU path) says
+        return Param(name, "array", ann.dtype, ann.ndim, False, type_name, struct_cls, typevar=typevar)
     if is_struct(ann):
         return Param(name, "struct", ann.dtype, type_name=ann.__name__, cls=ann)
     if isinstance(ann, type) and issubclass(ann, enum.IntEnum):
@@ -111,8 +112,40 @@ def _int_range(dtype: np.dtype[Any]) -> tuple[int, int]:
     return int(info.min), int(info.max)
 
 
+#: Finite values at least this large round to inf as f32 (FLT_MAX plus half an ulp).
+_F32_OVERFLOW = 2.0**128 - 2.0**103
+
+
+def _out_of_range(kernel: str, p: Param, value: Any, bounds: str) -> ValueError:
+    return ValueError(f"{_expects(kernel, p)}, got {value}, which is out of range {bounds}")
+
+
+def _in_int_range(kernel: str, p: Param, value: int) -> int:
+    low, high = _int_range(p.dtype)
+    if not low <= value <= high:
+        raise _out_of_range(kernel, p, value, f"[{low}, {high}]")
+    return value
+
+
+def _in_float_range(kernel: str, p: Param, value: Any) -> Any:
+    """Floats (and ints) for a float parameter: finite ones that the conversion would turn into inf
+    are an error (inf and nan themselves are values)."""
+    try:
+        as_float = float(value)
+    except OverflowError:  # an int beyond f64
+        raise _out_of_range(kernel, p, value, _float_bounds(p.dtype)) from None
+    if p.dtype.itemsize == 4 and _F32_OVERFLOW <= abs(as_float) < float("inf"):
+        raise _out_of_range(kernel, p, value, _float_bounds(p.dtype))
+    return value
+
+
+def _float_bounds(dtype: np.dtype[Any]) -> str:
+    top = str(dtype.type(np.finfo(dtype).max))  # as NumPy shows the type's values: 3.4028235e+38
+    return f"[-{top}, {top}]"
+
+
 def check_scalar(kernel: str, p: Param, value: Any) -> Any:
-    """The argument as a NumPy scalar of the parameter's type."""
+    """The argument as a NumPy scalar of the parameter's type; never wraps, never overflows to inf."""
     dtype = p.dtype
     if isinstance(value, np.generic):
         if dtype.kind == "b" and value.dtype.kind != "b":
@@ -121,6 +154,11 @@ def check_scalar(kernel: str, p: Param, value: Any) -> Any:
             raise TypeError(
                 f"{_expects(kernel, p)}, got {value.dtype.name} (convert it explicitly, e.g. {p.describe()}(x))"
             )
+        if value.dtype != dtype and not np.can_cast(value.dtype, dtype, "safe"):
+            if dtype.kind in "iu":  # a wider integer: its value must fit
+                _in_int_range(kernel, p, int(value))
+            elif dtype.kind == "f":
+                _in_float_range(kernel, p, value)
         return dtype.type(value)
     if isinstance(value, bool):
         if dtype.kind != "b":
@@ -128,16 +166,13 @@ def check_scalar(kernel: str, p: Param, value: Any) -> Any:
         return dtype.type(value)
     if isinstance(value, int):
         if dtype.kind in "iu":
-            low, high = _int_range(dtype)
-            if not low <= value <= high:
-                raise ValueError(f"{_expects(kernel, p)}, got {value}, which is out of range [{low}, {high}]")
-            return dtype.type(value)
+            return dtype.type(_in_int_range(kernel, p, value))
         if dtype.kind == "f":
-            return dtype.type(value)
+            return dtype.type(_in_float_range(kernel, p, value))
         raise TypeError(f"{_expects(kernel, p)}, got int")
     if isinstance(value, float):
         if dtype.kind == "f":
-            return dtype.type(value)
+            return dtype.type(_in_float_range(kernel, p, value))
         raise TypeError(f"{_expects(kernel, p)}, got float")
     if hasattr(value, "__index__") and dtype.kind in "iu":  # e.g. IntEnum members
         return check_scalar(kernel, p, value.__index__())
@@ -152,6 +187,9 @@ def _record_dtype(void: np.dtype[Any], own: Any, expected: np.dtype[Any]) -> np.
     return expected if void.itemsize == expected.itemsize else void
 
 
+_BYTE_ORDERS = {">": "big-endian", "<": "little-endian"}  # NumPy writes the native order as "="
+
+
 def check_array(kernel: str, p: Param, value: Any) -> None:
     """``value``: a NumPy array, a device array, or another library's array as an :class:`ArrayView`."""
     if not isinstance(value, (np.ndarray, ArrayView, DeviceArray)):
@@ -161,6 +199,11 @@ def check_array(kernel: str, p: Param, value: Any) -> None:
         )
     dtype, shape, strides = value.dtype, value.shape, value.strides
     if dtype != p.dtype:
+        if dtype.byteorder in _BYTE_ORDERS and dtype.newbyteorder("=") == p.dtype:
+            raise TypeError(
+                f"{_expects(kernel, p)}, got an array of {dtype.name} in {_BYTE_ORDERS[dtype.byteorder]} byte "
+                f"order (convert with .astype(np.{p.dtype.name}), which makes it native)"
+            )
         if p.dtype.names is not None:
             raise TypeError(
                 f"{_expects(kernel, p)}, got an array of {dtype} (allocate it with dtype={p.type_name}.dtype)"
@@ -175,6 +218,8 @@ def check_array(kernel: str, p: Param, value: Any) -> None:
             f"{_expects(kernel, p)}, got an array whose strides {strides} are not multiples of its item size "
             "(make a copy with np.ascontiguousarray)"
         )
+    if p.writes and (not value.flags.writeable if isinstance(value, np.ndarray) else getattr(value, "readonly", False)):
+        raise ValueError(f"{kernel}(): parameter `{p.name}` is written by the kernel, got a read-only array")
 
 
 def check_struct(kernel: str, p: Param, value: Any) -> Any:

@@ -58,11 +58,31 @@ def changed_sources(deps: Iterable[Iterable[str]]) -> list[str]:
 
 
 def _parse_module(module: str) -> ast.Module | None:
+    path = module_source(module)
+    return ast.parse(path.read_text(encoding="utf-8")) if path is not None else None
+
+
+def module_source(module: str) -> Path | None:
+    """The ``.py`` file of a module, found without importing anything: only the top-level package is
+    looked up (``find_spec`` of a dotted name would import its parents, i.e. run user code); the rest
+    of the name is a path inside the package's folders."""
+    top, *rest = module.split(".")
+    if not all(part.isidentifier() for part in [top, *rest]):
+        return None
     try:
-        spec = importlib.util.find_spec(module)
+        spec = importlib.util.find_spec(top)
     except (ImportError, ValueError):
         return None
-    origin = spec.origin if spec is not None else None
-    if not origin or not origin.endswith(".py"):
+    if spec is None:
         return None
-    return ast.parse(Path(origin).read_text(encoding="utf-8"))
+    if not rest:
+        origin = spec.origin
+        return Path(origin) if origin and origin.endswith(".py") else None
+    folders = [Path(p) for p in spec.submodule_search_locations or ()]
+    for part in rest[:-1]:
+        folders = [f / part for f in folders if (f / part).is_dir()]
+    for folder in folders:
+        for candidate in (folder / f"{rest[-1]}.py", folder / rest[-1] / "__init__.py"):
+            if candidate.is_file():
+                return candidate
+    return None

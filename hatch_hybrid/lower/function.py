@@ -13,7 +13,7 @@ from llvmlite import ir as llir
 
 from .. import ir
 from ..errors import CompileError
-from ..typecheck.rules import OpTypes
+from ..typecheck.rules import MATH_FLOAT_TO_FLOAT, OpTypes
 from ..typecheck.typed import TypedFunction
 from ..types import BOOL, F32, NONE, ArrayT, Scalar, StructT, TupleT, Type, is_numeric, storage
 from . import host_context as hx
@@ -53,6 +53,8 @@ class ModuleLowerer:
         self.shared_bytes = 0  # host: the static shared memory of a block, laid out here
         self._shared_offsets: dict[tuple[str, int], int] = {}
         self.frame_bytes = 0  # host: the bytes a thread's locals take when saved at a barrier
+        self.frame_array_bytes = 0  # host: the bytes of the frame's local arrays, before the saved locals
+        self._frame_arrays: dict[tuple[str, int], int] = {}
         # unroll.count (not unroll.runtime.enable): only a count lets LLVM pay for the division that
         # computes a grid-stride loop's trip count, as NVCC does
         i32 = llir.IntType(32)
@@ -92,6 +94,15 @@ class ModuleLowerer:
             found = (self.shared_bytes + align - 1) // align * align
             self.shared_bytes = found + size
             self._shared_offsets[key] = found
+        return found
+
+    def frame_array_offset(self, key: tuple[str, int], size: int) -> int:
+        """Host: where a ``gpu.local_array`` call site's array lies in the thread's frame (kernels with
+        barriers); the saved locals follow these arrays."""
+        found = self._frame_arrays.get(key)
+        if found is None:
+            found = self._frame_arrays[key] = self.frame_array_bytes
+            self.frame_array_bytes = (found + size + 15) // 16 * 16
         return found
 
     def site(self, site: dict[str, object]) -> int:
@@ -458,7 +469,7 @@ class FunctionLowerer(CallLowerer, MemoryLowerer, LoopLowerer, HostLowerer):
                 and callee.kind == "math"
                 and (callee.name in intrinsics.EXACT_IN_F32 or self.parent.fastmath)
                 and all(self.tf.types[a.nid] == F32 for a in e.args)
-                and callee.name not in ("floor", "ceil", "trunc")  # these return ints
+                and callee.name in MATH_FLOAT_TO_FLOAT  # not floor, isnan, frexp, ...: no float result
             ):
                 # f32(sqrt(f64(x))) == sqrt(x) computed in f32: same bits, less work; with fastmath, every
                 # f32(math.f(x)) of f32 arguments is computed in f32 (approximately where libdevice can)

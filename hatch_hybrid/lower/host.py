@@ -140,7 +140,7 @@ class HostLowerer:
         b = self.b
         allocas = [i for i in self.entry.instructions if isinstance(i, llir.AllocaInstr)]
         offsets: list[int] = []
-        size = 0
+        size = self.parent.frame_array_bytes  # gpu.local_array arrays come first (see CallLowerer.local_array)
         for a in allocas:
             width = _size_of(a.allocated_type)
             size = (size + width - 1) // width * width if width <= 16 else (size + 15) // 16 * 16

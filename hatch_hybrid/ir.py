@@ -172,6 +172,7 @@ class Assert(Stmt):
 class Param(Node):
     name: str
     annotation: Expr | None
+    default: Expr | None = None  # the default value (a compile-time constant where a call uses it)
 
 
 @dataclass(eq=False)

@@ -16,7 +16,7 @@ PRELUDE = """from __future__ import annotations
 import enum
 import math
 from typing import TypeVar
-from hybrid_runtime import kernel, gpu, struct, Array, f32, i32, i8
+from hybrid_runtime import kernel, gpu, cuda, struct, Array, f32, i32, i8
 """
 
 # (kernel body line or lines, the marked snippet the caret must start at, message part, hint part)
@@ -73,13 +73,25 @@ CATALOGUE = [
     ("v = x[1.5]", "1.5", "indices must be integers", "int("),
     ("v = x[1, 2]", "1, 2", "needs 1 indices", "every dimension"),
     ("v = x.T", "x.T", "no attribute", ".shape"),
-    ("v = math.gamma(1.0)", "math.gamma", "math.gamma is not supported", "supported:"),
+    ("v = math.factorial(3)", "math.factorial", "math.factorial is not supported", "supported:"),
+    ("v = math.ldexp(1.0, 2.5)", "math.ldexp", "integer exponent", "int(...)"),
     ("v = gpu.warp_vote()", "gpu.warp_vote", "not a kernel intrinsic", "docs"),
     ("v = len(n)", "len(n)", "len() takes one array", "first dimension"),
     ("v = max(n)", "max(n)", "two or more", "loop"),
     ("v = range(3)", "range(3)", "for ... in range", None),
     ("v = helper(n, n)", "helper(n, n)", "takes 1 arguments", None),
-    ("v = helper(n=n)", "n", "keyword arguments", "position"),
+    ("v = helper(b=n)", "n)", "helper() has no parameter `b`", "parameters: a"),
+    ("v = helper(n, a=n)", "n)", "got parameter `a` twice", None),
+    ("v = needs()", "needs()", "needs() is missing argument `a`", None),
+    ("v = scaled(n)", "math.pi", "default value of parameter `k` must be a compile-time number", "literal"),
+    ("v = gpu.atomic_add(x, 0, value=1.0)", "1.0", "takes no keyword arguments", "by position"),
+    ("v: 'f32 +' = 1.0", "'f32 +'", "is not a Python expression", "Vec2"),
+    ("v = gpu.local_array(f32, n)", "n", "per-thread array must be known at compile time", "literals"),
+    ("v = gpu.local_array(x, 4)", "x", "dtype of a per-thread array", "@struct"),
+    ("v = cuda.shfl_down_sync(1, n, 1)", "1, n", "needs the full warp mask", "0xFFFFFFFF"),
+    ("v = cuda.const.array_like(n)", "n)", "module-level constant", "TABLE"),
+    ("v = cuda.shared.array(4)", "cuda.shared.array(4)", "takes a shape and a dtype", "dtype=np.float32"),
+    ("v = cuda.grid(n)", "cuda.grid(n)", "takes the number of dimensions", None),
     ("v = recurse(n)", "recurse(a)", "recursion is not supported", "loop"),
     ("v = other(x)", "other(x)", "is a kernel and cannot be called", "plain helper"),
     ("v = os.getcwd()", "os.getcwd", "standard library module `os`", "kernels can call"),
@@ -140,6 +152,12 @@ def again(a):
 
 def typed(v: i32):
     return v
+
+def needs(a, b=1):
+    return a + b
+
+def scaled(a, k=math.pi):
+    return a * k
 
 def maybe(a):
     if a > 0:

@@ -107,18 +107,40 @@ class Parser:
                 "kernel-language functions take plain positional parameters only",
                 "remove *args, **kwargs and keyword-only or positional-only markers",
             )
-        if args.defaults or args.kw_defaults:
-            raise CompileError(
-                self.loc(args.defaults[0] if args.defaults else node),
-                "default parameter values are not supported in kernel code",
-                "pass every argument explicitly",
-            )
         params = [
-            ir.Param(a.arg, self.expr(a.annotation) if a.annotation else None, loc=self.loc(a)) for a in args.args
+            ir.Param(a.arg, self.annotation(a.annotation) if a.annotation else None, loc=self.loc(a)) for a in args.args
         ]
-        returns = self.expr(node.returns) if node.returns is not None else None
+        # defaults belong to the last parameters; they are compile-time values, checked where a call uses them
+        for p, default in zip(params[len(params) - len(args.defaults) :], args.defaults):
+            p.default = self.expr(default)
+        returns = self.annotation(node.returns) if node.returns is not None else None
         body = self.block(node.body)
         return ir.Function(node.name, self.module, params, returns, body, loc=self.loc(node))
+
+    def annotation(self, node: ast.expr) -> ir.Expr:
+        """An annotation; a string (forward reference, ``"Vec2"``) is parsed as the expression it holds."""
+        if isinstance(node, ast.Subscript):  # Array["Vec2"]
+            return ir.Subscript(self.expr(node.value), self.annotation(node.slice), loc=self.loc(node))
+        if isinstance(node, ast.Tuple):
+            return ir.TupleExpr([self.annotation(e) for e in node.elts], loc=self.loc(node))
+        if not (isinstance(node, ast.Constant) and isinstance(node.value, str)):
+            return self.expr(node)
+        try:
+            inner = ast.parse(node.value.strip(), mode="eval").body
+        except SyntaxError:
+            raise CompileError(
+                self.loc(node),
+                f"the string annotation {node.value!r} is not a Python expression",
+                'write the type\'s name, e.g. "Vec2" or "Array[f32]"',
+            ) from None
+        for sub in ast.walk(inner):  # point into the string (single-line annotations exactly)
+            if isinstance(sub, (ast.expr, ast.stmt)):
+                shift = node.col_offset + 1 if sub.lineno == 1 else 0
+                end_shift = node.col_offset + 1 if sub.end_lineno == 1 else 0
+                sub.lineno, sub.end_lineno = node.lineno + sub.lineno - 1, node.lineno + (sub.end_lineno or 1) - 1
+                sub.col_offset += shift
+                sub.end_col_offset = (sub.end_col_offset or 0) + end_shift
+        return self.annotation(inner)
 
     def block(self, stmts: list[ast.stmt]) -> list[ir.Stmt]:
         out: list[ir.Stmt] = []
@@ -206,7 +228,7 @@ class Parser:
                     "a declaration without a value is not supported in kernel code",
                     "give the variable an initial value: `x: f32 = 0.0`",
                 )
-            return ir.Assign(self.target(node.target), self.expr(node.value), self.expr(node.annotation), loc=loc)
+            return ir.Assign(self.target(node.target), self.expr(node.value), self.annotation(node.annotation), loc=loc)
         if isinstance(node, ast.AugAssign):
             return ir.AugAssign(self.target(node.target), self.binop(node.op, node), self.expr(node.value), loc=loc)
         if isinstance(node, ast.If):

@@ -6,18 +6,20 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from llvmlite import ir as llir
 
 from .. import ir
+from ..typecheck.arguments import bound_nodes
 from ..typecheck.typed import Callee
 from ..types import NONE, WEAK_FLOAT, WEAK_INT, ArrayT, Scalar, StructT, TupleT, Type
 from . import host_context as hx
 from . import intrinsics
 from .host import WARP_CALLS
-from .ops import I64, PTR, Ops, const
+from .ops import I1, I8, I64, PTR, VOID, Ops, const
 from .values import ArrayValue, TupleValue, Value, abi_types, flatten, unflatten
 
 if TYPE_CHECKING:
@@ -66,7 +68,7 @@ class CallLowerer:
         return self.call_gpu(e, callee)
 
     def call_helper(self, e: ir.Call, callee: Callee) -> Value:
-        nodes = list(e.args)
+        nodes = bound_nodes(e, self.tf.call_args[e.nid])
         if callee.kind == "method" and isinstance(e.func, ir.Attribute):
             nodes.insert(0, e.func.value)  # the receiver is `self`
         return self.call_function(callee, nodes)
@@ -135,8 +137,13 @@ class CallLowerer:
             return self.ops.abs(values[0], t)
         return self.ops.minmax(callee.name, values, t)
 
-    def call_math(self, e: ir.Call, callee: Callee) -> llir.Value:
-        args = [self.coerce(a, WEAK_FLOAT) for a in e.args]
+    def call_math(self, e: ir.Call, callee: Callee) -> Value:
+        args = [self.coerce(a, t) for a, t in zip(e.args, callee.arg_types)]
+        if callee.name in ("frexp", "modf"):  # C returns one part and stores the other through a pointer
+            part = self._alloca(llir.IntType(32) if callee.name == "frexp" else args[0].type, f"{callee.name}.part")
+            first = self.ops.libcall(f"__nv_{callee.name}", [args[0], part], args[0].type)
+            second = self.b.load(part, typ=part.allocated_type)
+            return TupleValue([first, self.b.sext(second, I64) if callee.name == "frexp" else second])
         result = intrinsics.math_call(self.ops, callee.name, args)
         if callee.name in ("floor", "ceil", "trunc"):  # Python returns an int
             return self.ops.convert(result, WEAK_FLOAT, WEAK_INT)
@@ -144,6 +151,12 @@ class CallLowerer:
 
     def call_gpu(self, e: ir.Call, callee: Callee) -> Value:
         name = callee.name
+        if name in ("grid", "gridsize"):
+            what = "global_tid_" if name == "grid" else "global_size_"
+            regs = [self.special_register(what + axis) for axis in "xyz"[: self.tf.consts[e.nid]]]
+            return regs[0] if len(regs) == 1 else TupleValue(regs)
+        if name == "local_array":
+            return self.local_array(e, callee)
         if self.parent.host and not name.startswith("atomic_"):
             return self.call_gpu_host(e, callee)
         if name == "syncthreads":
@@ -189,6 +202,30 @@ class CallLowerer:
             values = [self.coerce(a, arr_t.dtype) for a in e.args[2:]]
             return intrinsics.atomic(self.ops, name, ptr, arr_t.dtype, values)
         return intrinsics.special_register(self.ops, name)
+
+    def special_register(self, name: str) -> llir.Value:
+        if self.parent.host:
+            return hx.special_register(self.ops, self.ctx, name)
+        return intrinsics.special_register(self.ops, name)
+
+    def local_array(self, e: ir.Call, callee: Callee) -> ArrayValue:
+        """``gpu.local_array``: the thread's own array, zero-filled at each call as the CPU path's np.zeros.
+        It lives in the function's frame (an alloca in the entry block); on the host, in a kernel whose
+        threads stop at barriers, in the thread's frame, which stays put across barriers."""
+        dtype = callee.arg_types[0]
+        assert isinstance(dtype, (Scalar, StructT))
+        shape = self.tf.consts[e.nid]
+        size = max(1, math.prod(shape) * dtype.dtype.itemsize)
+        # an alloca, or in a host kernel whose threads meet, a slot of the thread's frame (see lower/host.py)
+        ptr: Any = self._alloca(llir.ArrayType(I8, size), "local.array")
+        ptr.align = 16
+        ptr.type = PTR  # an untyped pointer, as array data is (llvmlite types an alloca's pointer)
+        module = self.parent.module
+        memset = module.globals.get("llvm.memset.p0.i64") or llir.Function(
+            module, llir.FunctionType(VOID, [PTR, I8, I64, I1]), "llvm.memset.p0.i64"
+        )
+        self.b.call(memset, [ptr, llir.Constant(I8, 0), llir.Constant(I64, size), llir.Constant(I1, 0)])
+        return ArrayValue(ptr, [const(WEAK_INT, d) for d in shape], _strides(shape))
 
     def call_gpu_host(self, e: ir.Call, callee: Callee) -> Value:
         """The ``gpu`` intrinsics as the host runs them (atomics are the same instructions)."""

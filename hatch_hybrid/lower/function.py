@@ -13,7 +13,7 @@ from llvmlite import ir as llir
 
 from .. import ir
 from ..errors import CompileError
-from ..typecheck.rules import OpTypes
+from ..typecheck.rules import MATH_FLOAT_TO_FLOAT, OpTypes
 from ..typecheck.typed import TypedFunction
 from ..types import BOOL, F32, NONE, ArrayT, Scalar, StructT, TupleT, Type, is_numeric, storage
 from . import host_context as hx
@@ -468,7 +468,7 @@ class FunctionLowerer(CallLowerer, MemoryLowerer, LoopLowerer, HostLowerer):
                 and callee.kind == "math"
                 and (callee.name in intrinsics.EXACT_IN_F32 or self.parent.fastmath)
                 and all(self.tf.types[a.nid] == F32 for a in e.args)
-                and callee.name not in ("floor", "ceil", "trunc")  # these return ints
+                and callee.name in MATH_FLOAT_TO_FLOAT  # not floor, isnan, frexp, ...: no float result
             ):
                 # f32(sqrt(f64(x))) == sqrt(x) computed in f32: same bits, less work; with fastmath, every
                 # f32(math.f(x)) of f32 arguments is computed in f32 (approximately where libdevice can)

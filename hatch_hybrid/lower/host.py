@@ -199,38 +199,10 @@ class HostLowerer:
                 switch.add_case(llir.Constant(I64, k), y.resume)
             self.frame.mark_accesses(self.fn, self.ops.module)
             return self.frame.bytes
-        allocas = [i for i in self.entry.instructions if isinstance(i, llir.AllocaInstr)]
-        offsets: list[int] = []
-        size = 0
-        for a in allocas:
-            width = _size_of(a.allocated_type)
-            size = (size + width - 1) // width * width if width <= 16 else (size + 15) // 16 * 16
-            offsets.append(size)
-            size += width
-        frame_bytes = (size + 15) // 16 * 16
-        for k, y in enumerate(self.yields, start=1):
-            b.position_at_end(y.save)
-            frame = hx.ctx_pointer(self.ops, self.ctx, "frame")
-            for a, off in zip(allocas, offsets):
-                value = b.load(a, typ=a.allocated_type)
-                b.store(value, b.gep(frame, [llir.Constant(I64, off)], source_etype=llir.IntType(8)))
-            hx.ctx_store(self.ops, self.ctx, "state", llir.Constant(I64, k))
-            b.ret(llir.Constant(I32, y.status))
-            b.position_at_end(y.resume)
-            frame = hx.ctx_pointer(self.ops, self.ctx, "frame")
-            for a, off in zip(allocas, offsets):
-                ptr = b.gep(frame, [llir.Constant(I64, off)], source_etype=llir.IntType(8))
-                b.store(b.load(ptr, typ=a.allocated_type), a)
-            b.branch(y.cont)
+        assert not self.yields  # only kernels whose threads meet yield, and those have a frame
         b.position_at_end(self.entry)
-        if not self.yields:
-            b.branch(body)
-            return 0
-        state = hx.ctx_load(self.ops, self.ctx, "state")
-        switch = b.switch(state, body)
-        for k, y in enumerate(self.yields, start=1):
-            switch.add_case(llir.Constant(I64, k), y.resume)
-        return frame_bytes
+        b.branch(body)
+        return 0
 
     # ------------------------------------------------------------ warp calls
     def warp_call(self, e: ir.Call, name: str, loc: Loc) -> llir.Value:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from llvmlite import ir as llir
 
 from ..types import Scalar
@@ -15,7 +17,12 @@ _LLVM_MATH = {
     "ceil": "llvm.ceil",
     "trunc": "llvm.trunc",
     "copysign": "llvm.copysign",
+    "fma": "llvm.fma",  # one rounding, as C's fma and Python 3.13's math.fma
 }
+_CLASSIFY = {"isnan", "isinf", "isfinite"}
+_SCALE = {"degrees": 180.0 / math.pi, "radians": math.pi / 180.0}
+# Python's names where libdevice (and the C library) name the function differently
+_LIBDEVICE_NAMES = {"gamma": "tgamma"}
 # exactly rounded at any precision: computing them in f32 for an f32 argument gives the same bits
 EXACT_IN_F32 = {"sqrt", "fabs"}
 # @kernel(fastmath=True): f32 math on f32 arguments uses libdevice's approximate variants (one PTX
@@ -43,14 +50,29 @@ _SREG_RANGE = {
 
 
 def math_call(ops: Ops, name: str, args: list[llir.Value]) -> llir.Value:
-    """A ``math`` function on f64 (or, for :data:`EXACT_IN_F32` and with fastmath, f32) operands."""
+    """A ``math`` function on f64 (or, for :data:`EXACT_IN_F32` and with fastmath, f32) operands
+    (``ldexp``'s exponent: i64)."""
+    b = ops.b
     ty = args[0].type
     if name in _LLVM_MATH:
-        return ops.b.call(ops.intrinsic(_LLVM_MATH[name], [ty], nargs=len(args)), args, fastmath=ops.fp_flags)
+        return b.call(ops.intrinsic(_LLVM_MATH[name], [ty], nargs=len(args)), args, fastmath=ops.fp_flags)
+    if name in _CLASSIFY:
+        inf = llir.Constant(ty, float("inf"))
+        if name == "isnan":
+            return b.fcmp_unordered("uno", args[0], args[0])
+        magnitude = b.call(ops.intrinsic("llvm.fabs", [ty]), args)
+        return b.fcmp_ordered("==" if name == "isinf" else "<", magnitude, inf)
+    if name in _SCALE:  # CPython: x * (180 / pi), x * (pi / 180), the constants rounded once
+        return b.fmul(args[0], llir.Constant(ty, _SCALE[name]), flags=ops.fp_flags)
+    if name == "ldexp":  # C takes an int exponent; beyond +-2**16 every result is 0 or inf already
+        low, high = llir.Constant(I64, -(1 << 16)), llir.Constant(I64, 1 << 16)
+        clamped = ops.intrinsic("llvm.smax", [I64], nargs=2)
+        n = b.call(ops.intrinsic("llvm.smin", [I64], nargs=2), [b.call(clamped, [args[1], low]), high])
+        args = [args[0], b.trunc(n, I32)]
     if ops.fastmath and ty == F32 and name in FAST_F32:
         return ops.libcall(FAST_F32[name], args, ty)
     suffix = "f" if ty == F32 else ""
-    return ops.libcall(f"__nv_{name}{suffix}", args, ty)
+    return ops.libcall(f"__nv_{_LIBDEVICE_NAMES.get(name, name)}{suffix}", args, ty)
 
 
 def special_register(ops: Ops, name: str) -> llir.Value:

@@ -27,6 +27,8 @@ from ..types import (
     is_numeric,
 )
 from . import rules
+from .arguments import bind_arguments, bound_nodes
+from .cuda_spelling import gpu_name
 from .typed import Callee, MethodSym, ProgramLike, SymbolT, TypedFunction, rule_errors, type_named
 
 #: Static shared memory per block, the same on every arch (larger sizes need dynamic shared memory).
@@ -39,6 +41,7 @@ class CallChecker:
     module: str
     aliases: dict[str, set[int]]
     typevars: dict[str, Type]
+    _defaults: dict[tuple[int, str], ir.Const]  # default values' nodes, per call and parameter
 
     def expr(self, e: ir.Expr) -> Type:  # provided by FunctionChecker
         raise NotImplementedError
@@ -79,11 +82,11 @@ class CallChecker:
                 f"converting to the enum {sym.name} is not supported in kernel code",
                 f"compare with its members instead: x == {sym.name}.{sym.members[0][0] if sym.members else 'MEMBER'}",
             )
-        if e.keywords:
+        if e.keywords and not isinstance(sym, FunctionSym):
             raise CompileError(
                 next(iter(e.keywords.values())).loc,
-                "keyword arguments are not supported in kernel code",
-                "pass arguments by position",
+                f"`{callee}` takes no keyword arguments in kernel code",
+                "pass arguments by position (helper functions, methods and struct constructors take keywords)",
             )
         if isinstance(sym, str):
             return self.builtin(e, sym)
@@ -168,24 +171,18 @@ class CallChecker:
 
     def _call_function(self, e: ir.Call, fn: ir.Function, receiver: StructT | None) -> Type:
         """A call of a helper or method, specialised to the argument types (the receiver first)."""
-        if e.keywords:
-            raise CompileError(
-                next(iter(e.keywords.values())).loc,
-                "keyword arguments are not supported in kernel code",
-                "pass arguments by position",
-            )
-        args = self._args(e)
+        bound = bind_arguments(self.program, e, fn, receiver is not None, self._defaults)
+        self.tf.call_args[e.nid] = bound
+        nodes = bound_nodes(e, bound)
+        args = [self.expr(n) for n in nodes]
         if any(isinstance(t, SymbolT) for t in args):
             raise CompileError(e.loc, "functions, modules and types cannot be passed as arguments")
         if receiver is not None:
             args.insert(0, receiver)
-        if len(args) != len(fn.params):
-            shown = len(fn.params) - (receiver is not None)
-            raise CompileError(e.loc, f"{fn.name}() takes {shown} arguments, got {len(e.args)}")
         spec = self.program.specialise(fn, tuple(args), call_loc=e.loc)
         kind = "helper" if receiver is None else "method"
         self.tf.callees[e.nid] = Callee(kind, fn.qualname, tuple(args), spec)
-        nodes = ([e.func.value] if receiver is not None and isinstance(e.func, ir.Attribute) else []) + e.args
+        nodes = ([e.func.value] if receiver is not None and isinstance(e.func, ir.Attribute) else []) + nodes
         for i in spec.writes:
             root = self._array_root(nodes[i])
             if root is not None:
@@ -235,6 +232,9 @@ class CallChecker:
             return result
         if module == "hybrid_runtime.gpu":
             return self.gpu(e, name)
+        spelled = gpu_name(qualname)
+        if spelled is not None:
+            return self.gpu(e, spelled)
         raise CompileError(
             e.func.loc,
             f"`{qualname}` is not supported in kernel code",
@@ -251,8 +251,10 @@ class CallChecker:
                 tf.uses_barrier = True
                 return NONE
             return WEAK_INT
-        if name == "shared_array":
-            return self.shared_array(e)
+        if name in ("shared_array", "local_array"):
+            return self.static_array(e, name)
+        if name in ("grid", "gridsize"):
+            return self.grid(e, name)
         if name == "dynamic_shared_array":
             if len(e.args) != 1:
                 raise CompileError(e.loc, "gpu.dynamic_shared_array(dtype) takes one argument")
@@ -295,13 +297,28 @@ class CallChecker:
             return args[0]
         return WEAK_INT if name == "ballot" else BOOL
 
-    def shared_array(self, e: ir.Call) -> Type:
-        if len(e.args) != 2:
-            raise CompileError(e.loc, "gpu.shared_array(dtype, shape) takes two arguments")
+    def grid(self, e: ir.Call, name: str) -> Type:
+        """``cuda.grid(n)``/``cuda.gridsize(n)``: the global thread index (grid size) in n dimensions."""
+        for a in e.args:
+            self.expr(a)
+        n = self.tf.consts.get(e.args[0].nid) if len(e.args) == 1 else None
+        if n not in (1, 2, 3) or isinstance(n, bool):
+            raise CompileError(e.loc, f"{name}(ndim) takes the number of dimensions, a literal 1, 2 or 3")
+        self.tf.consts[e.nid] = n
+        self.tf.callees[e.nid] = Callee("gpu", name)
+        return WEAK_INT if n == 1 else TupleT((WEAK_INT,) * n)
+
+    def static_array(self, e: ir.Call, name: str) -> Type:
+        """``gpu.shared_array``/``gpu.local_array(dtype, shape)``: arrays of a compile-time shape."""
+        what = "shared" if name == "shared_array" else "per-thread"
+        if len(e.args) != 2 or e.keywords:
+            raise CompileError(e.loc, f"gpu.{name}(dtype, shape) takes two arguments")
         dtype = self.program.type_of_symbol(self.program._static(self.module, e.args[0]), e.loc, self.typevars)
         if not isinstance(dtype, (Scalar, StructT)):
             raise CompileError(
-                e.args[0].loc, "the dtype of a shared array must be a scalar type such as f32, or a @struct class"
+                e.args[0].loc,
+                f"the dtype of a {what} array must be a scalar type such as f32, or a @struct class",
+                f"pass a type: gpu.{name}(f32, 16), gpu.{name}(np.int32, (4, 4)) or a @struct class",
             )
         shape_node = e.args[1]
         dims = shape_node.elts if isinstance(shape_node, ir.TupleExpr) else [shape_node]
@@ -322,7 +339,7 @@ class CallChecker:
             if not is_integer(value):
                 raise CompileError(
                     d.loc,
-                    "the shape of a shared array must be known at compile time",
+                    f"the shape of a {what} array must be known at compile time",
                     "use integer literals, module-level integer constants, or arithmetic on them (TILE + 1)",
                 )
             if value <= 0:
@@ -342,7 +359,7 @@ class CallChecker:
                 "use a smaller tile, or gpu.dynamic_shared_array with launch(..., shared_bytes=n)",
             )
         self.tf.consts[e.nid] = tuple(shape)
-        self.tf.callees[e.nid] = Callee("gpu", "shared_array", (dtype,))
+        self.tf.callees[e.nid] = Callee("gpu", name, (dtype,))
         return ArrayT(dtype, len(shape))
 
     def atomic(self, e: ir.Call, name: str) -> Type:

@@ -74,6 +74,7 @@ class FunctionChecker(CallChecker, UserTypeChecker):
         self.mutated: dict[str, Loc] = {}
         self.shared: dict[str, Loc] = {}
         self.copies: list[tuple[str, Loc]] = []
+        self._defaults: dict[tuple[int, str], ir.Const] = {}
 
     # ------------------------------------------------------------------ driver
     def run(self) -> None:

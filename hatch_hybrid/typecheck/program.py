@@ -7,8 +7,6 @@ from the kernels, the structs they use, and how annotations and kernel variants 
 
 from __future__ import annotations
 
-import ast
-
 from .. import ir
 from ..errors import CompileError, Loc
 from ..frontend.discover import (
@@ -23,8 +21,9 @@ from ..frontend.discover import (
     TypeVarSym,
     UnknownSym,
 )
-from ..frontend.parse import Parser, parse_function
+from ..frontend.parse import parse_function
 from ..types import NONE, ArrayT, EnumT, Scalar, StructT, Type, Weak
+from .cuda_spelling import rewrite_cuda_spelling
 from .function import FunctionChecker
 from .typed import BUILTINS, StructInfo, TypedFunction, type_named
 from .user_types import kernel_variants, read_struct
@@ -57,6 +56,7 @@ class Program:
         if fn is None:
             info = self.index.module(sym.module)
             fn = parse_function(info.functions[sym.name], str(info.path), sym.module)
+            rewrite_cuda_spelling(self, fn)
             self._parsed[sym.qualname] = fn
         return fn
 
@@ -105,9 +105,6 @@ class Program:
 
     def annotation(self, module: str, node: ir.Expr, typevars: dict[str, Type] | None = None) -> Type:
         """The type an annotation expression denotes (TypeVars as bound in ``typevars``)."""
-        if isinstance(node, ir.Const) and isinstance(node.value, str):
-            parsed = ast.parse(node.value, mode="eval").body
-            node = Parser(node.loc.file, module).expr(parsed)
         if isinstance(node, ir.Subscript):
             base = self._static(module, node.value)
             if base == ExternalSym("hybrid_runtime.Array"):

@@ -23,6 +23,7 @@ from ..types import (
     Weak,
     enum_operand,
     is_float,
+    is_int,
     is_numeric,
     resolve_ufunc,
 )
@@ -195,7 +196,25 @@ MATH_FUNCS: dict[str, tuple[int, Type]] = {
     "erfc": (1, WEAK_FLOAT),
     "hypot": (2, WEAK_FLOAT),
     "copysign": (2, WEAK_FLOAT),
+    "isnan": (1, BOOL),
+    "isinf": (1, BOOL),
+    "isfinite": (1, BOOL),
+    "fmod": (2, WEAK_FLOAT),
+    "remainder": (2, WEAK_FLOAT),
+    "ldexp": (2, WEAK_FLOAT),  # (float, int)
+    "frexp": (1, TupleT((WEAK_FLOAT, WEAK_INT))),
+    "modf": (1, TupleT((WEAK_FLOAT, WEAK_FLOAT))),
+    "gamma": (1, WEAK_FLOAT),
+    "lgamma": (1, WEAK_FLOAT),
+    "cbrt": (1, WEAK_FLOAT),  # Python 3.11+
+    "exp2": (1, WEAK_FLOAT),  # Python 3.11+
+    "degrees": (1, WEAK_FLOAT),
+    "radians": (1, WEAK_FLOAT),
+    "fma": (3, WEAK_FLOAT),  # Python 3.13+
 }
+#: math functions of floats that give a float: with fastmath, ``f32(math.f(x))`` of f32 arguments
+#: may be computed in single precision
+MATH_FLOAT_TO_FLOAT = {n for n, (_, r) in MATH_FUNCS.items() if r == WEAK_FLOAT} - {"ldexp"}
 MATH_CONSTANTS = {"pi": np.pi, "e": np.e, "tau": 2 * np.pi, "inf": float("inf"), "nan": float("nan")}
 
 GPU_INDEX = {
@@ -218,6 +237,10 @@ def math_call(name: str, args: list[Type]) -> tuple[list[Type], Type]:
     for t in args:
         if not is_numeric(t):
             raise RuleError(f"math.{name}() needs numbers, not {t}")
+    if name == "ldexp":
+        if not is_int(args[1]):
+            raise RuleError(f"math.ldexp() needs an integer exponent, not {args[1]}", "convert it with int(...)")
+        return [WEAK_FLOAT, WEAK_INT], result
     return [WEAK_FLOAT] * nargs, result
 
 

@@ -18,6 +18,9 @@ from ..frontend.discover import ExternalSym, FunctionSym, ModuleIndex, StructSym
 from ..types import BOOL, NONE, StructT, Type, parse_type_name
 from . import rules
 
+#: Where a parameter's value comes from in a call: the k-th positional argument (int), a keyword
+#: argument (its name) or the parameter's default value (a node made for the call).
+ArgSource = int | str | ir.Const
 BUILTINS = {"len", "abs", "min", "max", "int", "float", "bool", "range", "print"}
 
 
@@ -32,6 +35,8 @@ class TypedFunction:
     optypes: dict[int, rules.OpTypes] = field(default_factory=dict)  # operator node id -> operand types
     cmptypes: dict[tuple[int, int], rules.OpTypes] = field(default_factory=dict)  # (compare id, k-th op)
     callees: dict[int, Callee] = field(default_factory=dict)
+    # helper and method calls: where each parameter's value comes from (see .arguments.bind_arguments)
+    call_args: dict[int, tuple[ArgSource, ...]] = field(default_factory=dict)
     consts: dict[int, Any] = field(default_factory=dict)  # node id -> compile-time constant value
     locals: dict[str, Type] = field(default_factory=dict)
     writes: set[int] = field(default_factory=set)  # indices of array parameters written

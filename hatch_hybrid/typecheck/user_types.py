@@ -10,9 +10,10 @@ import ast
 
 from .. import ir
 from ..errors import CompileError, Loc, Note
-from ..frontend.discover import EnumSym, KernelDecl, StructSym, TypeVarSym
+from ..frontend.discover import EnumSym, ExternalSym, KernelDecl, StructSym, TypeVarSym
 from ..frontend.parse import Parser, parse_function
 from ..types import ArrayT, EnumT, Scalar, StructT, Type, Weak, is_numeric
+from .cuda_spelling import rewrite_cuda_spelling
 from .typed import Callee, MethodSym, ProgramLike, StructInfo, SymbolT, TypedFunction
 
 BINARY_METHODS = {
@@ -47,7 +48,7 @@ def read_struct(program: ProgramLike, sym: StructSym) -> StructInfo:
                     "struct fields cannot have default values",
                     "pass every field to the constructor",
                 )
-            t = program.annotation(sym.module, parser.expr(stmt.annotation))
+            t = program.annotation(sym.module, parser.annotation(stmt.annotation))
             t = t.storage if isinstance(t, Weak) else t
             if not isinstance(t, (Scalar, StructT)):
                 raise CompileError(parser.loc(stmt.annotation), f"struct fields hold scalars or structs, not {t}")
@@ -64,12 +65,36 @@ def read_struct(program: ProgramLike, sym: StructSym) -> StructInfo:
                     )
             fn = parse_function(stmt, str(info.path), sym.module)
             fn.name = f"{sym.name}.{stmt.name}"
+            _resolve_self(program, fn, sym)
+            rewrite_cuda_spelling(program, fn)
             if not static and not fn.params:
                 raise CompileError(fn.loc, f"method {fn.name} needs a `self` parameter")
             methods[stmt.name] = (fn, static)
     if not fields:
         raise CompileError(Loc(str(info.path), node.lineno, node.col_offset), f"struct {sym.name} has no fields")
     return StructInfo(StructT(sym.qualname, tuple(fields)), methods)
+
+
+def _resolve_self(program: ProgramLike, fn: ir.Function, sym: StructSym) -> None:
+    """``typing.Self`` in a method's annotations means the struct itself."""
+
+    def replace(node: ir.Expr) -> ir.Expr:
+        if isinstance(node, (ir.Name, ir.Attribute)) and program._static(sym.module, node) == ExternalSym(
+            "typing.Self"
+        ):
+            return ir.Name(sym.name, loc=node.loc)
+        if isinstance(node, ir.Subscript):
+            node.index = replace(node.index)
+        elif isinstance(node, ir.TupleExpr):
+            node.elts = [replace(e) for e in node.elts]
+        return node
+
+    for p in fn.params:
+        p.annotation = replace(p.annotation) if p.annotation is not None else None
+    fn.returns = replace(fn.returns) if fn.returns is not None else None
+    for node in ir.walk(fn):
+        if isinstance(node, ir.Assign) and node.annotation is not None:
+            node.annotation = replace(node.annotation)
 
 
 def kernel_variants(program: ProgramLike, decl: KernelDecl) -> list[dict[str, Type]]:
@@ -98,7 +123,7 @@ def kernel_variants(program: ProgramLike, decl: KernelDecl) -> list[dict[str, Ty
             raise CompileError(decl.loc, f"specialize={{'{key.value}': [...]}} needs a list of types")
         types = []
         for elt in value.elts:
-            t = program.annotation(decl.module, Parser(file, decl.module).expr(elt))
+            t = program.annotation(decl.module, Parser(file, decl.module).annotation(elt))
             t = t.storage if isinstance(t, Weak) else t
             if not isinstance(t, (Scalar, StructT)):
                 raise CompileError(Loc(file, elt.lineno, elt.col_offset), f"cannot specialise over {t}")

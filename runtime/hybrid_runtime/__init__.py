@@ -5,7 +5,7 @@ Importing this package does not touch the CUDA driver; the first launch does.
 
 from __future__ import annotations
 
-from . import gpu
+from . import cuda, gpu
 from .config import LaunchConfig
 from .device import CudaDevice, default_device_name, devices
 from .device import select as select_device
@@ -58,6 +58,7 @@ __all__ = [
     "Stream",
     "boolean",
     "copy_to_host",
+    "cuda",
     "cuda_available",
     "default_device_name",
     "device_array",

@@ -159,10 +159,32 @@ def syncthreads() -> None:
     current().block.barrier.wait()
 
 
-def shared_array(dtype: Any, shape: int | tuple[int, ...]) -> Any:
+def grid(ndim: int) -> Any:
+    """``global_tid_x()`` for ``ndim`` 1, else the tuple of the global thread indices along x, y(, z)."""
+    s = current()
+    index = tuple(s.bid[k] * s.bdim[k] + s.tid[k] for k in range(ndim))
+    return index[0] if ndim == 1 else index
+
+
+def gridsize(ndim: int) -> Any:
+    """``global_size_x()`` for ``ndim`` 1, else the tuple of the grid's sizes in threads along x, y(, z)."""
+    s = current()
+    sizes = tuple(s.gdim[k] * s.bdim[k] for k in range(ndim))
+    return sizes[0] if ndim == 1 else sizes
+
+
+def local_array(dtype: Any, shape: int | tuple[int, ...]) -> Any:
+    """The calling thread's own array of a compile-time shape, zero-filled (a new one at each call).
+    ``dtype`` is a scalar type or a :func:`~hybrid_runtime.struct` class."""
+    if is_struct(dtype):
+        return StructArray(np.zeros(shape, dtype=dtype.dtype), dtype)
+    return np.zeros(shape, dtype=dtype)
+
+
+def shared_array(dtype: Any, shape: int | tuple[int, ...], _depth: int = 1) -> Any:
     """An array shared by the threads of a block; its shape must be a compile-time constant. ``dtype``
     is a scalar type or a :func:`~hybrid_runtime.struct` class."""
-    caller = sys._getframe(1)
+    caller = sys._getframe(_depth)
     key = (caller.f_code, caller.f_lasti)
     block = current().block
     with block.lock:

@@ -42,6 +42,7 @@ class Kernel:
         self._plans: dict[Any, LaunchPlan] = {}  # device ordinal (and variant) -> launch plan
         self._launchers: dict[Any, Launcher] = {}  # kernel[blocks, threads] configurations seen
         self._native: dict[int, native.NativeKernel | None] = {}  # variant -> native CPU code (None: Python)
+        self.nparams = func.__code__.co_argcount
 
     def __repr__(self) -> str:
         return f"<kernel {self.qualname}>"
@@ -76,13 +77,32 @@ class Kernel:
         device: str | None = None,
         stream: Any = None,
         shared_bytes: int = 0,
+        **kwargs: Any,
     ) -> None:
         """Run the kernel on ``blocks`` blocks of ``threads`` threads (ints or tuples of up to 3), with
-        ``shared_bytes`` of dynamic shared memory per block (``gpu.dynamic_shared_array``)."""
+        ``shared_bytes`` of dynamic shared memory per block (``gpu.dynamic_shared_array``). Arguments
+        may also be passed by parameter name."""
+        if kwargs or len(args) != self.nparams:
+            args = self.bind(args, kwargs)
         if device is None:  # the default device: reuse the configured launcher (validated once)
             self[blocks, threads, stream, shared_bytes](*args)
             return
         self._launch(LaunchConfig.make(threads, blocks, shared_bytes), *args, device=device, stream=stream)
+
+    def bind(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, ...]:
+        """The arguments in parameter order: keywords by parameter name, then the parameters' default
+        values, as calling the Python function binds them."""
+        if not kwargs and not self.py_func.__defaults__:
+            return args  # a wrong count: check_arguments names the parameters
+        import inspect
+
+        try:
+            bound = inspect.signature(self.py_func).bind(*args, **kwargs)
+        except TypeError as exc:
+            names = ", ".join(inspect.signature(self.py_func).parameters)
+            raise TypeError(f"{self.__name__}({names}): {exc}") from None
+        bound.apply_defaults()
+        return bound.args
 
     # ------------------------------------------------------------------ paths
     @property
@@ -331,7 +351,9 @@ class Launcher:
         self._launch: Callable[[tuple[Any, ...]], None] = self._call
         self._env: Any = _UNSET  # the $HYBRID_DEVICE value _launch was made under
 
-    def __call__(self, *args: Any) -> None:
+    def __call__(self, *args: Any, **kwargs: Any) -> None:
+        if kwargs or len(args) != self.kernel.nparams:
+            args = self.kernel.bind(args, kwargs)
         self._launch(args)
 
     def _call(self, args: tuple[Any, ...]) -> None:

@@ -82,7 +82,9 @@ def param_of(name: str, ann: Any, bindings: dict[Any, Any] | None = None) -> Par
 
 
 def annotations_of(func: Callable[..., Any]) -> dict[str, Any]:
-    """The evaluated annotations of a kernel's parameters."""
+    """The evaluated annotations of a kernel's parameters: strings (``from __future__ import
+    annotations``, forward references, also inside ``Array[...]``) are evaluated in the function's
+    module, as ``typing.get_type_hints`` does; Python 3.14 evaluates deferred annotations on access."""
     import inspect
 
     out = {}
@@ -90,8 +92,13 @@ def annotations_of(func: Callable[..., Any]) -> dict[str, Any]:
         ann = p.annotation
         if ann is inspect.Parameter.empty:
             raise TypeError(f"kernel {func.__qualname__}: parameter `{name}` has no type annotation")
-        if isinstance(ann, str):
-            ann = eval(ann, func.__globals__)  # noqa: S307 - annotations are the kernel author's code
+        try:
+            while isinstance(ann, str):  # a quoted annotation under `from __future__ import annotations` too
+                ann = eval(ann, func.__globals__)  # noqa: S307 - annotations are the kernel author's code
+            if isinstance(ann, ArrayType):
+                ann = ann.resolve(func.__globals__)
+        except NameError as exc:
+            raise TypeError(f"kernel {func.__qualname__}: the annotation of parameter `{name}`: {exc}") from None
         out[name] = ann
     return out
 

@@ -10,6 +10,7 @@ can be passed where ``Array[Cls]`` is expected.
 from __future__ import annotations
 
 import copy
+import inspect
 import typing
 from collections.abc import Iterator
 from typing import Any
@@ -38,7 +39,7 @@ def struct(cls: type) -> type:
     if "__init__" in cls.__dict__:
         raise TypeError(f"@struct {cls.__name__}: define fields with annotations, not __init__")
     hints = typing.get_type_hints(cls)
-    names = [n for n in cls.__dict__.get("__annotations__", {}) if not n.startswith("_")]
+    names = [n for n in inspect.get_annotations(cls) if not n.startswith("_")]  # Python 3.14: deferred
     if not names:
         raise TypeError(f"@struct {cls.__name__} has no annotated fields")
     fields: dict[str, Any] = {}

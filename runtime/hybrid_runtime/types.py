@@ -70,13 +70,19 @@ class ArrayType:
             raise TypeError(f"Array dimension must be an int from 1 to 8, not {ndim!r}")
         self.ndim = ndim
         self.element = element  # what the annotation names
-        if isinstance(element, TypeVar):
+        if isinstance(element, (TypeVar, str)):  # a string: a forward reference, see resolve()
             self.dtype: np.dtype[Any] | None = None  # bound per specialisation
         elif isinstance(element, type) and "__hybrid_struct__" in element.__dict__:
             self.dtype = element.dtype  # type: ignore[attr-defined]
         else:
             self.dtype = np.dtype(SCALAR_DTYPES[scalar_name(element)])
             self.element = self.dtype.type
+
+    def resolve(self, namespace: dict[str, Any]) -> ArrayType:
+        """``Array["Vec2"]`` with its element evaluated in ``namespace`` (a module's globals)."""
+        if isinstance(self.element, str):
+            return ArrayType(eval(self.element, namespace), self.ndim)  # noqa: S307 - the author's annotation
+        return self
 
     def bind(self, bindings: dict[Any, Any]) -> ArrayType:
         """This array type with a TypeVar element replaced by its binding."""

@@ -1,0 +1,189 @@
+"""numba.cuda's spelling of the ``gpu`` intrinsics (``from hybrid_runtime import cuda``), a porting aid.
+
+:func:`rewrite_cuda_spelling` rewrites a parsed function once, before it is type-checked, so that both
+spellings compile to the same code: ``cuda.threadIdx.x`` becomes a call of what :data:`CUDA_CALLS`
+maps it to, ``cuda.shared.array(shape, dtype)`` takes its arguments in ``gpu.shared_array(dtype,
+shape)``'s order, the full mask of ``cuda.shfl_down_sync(mask, v, d)`` is checked and dropped, and
+``cuda.const.array_like(TABLE)`` is the module constant it names.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import ir
+from ..errors import CompileError
+from ..frontend.discover import (
+    ConstSym,
+    EnumSym,
+    ExternalSym,
+    FunctionSym,
+    ModuleSym,
+    StructSym,
+    TypeVarSym,
+)
+from .typed import ProgramLike
+
+PREFIX = "hybrid_runtime.cuda."
+FULL_MASKS = (0xFFFFFFFF, -1)
+#: What each ``cuda`` name compiles to: a ``gpu`` intrinsic.
+CUDA_CALLS: dict[str, str] = {
+    **{
+        f"{cuda}.{axis}": f"{gpu}_{axis}"
+        for cuda, gpu in (
+            ("threadIdx", "thread_idx"),
+            ("blockIdx", "block_idx"),
+            ("blockDim", "block_dim"),
+            ("gridDim", "grid_dim"),
+        )
+        for axis in "xyz"
+    },
+    "laneid": "lane_id",
+    "grid": "grid",
+    "gridsize": "gridsize",
+    "syncthreads": "syncthreads",
+    "threadfence": "threadfence",
+    "shared.array": "shared_array",
+    "local.array": "local_array",
+    "atomic.add": "atomic_add",
+    "atomic.max": "atomic_max",
+    "atomic.min": "atomic_min",
+    "atomic.exch": "atomic_exch",
+    "atomic.cas": "atomic_cas",
+    "shfl_down_sync": "shfl_down",
+    "shfl_up_sync": "shfl_up",
+    "shfl_xor_sync": "shfl_xor",
+    "shfl_sync": "shfl_idx",
+    "ballot_sync": "ballot",
+    "all_sync": "all_",
+    "any_sync": "any_",
+}
+#: ``cuda`` names read as values, not called: they become calls (``warpsize`` a constant).
+_READ_AS_VALUES = {n for n in CUDA_CALLS if "Idx." in n or "Dim." in n} | {"laneid", "warpsize"}
+_MASKED = {n for n in CUDA_CALLS if n.endswith("_sync")}
+_ARRAYS = {"shared.array", "local.array"}
+
+
+def gpu_name(qualname: str) -> str | None:
+    """The ``gpu`` intrinsic a ``hybrid_runtime.cuda`` name compiles to (None: not one)."""
+    return CUDA_CALLS.get(qualname[len(PREFIX) :]) if qualname.startswith(PREFIX) else None
+
+
+def rewrite_cuda_spelling(program: ProgramLike, fn: ir.Function) -> None:
+    """Rewrite the ``cuda.*`` spellings in ``fn`` (in place) into what the ``gpu`` spellings parse to."""
+    local = {p.name for p in fn.params}
+    for node in ir.walk(fn):
+        if isinstance(node, (ir.Assign, ir.AugAssign, ir.ForRange)):
+            local |= _bound_names(node.target)
+
+    def cuda_name(node: ir.Expr) -> str | None:
+        root: ir.Expr = node
+        while isinstance(root, ir.Attribute):
+            root = root.value
+        if not isinstance(root, ir.Name) or root.id in local:
+            return None
+        sym = program._static(fn.module, node)
+        if isinstance(sym, ExternalSym) and sym.qualname.startswith(PREFIX):
+            return sym.qualname[len(PREFIX) :]
+        return None
+
+    def expr(node: ir.Expr) -> ir.Expr:
+        if isinstance(node, ir.Call):
+            name = cuda_name(node.func)
+            if name is not None:
+                return call(node, name)
+        elif isinstance(node, (ir.Attribute, ir.Name)):
+            name = cuda_name(node)
+            if name == "warpsize":
+                return ir.Const(32, loc=node.loc)
+            if name in _READ_AS_VALUES:
+                return ir.Call(node, [], {}, loc=node.loc)
+            if name is not None:
+                return node
+        visit(node)
+        return node
+
+    def call(node: ir.Call, name: str) -> ir.Expr:
+        node.args = [expr(a) for a in node.args]
+        node.keywords = {k: expr(v) for k, v in node.keywords.items()}
+        if name in _ARRAYS:
+            node.args, node.keywords = _array_args(node, name), {}
+        elif name in _MASKED:
+            _full_mask(program, fn.module, node, name)
+            node.args = node.args[1:]
+        elif name == "const.array_like":
+            return _module_constant(program, fn.module, node, local)
+        return node
+
+    def visit(node: ir.Node) -> None:
+        for field, value in vars(node).items():
+            if isinstance(value, ir.Expr):
+                setattr(node, field, expr(value))
+            elif isinstance(value, ir.Node):
+                visit(value)
+            elif isinstance(value, list):
+                setattr(node, field, [expr(v) if isinstance(v, ir.Expr) else _visited(v, visit) for v in value])
+            elif isinstance(value, dict):
+                setattr(node, field, {k: expr(v) if isinstance(v, ir.Expr) else v for k, v in value.items()})
+
+    visit(fn)
+
+
+def _bound_names(target: ir.Expr) -> set[str]:
+    """The variables an assignment binds (not the names read in ``a[i] = ...``)."""
+    if isinstance(target, ir.Name):
+        return {target.id}
+    if isinstance(target, ir.TupleExpr):
+        return {n for e in target.elts for n in _bound_names(e)}
+    return set()
+
+
+def _visited(node: Any, visit: Any) -> Any:
+    if isinstance(node, ir.Node):
+        visit(node)
+    return node
+
+
+def _array_args(node: ir.Call, name: str) -> list[ir.Expr]:
+    """``cuda.shared.array(shape, dtype)`` (also by keyword) as ``[dtype, shape]``."""
+    given = dict(zip(("shape", "dtype"), node.args)) | node.keywords
+    extra = [k for k in node.keywords if k not in ("shape", "dtype")]
+    if len(node.args) > 2 or extra or "shape" not in given or "dtype" not in given:
+        raise CompileError(
+            node.loc,
+            f"cuda.{name}(shape, dtype) takes a shape and a dtype",
+            f"write cuda.{name}(shape=(16, 16), dtype=np.float32)",
+        )
+    return [given["dtype"], given["shape"]]
+
+
+def _full_mask(program: ProgramLike, module: str, node: ir.Call, name: str) -> None:
+    mask = node.args[0] if node.args else None
+    value: object = mask.value if isinstance(mask, ir.Const) else None
+    if isinstance(mask, (ir.Name, ir.Attribute)):
+        sym = program._static(module, mask)
+        value = sym.value if isinstance(sym, ConstSym) else None
+    if mask is None or value not in FULL_MASKS or isinstance(value, bool):
+        raise CompileError(
+            mask.loc if mask is not None else node.loc,
+            f"cuda.{name} needs the full warp mask 0xFFFFFFFF as its first argument",
+            "all 32 lanes of the warp must take part; write 0xFFFFFFFF (or -1)",
+        )
+
+
+def _module_constant(program: ProgramLike, module: str, node: ir.Call, local: set[str]) -> ir.Expr:
+    """``cuda.const.array_like(TABLE)``: the module constant itself (a plain read of the name)."""
+    arg = node.args[0] if len(node.args) == 1 and not node.keywords else None
+    root = arg
+    while isinstance(root, ir.Attribute):
+        root = root.value
+    sym = program._static(module, arg) if arg is not None and isinstance(root, ir.Name) else None
+    not_constants = (FunctionSym, ModuleSym, StructSym, EnumSym, TypeVarSym, ExternalSym)
+    if arg is None or sym is None or isinstance(sym, not_constants) or (isinstance(root, ir.Name) and root.id in local):
+        raise CompileError(
+            (arg or node).loc,
+            "cuda.const.array_like() takes the name of a module-level constant",
+            "define the table at module level (TABLE = ...) and write cuda.const.array_like(TABLE), or read TABLE "
+            "directly",
+        )
+    return arg

@@ -1,0 +1,121 @@
+"""numba.cuda's spelling of the ``gpu`` intrinsics, so that a numba kernel ports by changing its
+decorator, its annotations and one import (``from hybrid_runtime import cuda``). The compiler
+translates each name to its ``gpu`` intrinsic; on the CPU path these functions run.
+
+Warp-level functions take the full mask (0xFFFFFFFF) only: all 32 lanes take part.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import gpu
+from ._cpu_state import current
+
+warpsize = 32
+grid = gpu.grid
+gridsize = gpu.gridsize
+syncthreads = gpu.syncthreads
+threadfence = gpu.threadfence
+
+
+class _Dim3:
+    """``threadIdx``, ``blockIdx``, ``blockDim``, ``gridDim``: read the simulated thread's position."""
+
+    __slots__ = ("_field",)
+
+    def __init__(self, field: str) -> None:
+        self._field = field
+
+    @property
+    def x(self) -> int:
+        return int(getattr(current(), self._field)[0])
+
+    @property
+    def y(self) -> int:
+        return int(getattr(current(), self._field)[1])
+
+    @property
+    def z(self) -> int:
+        return int(getattr(current(), self._field)[2])
+
+
+threadIdx = _Dim3("tid")  # noqa: N816 - numba's names
+blockIdx = _Dim3("bid")  # noqa: N816
+blockDim = _Dim3("bdim")  # noqa: N816
+gridDim = _Dim3("gdim")  # noqa: N816
+
+
+def __getattr__(name: str) -> Any:
+    if name == "laneid":  # read as a value, per thread
+        return gpu.lane_id()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+class shared:  # noqa: N801 - numba's names
+    @staticmethod
+    def array(shape: Any, dtype: Any) -> Any:
+        """``cuda.shared.array(shape, dtype)``: ``gpu.shared_array(dtype, shape)``."""
+        return gpu.shared_array(dtype, shape, _depth=2)
+
+
+class local:  # noqa: N801
+    @staticmethod
+    def array(shape: Any, dtype: Any) -> Any:
+        """``cuda.local.array(shape, dtype)``: ``gpu.local_array(dtype, shape)``."""
+        return gpu.local_array(dtype, shape)
+
+
+class const:  # noqa: N801
+    @staticmethod
+    def array_like(table: Any) -> Any:
+        """``cuda.const.array_like(TABLE)``: the module constant ``TABLE`` itself."""
+        return table
+
+
+class atomic:  # noqa: N801
+    add = staticmethod(gpu.atomic_add)
+    max = staticmethod(gpu.atomic_max)
+    min = staticmethod(gpu.atomic_min)
+    exch = staticmethod(gpu.atomic_exch)
+    cas = staticmethod(gpu.atomic_cas)
+
+
+def _full(mask: int) -> None:
+    if mask not in (0xFFFFFFFF, -1):
+        raise ValueError("warp functions take the full mask 0xFFFFFFFF only")
+
+
+def shfl_down_sync(mask: int, value: Any, delta: int) -> Any:
+    _full(mask)
+    return gpu.shfl_down(value, delta)
+
+
+def shfl_up_sync(mask: int, value: Any, delta: int) -> Any:
+    _full(mask)
+    return gpu.shfl_up(value, delta)
+
+
+def shfl_xor_sync(mask: int, value: Any, lane_mask: int) -> Any:
+    _full(mask)
+    return gpu.shfl_xor(value, lane_mask)
+
+
+def shfl_sync(mask: int, value: Any, src_lane: int) -> Any:
+    _full(mask)
+    return gpu.shfl_idx(value, src_lane)
+
+
+def ballot_sync(mask: int, predicate: Any) -> int:
+    _full(mask)
+    return gpu.ballot(predicate)
+
+
+def all_sync(mask: int, predicate: Any) -> bool:
+    _full(mask)
+    return gpu.all_(predicate)
+
+
+def any_sync(mask: int, predicate: Any) -> bool:
+    _full(mask)
+    return gpu.any_(predicate)

@@ -132,6 +132,13 @@ CATALOGUE = [
     ("v = BAD_CAST", "i32(2 ** 40)", "out of bounds for i32", "OverflowError"),
     # issue 12: messages that name the construct
     ("v = list()", "list", "the builtin `list` is not supported", "tuple"),
+    (
+        "range = 3\nfor i in range(n):\n    x[i] = 0.0",
+        "range = 3",
+        "`range` is a builtin that kernel code uses",
+        "range_",
+    ),
+    ("for len in range(n):\n    x[len] = 0.0", "len in", "`len` is a builtin that kernel code uses", "rename"),
     ("v = dict()", "dict", "the builtin `dict` is not supported", None),
     ("v = TABLE[0]", "TABLE", "cannot read the module-level `TABLE`: it is a list", "tuples of numbers"),
     ("v = gpu.shared_array(f32, 0)", "0", "must be positive, not 0", "at least 1"),

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import DEVICES, KERNEL_PRELUDE
 from hybrid_runtime.python_math import with_ieee_math
 from test_semantics import host_compile
 
@@ -181,3 +182,32 @@ def test_latin1_host_module_is_read_as_python_reads_it(tmp_path, capsys):
         tmp_path, "", {"k.py": KERNEL.replace("from hybrid", "from . import host\nfrom hybrid"), "host.py": host}
     )
     assert main(["check", str(root)]) == 0, capsys.readouterr().err
+
+
+ZERO_DIVISION = (
+    KERNEL_PRELUDE
+    + """
+@kernel
+def split(out: Array[i64], width: Array[i64]):
+    i = gpu.global_tid_x()
+    if i < len(out):
+        w = int(width[i])  # a Python int, as on the Python path
+        out[i] = (i * 10) // w
+"""
+)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_division_of_python_numbers_by_a_run_time_zero_raises_on_every_path(build, device):
+    """Python ints (and floats) raise ZeroDivisionError in Python, so the compiled kernel raises it too,
+    naming the kernel, file and line; NumPy scalars keep NumPy's inf/0 (the test above)."""
+    b = build(ZERO_DIVISION)
+    out = np.zeros(64, np.int64)
+    width = np.ones(64, np.int64)
+    b.module.split.launch(64, 1, out, width, device=device)
+    assert np.array_equal(out, np.arange(64) * 10)
+    width[17] = 0
+    with pytest.raises(
+        ZeroDivisionError, match=r"kernel .*split: division by zero .*kern.py:\d+: out\[i\] = \(i \* 10\) // w"
+    ):
+        b.module.split.launch(64, 1, out, width, device=device)

@@ -12,10 +12,10 @@ import re
 from llvmlite import ir as llir
 
 from .. import ir
-from ..errors import CompileError
+from ..errors import CompileError, Loc
 from ..typecheck.rules import MATH_FLOAT_TO_FLOAT, OpTypes
 from ..typecheck.typed import TypedFunction
-from ..types import BOOL, F32, NONE, ArrayT, Scalar, StructT, TupleT, Type, is_numeric, storage
+from ..types import BOOL, F32, NONE, ArrayT, Scalar, StructT, TupleT, Type, Weak, is_numeric, storage
 from . import host_context as hx
 from . import intrinsics
 from .abi import ERROR_SLOT, INDEX32_SUFFIX, TRIPLE
@@ -416,7 +416,7 @@ class FunctionLowerer(CallLowerer, MemoryLowerer, LoopLowerer, HostLowerer):
         if isinstance(s.target, ir.Attribute):
             t = self.tf.types[s.target.nid]
             current = self.expr(s.target)
-            result = self._binop_values(s.op, current, t, s.value, ops)
+            result = self._binop_values(s.op, current, t, s.value, ops, s.loc)
             self.store_to(s.target, result, ops.result)
             return
         if isinstance(s.target, ir.Subscript):
@@ -424,7 +424,7 @@ class FunctionLowerer(CallLowerer, MemoryLowerer, LoopLowerer, HostLowerer):
             assert isinstance(arr_t, ArrayT) and isinstance(arr_t.dtype, Scalar)
             ptr = self.element_pointer(s.target)
             current = self.load_element(ptr, arr_t.dtype)
-            result = self._binop_values(s.op, current, arr_t.dtype, s.value, ops)
+            result = self._binop_values(s.op, current, arr_t.dtype, s.value, ops, s.loc)
             self.b.store(
                 self._to_memory(self.ops.convert(result, ops.result, arr_t.dtype), arr_t.dtype),
                 ptr,
@@ -434,7 +434,7 @@ class FunctionLowerer(CallLowerer, MemoryLowerer, LoopLowerer, HostLowerer):
         assert isinstance(s.target, ir.Name)
         t = self.tf.locals[s.target.id]
         current = self.load_local(s.target.id)
-        result = self._binop_values(s.op, current, t, s.value, ops)
+        result = self._binop_values(s.op, current, t, s.value, ops, s.loc)
         self.store_local(s.target.id, self.ops.convert(result, ops.result, t))
 
     def if_(self, s: ir.If) -> None:
@@ -510,7 +510,7 @@ class FunctionLowerer(CallLowerer, MemoryLowerer, LoopLowerer, HostLowerer):
         if isinstance(e, ir.BinOp):
             ops = tf.optypes[e.nid]
             left = self.coerce(e.left, ops.left)
-            return self._binop_values(e.op, left, ops.left, e.right, ops)
+            return self._binop_values(e.op, left, ops.left, e.right, ops, e.loc)
         if isinstance(e, ir.UnaryOp):
             return self.ops.unary(e.op, self.expr(e.operand), tf.types[e.operand.nid])
         if isinstance(e, ir.Compare):
@@ -533,10 +533,23 @@ class FunctionLowerer(CallLowerer, MemoryLowerer, LoopLowerer, HostLowerer):
             return self.call(e)
         raise CompileError(e.loc, f"cannot lower {type(e).__name__}")  # pragma: no cover
 
-    def _binop_values(self, op: str, left: llir.Value, left_t: Type, right_node: ir.Expr, ops: OpTypes) -> llir.Value:
+    def _binop_values(
+        self, op: str, left: llir.Value, left_t: Type, right_node: ir.Expr, ops: OpTypes, loc: Loc
+    ) -> llir.Value:
         left = self.ops.convert(left, left_t, ops.left)
         right = self.coerce(right_node, ops.right)
         right_const = self.tf.consts.get(right_node.nid)
+        python_numbers = isinstance(ops.left, Weak) and isinstance(ops.right, Weak)
+        if op in ("/", "//", "%") and python_numbers and right_const is None:
+            # Python numbers: Python raises ZeroDivisionError, so the device does too (NumPy scalars give
+            # inf/0 on every path instead, as NumPy does)
+            zero = llir.Constant(right.type, 0)
+            nonzero = (
+                self.b.fcmp_unordered("!=", right, zero)
+                if isinstance(ops.right, Weak) and ops.right.kind == "float"
+                else self.b.icmp_unsigned("!=", right, zero)
+            )
+            self.check(nonzero, "zerodiv", loc)
         if op in ("<<", ">>") and storage(ops.left) != storage(ops.right):
             right = self.ops.convert(right, ops.right, ops.left)
         result = self.ops.binop(op, left, right, ops.left, right_const)

@@ -82,6 +82,7 @@ class FunctionChecker(CallChecker, UserTypeChecker):
         if len(tf.arg_types) != len(fn.params):
             raise CompileError(fn.loc, f"{fn.name}() takes {len(fn.params)} arguments, got {len(tf.arg_types)}")
         self.local_names = self._assigned_names(fn.body) | set(self.params)
+        self._check_shadowing()
         if not tf.is_kernel:
             self._bind_typevars()
         for p, t in zip(fn.params, tf.arg_types):
@@ -401,6 +402,29 @@ class FunctionChecker(CallChecker, UserTypeChecker):
             if lv is not None and rv is not None and not isinstance(lv, tuple) and not isinstance(rv, tuple):
                 self.tf.consts[node.nid] = folding.binop(op, ops.left, ops.right, ops.result, lv, rv, node.loc)
         return ops
+
+    def _check_shadowing(self) -> None:
+        """A parameter or local named like a builtin the kernel language gives meaning to (`range`,
+        `len`, ...) would mean the builtin on the device and the variable in Python: refused."""
+        shadowed = self.local_names & BUILTINS
+        if not shadowed:
+            return
+        locs = {p.name: p.loc for p in self.fn.params}
+        for stmt in self.fn.body:
+            for node in ir.walk(stmt):
+                if isinstance(node, (ir.Assign, ir.AugAssign)):
+                    for target in ir.walk(node.target):
+                        if isinstance(target, ir.Name):
+                            locs.setdefault(target.id, target.loc)
+                elif isinstance(node, ir.ForRange):
+                    locs.setdefault(node.target.id, node.target.loc)
+        name = min(shadowed, key=lambda n: (locs[n].line, locs[n].col) if n in locs else (0, 0))
+        raise CompileError(
+            locs.get(name, self.fn.loc),
+            f"`{name}` is a builtin that kernel code uses; a variable of that name would mean the builtin on "
+            "the device and the variable in Python",
+            f"rename it (e.g. `{name}_`)",
+        )
 
     def name(self, e: ir.Name) -> Type:
         tf = self.tf

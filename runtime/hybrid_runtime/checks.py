@@ -23,10 +23,14 @@ ERROR_SLOT = b"hybrid_error"
 _RUNTIME_DIR = os.path.dirname(__file__)
 
 
+_FAILURES: dict[str, type[BaseException]] = {"assert": AssertionError, "zerodiv": ZeroDivisionError}
+ZERODIV = "division by zero (of Python numbers; NumPy scalars give inf or 0)"
+
+
 def failure(kernel: str, kind: str, what: str, where: str) -> BaseException:
-    """The exception for a failed check: ``AssertionError`` or ``IndexError``, one format on both paths."""
-    cls = AssertionError if kind == "assert" else IndexError
-    return cls(f"kernel {kernel}: {what} ({where})")
+    """The exception for a failed check: ``AssertionError``, ``IndexError`` or ``ZeroDivisionError``, one
+    format on every path."""
+    return _FAILURES.get(kind, IndexError)(f"kernel {kernel}: {what} ({where})")
 
 
 def _assert_what(msg: str | None) -> str:
@@ -57,6 +61,8 @@ class ErrorSlot:
         kind = str(site["kind"])
         if kind == "assert":
             return failure(self.kernel, kind, _assert_what(site.get("msg")), where)
+        if kind == "zerodiv":
+            return failure(self.kernel, kind, ZERODIV, where)
         axis = int(kind[len("index") :])
         return failure(self.kernel, "index", f"index {a} is out of bounds for axis {axis} with size {b}", where)
 
@@ -64,7 +70,7 @@ class ErrorSlot:
 def cpu_failure(kernel: str, exc: BaseException, tb: TracebackType | None) -> BaseException | None:
     """The CPU path's version of a failed check: the same exception type and message format, pointing at
     the kernel-code line that raised (None for exceptions that are not checks)."""
-    if not isinstance(exc, (AssertionError, IndexError)):
+    if not isinstance(exc, (AssertionError, IndexError, ZeroDivisionError)):
         return None
     frames = [f for f in traceback.extract_tb(tb) if not f.filename.startswith(_RUNTIME_DIR)]
     if not frames:
@@ -73,6 +79,8 @@ def cpu_failure(kernel: str, exc: BaseException, tb: TracebackType | None) -> Ba
     where = f"{_package_relative(frame.filename)}:{frame.lineno}" + (f": {frame.line}" if frame.line else "")
     if isinstance(exc, AssertionError):
         return failure(kernel, "assert", _assert_what(str(exc) or None), where)
+    if isinstance(exc, ZeroDivisionError):
+        return failure(kernel, "zerodiv", ZERODIV, where)
     return failure(kernel, "index", str(exc), where)
 
 

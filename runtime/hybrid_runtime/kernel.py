@@ -195,7 +195,7 @@ class Kernel:
                 code.run(config, values)
             else:
                 cpu.run_grid(self._cpu_func(variant), config, values)
-        except (AssertionError, IndexError) as exc:
+        except (AssertionError, IndexError, ZeroDivisionError) as exc:
             reported = cpu_failure(self.qualname, exc, sys.exc_info()[2])
             if reported is None:
                 raise

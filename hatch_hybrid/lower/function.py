@@ -12,18 +12,19 @@ import re
 from llvmlite import ir as llir
 
 from .. import ir
-from ..errors import CompileError, Loc
-from ..typecheck.rules import MATH_FLOAT_TO_FLOAT, OpTypes
+from ..errors import CompileError
+from ..typecheck.rules import MATH_FLOAT_TO_FLOAT
 from ..typecheck.typed import TypedFunction
-from ..types import BOOL, F32, NONE, ArrayT, Scalar, StructT, TupleT, Type, Weak, is_numeric, storage
+from ..types import BOOL, F32, NONE, ArrayT, Scalar, StructT, TupleT, Type, is_numeric, storage
 from . import host_context as hx
 from . import intrinsics
 from .abi import ERROR_SLOT, INDEX32_SUFFIX, TRIPLE
 from .calls import CallLowerer
+from .expressions import OperatorLowerer
 from .host import Frame, HostLowerer, Yield, hoist_warp_calls
 from .loops import Loop, LoopLowerer
 from .memory import MemoryLowerer
-from .ops import I1, I8, I32, I64, PTR, VOID, Ops, const, llvm_type
+from .ops import I8, I32, I64, PTR, VOID, Ops, const, llvm_type
 from .values import ArrayValue, TupleValue, Value, abi_types, flatten, unflatten
 
 
@@ -184,7 +185,7 @@ def return_type(t: Type) -> llir.Type:
     return llvm_type(storage(t))
 
 
-class FunctionLowerer(CallLowerer, MemoryLowerer, LoopLowerer, HostLowerer):
+class FunctionLowerer(CallLowerer, MemoryLowerer, LoopLowerer, HostLowerer, OperatorLowerer):
     def __init__(self, parent: ModuleLowerer, tf: TypedFunction, inline_into: FunctionLowerer | None = None) -> None:
         """``inline_into``: lower ``tf``'s body into that function (host: helpers that yield)."""
         self.parent = parent
@@ -532,100 +533,3 @@ class FunctionLowerer(CallLowerer, MemoryLowerer, LoopLowerer, HostLowerer):
         if isinstance(e, ir.Call):
             return self.call(e)
         raise CompileError(e.loc, f"cannot lower {type(e).__name__}")  # pragma: no cover
-
-    def _binop_values(
-        self, op: str, left: llir.Value, left_t: Type, right_node: ir.Expr, ops: OpTypes, loc: Loc
-    ) -> llir.Value:
-        left = self.ops.convert(left, left_t, ops.left)
-        right = self.coerce(right_node, ops.right)
-        right_const = self.tf.consts.get(right_node.nid)
-        python_numbers = isinstance(ops.left, Weak) and isinstance(ops.right, Weak)
-        if op in ("/", "//", "%") and python_numbers and right_const is None:
-            # Python numbers: Python raises ZeroDivisionError, so the device does too (NumPy scalars give
-            # inf/0 on every path instead, as NumPy does)
-            zero = llir.Constant(right.type, 0)
-            nonzero = (
-                self.b.fcmp_unordered("!=", right, zero)
-                if isinstance(ops.right, Weak) and ops.right.kind == "float"
-                else self.b.icmp_unsigned("!=", right, zero)
-            )
-            self.check(nonzero, "zerodiv", loc)
-        if op in ("<<", ">>") and storage(ops.left) != storage(ops.right):
-            right = self.ops.convert(right, ops.right, ops.left)
-        result = self.ops.binop(op, left, right, ops.left, right_const)
-        return self.ops.convert(result, ops.left, ops.result)
-
-    def compare(self, e: ir.Compare) -> llir.Value:
-        b = self.b
-        left_node = e.left
-        left = self.expr(left_node)
-        results: list[tuple[llir.Value, llir.Block]] = []
-        after = self.fn.append_basic_block("cmp.end") if len(e.ops) > 1 else None
-        for k, (op, comp) in enumerate(zip(e.ops, e.comparators)):
-            ops = self.tf.cmptypes[(e.nid, k)]
-            right = self.expr(comp)
-            lt, rt = self.tf.types[left_node.nid], self.tf.types[comp.nid]
-            ok = self.ops.compare(
-                op, self.ops.convert(left, lt, ops.left), self.ops.convert(right, rt, ops.right), ops.left, ops.right
-            )
-            if after is None:
-                return ok
-            results.append((ok, b.block))
-            if k < len(e.ops) - 1:
-                nxt = self.fn.append_basic_block("cmp.next")
-                b.cbranch(ok, nxt, after)
-                b.position_at_end(nxt)
-            else:
-                b.branch(after)
-            left, left_node = right, comp
-        assert after is not None
-        b.position_at_end(after)
-        phi = b.phi(I1)
-        for value, block in results:
-            phi.add_incoming(value, block)
-        return phi
-
-    def bool_op(self, e: ir.BoolOp) -> llir.Value:
-        b = self.b
-        t = self.tf.types[e.nid]
-        after = self.fn.append_basic_block(f"{e.op}.end")
-        incoming = []
-        for k, v in enumerate(e.values):
-            value = self.coerce(v, t)
-            if k == len(e.values) - 1:
-                incoming.append((value, b.block))
-                b.branch(after)
-                break
-            truth = self.ops.truth(value, t)
-            incoming.append((value, b.block))
-            nxt = self.fn.append_basic_block(f"{e.op}.next")
-            if e.op == "and":
-                b.cbranch(truth, nxt, after)
-            else:
-                b.cbranch(truth, after, nxt)
-            b.position_at_end(nxt)
-        b.position_at_end(after)
-        phi = b.phi(llvm_type(storage(t)))
-        for value, block in incoming:
-            phi.add_incoming(value, block)
-        return phi
-
-    def if_exp(self, e: ir.IfExp) -> Value:
-        b = self.b
-        t = self.tf.types[e.nid]
-        cond = self.condition(e.test)
-        then, other, after = (self.fn.append_basic_block(n) for n in ("ifexp.then", "ifexp.else", "ifexp.end"))
-        b.cbranch(cond, then, other)
-        incoming = []
-        for block, node in ((then, e.body), (other, e.orelse)):
-            b.position_at_end(block)
-            incoming.append((flatten(self.convert_value(self.expr(node), self.tf.types[node.nid], t)), b.block))
-            b.branch(after)
-        b.position_at_end(after)
-        parts = []
-        for k, first in enumerate(incoming[0][0]):
-            phi = b.phi(first.type)
-            for values, block in incoming:
-                phi.add_incoming(values[k], block)
-            parts.append(phi)
-        return unflatten(t, parts)[0]

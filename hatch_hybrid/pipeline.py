@@ -371,7 +371,13 @@ def _compile_host(program: Program, decl: KernelDecl, result: CompiledKernel, op
     levels = sorted({level for t in options.cpu for level, _ in TARGETS[t].levels})
     for level in ["", *levels]:
         host_driver.add_entry(
-            lowerer.module, typed, kernel, entry_symbol(typed.symbol, level), lowerer.frame_bytes, lowerer.ctx_reads
+            lowerer.module,
+            typed,
+            kernel,
+            entry_symbol(typed.symbol, level),
+            lowerer.frame_bytes,
+            lowerer.ctx_reads,
+            lowerer.warp_calls,
         )
     text = lowerer.text()
     first = TARGETS[options.cpu[0]]

@@ -55,6 +55,7 @@ class ModuleLowerer:
         self._shared_offsets: dict[tuple[str, int], int] = {}
         self.frame_bytes = 0  # host: the bytes a thread's locals take when saved at a barrier
         self.ctx_reads: set[str] = set()  # host: the thread-context words any function reads
+        self.warp_calls = False  # host: the kernel's threads stop at warp calls (not only at barriers)
         # unroll.count (not unroll.runtime.enable): only a count lets LLVM pay for the division that
         # computes a grid-stride loop's trip count, as NVCC does
         i32 = llir.IntType(32)

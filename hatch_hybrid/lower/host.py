@@ -198,6 +198,7 @@ class HostLowerer:
             for k, y in enumerate(self.yields, start=1):
                 switch.add_case(llir.Constant(I64, k), y.resume)
             self.frame.mark_accesses(self.fn, self.ops.module)
+            self.parent.warp_calls = any(y.status == hx.AT_WARP for y in self.yields)
             return self.frame.bytes
         assert not self.yields  # only kernels whose threads meet yield, and those have a frame
         b.position_at_end(self.entry)

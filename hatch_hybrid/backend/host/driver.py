@@ -87,9 +87,10 @@ def add_entry(
     symbol: str,
     frame_bytes: int,
     ctx_reads: set[str],
+    warp_calls: bool = True,
 ) -> None:
     """Add the exported entry ``symbol`` that runs ``kernel`` (from :meth:`lower_host_kernel`), which
-    reads the thread-context words ``ctx_reads``."""
+    reads the thread-context words ``ctx_reads`` and, with ``warp_calls``, stops at warp calls."""
     fn = llir.Function(module, llir.FunctionType(I32, [PTR, PTR, I64, I64]), symbol)
     fn.storage_class = "dllexport"
     params, launch, first, end = fn.args
@@ -199,6 +200,35 @@ def add_entry(
         round_head, round_end = fn.append_basic_block("round"), fn.append_basic_block("round.end")
         b.branch(round_head)
         b.position_at_end(round_head)
+        if not warp_calls:  # block barriers only: every thread not done runs to the next barrier
+            waiting = lb.var(llir.Constant(I1, 0), "waiting")
+            b.store(llir.Constant(I1, 0), waiting)
+
+            def step(t: llir.Value) -> None:
+                def go() -> None:
+                    status = b.zext(call(thread_ctx(t)), I64)
+                    b.store(
+                        b.select(
+                            b.icmp_unsigned("==", status, llir.Constant(I64, hx.AT_BARRIER)),
+                            llir.Constant(I64, RUN),
+                            status,
+                        ),
+                        status_of(t),
+                    )
+                    b.store(
+                        b.or_(
+                            b.load(waiting, typ=I1), b.icmp_unsigned("==", status, llir.Constant(I64, hx.AT_BARRIER))
+                        ),
+                        waiting,
+                    )
+
+                current = b.load(status_of(t), typ=I64)
+                lb.if_(b.icmp_unsigned("==", current, llir.Constant(I64, RUN)), go, "resume")
+
+            lb.loop(zero, threads, step, "thread")
+            b.cbranch(b.load(waiting, typ=I1), round_head, round_end)
+            b.position_at_end(round_end)
+            return
         warps = b.udiv(b.add(threads, llir.Constant(I64, 31)), llir.Constant(I64, 32))
 
         def run_warp(w: llir.Value) -> None:

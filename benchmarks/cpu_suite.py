@@ -383,11 +383,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--markdown", type=Path, help="also write the table to this file")
     parser.add_argument("--quick", action="store_true", help="small sizes (a smoke test)")
+    parser.add_argument(
+        "--installed", action="store_true", help="use the installed bench_kernels and hybrid_demo wheels (no compiler)"
+    )
     args = parser.parse_args()
     site = Path(tempfile.mkdtemp(prefix="hybrid-cpu-suite-"))
     try:
-        build(site)
-        sys.path.insert(0, str(site))
+        if not args.installed:
+            build(site)
+            sys.path.insert(0, str(site))
         table = Table()
         run(table, args.quick)
         cold_start(table, site)

@@ -13,7 +13,7 @@ from types import ModuleType
 
 import numpy as np
 import pytest
-from conftest import TEST_ARCHS
+from conftest import HOST_TARGETS, TEST_ARCHS
 
 from hatch_hybrid.cache import KernelCache
 from hatch_hybrid.hook.artifacts import write_package_artifacts
@@ -29,7 +29,7 @@ def example(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Modu
     for project, package in (("hybrid_demo", "hybrid_demo"), ("hybrid_sort", "hybrid_sort")):
         shutil.copytree(EXAMPLES / project / package, root / package)
     # no cache: this module-scoped fixture runs outside the per-test private cache
-    options = Options(list(TEST_ARCHS), cubin=False, cache=KernelCache(None))
+    options = Options(list(TEST_ARCHS), cubin=False, cpu=HOST_TARGETS, cache=KernelCache(None))
     kernels = compile_packages([root / "hybrid_demo", root / "hybrid_sort"], options=options)
     write_package_artifacts(kernels, TEST_ARCHS, root)
     saved = {m: sys.modules.pop(m) for m in list(sys.modules) if m.split(".")[0] in ("hybrid_demo", "hybrid_sort")}
@@ -51,12 +51,17 @@ def test_complex_is_one_struct_for_host_and_device(example) -> None:  # type: ig
     assert type(c.square().re) is np.float32
 
 
-def test_mandelbrot_cpu_threads_equal_the_kernel_on_the_cpu_path(example) -> None:  # type: ignore[no-untyped-def]
+def test_mandelbrot_cpu_threads_equal_the_kernel_natively_and_through_python(example) -> None:  # type: ignore[no-untyped-def]
     demo = example["hybrid_demo"]
     threads = demo.render_cpu_threads(48, 32, 40)
-    kernel = demo.render_kernel(48, 32, 40, device="cpu")
-    assert np.array_equal(threads, kernel)
+    python = demo.render_kernel(48, 32, 40, device="cpu-python")
+    assert np.array_equal(threads, python)
     assert len(np.unique(threads)) > 10
+    if HOST_TARGETS:
+        assert demo.mandelbrot.mandelbrot_kernel.native_code() is not None
+        assert np.array_equal(threads, demo.render_kernel(48, 32, 40, device="cpu"))
+        big = demo.render_kernel(1024, 768, 256, device="cpu")  # a real size: native code
+        assert (big == 256).sum() > 0 and (big < 256).sum() > 0
 
 
 @pytest.mark.gpu
@@ -87,7 +92,9 @@ def test_bitonic_sort_on_the_cpu(example, dtype: type) -> None:  # type: ignore[
         assert np.array_equal(sort.sort_cpu(keys.copy(), order), want)
         small = keys[:128].copy()
         small_want = np.sort(small) if order == sort.SortOrder.ASCENDING else np.sort(small)[::-1]
-        assert np.array_equal(sort.bitonic.sort_kernel(small, order, device="cpu"), small_want)
+        assert np.array_equal(sort.bitonic.sort_kernel(small, order, device="cpu-python"), small_want)
+        if HOST_TARGETS:  # every key through the kernel's native code
+            assert np.array_equal(sort.bitonic.sort_kernel(keys.copy(), order, device="cpu"), want)
 
 
 def test_bitonic_sort_rejects_other_types_and_lengths(example) -> None:  # type: ignore[no-untyped-def]

@@ -116,3 +116,25 @@ class KernelCache:
             os.replace(tmp, path)  # atomic: concurrent builds never see half an entry
         except OSError:
             pass  # a read-only or full cache must not fail the build
+
+    def load_blob(self, key: str) -> bytes | None:
+        """A linked library stored under ``key`` (a digest of everything it was linked from)."""
+        if self.directory is None:
+            return None
+        try:
+            return (self.directory / "linked" / key[:2] / key).read_bytes()
+        except OSError:
+            return None
+
+    def save_blob(self, key: str, blob: bytes) -> None:
+        if self.directory is None:
+            return
+        path = self.directory / "linked" / key[:2] / key
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+            with os.fdopen(fd, "wb") as f:
+                f.write(blob)
+            os.replace(tmp, path)
+        except OSError:
+            pass

@@ -17,6 +17,7 @@ from hybrid_runtime.manifest import DIRECTORY, FILENAME, FORMAT
 
 from ..backend.host.link import link
 from ..backend.host.targets import TARGETS
+from ..cache import KernelCache
 from ..pipeline import COMPILER_ID, CompiledKernel
 
 
@@ -63,7 +64,11 @@ def manifest(
 
 
 def write_package_artifacts(
-    kernels: list[CompiledKernel], archs: list[str], out: Path, editable: bool = False
+    kernels: list[CompiledKernel],
+    archs: list[str],
+    out: Path,
+    editable: bool = False,
+    cache: KernelCache | None = None,
 ) -> dict[str, list[Path]]:
     """Write ``<out>/<package>/_hybrid/...`` for each top-level package; returns the files per package."""
     by_package: dict[str, list[CompiledKernel]] = {}
@@ -83,7 +88,7 @@ def write_package_artifacts(
                 path.write_bytes(blob)
                 digests[name] = hashlib.sha256(blob).hexdigest()
                 files.append(path)
-        libraries = _link_libraries(package, items, directory)
+        libraries = _link_libraries(package, items, directory, cache or KernelCache(None))
         for name in libraries.values():
             files.append(directory / name)
             digests[name] = hashlib.sha256((directory / name).read_bytes()).hexdigest()
@@ -96,8 +101,9 @@ def write_package_artifacts(
     return written
 
 
-def _link_libraries(package: str, kernels: list[CompiledKernel], directory: Path) -> dict[str, str]:
-    """One native library per CPU target holding every kernel of the package that has native code."""
+def _link_libraries(package: str, kernels: list[CompiledKernel], directory: Path, cache: KernelCache) -> dict[str, str]:
+    """One native library per CPU target holding every kernel of the package that has native code (from
+    the cache when the same objects were linked before: a no-change rebuild runs no linker)."""
     objects: dict[str, list[bytes]] = {}
     libm = False
     for k in kernels:
@@ -109,6 +115,12 @@ def _link_libraries(package: str, kernels: list[CompiledKernel], directory: Path
     written = {}
     for target, blobs in sorted(objects.items()):
         name = TARGETS[target].library(package)
-        (directory / name).write_bytes(link(blobs, target, needs_libc=libm))
+        inputs = repr((COMPILER_ID, target, libm, [hashlib.sha256(o).hexdigest() for o in blobs]))
+        digest = hashlib.sha256(inputs.encode()).hexdigest()
+        library = cache.load_blob(digest)
+        if library is None:
+            library = link(blobs, target, needs_libc=libm)
+            cache.save_blob(digest, library)
+        (directory / name).write_bytes(library)
         written[target] = name
     return written

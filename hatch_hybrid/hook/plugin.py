@@ -107,10 +107,10 @@ class HybridBuildHook(BuildHookInterface):  # type: ignore[type-arg]
             for d in packages:
                 shutil.rmtree(d / "_hybrid", ignore_errors=True)
             out = Path(packages[0]).parent
-            write_package_artifacts(kernels, archs, out, editable=True)
+            write_package_artifacts(kernels, archs, out, editable=True, cache=options.cache)
         else:
             self._staging = Path(tempfile.mkdtemp(prefix="hatch-hybrid-"))
-            written = write_package_artifacts(kernels, archs, self._staging)
+            written = write_package_artifacts(kernels, archs, self._staging, cache=options.cache)
             for _package, files in written.items():
                 for f in files:  # a top-level package lands at the wheel root under its own name
                     build_data["force_include"][str(f)] = f.relative_to(self._staging).as_posix()

@@ -18,7 +18,7 @@ import platform
 import struct
 import sys
 import threading
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -114,16 +114,62 @@ def cpu_threads() -> int:
 
 
 _threads_for: dict[str, int] = {}
-_pool_lock = threading.Lock()
-_pools: dict[int, ThreadPoolExecutor] = {}
 
 
-def _pool(n: int) -> ThreadPoolExecutor:
-    with _pool_lock:
-        pool = _pools.get(n)
-        if pool is None:
-            pool = _pools[n] = ThreadPoolExecutor(max_workers=n, thread_name_prefix="hybrid-cpu")
-        return pool
+class _Workers:
+    """OS threads that wait on locks for the next launch: handing them work costs a lock release each
+    (a pool's queues and futures cost several times more, which shows on millisecond launches)."""
+
+    def __init__(self, n: int) -> None:
+        self.busy = threading.Lock()  # one launch at a time; a concurrent one runs in its own thread
+        self.task: Callable[[], None] = lambda: None
+        self.errors: list[BaseException] = []
+        self.go = [threading.Lock() for _ in range(n)]
+        self.done = [threading.Lock() for _ in range(n)]
+        for k in range(n):
+            self.go[k].acquire()
+            self.done[k].acquire()
+            threading.Thread(target=self._serve, args=(k,), name=f"hybrid-cpu-{k}", daemon=True).start()
+
+    def _serve(self, k: int) -> None:
+        while True:
+            self.go[k].acquire()
+            try:
+                self.task()
+            except BaseException as exc:  # reported by run()
+                self.errors.append(exc)
+            self.done[k].release()
+
+    def run(self, task: Callable[[], None], helpers: int) -> None:
+        """``task`` on this thread and on ``helpers`` of the workers at once; returns when all are done."""
+        if not self.busy.acquire(blocking=False):
+            task()
+            return
+        try:
+            self.task, self.errors = task, []
+            for k in range(helpers):
+                self.go[k].release()
+            try:
+                task()
+            finally:
+                for k in range(helpers):
+                    self.done[k].acquire()
+            if self.errors:
+                raise self.errors[0]
+        finally:
+            self.busy.release()
+
+
+_workers_lock = threading.Lock()
+_workers: dict[int, _Workers] = {}
+
+
+def _pool(n: int) -> _Workers:
+    with _workers_lock:
+        workers = _workers.get(n)
+        if workers is None:
+            workers = _workers[n] = _Workers(n)
+        return workers
 
 
 _libraries: dict[str, ctypes.CDLL] = {}
@@ -221,10 +267,7 @@ class NativeKernel:
                     if fn(pointers, words, first, min(first + chunk, blocks)):
                         stop.set()
 
-            futures = [_pool(workers).submit(work) for _ in range(workers - 1)]
-            work()  # this thread is one of the workers
-            for f in futures:
-                f.result()
+            _pool(workers - 1).run(work, workers - 1)  # this thread is one of the workers
         site, a, b = struct.unpack_from("<3q", buf, 16 * n)
         del values  # the arrays the buffer points into stay alive until here
         if site:

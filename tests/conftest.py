@@ -49,6 +49,7 @@ def saxpy(a: f32, x: Array[f32], y: Array[f32]):
 """
 )
 _counter = itertools.count()
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def find_ptxas() -> str | None:
@@ -163,6 +164,22 @@ def private_kernel_cache(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pyte
     directory = tmp_path_factory.mktemp("kernel-cache")
     monkeypatch.setenv("HYBRID_CACHE_DIR", str(directory))
     return directory
+
+
+def run(*cmd: str | Path, **kwargs) -> subprocess.CompletedProcess[str]:
+    """Run a command; fail the test with its output unless it succeeds."""
+    proc = subprocess.run([str(c) for c in cmd], capture_output=True, text=True, **kwargs)
+    assert proc.returncode == 0, f"{cmd} failed:\n{proc.stdout}\n{proc.stderr}"
+    return proc
+
+
+@pytest.fixture(scope="session")
+def project_wheels(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder holding this checkout's hatch-hybrid and hatch-hybrid-runtime wheels, for build
+    frontends to find (``--find-links``) instead of an index."""
+    house = tmp_path_factory.mktemp("project-wheels")
+    run(sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", house, ROOT / "runtime", ROOT)
+    return house
 
 
 def has_gpu() -> bool:

@@ -1,11 +1,13 @@
 """The example packages, compiled in-process: the Mandelbrot around a shared ``Complex`` struct (the GPU
-image equals the CPU image) and the generic bitonic sort (GPU, CPU driver and the kernel's CPU path
-agree with NumPy)."""
+image equals the CPU image), the generic bitonic sort (GPU, CPU driver and the kernel's CPU path
+agree with NumPy), and the Mandelbrot in tiles on dask.distributed workers (equal to one process)."""
 
 from __future__ import annotations
 
 import importlib
+import os
 import shutil
+import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,25 +22,27 @@ from hatch_hybrid.hook.artifacts import write_package_artifacts
 from hatch_hybrid.pipeline import Options, compile_packages
 
 EXAMPLES = Path(__file__).parent.parent / "example_project"
+PACKAGES = ("hybrid_demo", "hybrid_sort", "hybrid_dask")
 
 
 @pytest.fixture(scope="module")
-def example(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, ModuleType]]:
-    """hybrid_demo and hybrid_sort built from source into a folder of their own, as their wheels would be."""
+def example(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, ModuleType | Path]]:
+    """hybrid_demo, hybrid_sort and hybrid_dask built from source into a folder of their own, as their
+    wheels would be; ``example["root"]`` is that folder."""
     root = tmp_path_factory.mktemp("examples")
-    for project, package in (("hybrid_demo", "hybrid_demo"), ("hybrid_sort", "hybrid_sort")):
-        shutil.copytree(EXAMPLES / project / package, root / package)
+    for package in PACKAGES:
+        shutil.copytree(EXAMPLES / package / package, root / package)
     # no cache: this module-scoped fixture runs outside the per-test private cache
     options = Options(list(TEST_ARCHS), cubin=False, cpu=HOST_TARGETS, cache=KernelCache(None))
-    kernels = compile_packages([root / "hybrid_demo", root / "hybrid_sort"], options=options)
+    kernels = compile_packages([root / package for package in PACKAGES], options=options)
     write_package_artifacts(kernels, TEST_ARCHS, root)
-    saved = {m: sys.modules.pop(m) for m in list(sys.modules) if m.split(".")[0] in ("hybrid_demo", "hybrid_sort")}
+    saved = {m: sys.modules.pop(m) for m in list(sys.modules) if m.split(".")[0] in PACKAGES}
     sys.path.insert(0, str(root))
     try:
-        yield {name: importlib.import_module(name) for name in ("hybrid_demo", "hybrid_sort")}
+        yield {"root": root, **{name: importlib.import_module(name) for name in PACKAGES}}
     finally:
         sys.path.remove(str(root))
-        for m in [m for m in sys.modules if m.split(".")[0] in ("hybrid_demo", "hybrid_sort")]:
+        for m in [m for m in sys.modules if m.split(".")[0] in PACKAGES]:
             del sys.modules[m]
         sys.modules.update(saved)
 
@@ -131,3 +135,70 @@ def test_every_example_kernel_matches_its_manifest(example) -> None:  # type: ig
     assert len(kernels) >= 3  # noqa: PLR2004
     for k in kernels.values():
         k.verify()
+
+
+@pytest.fixture
+def dask_client(example, monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
+    """``dask_client(gpus)``: a client of a LocalCluster of 2 single-threaded worker processes that
+    import the examples built above, each pinned by hybrid_dask's plugin to a GPU (or the CPU: 0)."""
+    distributed = pytest.importorskip("distributed")
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(example["root"]), os.environ.get("PYTHONPATH", "")]))
+    opened = []
+
+    def start(gpus: int):  # type: ignore[no-untyped-def]
+        cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None)
+        client = distributed.Client(cluster)
+        opened.extend([client, cluster])
+        client.register_plugin(example["hybrid_dask"].PinDevice(gpus))
+        return client
+
+    yield start
+    for thing in opened:
+        thing.close()
+
+
+def test_dask_tiles_on_two_worker_processes_equal_one_process(example, dask_client) -> None:  # type: ignore[no-untyped-def]
+    tiled, demo = example["hybrid_dask"], example["hybrid_demo"]
+    client = dask_client(0)
+    assert sorted(tiled.pinned_devices(client).values()) == ["cpu", "cpu"]
+    image, used = tiled.render_tiled(client, 64, 48, 16, tile=(20, 28))  # uneven tiles: edges too
+    assert used == {"cpu": 9}
+    assert np.array_equal(image, demo.render_kernel(64, 48, 16, device="cpu"))
+    assert np.array_equal(image, demo.render_cpu_threads(64, 48, 16))
+    assert len(np.unique(image)) > 8
+
+
+def test_dask_command_checks_its_image(example) -> None:  # type: ignore[no-untyped-def]
+    env = {**os.environ, "PYTHONPATH": str(example["root"])}
+    args = ["--device", "cpu", "--size", "64x48", "--max-iter", "16", "--tile", "16x32"]
+    proc = subprocess.run([sys.executable, "-m", "hybrid_dask", *args], capture_output=True, text=True, env=env)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "tiles per device: cpu: 6" in proc.stdout
+    assert "the tiled image equals the single-process render" in proc.stdout
+
+
+@pytest.mark.gpu
+def test_dask_tiles_on_two_gpus(example, dask_client) -> None:  # type: ignore[no-untyped-def]
+    """Two GPUs: the tile kernel gives the same counts on cuda:0 and cuda:1 (and the CPU path), an
+    array on cuda:1 is refused by a launch on cuda:0, and two workers render on one GPU each."""
+    import hybrid_runtime as hr
+
+    if len(hr.devices()) < 2:
+        pytest.skip(f"needs 2 GPUs, found {len(hr.devices())}")
+    tiled = example["hybrid_dask"]
+    params = tiled.view_params(1024, 768)
+    tile = (100, 200, 300, 500)
+    on = {device: tiled.render_tile(tile, params, 200, device) for device in ("cuda:0", "cuda:1", "cpu")}
+    assert np.array_equal(on["cuda:0"], on["cuda:1"]) and np.array_equal(on["cuda:0"], on["cpu"])
+    elsewhere = hr.device_array((16, 16), np.int32, device="cuda:1")
+    scalars = (*params, 0, 0, np.int32(10))
+    with pytest.raises(ValueError, match=r"`out` is on cuda:1"):
+        tiled.mandelbrot_tile.launch((16, 16), 1, elsewhere, *scalars, device="cuda:0")
+    tiled.mandelbrot_tile[1, (16, 16)](hr.device_array((16, 16), np.int32, device="cuda:0"), *scalars)
+    with pytest.raises(ValueError, match=r"`out` is on cuda:1"):  # the cached launcher's fast path too
+        tiled.mandelbrot_tile[1, (16, 16)](elsewhere, *scalars)
+    client = dask_client(2)
+    assert sorted(tiled.pinned_devices(client).values()) == ["cuda:0", "cuda:1"]
+    image, used = tiled.render_tiled(client, 2048, 1536, 256, tile=(512, 512))
+    assert set(used) <= {"cuda:0", "cuda:1"} and sum(used.values()) == 12
+    assert np.array_equal(image, example["hybrid_demo"].render_kernel(2048, 1536, 256, device="cuda:0"))

@@ -5,30 +5,26 @@ the compiler is absent there, and run kernels on the CPU path."""
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import venv
 from pathlib import Path
 
 import pytest
-from conftest import assemble
+from conftest import ROOT, assemble, run
 
-ROOT = Path(__file__).resolve().parents[1]
 pytestmark = pytest.mark.slow
 
 
-def run(*cmd: str | Path, **kwargs) -> subprocess.CompletedProcess[str]:
-    proc = subprocess.run([str(c) for c in cmd], capture_output=True, text=True, **kwargs)
-    assert proc.returncode == 0, f"{cmd} failed:\n{proc.stdout}\n{proc.stderr}"
-    return proc
-
-
 @pytest.fixture(scope="module")
-def wheelhouse(tmp_path_factory) -> Path:
+def wheelhouse(tmp_path_factory, project_wheels) -> Path:
     house = tmp_path_factory.mktemp("wheelhouse")
     pip = [sys.executable, "-m", "pip"]
     env = {**os.environ, "HYBRID_CACHE_DIR": str(house / "cache")}
-    run(*pip, "wheel", "--no-deps", "-q", "-w", house, ROOT / "runtime", ROOT, ROOT / "example_project" / "mathlets")
+    for wheel in project_wheels.glob("*.whl"):
+        shutil.copy(wheel, house)
+    run(*pip, "wheel", "--no-deps", "-q", "-w", house, ROOT / "example_project" / "mathlets")
     examples = ROOT / "example_project"
     build = run(*pip, "wheel", "--no-deps", "-v", "-w", house, "--find-links", house, examples / "hybrid_demo", env=env)
     assert "hatch-hybrid: hybrid_demo.saxpy.saxpy -> hybrid_demo__saxpy__saxpy" in build.stdout + build.stderr
@@ -37,6 +33,10 @@ def wheelhouse(tmp_path_factory) -> Path:
     assert "hatch-hybrid: hybrid_ext.kernels.blend -> hybrid_ext__kernels__blend" in build.stdout + build.stderr
     build = run(*pip, "wheel", "--no-deps", "-v", "-w", house, "--find-links", house, examples / "hybrid_sort", env=env)
     assert "hybrid_sort.bitonic.bitonic_pass -> hybrid_sort__bitonic__bitonic_pass__u32" in build.stdout + build.stderr
+    # the tile kernel calls hybrid_demo's Complex: the build environment gets hybrid-demo, and not dask
+    build = run(*pip, "wheel", "--no-deps", "-v", "-w", house, "--find-links", house, examples / "hybrid_dask", env=env)
+    assert "hybrid_dask.tiles.mandelbrot_tile -> hybrid_dask__tiles__mandelbrot_tile" in build.stdout + build.stderr
+    assert "distributed" not in build.stdout + build.stderr
     # the runtime's own dependencies, so the install below needs no index
     run(*pip, "download", "-q", "--only-binary", ":all:", "-d", house, "numpy", "cuda-bindings")
     return house
@@ -128,6 +128,14 @@ def test_second_package_uses_the_first_ones_kernels_and_helpers(env, tmp_path, w
     assert not any(n.startswith(("hybrid_demo/", "mathlets/")) for n in names)
     out = run(env, "-m", "hybrid_ext", "--device", "cpu", cwd=tmp_path)
     assert out.stdout.count("matches numpy") == 4, out.stdout
+
+
+def test_dask_example_wheel_holds_only_its_own_kernel(wheelhouse):
+    import zipfile
+
+    (wheel,) = wheelhouse.glob("hybrid_dask-*.whl")
+    ptx = sorted(n for n in zipfile.ZipFile(wheel).namelist() if n.endswith(".ptx"))
+    assert ptx == [f"hybrid_dask/_hybrid/hybrid_dask__tiles__mandelbrot_tile.sm_{a}.ptx" for a in (70, 80, 90)]
 
 
 def test_generic_sort_example_runs_from_its_wheel(env, tmp_path, wheelhouse):

@@ -1,0 +1,1 @@
+"""docs/porting-from-numba.md: a numba.cuda kernel, ported."""

@@ -25,6 +25,10 @@ import numpy as np
 if not hasattr(np, "row_stack"):  # numba-cuda 0.30 still calls it; NumPy 2.5 removed it
     np.row_stack = np.vstack  # type: ignore[attr-defined]
 
+import os  # noqa: E402
+
+os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")  # JAX: leave the GPU's memory to the others
+
 import cupy as cp  # noqa: E402
 import hybrid_runtime as hr  # noqa: E402
 from bench_kernels import kernels as hk  # noqa: E402
@@ -390,6 +394,24 @@ def launch_overhead(res: Results, mod) -> None:
     c_arrays = [cp.ones(256, dtype=cp.float32) for _ in range(8)]
     n_arrays = [cuda.to_device(np.ones(256, np.float32)) for _ in range(8)]
     scal = [np.int32(1), np.int32(2), np.int32(3), np.int32(4), F32(1), F32(2), F32(3), F32(4)]
+    others: dict[str, tuple[tuple[object, ...], tuple[object, ...]]] = {}  # library -> its 3- and 16-arg tuples
+    try:
+        import torch
+
+        tx, ty = torch.ones(256, device="cuda"), torch.ones(256, device="cuda")
+        t_arrays = tuple(torch.ones(256, device="cuda") for _ in range(8))
+        others["PyTorch tensors"] = ((tx, ty, np.int32(1)), t_arrays + tuple(scal))
+    except Exception as exc:  # noqa: BLE001 - a library missing or without a GPU: no row
+        print(f"  (no PyTorch rows: {exc})")
+    try:
+        import jax.numpy as jnp
+
+        jx, jy = jnp.ones(256, jnp.float32), jnp.ones(256, jnp.float32)
+        j_arrays = tuple(jnp.ones(256, jnp.float32) for _ in range(8))
+        others["JAX arrays"] = ((jx, jy, np.int32(1)), j_arrays + tuple(scal))
+    except Exception as exc:  # noqa: BLE001
+        print(f"  (no JAX rows: {exc})")
+    others["numba arrays"] = ((nx, ny, np.int32(1)), tuple(n_arrays) + tuple(scal))
     cases = {
         0: ((), (), ()),
         3: ((dx, dy, np.int32(1)), (cx, cy, np.int32(1)), (nx, ny, np.int32(1))),
@@ -409,16 +431,20 @@ def launch_overhead(res: Results, mod) -> None:
         fn = cu.CUfunction(plan.function)
         addr = ctypes.addressof(plan.pointers)
         launcher = kernel[1, 32]
-        rows = interleaved(
-            {
-                "bare cuLaunchKernel (pre-packed)": lambda: cu.cuLaunchKernel(fn, 1, 1, 1, 32, 1, 1, 0, 0, addr, 0),
-                "hatch-hybrid (DeviceArray)": lambda: launcher(*own),
-                "hatch-hybrid (CuPy arrays)": lambda: launcher(*cupy_args),
-                "CuPy RawKernel": lambda: mod.get_function(f"empty{nargs}")((1,), (32,), cupy_args),
-                "numba-cuda (device arrays)": lambda: theirs[nargs][1, 32](*numba_args),
-                "numba-cuda (CuPy arrays)": lambda: theirs[nargs][1, 32](*cupy_args),
-            }
-        )
+        runs = {
+            "bare cuLaunchKernel (pre-packed)": lambda: cu.cuLaunchKernel(fn, 1, 1, 1, 32, 1, 1, 0, 0, addr, 0),
+            "hatch-hybrid (DeviceArray)": lambda: launcher(*own),
+            "hatch-hybrid (CuPy arrays)": lambda: launcher(*cupy_args),
+        }
+        for library, (three, sixteen) in others.items() if nargs else ():
+            chosen = three if nargs == 3 else sixteen
+            runs[f"hatch-hybrid ({library})"] = lambda a=chosen: launcher(*a)
+        runs |= {
+            "CuPy RawKernel": lambda: mod.get_function(f"empty{nargs}")((1,), (32,), cupy_args),
+            "numba-cuda (device arrays)": lambda: theirs[nargs][1, 32](*numba_args),
+            "numba-cuda (CuPy arrays)": lambda: theirs[nargs][1, 32](*cupy_args),
+        }
+        rows = interleaved(runs)
         bare = rows["bare cuLaunchKernel (pre-packed)"]
         for name, us in rows.items():
             res.add(f"launch overhead, {nargs} args", name, us / 1000, f"{us:.2f} us ({us / bare:.2f}x)", None)

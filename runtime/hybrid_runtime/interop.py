@@ -1,9 +1,18 @@
 """Other libraries' GPU arrays, used in place: ``__cuda_array_interface__`` (CuPy, PyTorch, numba)
-and DLPack (``__dlpack__``: PyTorch, CuPy, JAX, ...). DeviceArray exports both."""
+and DLPack (``__dlpack__``: PyTorch, CuPy, JAX, ...). DeviceArray exports both.
+
+Streams follow the protocols: a v3 ``__cuda_array_interface__`` names the stream its producer's work
+is on (the launch waits for it unless it is the launch's own stream), and ``__dlpack__`` is given the
+launch's stream (the producer orders its work before it). Arrays of PyTorch, CuPy, numba and JAX are
+also recognised by type (:data:`LIBRARIES`), so that a launch can check them once and then re-read only
+their cheapest accessors (see plan.py).
+"""
 
 from __future__ import annotations
 
 import ctypes
+import sys
+import weakref
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -81,6 +90,7 @@ class ArrayView:
     dtype: np.dtype[Any]
     device_id: int | None = None
     readonly: bool = False  # __cuda_array_interface__'s data = (ptr, read_only)
+    stream: int | None = None  # v3 __cuda_array_interface__: the stream the producer's work is on
     _release: Any = field(default=None, repr=False)
 
     @property
@@ -104,12 +114,19 @@ class ArrayView:
             self._release()
 
 
-def from_dlpack(obj: Any) -> ArrayView:
-    """Consume ``obj.__dlpack__()`` (a CUDA tensor) into a view; the producer keeps the memory."""
+def dlpack_stream(stream: int | None) -> int:
+    """The launch's stream as DLPack's ``stream=`` wants it: 1 for the legacy default stream (0 is
+    not allowed on CUDA), else the handle."""
+    return 1 if not stream else stream
+
+
+def from_dlpack(obj: Any, stream: int | None = None) -> ArrayView:
+    """Consume ``obj.__dlpack__(stream=...)`` (a CUDA tensor) into a view; the producer keeps the memory
+    and orders its pending work on the array before ``stream`` (the launch's; None: the default stream)."""
     device = getattr(obj, "__dlpack_device__", None)
     if device is not None and device()[0] != KDL_CUDA:
         raise TypeError(f"{type(obj).__name__} is not a CUDA array (DLPack device type {device()[0]})")
-    capsule = obj.__dlpack__(stream=1)  # the legacy default stream, which launches use by default
+    capsule = obj.__dlpack__(stream=dlpack_stream(stream))
     if not _api.PyCapsule_IsValid(capsule, b"dltensor"):
         raise TypeError(f"{type(obj).__name__}.__dlpack__() did not return a DLPack tensor capsule")
     managed = DLManagedTensor.from_address(_api.PyCapsule_GetPointer(capsule, b"dltensor"))
@@ -132,17 +149,138 @@ def from_dlpack(obj: Any) -> ArrayView:
     )
 
 
-def as_array_view(obj: Any) -> ArrayView | None:
-    """A device array of another library as a view, or None if it is none."""
+def as_array_view(obj: Any, stream: int | None = None) -> ArrayView | None:
+    """A device array of another library as a view, or None if it is none. ``stream``: the launch's
+    stream, given to ``__dlpack__``. A ``__cuda_array_interface__`` of version 3 is used with its
+    ``stream`` field (the caller waits for it); an older one only when the object has no DLPack, which
+    orders the producer's work itself (PyTorch's interface is version 2: its tensors go by DLPack)."""
+    if type(obj) is LIBRARIES.torch_tensor or _is_torch(obj):
+        return from_dlpack(obj, stream)
     cai = getattr(obj, "__cuda_array_interface__", None)
-    if cai is not None:
+    if cai is not None and (cai.get("version", 0) >= 3 or not hasattr(obj, "__dlpack__")):
         strides = cai.get("strides")
         ptr, readonly = cai["data"]
         shape = tuple(cai["shape"])
         byte_strides = tuple(strides) if strides else None
-        return ArrayView(int(ptr), shape, byte_strides, np.dtype(cai["typestr"]), readonly=bool(readonly))
+        producer = cai.get("stream") if cai.get("version", 0) >= 3 else None
+        return ArrayView(
+            int(ptr),
+            shape,
+            byte_strides,
+            np.dtype(cai["typestr"]),
+            readonly=bool(readonly),
+            stream=None if producer is None else int(producer),
+        )
     if hasattr(obj, "__dlpack__"):
-        return from_dlpack(obj)
+        return from_dlpack(obj, stream)
+    return None
+
+
+# ---------------------------------------------------------------- libraries known by type
+class _Absent:
+    """A type no argument has: stands for a library that is not imported (yet)."""
+
+
+@dataclass
+class Libraries:
+    """The array types of the libraries a launch can read fast, found in ``sys.modules`` when their
+    arrays are first seen (nothing is imported here); ``generation`` counts the changes."""
+
+    generation: int = 0
+    torch_tensor: Any = _Absent
+    torch_stream: Any = None  # ordinal -> the current stream's handle
+    cupy_ndarray: Any = _Absent
+    cupy_stream: Any = None  # () -> the current stream (its .ptr)
+    numba_array: Any = _Absent
+    jax_array: Any = _Absent
+
+
+LIBRARIES = Libraries()
+
+
+def _is_torch(obj: Any) -> bool:
+    torch = sys.modules.get("torch")
+    return torch is not None and isinstance(obj, torch.Tensor)
+
+
+def _is_cupy(obj: Any) -> bool:
+    cupy = sys.modules.get("cupy")
+    return cupy is not None and isinstance(obj, getattr(cupy, "ndarray", _Absent))
+
+
+def library_of(obj: Any) -> str | None:
+    """ "torch", "cupy", "numba" or "jax" when ``obj``'s exact type is that library's device array (and
+    records the type in :data:`LIBRARIES`), else None."""
+    lib, t = LIBRARIES, type(obj)
+    if t is lib.torch_tensor or t is lib.cupy_ndarray or t is lib.numba_array or t is lib.jax_array:
+        return {lib.torch_tensor: "torch", lib.cupy_ndarray: "cupy", lib.numba_array: "numba"}.get(t, "jax")
+    found: str | None = None
+    torch = sys.modules.get("torch")
+    if torch is not None and t is torch.Tensor:
+        raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+        lib.torch_stream = raw or (lambda ordinal: torch.cuda.current_stream(ordinal).cuda_stream)
+        lib.torch_tensor, found = t, "torch"
+    elif _is_cupy(obj) and t is sys.modules["cupy"].ndarray:
+        lib.cupy_stream, lib.cupy_ndarray, found = sys.modules["cupy"].cuda.get_current_stream, t, "cupy"
+    elif t.__name__ == "DeviceNDArray" and t.__module__.endswith("cudadrv.devicearray"):
+        lib.numba_array, found = t, "numba"
+    elif "jax" in sys.modules and isinstance(obj, sys.modules["jax"].Array) and hasattr(obj, "is_deleted"):
+        lib.jax_array, found = t, "jax"
+    if found is not None:
+        lib.generation += 1
+    return found
+
+
+def current_stream(args: Any, ordinal: int) -> int | None:
+    """For a launch without ``stream=``: the current stream of the library of the first PyTorch tensor
+    or CuPy array among ``args`` (``torch.cuda.current_stream()``, ``cupy.cuda.get_current_stream()``),
+    so that the kernel runs in order with that library's work; None when there is none (the default
+    stream)."""
+    for a in args:
+        if _is_torch(a):
+            library_of(a)
+            if type(a) is not LIBRARIES.torch_tensor:  # a subclass (e.g. a Parameter)
+                torch = sys.modules["torch"]
+                return int(torch.cuda.current_stream(ordinal).cuda_stream)
+            return int(LIBRARIES.torch_stream(ordinal))
+        if _is_cupy(a):
+            return int(sys.modules["cupy"].cuda.get_current_stream().ptr)
+    return None
+
+
+def same_stream(a: int, b: int) -> bool:
+    """Handles 0 (NULL) and 1 (CU_STREAM_LEGACY) both mean the legacy default stream."""
+    return a == b or (a in (0, 1) and b in (0, 1))
+
+
+def fast_entry(obj: Any, view: ArrayView, signature: Any, flat: tuple[int, ...], small: bool, stream: int) -> Any:
+    """What a launch keeps of another library's array once it has been checked (None: nothing), for
+    the next launch to revalidate cheaply: the launch signature, the packed values, the 32-bit flag,
+    then per library what changes whenever anything checked or packed does:
+    PyTorch ``(data_ptr(), shape, stride(), dtype)``; CuPy ``(data.ptr, shape, strides, dtype)``;
+    numba and JAX arrays never change, so a weak reference to the very object and the stream their
+    producer's work must be ordered on (numba: the interface's stream; JAX: the stream DLPack ordered
+    it before)."""
+    if view.readonly:
+        return None  # the general path refuses it for written parameters every time
+    kind = library_of(obj)
+    if kind == "torch":
+        if obj.data_ptr() != view.ptr:
+            return None
+        return (signature, flat, small, obj.data_ptr(), obj.shape, obj.stride(), obj.dtype)
+    if kind == "cupy":
+        if obj.data.ptr != view.ptr:
+            return None
+        return (signature, flat, small, obj.data.ptr, obj.shape, obj.strides, obj.dtype)
+    if kind in ("numba", "jax"):
+        try:
+            ref = weakref.ref(obj)
+        except TypeError:
+            return None
+        required = view.stream if kind == "numba" else stream
+        if required is not None and required in (0, 1):
+            required = 0
+        return (signature, flat, small, ref, required)
     return None
 
 

@@ -16,6 +16,7 @@ from . import cpu, native
 from .checks import ERROR_SLOT, ErrorSlot, cpu_failure
 from .config import LaunchConfig
 from .device import CudaDevice, default_device, device_env, python_cpu, select
+from .interop import LIBRARIES
 from .manifest import Manifest, ManifestError, package_manifest
 from .memory import DeviceArray
 from .plan import LaunchPlan
@@ -336,7 +337,18 @@ class Kernel:
 class Launcher:
     """``kernel[blocks, threads]`` (or ``[blocks, threads, stream]``): call it with the arguments."""
 
-    __slots__ = ("kernel", "config", "stream", "handle", "_device", "_plan", "_launch_args", "_launch", "_env")
+    __slots__ = (
+        "kernel",
+        "config",
+        "stream",
+        "handle",
+        "_device",
+        "_plan",
+        "_launch_args",
+        "_launch",
+        "_env",
+        "_libraries",
+    )
 
     def __init__(self, kernel: Kernel, config: LaunchConfig, stream: Any) -> None:
         self.kernel = kernel
@@ -350,6 +362,7 @@ class Launcher:
         # arguments itself and comes back to _call for anything else)
         self._launch: Callable[[tuple[Any, ...]], None] = self._call
         self._env: Any = _UNSET  # the $HYBRID_DEVICE value _launch was made under
+        self._libraries = -1  # the LIBRARIES.generation it was made under
 
     def __call__(self, *args: Any, **kwargs: Any) -> None:
         if kwargs or len(args) != self.kernel.nparams:
@@ -369,10 +382,18 @@ class Launcher:
             if chosen is not plan:
                 plan, self._env = chosen, _UNSET
                 self._plan, self._launch_args, self._device = plan, plan.launch_args(self.config, self.handle), target
-        if env is not self._env:  # (re)make the generated launch for this plan and $HYBRID_DEVICE value
-            self._launch, self._env = plan.make_launcher(self.config, self.handle, env, self._call), env
+        if env is not self._env or self._libraries != LIBRARIES.generation:
+            self._remake(plan, env)
         if not plan.fast(args, self._launch_args):
             plan.launch(self.config, args, self.stream)
+            if self._libraries != LIBRARIES.generation:  # a library's arrays seen first: the next launch knows them
+                self._remake(plan, env)
+
+    def _remake(self, plan: LaunchPlan, env: Any) -> None:
+        """The generated launch for this plan, $HYBRID_DEVICE value and the array types known."""
+        self._libraries = LIBRARIES.generation
+        self._launch = plan.make_launcher(self.config, self.handle, env, self._call, self.stream is None)
+        self._env = env
 
 
 _UNSET = object()

@@ -6,7 +6,8 @@ generated for this kernel's signature. The hot path for device arrays and plain 
 a few identity and dtype checks, one ``struct.pack_into``, and one ``cuLaunchKernel`` through the
 driver's own entry point. Anything else (host NumPy arrays, ``__cuda_array_interface__`` or DLPack
 objects, conversions, errors) takes the general path, which checks every argument and names the
-parameter that is wrong.
+parameter that is wrong. PyTorch, CuPy, numba and JAX arrays take it once per object: it leaves an
+entry (``plan.foreign``) that later launches revalidate with the library's cheapest accessors.
 """
 
 from __future__ import annotations
@@ -24,10 +25,10 @@ from .checks import ErrorSlot
 from .config import LaunchConfig
 from .device import ENV_GET, ENV_KEY, CudaDevice, device_count, thread_state
 from .driver import check, initialise, launch_function
-from .interop import ArrayView, as_array_view, check_device
+from .interop import LIBRARIES, ArrayView, as_array_view, check_device, current_stream, fast_entry, same_stream
 from .memory import DeviceArray, launch_signature, spans_index32
 from .signature import Param, check_arguments
-from .stream import stream_handle
+from .stream import stream_handle, wait_for
 from .structs import STRUCT_MARK, is_struct, leaf_dtypes, leaves
 
 _FORMAT = {
@@ -92,6 +93,8 @@ class LaunchPlan:
         # path, which packs into a buffer of its own.
         self.owner = threading.get_ident()
         self.buffer, self.pointers = self._new_buffer()
+        # other libraries' arrays checked by the general path, by id(): see interop.fast_entry
+        self.foreign: dict[int, Any] = {}
         self._local = threading.local()
         self.handle = initialise().CUfunction(function)
         self.params_address = ctypes.addressof(self.pointers)
@@ -121,12 +124,18 @@ class LaunchPlan:
     # ----------------------------------------------------------- general path
     def launch(self, config: LaunchConfig, args: tuple[Any, ...], stream: Any) -> None:
         """Check and convert every argument, copy host arrays in (and back), launch."""
-        values = check_arguments(self.kernel.rsplit(".", 1)[-1], self.params, args)
+        if stream is None:  # PyTorch's or CuPy's current stream when their arrays are arguments
+            handle = current_stream(args, self.device.ordinal) or 0
+        else:
+            handle = stream_handle(stream)
+        values = check_arguments(self.kernel.rsplit(".", 1)[-1], self.params, args, handle)
         flat: list[Any] = []
         small: list[bool] = []  # per array: do its offsets fit in 32 bits
         temporaries: list[tuple[DeviceArray, np.ndarray | None]] = []
         keep_alive: list[Any] = []
-        for p, a in zip(self.params, values):
+        producers: set[int] = set()
+        entries: list[tuple[Any, ArrayView, Any, tuple[int, ...], bool, int]] = []  # other libraries' arrays
+        for index, (p, a) in enumerate(zip(self.params, values)):
             if p.kind == "scalar":
                 flat.append(a.item() if p.dtype.kind != "b" else int(a))
                 continue
@@ -149,15 +158,22 @@ class LaunchPlan:
                     )
                 ptr, shape, strides = a.ptr, a.shape, a.elem_strides
             else:
-                view = a if isinstance(a, ArrayView) else as_array_view(a)
+                view = a if isinstance(a, ArrayView) else as_array_view(a, handle)
                 assert view is not None  # check_arguments accepted it as an array
                 check_device(view, p.name, self.kernel, self.device, device_count())
                 keep_alive.append(view)
                 ptr, shape, strides = view.ptr, view.shape, view.elem_strides
+                if view.stream is not None and not same_stream(view.stream, handle):
+                    producers.add(view.stream)  # v3 interface: wait for the producer's stream
+                if not isinstance(args[index], ArrayView):
+                    signature = launch_signature(view.dtype, self.device, len(shape))
+                    packed = (ptr, *shape, *strides)
+                    entries.append((args[index], view, signature, packed, spans_index32(shape, strides), handle))
             flat += [ptr, *shape, *strides]
             small.append(spans_index32(tuple(shape), tuple(strides)))
-        handle = stream_handle(stream)
         self.device.ensure_current()
+        for producer in producers:
+            wait_for(producer, handle, self.device)
         buffer, pointers = self._thread_buffer()
         self.struct.pack_into(buffer, 0, *flat)
         args = self.launch_args(config, handle, ctypes.addressof(pointers))
@@ -177,6 +193,12 @@ class LaunchPlan:
                 self.slot.take()  # the launch synchronised: report a failed check now
         elif self.slot is not None:
             self.device.pending[id(self.slot)] = self.slot
+        for obj, view, signature, packed, fits, launched_on in entries:  # checked: later launches revalidate
+            found = fast_entry(obj, view, signature, packed, fits, launched_on)
+            if found is not None:
+                if len(self.foreign) >= 256:
+                    self.foreign.clear()
+                self.foreign[id(obj)] = found
         del keep_alive  # DLPack views are released once the launch is queued; their owner keeps the memory
 
     def fail(self, err: Any) -> None:
@@ -188,7 +210,7 @@ def _never(args: Any, launch_args: Any) -> bool:
     return False
 
 
-def _never_make(config: Any, stream: Any, env: Any, slow: Callable[..., Any]) -> Callable[..., Any]:
+def _never_make(config: Any, stream: Any, env: Any, slow: Callable[..., Any], follow: bool) -> Callable[..., Any]:
     return slow
 
 
@@ -207,10 +229,13 @@ def _generate_fast_path(plan: LaunchPlan) -> tuple[Callable[..., bool], Callable
     a device array of this device, else returns False (the general path then checks and names the
     parameter that is wrong).
 
-    ``make(config, stream, env, slow)`` returns ``launch(args)`` for one ``kernel[blocks, threads]``: the
-    same checks with the ``$HYBRID_DEVICE`` and context checks inlined, a parameter buffer of its own
-    that is re-packed only when an argument is not the very object of the previous launch, and anything
-    else handed to ``slow(args)``. One Python frame per launch: the hot path of the runtime."""
+    ``make(config, stream, env, slow, follow)`` returns ``launch(args)`` for one ``kernel[blocks, threads]``:
+    the same checks with the ``$HYBRID_DEVICE`` and context checks inlined, other libraries' arrays
+    accepted once the general path has checked them (revalidated per launch, see ``_array_checks``), a
+    parameter buffer of its own that is re-packed only when an argument's packed values are not the very
+    object of the previous launch, and anything else handed to ``slow(args)``. ``follow``: no ``stream=``
+    was given, so the launch goes on PyTorch's or CuPy's current stream when their arrays are arguments.
+    One Python frame per launch: the hot path of the runtime."""
     names = [f"a{i}" for i in range(len(plan.params))]
     env: dict[str, Any] = {
         "DeviceArray": DeviceArray,
@@ -228,13 +253,17 @@ def _generate_fast_path(plan: LaunchPlan) -> tuple[Callable[..., bool], Callable
         "handle32": plan.handle32,
         "addressof": ctypes.addressof,
         "launch": launch_function(),
+        "libs": LIBRARIES,
+        "foreign_get": plan.foreign.get,
+        "ordinal": plan.device.ordinal,
     }
     unpack = [f"if len(args) != {len(plan.params)}:", "    return NO"]
     if names:
         unpack.append(f"{', '.join(names)}{',' if len(names) == 1 else ''} = args")
     typed: list[str] = []  # checks by type (fast)
-    signed: list[str] = []  # the same checks for arrays by signature only (make; AttributeError: not ours)
-    values: list[str] = []
+    mixed: list[str] = []  # the checks of make: device arrays, or other libraries' arrays checked before
+    values: list[str] = []  # fast: what is packed
+    make_values: list[str] = []  # make: the same, from the checks' variables
     keys: list[str | None] = []  # per parameter, what identifies its packed value (None: repack always)
     arrays: list[str] = []
     for i, p in enumerate(plan.params):
@@ -245,7 +274,7 @@ def _generate_fast_path(plan: LaunchPlan) -> tuple[Callable[..., bool], Callable
             env[f"cls{i}"] = p.cls
             check = [f"if type({a}) is not cls{i}:", "    return NO"]
             typed += check
-            signed += check
+            mixed += check
             if p.kind == "enum":
                 values.append(a)
                 keys.append(a)
@@ -253,6 +282,7 @@ def _generate_fast_path(plan: LaunchPlan) -> tuple[Callable[..., bool], Callable
                 env[f"get{i}"] = operator.attrgetter(*_leaf_paths(p.cls))
                 values.append(f"*get{i}({a})")
                 keys.append(None)  # fields can change between launches
+            make_values.append(values[-1])
             continue
         if p.kind == "scalar":
             accepted = [f"type({a}) is {t.__name__}" for t in _PY_TYPES[p.dtype.kind]]
@@ -260,15 +290,17 @@ def _generate_fast_path(plan: LaunchPlan) -> tuple[Callable[..., bool], Callable
             accepted.append(f"type({a}) is np{i}")
             check = [f"if not ({' or '.join(accepted)}):", "    return NO"]
             typed += check
-            signed += check
+            mixed += check
             values.append(a)
+            make_values.append(a)
             keys.append(a)
         else:
             env[f"sig{i}"] = launch_signature(p.dtype, plan.device, p.ndim)
             typed += [f"if type({a}) is not DeviceArray or {a}._signature is not sig{i}:", "    return NO"]
-            signed += [f"if {a}._signature is not sig{i}:", "    return NO"]
+            mixed += _array_checks(a, i)
             values.append(f"*{a}._flat")
-            keys.append(f"{a}._flat")
+            make_values.append(f"*f{i}")
+            keys.append(f"f{i}")
             arrays.append(a)
     if plan.slot is not None:
         env["pending"], env["slot"], env["slot_id"] = plan.device.pending, plan.slot, id(plan.slot)
@@ -287,8 +319,10 @@ def _generate_fast_path(plan: LaunchPlan) -> tuple[Callable[..., bool], Callable
     ]
     # the 32-bit-index entry point when every array's offsets fit (DeviceArray._small), else the general one
     small = " and ".join(f"{a}._small" for a in arrays)
+    make_small = " and ".join(f"m{names.index(a)}" for a in arrays)
     use32 = plan.handle32 is not None and bool(arrays)
     pack_all = f"pack(BUF, 0, {', '.join(values)})" if values else "pass"
+    make_pack_all = f"pack(BUF, 0, {', '.join(make_values)})" if make_values else "pass"
 
     def body(lines: list[str], indent: str, no: str, yes: str, launch_args: str, buffer: str) -> list[str]:
         return [
@@ -308,14 +342,29 @@ def _generate_fast_path(plan: LaunchPlan) -> tuple[Callable[..., bool], Callable
 
     cached = [k for k in keys if k is not None] if None not in keys else []
     last = [f"k{i}" for i in range(len(cached))]
-    make_args = f"(own_small if {small} else own_args)" if use32 else "own_args"
+    make_args = f"(own_small if {make_small} else own_args)" if use32 else "own_args"
+    # the stream: a launch without stream= follows PyTorch's (or CuPy's) current stream when their arrays
+    # are arguments; arrays that need another stream than the launch's go to the general path
+    streams = [
+        "if follow:",
+        "    st = ts if ts is not None else cs if cs is not None else 0",
+        "else:",
+        "    st = stream",
+        "if (ts is not None and ts != st) or (cs is not None and cs != st) or (need is not None and need != st):",
+        "    return NO",
+        "if st != cur:",
+        "    cur = st",
+        "    own_args = plan.launch_args(config, st, own_address)",
+        "    own_small = (handle32, *own_args[1:])",
+        *([f"    {' = '.join(last)} = None"] if last else []),
+    ]
     if cached:  # re-pack (and choose the entry point) only when an argument is not the object packed last time
         current = [f"c{i}" for i in range(len(cached))]
         make_pack = [f"{c} = {k}" for c, k in zip(current, cached)]
         make_pack += [
             f"if {' or '.join(f'{c} is not {k}' for c, k in zip(current, last))}:",
             "    try:",
-            f"        {pack_all}",
+            f"        {make_pack_all}",
             "    except (struct_error, OverflowError):",
             f"        {' = '.join(last)} = None  # the buffer may be half written",
             "        return NO",
@@ -325,22 +374,26 @@ def _generate_fast_path(plan: LaunchPlan) -> tuple[Callable[..., bool], Callable
         last.append("chosen")
         make_args = "chosen"
     else:
-        make_pack = fast_pack
-    checks = signed if arrays else typed
-    guard = ["try:"] + ["    " + line for line in checks] + ["except AttributeError:", "    return NO"]
+        make_pack = ["try:", f"    {make_pack_all}", "except (struct_error, OverflowError):", "    return NO"]
+    state = [*last, "cur", "own_args", "own_small"] if arrays else last
     make = [
-        "def make(config, stream, env_value, slow):",
+        "def make(config, stream, env_value, slow, follow):",
         "    own_buf, own_ptrs = plan._new_buffer()",
-        "    own_args = plan.launch_args(config, stream, addressof(own_ptrs))",
+        "    own_address = addressof(own_ptrs)",
+        "    own_args = plan.launch_args(config, stream, own_address)",
         "    own_small = (handle32, *own_args[1:])",
+        "    cur = stream",
+        "    TorchT, CupyT, NumbaT, JaxT = libs.torch_tensor, libs.cupy_ndarray, libs.numba_array, libs.jax_array",
+        "    torch_stream, cupy_stream = libs.torch_stream, libs.cupy_stream",
         *[f"    {k} = None" for k in last],
         "    def launch_one(args):",
-        *([f"        nonlocal {', '.join(last)}"] if last else []),
+        *([f"        nonlocal {', '.join(state)}"] if state else []),
         "        if env_get(ENV_KEY) is not env_value:",
         "            return slow(args)",
     ]
+    foreign_state = ["ts = cs = need = None"] if arrays else []
     make += body(
-        unpack + (guard if arrays else typed) + common + make_pack + after,
+        unpack + foreign_state + mixed + (streams if arrays else []) + common + make_pack + after,
         "        ",
         "return slow(args)",
         "return",
@@ -353,3 +406,46 @@ def _generate_fast_path(plan: LaunchPlan) -> tuple[Callable[..., bool], Callable
     ]
     exec("\n".join(fast + make), env)  # noqa: S102 - generated from the kernel's own signature
     return env["fast"], env["make"]
+
+
+def _array_checks(a: str, i: int) -> list[str]:
+    """make's checks of array parameter ``i``: a device array by its interned signature; another
+    library's array by the entry the general path left for this very object (``plan.foreign``, by id),
+    revalidated with the library's cheapest accessors (anything checked or packed that can change in
+    place: PyTorch's data_ptr()/shape/stride()/dtype, CuPy's data.ptr/shape/strides/dtype; numba and JAX
+    arrays never change, their entry holds a weak reference). Sets ``f{i}`` (the packed values) and
+    ``m{i}`` (fits the 32-bit entry point); ``ts``/``cs``: PyTorch's/CuPy's current stream; ``need``:
+    the stream a numba or JAX array's producer is ordered on."""
+    return [
+        f"t = type({a})",
+        "if t is DeviceArray:",
+        f"    if {a}._signature is not sig{i}:",
+        "        return NO",
+        f"    f{i} = {a}._flat",
+        f"    m{i} = {a}._small",
+        "else:",
+        f"    e = foreign_get(id({a}))",
+        f"    if e is None or e[0] is not sig{i}:",
+        "        return NO",
+        "    if t is TorchT:",
+        f"        if {a}.data_ptr() != e[3] or {a}.shape != e[4] or {a}.stride() != e[5] or {a}.dtype is not e[6]:",
+        "            return NO",
+        "        if ts is None:",
+        "            ts = torch_stream(ordinal)",
+        "    elif t is CupyT:",
+        f"        if {a}.data.ptr != e[3] or {a}.shape != e[4] or {a}.strides != e[5] or {a}.dtype is not e[6]:",
+        "            return NO",
+        "        if cs is None:",
+        "            cs = cupy_stream().ptr",
+        "    elif t is NumbaT or t is JaxT:",
+        f"        if e[3]() is not {a} or (t is JaxT and {a}.is_deleted()):",
+        "            return NO",
+        "        if e[4] is not None:",
+        "            if need is not None and need != e[4]:",
+        "                return NO",
+        "            need = e[4]",
+        "    else:",
+        "        return NO",
+        f"    f{i} = e[1]",
+        f"    m{i} = e[2]",
+    ]

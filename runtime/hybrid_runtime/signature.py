@@ -253,8 +253,9 @@ def check_enum(kernel: str, p: Param, value: Any) -> Any:
     return p.cls(int(value)) if p.cls is not None else int(value)
 
 
-def check_arguments(kernel: str, params: list[Param], args: tuple[Any, ...]) -> list[Any]:
-    """Check every argument; scalars come back as NumPy scalars of the parameter's type."""
+def check_arguments(kernel: str, params: list[Param], args: tuple[Any, ...], stream: int | None = None) -> list[Any]:
+    """Check every argument; scalars come back as NumPy scalars of the parameter's type. ``stream``: the
+    launch's, for DLPack producers to order their work before."""
     if len(args) != len(params):
         names = ", ".join(p.name for p in params)
         raise TypeError(f"{kernel}() takes {len(params)} argument{'s' * (len(params) != 1)} ({names}), got {len(args)}")
@@ -273,7 +274,7 @@ def check_arguments(kernel: str, params: list[Param], args: tuple[Any, ...]) -> 
                 # another library's array: read its __cuda_array_interface__ (or consume its DLPack
                 # capsule) once, here; the launch uses the view
                 try:
-                    view = as_array_view(a)
+                    view = as_array_view(a, stream)
                 except TypeError as exc:
                     raise TypeError(f"{kernel}(): parameter `{p.name}` expects {p.describe()}: {exc}") from None
                 if view is not None:

@@ -40,6 +40,23 @@ def stream_handle(stream: Any) -> int:
         ) from None
 
 
+_order_events: dict[int, Any] = {}  # device ordinal -> the event wait_for records
+
+
+def wait_for(producer: int, consumer: int, device: CudaDevice) -> None:
+    """Order later work on stream ``consumer`` after the work queued so far on stream ``producer``
+    (an event recorded on one and waited for on the other: nothing waits on the host)."""
+    cu = initialise()
+    device.ensure_current()
+    event = _order_events.get(device.ordinal)
+    if event is None:
+        flags = cu.CUevent_flags.CU_EVENT_DISABLE_TIMING
+        event = _order_events[device.ordinal] = check(cu.cuEventCreate(flags), "cuEventCreate")
+    check(cu.cuEventRecord(event, producer), "cuEventRecord")
+    # the wait takes the event's state now: the one event can be recorded again at once
+    check(cu.cuStreamWaitEvent(consumer, event, 0), "cuStreamWaitEvent")
+
+
 def _device(device: str | None) -> CudaDevice:
     dev = select(device if device is not None else "cuda")
     if dev is None:

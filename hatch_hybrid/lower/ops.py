@@ -309,6 +309,13 @@ class Ops:
             return self.b.call(self.intrinsic("llvm.fabs", [v.type]), [v])
         if s.kind == "u":
             return v
+        if not self.host and s.bits < 64:
+            # ptxas takes PTX's abs to be non-negative, which abs of the most negative value is not (it
+            # wraps, as NumPy's does): take abs twice as wide, where no input is the most negative
+            # value, behind inline asm that LLVM cannot fold back, then wrap by truncating
+            wide, reg, suffix = (I32, "r", "s32") if s.bits < 32 else (I64, "l", "s64")
+            asm = llir.InlineAsm(llir.FunctionType(wide, [wide]), f"abs.{suffix} $0, $1;", f"={reg},{reg}")
+            return self.b.trunc(self.b.call(asm, [self.b.sext(v, wide)]), v.type)
         neg = self.b.icmp_signed("<", v, llir.Constant(v.type, 0))
         return self.b.select(neg, self.b.sub(llir.Constant(v.type, 0), v), v)
 

@@ -8,7 +8,6 @@ the field.
 
 from __future__ import annotations
 
-import hashlib
 import importlib.util
 import json
 import os
@@ -67,6 +66,8 @@ class Manifest:
                 f"{self.path}: kernel {kernel}, field `{field}`: cannot read {name} ({exc.strerror or exc}). "
                 "Reinstall the package"
             ) from None
+        import hashlib  # here: importing OpenSSL's bindings is a cost of the first load, not of import
+
         recorded = self.data["files"].get(name)
         if hashlib.sha256(code).hexdigest() != recorded:
             what = "is not the one" if recorded else "is not among those"

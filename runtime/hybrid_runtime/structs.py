@@ -10,7 +10,6 @@ can be passed where ``Array[Cls]`` is expected.
 from __future__ import annotations
 
 import copy
-import inspect
 import typing
 from collections.abc import Iterator
 from typing import Any
@@ -39,6 +38,8 @@ def struct(cls: type) -> type:
     if "__init__" in cls.__dict__:
         raise TypeError(f"@struct {cls.__name__}: define fields with annotations, not __init__")
     hints = typing.get_type_hints(cls)
+    import inspect  # here: only modules that define structs pay for importing it
+
     names = [n for n in inspect.get_annotations(cls) if not n.startswith("_")]  # Python 3.14: deferred
     if not names:
         raise TypeError(f"@struct {cls.__name__} has no annotated fields")

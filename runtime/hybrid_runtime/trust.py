@@ -12,7 +12,6 @@ source shows.
 from __future__ import annotations
 
 import ast
-import inspect
 import linecache
 import textwrap
 from collections.abc import Callable, Iterator
@@ -65,6 +64,8 @@ def _function_node(func: Callable[..., Any]) -> ast.FunctionDef | ast.AsyncFunct
     for source in ("".join(lines[code.co_firstlineno - 1 : last]), None):
         try:
             if source is None:  # the span was not the whole definition: let inspect find it
+                import inspect
+
                 source = inspect.getsource(func)
             tree = ast.parse(textwrap.dedent(source))
         except (OSError, TypeError, SyntaxError):

@@ -177,7 +177,7 @@ def test_dask_tiles_on_two_worker_processes_equal_one_process(example, dask_clie
 
 def test_dask_command_checks_its_image(example) -> None:  # type: ignore[no-untyped-def]
     pytest.importorskip("distributed")
-    env = {**os.environ, "PYTHONPATH": str(example["root"])}
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(example["root"]), os.environ.get("PYTHONPATH", "")])}
     args = ["--device", "cpu", "--size", "64x48", "--max-iter", "16", "--tile", "16x32"]
     proc = subprocess.run([sys.executable, "-m", "hybrid_dask", *args], capture_output=True, text=True, env=env)
     assert proc.returncode == 0, proc.stdout + proc.stderr

@@ -471,3 +471,32 @@ def shift(src: Array[f32, 2], dst: Array[f32, 2]):
     assert np.array_equal(outs[0], host * np.float32(2.0) + host[::-1])
     plan = b.module.shift._plans[(0, 0)]
     assert plan.handle32 is not None
+
+
+MATH_ULPS = {"sqrt": 0, "exp": 4, "log": 4, "sin": 4, "cos": 4, "tan": 4, "erf": 4, "erfc": 6, "atan": 4, "pow": 4}
+
+
+def test_math_functions_on_the_gpu_within_documented_ulps_of_the_cpu(build):
+    """libdevice (GPU) against the C library (the Python path, and the native CPU code that calls the
+    same functions): docs/language.md's bound, in units in the last place of the f64 result."""
+    names = sorted(MATH_ULPS)
+    body = "\n".join(
+        f"        out[i, {k}] = math.{name}(x[i]{', 1.5' if name == 'pow' else ''})" for k, name in enumerate(names)
+    )
+    b = build(
+        HEADER
+        + f"""
+@kernel
+def functions(x: Array[f64], out: Array[f64, 2]):
+    i = gpu.global_tid_x()
+    if i < len(x):
+{body}
+"""
+    )
+    x = np.random.default_rng(5).uniform(0.01, 20.0, 4096)
+    x[:8] = [0.5, 1.0, 2.0, 3.141592653589793, 10.0, 0.1, 7.25, 19.5]
+    (cpu, gpu) = both(b.module.functions, 128, 32, x, np.zeros((4096, len(names))))
+    for k, name in enumerate(names):
+        a, g = cpu[1][:, k], gpu[1][:, k]
+        ulps = np.abs(a.view(np.int64) - g.view(np.int64))
+        assert ulps.max() <= MATH_ULPS[name], f"math.{name}: {ulps.max()} ulps (x = {x[ulps.argmax()]!r})"

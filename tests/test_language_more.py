@@ -245,7 +245,7 @@ def test_more_math_bit_identical(lang, device: str) -> None:  # type: ignore[no-
     xs, ys = _math_inputs()
     n = len(xs)
     out, flags, ints = np.zeros((n, 11)), np.zeros((n, 3), bool), np.zeros((n, 2), np.int64)
-    if device == "cpu-python":
+    if device == "cpu-python" or (device == "cpu" and lang.module.more_math.native_code() is None):
         finite = np.isfinite(xs)  # Python's math raises where C returns inf/nan: compare the finite rows
         xs, ys = np.where(finite, xs, 1.0), ys
     lang.module.more_math.launch(32, 1, xs, ys, out, flags, ints, device=device)
@@ -266,6 +266,10 @@ def test_more_math_bit_identical(lang, device: str) -> None:  # type: ignore[no-
             ],
             axis=1,
         )
+    if device == "cuda":  # cbrt and exp2 are libdevice's there: within docs/language.md's bound of the C library's
+        libm = [8, 9]
+        assert (_ulps(out[:, libm], expected[:, libm]) <= 2).all() or np.array_equal(out[:, libm], expected[:, libm])
+        out[:, libm] = expected[:, libm]
     np.testing.assert_array_equal(out, expected)
     np.testing.assert_array_equal(flags, np.stack([np.isnan(xs), np.isinf(xs), np.isfinite(xs)], axis=1))
     finite = np.isfinite(xs)
@@ -309,6 +313,8 @@ def test_gamma_native_within_documented_ulps_of_python(lang) -> None:  # type: i
     ],
 )
 def test_fma_single_rounding(lang, device: str) -> None:  # type: ignore[no-untyped-def]
+    if device == "cpu" and lang.module.fused.native_code() is None and sys.version_info < (3, 13):
+        pytest.skip("no native code here, and the Python path needs math.fma (Python 3.13)")
     a = np.array([1.0 + 2.0**-30, 0.1, 3.0])
     b = np.array([1.0 - 2.0**-30, 10.0, 7.0])
     c = np.array([-1.0, -1.0, 1.0])

@@ -15,42 +15,25 @@ from llvmlite import ir as llir
 from .. import ir
 from ..typecheck.arguments import bound_nodes
 from ..typecheck.typed import Callee
-from ..types import NONE, WEAK_FLOAT, WEAK_INT, ArrayT, Scalar, StructT, TupleT, Type
+from ..types import NONE, WEAK_FLOAT, WEAK_INT, ArrayT, Scalar, StructT, TupleT
 from . import host_context as hx
 from . import intrinsics
 from .host import WARP_CALLS
-from .ops import I1, I8, I64, PTR, VOID, Ops, const
+from .ops import I1, I8, I64, PTR, VOID, const
+from .parts import LowererParts
 from .values import ArrayValue, TupleValue, Value, abi_types, flatten, unflatten
 
 if TYPE_CHECKING:
     from ..typecheck.typed import TypedFunction
 
 
-class CallLowerer:
-    tf: TypedFunction
-    b: llir.IRBuilder
-    ops: Ops
-    parent: Any
+class CallLowerer(LowererParts):
     address: Callable[..., llir.Value]  # provided by MemoryLowerer
     ctx: llir.Value  # host: the thread context (HostLowerer)
     kernel_fn: llir.Function | None
-    fn: llir.Function
     after_call: Callable[[], None]
     yield_point: Callable[..., None]
     warp_call: Callable[..., llir.Value]
-    _alloca: Callable[..., llir.AllocaInstr]
-
-    def expr(self, e: ir.Expr) -> Value:  # provided by FunctionLowerer
-        raise NotImplementedError
-
-    def coerce(self, e: ir.Expr, to: Type) -> llir.Value:
-        raise NotImplementedError
-
-    def condition(self, e: ir.Expr) -> llir.Value:
-        raise NotImplementedError
-
-    def convert_value(self, value: Value, src: Type, dst: Type) -> Value:
-        raise NotImplementedError
 
     # ------------------------------------------------------------------ calls
     def call(self, e: ir.Call) -> Value:

@@ -8,7 +8,7 @@ expressions, each short-circuiting as Python does.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from llvmlite import ir as llir
 
@@ -16,34 +16,15 @@ from .. import ir
 from ..errors import Loc
 from ..typecheck.rules import OpTypes
 from ..types import Type, Weak, storage
-from .ops import I1, Ops, llvm_type
+from .ops import I1, llvm_type
+from .parts import LowererParts
 from .values import Value, flatten, unflatten
 
 if TYPE_CHECKING:
-    from ..typecheck.typed import TypedFunction
+    pass
 
 
-class OperatorLowerer:
-    tf: TypedFunction
-    b: llir.IRBuilder
-    fn: llir.Function
-    ops: Ops
-
-    def expr(self, e: ir.Expr) -> Value:  # provided by FunctionLowerer
-        raise NotImplementedError
-
-    def coerce(self, e: ir.Expr, to: Type) -> llir.Value:
-        raise NotImplementedError
-
-    def condition(self, e: ir.Expr) -> llir.Value:
-        raise NotImplementedError
-
-    def convert_value(self, value: Value, src: Type, dst: Type) -> Value:
-        raise NotImplementedError
-
-    def check(self, ok: llir.Value, kind: str, loc: Loc, msg: str | None = None, values: Any = ()) -> None:
-        raise NotImplementedError
-
+class OperatorLowerer(LowererParts):
     def _binop_values(
         self, op: str, left: llir.Value, left_t: Type, right_node: ir.Expr, ops: OpTypes, loc: Loc
     ) -> llir.Value:

@@ -15,7 +15,7 @@ votes post their value to the block's exchange buffer, yield to the warp, then r
 from __future__ import annotations
 
 import copy
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from llvmlite import ir as llir
 
@@ -24,8 +24,8 @@ from ..errors import CompileError, Loc
 from ..typecheck.rules import SHUFFLES, VOTES
 from ..types import WEAK_INT, Type, storage
 from . import host_context as hx
-from .ops import I1, I32, I64, Ops, llvm_type
-from .values import Value
+from .ops import I1, I32, I64, llvm_type
+from .parts import LowererParts
 
 if TYPE_CHECKING:
     from ..typecheck.typed import TypedFunction
@@ -90,30 +90,13 @@ class Yield:
         self.save, self.resume, self.cont, self.status = save, resume, cont, status
 
 
-class HostLowerer:
-    tf: TypedFunction
-    b: llir.IRBuilder
-    fn: llir.Function
-    ops: Ops
-    parent: Any
+class HostLowerer(LowererParts):
     entry: llir.Block
     ctx: llir.Value
     kernel_fn: llir.Function | None  # the host kernel function being built (also while inlining into it)
     yields: list[Yield]
     frame: Frame | None  # kernels whose threads meet: their locals' home
     inline_exit: tuple[llir.Block, list[llir.AllocaInstr]] | None
-
-    def expr(self, e: ir.Expr) -> Value:  # provided by FunctionLowerer
-        raise NotImplementedError
-
-    def coerce(self, e: ir.Expr, to: Type) -> llir.Value:
-        raise NotImplementedError
-
-    def condition(self, e: ir.Expr) -> llir.Value:
-        raise NotImplementedError
-
-    def _alloca(self, ty: llir.Type, name: str) -> llir.AllocaInstr:
-        raise NotImplementedError
 
     @property
     def in_kernel(self) -> bool:

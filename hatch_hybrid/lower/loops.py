@@ -7,17 +7,18 @@ grid-stride loops (run-time trip counts), and not for loops that synchronise thr
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from llvmlite import ir as llir
 
 from .. import ir
 from ..typecheck.rules import SHUFFLES, VOTES
-from ..types import WEAK_INT, Type
+from ..types import WEAK_INT
 from .ops import I64, const
+from .parts import LowererParts
 
 if TYPE_CHECKING:
-    from ..typecheck.typed import TypedFunction
+    pass
 
 _CONVERGENT = {"syncthreads"} | SHUFFLES | VOTES
 
@@ -30,27 +31,8 @@ class Loop:
         self.break_to = break_to
 
 
-class LoopLowerer:
-    tf: TypedFunction
-    b: llir.IRBuilder
-    fn: llir.Function
-    parent: Any
+class LoopLowerer(LowererParts):
     loops: list[Loop]
-
-    def block(self, stmts: list[ir.Stmt]) -> None:  # provided by FunctionLowerer
-        raise NotImplementedError
-
-    def condition(self, e: ir.Expr) -> llir.Value:
-        raise NotImplementedError
-
-    def coerce(self, e: ir.Expr, to: Type) -> llir.Value:
-        raise NotImplementedError
-
-    def store_local(self, name: str, value: Any) -> None:
-        raise NotImplementedError
-
-    def _alloca(self, ty: llir.Type, name: str) -> llir.AllocaInstr:
-        raise NotImplementedError
 
     def while_(self, s: ir.While) -> None:
         head = self.fn.append_basic_block("while.cond")

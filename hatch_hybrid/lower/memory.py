@@ -8,18 +8,19 @@ the module's error slot.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from llvmlite import ir as llir
 
 from .. import ir
 from ..errors import Loc
-from ..types import WEAK_INT, ArrayT, Element, Scalar, StructT, TupleT, Type
-from .ops import I8, I32, I64, PTR, VOID, Ops, const, memory_type
+from ..types import WEAK_INT, ArrayT, Element, Scalar, StructT, TupleT
+from .ops import I8, I32, I64, PTR, VOID, const, memory_type
+from .parts import LowererParts
 from .values import ArrayValue, TupleValue, Value, flatten, leaf_offsets, unflatten
 
 if TYPE_CHECKING:
-    from ..typecheck.typed import TypedFunction
+    pass
 
 
 def element_memory_type(dtype: Element) -> llir.Type:
@@ -29,19 +30,7 @@ def element_memory_type(dtype: Element) -> llir.Type:
     return memory_type(dtype)
 
 
-class MemoryLowerer:
-    tf: TypedFunction
-    b: llir.IRBuilder
-    fn: llir.Function
-    ops: Ops
-    parent: Any
-
-    def expr(self, e: ir.Expr) -> Value:  # provided by FunctionLowerer
-        raise NotImplementedError
-
-    def coerce(self, e: ir.Expr, to: Type) -> llir.Value:
-        raise NotImplementedError
-
+class MemoryLowerer(LowererParts):
     def check(
         self, ok: llir.Value, kind: str, loc: Loc, msg: str | None = None, values: tuple[llir.Value, ...] = ()
     ) -> None:

@@ -1,0 +1,52 @@
+"""What :class:`~.function.FunctionLowerer` provides to the mixins it is made of (calls, memory, loops,
+operators, host): the function being built, its builder, and the methods that lower expressions,
+statements and locals. The mixins derive from :class:`LowererParts` to be typed against it."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from llvmlite import ir as llir
+
+from .. import ir
+from ..errors import Loc
+from ..types import Type
+from .ops import Ops
+from .values import Value
+
+if TYPE_CHECKING:
+    from ..typecheck.typed import TypedFunction
+
+
+class LowererParts:
+    tf: TypedFunction
+    b: llir.IRBuilder
+    fn: llir.Function
+    ops: Ops
+    parent: Any  # the ModuleLowerer
+
+    def expr(self, e: ir.Expr) -> Value:
+        raise NotImplementedError
+
+    def coerce(self, e: ir.Expr, to: Type) -> llir.Value:
+        raise NotImplementedError
+
+    def condition(self, e: ir.Expr) -> llir.Value:
+        raise NotImplementedError
+
+    def convert_value(self, value: Value, src: Type, dst: Type) -> Value:
+        raise NotImplementedError
+
+    def block(self, stmts: list[ir.Stmt]) -> None:
+        raise NotImplementedError
+
+    def store_local(self, name: str, value: Any) -> None:
+        raise NotImplementedError
+
+    def _alloca(self, ty: llir.Type, name: str) -> llir.AllocaInstr:
+        raise NotImplementedError
+
+    def check(
+        self, ok: llir.Value, kind: str, loc: Loc, msg: str | None = None, values: tuple[llir.Value, ...] = ()
+    ) -> None:
+        raise NotImplementedError

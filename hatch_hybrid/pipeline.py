@@ -7,6 +7,7 @@ kernels, which :mod:`.hook.plugin` turns into wheel contents.
 from __future__ import annotations
 
 import base64
+import dataclasses
 import hashlib
 import os
 import time
@@ -31,6 +32,7 @@ from .frontend.discover import EnumSym, KernelDecl, ModuleIndex, ModuleSym
 from .lower.abi import INDEX32_SUFFIX
 from .lower.function import ModuleLowerer
 from .lower.host import NativeUnsupported
+from .lower.host_context import CTX_WORDS, EXCHANGE_BYTES
 from .typecheck.program import Program
 from .typecheck.typed import TypedFunction
 from .typecheck.user_types import annotation_typevar
@@ -141,7 +143,8 @@ class HostCode:
     why the kernel cannot run natively (it then runs through its Python function)."""
 
     objects: dict[str, bytes] = field(default_factory=dict)  # target (or "target/level") -> object file
-    frame_bytes: int = 0  # per thread, for kernels whose threads meet at barriers
+    frame_bytes: int = 0  # per thread, for kernels whose threads meet at barriers: context and locals
+    exchange_bytes: int = 0  # per thread, for kernels with warp calls: the warp exchange buffers
     shared_bytes: int = 0  # static shared memory per block
     barriers: bool = False  # threads meet (barriers, warp calls): the driver's state machine runs
     libm: list[str] = field(default_factory=list)  # C library functions called
@@ -157,33 +160,20 @@ class HostCode:
             "shared_bytes": self.shared_bytes,
             "barriers": self.barriers,
         }
+        if self.exchange_bytes:
+            entry["exchange_bytes"] = self.exchange_bytes
         if self.checks:
             entry["checks"] = self.checks
         return entry
 
     def cache_entry(self) -> dict[str, Any]:
-        return {
-            "objects": {t: base64.b64encode(blob).decode() for t, blob in self.objects.items()},
-            "frame_bytes": self.frame_bytes,
-            "shared_bytes": self.shared_bytes,
-            "barriers": self.barriers,
-            "libm": self.libm,
-            "checks": self.checks,
-            "unsupported": self.unsupported,
-        }
+        objects = {t: base64.b64encode(blob).decode() for t, blob in self.objects.items()}
+        return {**dataclasses.asdict(self), "objects": objects}
 
     @classmethod
     def from_cache(cls, entry: dict[str, Any]) -> HostCode:
         objects = {t: base64.b64decode(blob) for t, blob in entry["objects"].items()}
-        return cls(
-            objects,
-            entry["frame_bytes"],
-            entry["shared_bytes"],
-            entry["barriers"],
-            entry["libm"],
-            entry["checks"],
-            entry["unsupported"],
-        )
+        return cls(**{**entry, "objects": objects})
 
 
 def _param_entry(program: Program, p: ir.Param, t: Type, written: bool, module: str) -> dict[str, Any]:
@@ -368,6 +358,8 @@ def _compile_host(program: Program, decl: KernelDecl, result: CompiledKernel, op
         kernel = lowerer.lower_host_kernel(typed)
     except NativeUnsupported as exc:
         return HostCode(unsupported=str(exc))
+    # a thread's context, then its locals (kernels whose threads meet at barriers)
+    frame_bytes = CTX_WORDS * 8 + lowerer.frame_bytes if typed.uses_barrier else 0
     levels = sorted({level for t in options.cpu for level, _ in TARGETS[t].levels})
     for level in ["", *levels]:
         host_driver.add_entry(
@@ -375,31 +367,27 @@ def _compile_host(program: Program, decl: KernelDecl, result: CompiledKernel, op
             typed,
             kernel,
             entry_symbol(typed.symbol, level),
-            lowerer.frame_bytes,
+            frame_bytes,
             lowerer.ctx_reads,
             lowerer.warp_calls,
         )
     text = lowerer.text()
-    first = TARGETS[options.cpu[0]]
     code = HostCode(
-        frame_bytes=lowerer.frame_bytes,
+        frame_bytes=frame_bytes,
+        exchange_bytes=EXCHANGE_BYTES if lowerer.warp_calls else 0,
         shared_bytes=lowerer.shared_bytes,
         barriers=typed.uses_barrier,
         libm=sorted(lowerer.libdevice),
         checks=[_site_entry(program, site) for site in lowerer.sites],
     )
+    if options.dump_dir is not None:
+        options.dump_dir.mkdir(parents=True, exist_ok=True)
+        (options.dump_dir / f"{typed.symbol}.host.ll").write_text(text)
     for target in options.cpu:
-        t = TARGETS[target]
-        ir_text = text.replace(f'target triple = "{first.triple}"', f'target triple = "{t.triple}"').replace(
-            f'target datalayout = "{host_emit.data_layout(first.name)}"',
-            f'target datalayout = "{host_emit.data_layout(target)}"',
-        )
-        for level in ["", *(level for level, _ in t.levels)]:
-            mod = host_emit.optimise(ir_text, {entry_symbol(typed.symbol, level)}, target, level)
+        for level in ["", *(level for level, _ in TARGETS[target].levels)]:
+            mod = host_emit.optimise(text, {entry_symbol(typed.symbol, level)}, target, level)
             key = f"{target}/{level}" if level else target
             if options.dump_dir is not None:
-                options.dump_dir.mkdir(parents=True, exist_ok=True)
-                (options.dump_dir / f"{typed.symbol}.{target}.ll").write_text(ir_text)
                 (options.dump_dir / f"{typed.symbol}.{key.replace('/', '.')}.opt.ll").write_text(str(mod))
             code.objects[key] = host_emit.emit_object(mod, target, level)
     return code

@@ -2,12 +2,13 @@
 
 A kernel becomes a function the driver calls once per thread (``ctx``, the kernel's parameters) and
 that returns a status. Where threads must meet (``gpu.syncthreads()``, warp shuffles and votes) the
-function *yields*: it saves every local variable to the thread's frame, records where it stopped
-and returns; the driver runs the other threads up to the same point and calls it again, and it
-resumes after restoring its locals (loop fission at barriers, as MCUDA does, done as a state
-machine so that barriers inside loops and branches need nothing special). Helpers that meet other
-threads are lowered inline into the kernel so that their locals are saved too. Warp shuffles and
-votes post their value to the block's exchange buffer, yield to the warp, then read their lanes'.
+function *yields*: it records where it stopped and returns; the driver runs the other threads up to
+the same point and calls it again, and its entry jumps back to where it stopped (loop fission at
+barriers, as MCUDA does, done as a state machine so that barriers inside loops and branches need
+nothing special). Such kernels keep their locals in the thread's frame, memory that outlives the
+returns. Helpers that meet other threads are lowered inline into the kernel so that their locals
+live there too. Warp shuffles and votes post their value to the block's exchange buffer, yield to
+the warp, then read their lanes'.
 
 :class:`HostLowerer` is mixed into :class:`~.function.FunctionLowerer`.
 """
@@ -84,10 +85,10 @@ class Frame:
 
 
 class Yield:
-    """One place where a kernel's thread stops: the block saving the locals, and the one resuming."""
+    """One place where a kernel's thread stops: where it goes on, and what it tells the driver."""
 
-    def __init__(self, save: llir.Block, resume: llir.Block, cont: llir.Block, status: int) -> None:
-        self.save, self.resume, self.cont, self.status = save, resume, cont, status
+    def __init__(self, cont: llir.Block, status: int) -> None:
+        self.cont, self.status = cont, status
 
 
 class HostLowerer(LowererParts):
@@ -152,34 +153,27 @@ class HostLowerer(LowererParts):
     # ---------------------------------------------------------------- yields
     def yield_point(self, status: int, loc: Loc) -> None:
         """Stop this thread here until the driver has run the others (of the block, or of the warp)
-        to the same point; locals are saved to the frame and restored on resumption."""
+        to the same point; the locals stay in the frame, and the next call goes on from here."""
         if self.kernel_fn is None:
             raise NativeUnsupported(loc, "a barrier outside a kernel cannot run natively")
         b = self.b
         k = len(self.yields) + 1
-        save = self.fn.append_basic_block(f"yield{k}.save")
-        resume = self.fn.append_basic_block(f"yield{k}.resume")
+        hx.ctx_store(self.ops, self.ctx, "state", llir.Constant(I64, k))
+        b.ret(llir.Constant(I32, status))
         cont = self.fn.append_basic_block(f"yield{k}.cont")
-        b.branch(save)
-        self.yields.append(Yield(save, resume, cont, status))
+        self.yields.append(Yield(cont, status))
         b.position_at_end(cont)
 
     def finish_host_kernel(self, body: llir.Block) -> int:
         """Close the kernel function: its entry dispatches on the thread's state to the start or to a
         resumption point. Returns the bytes of the thread's frame."""
         b = self.b
-        if self.frame is not None:  # the locals live in the frame already
-            for k, y in enumerate(self.yields, start=1):
-                b.position_at_end(y.save)
-                hx.ctx_store(self.ops, self.ctx, "state", llir.Constant(I64, k))
-                b.ret(llir.Constant(I32, y.status))
-                b.position_at_end(y.resume)
-                b.branch(y.cont)
+        if self.frame is not None:
             b.position_at_end(self.entry)
             state = hx.ctx_load(self.ops, self.ctx, "state")
             switch = b.switch(state, body)
             for k, y in enumerate(self.yields, start=1):
-                switch.add_case(llir.Constant(I64, k), y.resume)
+                switch.add_case(llir.Constant(I64, k), y.cont)
             self.frame.mark_accesses(self.fn, self.ops.module)
             self.parent.warp_calls = any(y.status == hx.AT_WARP for y in self.yields)
             return self.frame.bytes

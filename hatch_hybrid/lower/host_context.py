@@ -3,7 +3,7 @@
 On the host every lowered function takes one hidden first parameter, a pointer to the calling
 thread's context: an array of i64 words (:data:`CTX`) holding the thread's and block's indices, the
 launch's dimensions, the block's shared memory, the launch's error slot and, for kernels whose
-threads meet at barriers, the thread's saved state. :mod:`hatch_hybrid.backend.host.driver` builds
+threads meet at barriers, where the thread stopped. :mod:`hatch_hybrid.backend.host.driver` builds
 the loops that fill it in.
 """
 
@@ -25,18 +25,18 @@ CTX = {
     "error": 15,  # the launch's error slot: i64[4] (site, two values)
     "failed": 16,  # set when this thread failed a check: every function returns at once
     "state": 17,  # where a thread that stopped at a barrier resumes (0: at the start)
-    "frame": 18,  # the thread's saved locals (kernels with barriers)
-    "exchange": 19,  # the block's warp exchange buffers
-    "exchanges": 20,  # warp exchanges this thread has done (its parity picks the buffer)
-    "linear": 21,  # the thread's linear index in its block
-    "threads": 22,  # threads per block
-    "status": 23,  # the driver's record of where the thread stopped
-    **{f"global_tid_{a}": 24 + k for k, a in enumerate("xyz")},  # block_idx * block_dim + thread_idx
+    "exchange": 18,  # the block's warp exchange buffers
+    "exchanges": 19,  # warp exchanges this thread has done (its parity picks the buffer)
+    "linear": 20,  # the thread's linear index in its block
+    "threads": 21,  # threads per block
+    "status": 22,  # the driver's record of where the thread stopped
+    **{f"global_tid_{a}": 23 + k for k, a in enumerate("xyz")},  # block_idx * block_dim + thread_idx
 }
-CTX_WORDS = 28
+CTX_WORDS = 26  # a kernel whose threads meet keeps its locals right after its context (its frame)
 # what a kernel may read for the driver to run a row of blocks as one loop over global x
 PER_BLOCK_X = {"thread_idx_x", "block_idx_x", "linear"}
 EXCHANGE_SLOT = 4  # i64 words per lane and buffer: value, argument, tag, padding
+EXCHANGE_BYTES = 2 * EXCHANGE_SLOT * 8  # per thread: two buffers, used in turn
 
 # What a host kernel function returns to its driver
 DONE, FAILED, AT_BARRIER, AT_WARP = 0, 1, 2, 3

@@ -270,8 +270,8 @@ def _validate_entry(path: Path, kernel: str, entry: dict[str, Any], prefix: str)
     if native is not None and "unsupported" not in native:
         field = f"{prefix}cpu."
         need(native, field, "symbol", _is_str, "a string")
-        for key in ("frame_bytes", "shared_bytes"):
-            need(native, field, key, lambda v: _is_int(v) and v >= 0, "a non-negative int")
+        for key in ("frame_bytes", "shared_bytes", "exchange_bytes"):
+            need(native, field, key, lambda v: _is_int(v) and v >= 0, "a non-negative int", key == "exchange_bytes")
         need(native, field, "barriers", _is_bool, "true or false")
         need(native, field, "checks", lambda v: _is_list(v) and all(map(_is_site, v)), "a list of check sites", True)
     for code in CODE_FIELDS:

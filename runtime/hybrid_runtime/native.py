@@ -30,8 +30,6 @@ from .config import LaunchConfig
 from .manifest import Manifest, ManifestError
 from .signature import Param
 
-CTX_WORDS = 28  # hatch_hybrid.lower.host_context.CTX_WORDS: one thread's context
-EXCHANGE_BYTES = 2 * 4 * 8  # two buffers of four words per thread (warp shuffles and votes)
 LAUNCH_WORDS = 12
 
 
@@ -204,9 +202,9 @@ class NativeKernel:
     qualname: str
     function: Any  # the ctypes function
     params: list[Param]
-    frame_bytes: int
+    frame_bytes: int  # per thread: its context and locals (kernels whose threads meet at barriers)
+    exchange_bytes: int  # per thread: the warp exchange buffers (kernels with warp calls)
     shared_bytes: int
-    barriers: bool
     sites: list[dict[str, Any]]
     fmt: str = ""  # struct format of the flattened parameters
 
@@ -233,8 +231,8 @@ class NativeKernel:
             fn,
             params,
             int(cpu.get("frame_bytes", 0)),
+            int(cpu.get("exchange_bytes", 0)),
             int(cpu.get("shared_bytes", 0)),
-            bool(cpu.get("barriers", False)),
             list(cpu.get("checks", [])),
         )
 
@@ -285,8 +283,8 @@ class NativeKernel:
         shared = (self.shared_bytes + 15) // 16 * 16
         sizes = (
             shared + config.shared_bytes + 16,
-            threads * (CTX_WORDS * 8 + self.frame_bytes) + 16 if self.barriers else 16,
-            threads * EXCHANGE_BYTES + 16 if self.barriers else 16,
+            threads * self.frame_bytes + 16,
+            threads * self.exchange_bytes + 16,
         )
         memory = getattr(_memory, "buffers", None)
         if memory is None or any(len(m) < size for m, size in zip(memory, sizes)):

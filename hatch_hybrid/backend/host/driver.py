@@ -28,8 +28,8 @@ LAUNCH = {
     "dynamic": 7,
     "dynamic_size": 8,
     "error": 9,  # i64[4]
-    "frames": 10,  # kernels with barriers: threads-per-block thread contexts and frames
-    "exchange": 11,  # kernels with warp calls: 2 x threads-per-block x 4 words
+    "frames": 10,  # kernels with barriers: per thread, its context then its locals (frame_bytes each)
+    "exchange": 11,  # kernels with warp calls: EXCHANGE_BYTES per thread
 }
 RUN = 5  # a thread the driver is to call (again)
 
@@ -90,7 +90,9 @@ def add_entry(
     warp_calls: bool = True,
 ) -> None:
     """Add the exported entry ``symbol`` that runs ``kernel`` (from :meth:`lower_host_kernel`), which
-    reads the thread-context words ``ctx_reads`` and, with ``warp_calls``, stops at warp calls."""
+    reads the thread-context words ``ctx_reads`` and, with ``warp_calls``, stops at warp calls.
+    ``frame_bytes``: what each thread of a kernel whose threads meet needs in the frames buffer (its
+    context, then its locals)."""
     fn = llir.Function(module, llir.FunctionType(I32, [PTR, PTR, I64, I64]), symbol)
     fn.storage_class = "dllexport"
     params, launch, first, end = fn.args
@@ -100,7 +102,7 @@ def add_entry(
     for k, ty in enumerate(x for t in tf.arg_types for x in abi_types(t, kernel=True)):
         ptr = b.load(_word(b, params, k), typ=PTR)
         values.append(b.load(ptr, typ=ty))
-    word = {name: b.load(_word(b, launch, k), typ=I64) for name, k in LAUNCH.items()}
+    word = {name: b.load(_word(b, launch, k), typ=I64) for name, k in LAUNCH.items() if name not in ("grid", "block")}
     grid = [b.load(_word(b, launch, LAUNCH["grid"] + a), typ=I64) for a in range(3)]
     block = [b.load(_word(b, launch, LAUNCH["block"] + a), typ=I64) for a in range(3)]
     threads = b.mul(b.mul(block[0], block[1]), block[2])
@@ -143,10 +145,10 @@ def add_entry(
         return status
 
     zero = llir.Constant(I64, 0)
-    if frame_bytes == 0 and not tf.uses_barrier and not hx.PER_BLOCK_X & ctx_reads:
+    if not tf.uses_barrier and not hx.PER_BLOCK_X & ctx_reads:
         _rows_of_blocks(lb, (first, end), grid, block, fill_block, call)
         return
-    if frame_bytes == 0 and not tf.uses_barrier:
+    if not tf.uses_barrier:
         ctx = b.alloca(I64, size=llir.Constant(I64, hx.CTX_WORDS), name="ctx")
 
         def run_block(blk: llir.Value) -> None:
@@ -171,7 +173,7 @@ def add_entry(
         return
 
     ops = Ops(b, module, set(), host=True)
-    stride = llir.Constant(I64, hx.CTX_WORDS * 8 + frame_bytes)
+    stride = llir.Constant(I64, frame_bytes)
     frames = b.inttoptr(word["frames"], PTR)
 
     def thread_ctx(t: llir.Value) -> llir.Value:
@@ -187,12 +189,8 @@ def add_entry(
             tx = b.urem(t, block[0])
             rest = b.udiv(t, block[0])
             fill_thread(ctx, tx, b.urem(rest, block[1]), b.udiv(rest, block[1]), t)
-            b.store(
-                b.ptrtoint(b.gep(ctx, [llir.Constant(I64, hx.CTX_WORDS)], source_etype=I64), I64),
-                _word(b, ctx, hx.CTX["frame"]),
-            )
             b.store(llir.Constant(I64, RUN), _word(b, ctx, hx.CTX["status"]))
-            for parity in (0, 1):  # no tag of an earlier block may pass for one of this block's posts
+            for parity in (0, 1) if warp_calls else ():  # no earlier block's tag may pass for this one's
                 slot = hx.exchange_slot(ops, ctx, llir.Constant(I64, parity), t)
                 b.store(zero, b.gep(slot, [llir.Constant(I64, 2)], source_etype=I64))
 

@@ -24,6 +24,8 @@ def data_layout(name: str) -> str:
 def optimise(llvm_ir: str, entries: set[str], name: str, level: str = "") -> llvm.ModuleRef:
     tm = target_machine(name, level)
     mod = llvm.parse_assembly(llvm_ir)
+    mod.triple = TARGETS[name].triple  # the IR is lowered once, for the first target
+    mod.data_layout = str(tm.target_data)
     for fn in mod.functions:
         if fn.name not in entries and not fn.is_declaration:
             fn.linkage = "internal"

@@ -140,29 +140,13 @@ class CallLowerer(LowererParts):
             return regs[0] if len(regs) == 1 else TupleValue(regs)
         if name == "local_array":
             return self.local_array(e, callee)
+        if name in ("shared_array", "dynamic_shared_array"):
+            return self.shared_array(e, callee)
         if self.parent.host and not name.startswith("atomic_"):
             return self.call_gpu_host(e, callee)
         if name == "syncthreads":
             intrinsics.syncthreads(self.ops)
             return None
-        if name == "dynamic_shared_array":
-            dtype = callee.arg_types[0]
-            assert isinstance(dtype, (Scalar, StructT))
-            ptr = self.b.addrspacecast(intrinsics.dynamic_shared(self.parent.module), PTR)
-            size = self.b.zext(intrinsics.dynamic_shared_size(self.ops), I64)
-            length = self.b.udiv(size, llir.Constant(I64, dtype.dtype.itemsize))
-            return ArrayValue(ptr, [length], [const(WEAK_INT, 1)])
-        if name == "shared_array":
-            dtype = callee.arg_types[0]
-            assert isinstance(dtype, (Scalar, StructT))
-            shape = self.tf.consts[e.nid]
-            count = 1
-            for d in shape:
-                count *= d
-            item = dtype.dtype.itemsize
-            gv = intrinsics.shared_global(self.parent.module, llir.IntType(8), count * item, max(item, 8))
-            ptr = self.b.addrspacecast(gv, PTR)
-            return ArrayValue(ptr, [const(WEAK_INT, d) for d in shape], _strides(shape))
         if name in ("lane_id", "threadfence"):
             if name == "threadfence":
                 intrinsics.threadfence(self.ops)
@@ -210,6 +194,29 @@ class CallLowerer(LowererParts):
         self.b.call(memset, [ptr, llir.Constant(I8, 0), llir.Constant(I64, size), llir.Constant(I1, 0)])
         return ArrayValue(ptr, [const(WEAK_INT, d) for d in shape], _strides(shape))
 
+    def shared_array(self, e: ir.Call, callee: Callee) -> ArrayValue:
+        """``gpu.shared_array`` (its own memory, per call site) or ``gpu.dynamic_shared_array`` (the
+        launch's ``shared_bytes``): the block's shared memory on the GPU, the block's buffer on the host."""
+        dtype = callee.arg_types[0]
+        assert isinstance(dtype, (Scalar, StructT))
+        item = dtype.dtype.itemsize
+        b = self.b
+        if callee.name == "dynamic_shared_array":
+            if self.parent.host:
+                ptr, size = hx.dynamic_shared(self.ops, self.ctx)
+            else:
+                ptr = b.addrspacecast(intrinsics.dynamic_shared(self.parent.module), PTR)
+                size = b.zext(intrinsics.dynamic_shared_size(self.ops), I64)
+            return ArrayValue(ptr, [b.udiv(size, llir.Constant(I64, item))], [const(WEAK_INT, 1)])
+        shape = self.tf.consts[e.nid]
+        size = math.prod(shape) * item
+        if self.parent.host:
+            offset = self.parent.shared_offset((self.tf.symbol, e.nid), size, max(item, 8))
+            ptr = hx.shared_pointer(self.ops, self.ctx, offset)
+        else:
+            ptr = b.addrspacecast(intrinsics.shared_global(self.parent.module, I8, size, max(item, 8)), PTR)
+        return ArrayValue(ptr, [const(WEAK_INT, d) for d in shape], _strides(shape))
+
     def call_gpu_host(self, e: ir.Call, callee: Callee) -> Value:
         """The ``gpu`` intrinsics as the host runs them (atomics are the same instructions)."""
         name = callee.name
@@ -224,21 +231,6 @@ class CallLowerer(LowererParts):
         if name == "threadfence":
             hx.threadfence(ops)
             return None
-        if name in ("shared_array", "dynamic_shared_array"):
-            dtype = callee.arg_types[0]
-            assert isinstance(dtype, (Scalar, StructT))
-            item = dtype.dtype.itemsize
-            if name == "dynamic_shared_array":
-                ptr, size = hx.dynamic_shared(ops, self.ctx)
-                return ArrayValue(ptr, [self.b.udiv(size, llir.Constant(I64, item))], [const(WEAK_INT, 1)])
-            shape = self.tf.consts[e.nid]
-            count = 1
-            for d in shape:
-                count *= d
-            offset = self.parent.shared_offset((self.tf.symbol, e.nid), count * item, max(item, 8))
-            return ArrayValue(
-                hx.shared_pointer(ops, self.ctx, offset), [const(WEAK_INT, d) for d in shape], _strides(shape)
-            )
         return hx.special_register(ops, self.ctx, name)
 
 

@@ -190,6 +190,18 @@ class CallChecker:
         self.tf.uses_barrier |= spec.uses_barrier
         return spec.return_type
 
+    def check_storable(self, node: ir.Expr, value: Type, dest: Type, message: str) -> None:
+        """``value`` (of ``node``) can be stored where a ``dest`` goes (a struct field, an array
+        element): the same struct, or any number (an int literal must fit); else ``message``, whose
+        ``{dest}`` and ``{value}`` name the two types."""
+        if isinstance(dest, StructT) or isinstance(value, StructT):
+            if value == dest:
+                return
+        elif is_numeric(value):
+            self._check_int_literal(node, dest)
+            return
+        raise CompileError(node.loc, message.format(dest=dest, value=value))
+
     def construct(self, e: ir.Call, sym: StructSym) -> Type:
         """``Complex(re, im)``: every field converted to its type, as the host class's __init__ does."""
         struct = self.program.struct(sym, e.loc).type
@@ -208,14 +220,9 @@ class CallChecker:
             raise CompileError(e.loc, f"{sym.name}() is missing field{'s' * (len(missing) > 1)} {', '.join(missing)}")
         for name, field_t in struct.fields:
             node = given[name]
-            t = self.expr(node)
-            if isinstance(field_t, StructT) or isinstance(t, StructT):
-                if t != field_t:
-                    raise CompileError(node.loc, f"field `{name}` of {sym.name} is a {field_t}, not {t}")
-            elif not is_numeric(t):
-                raise CompileError(node.loc, f"field `{name}` of {sym.name} is a {field_t}, not {t}")
-            else:
-                self._check_int_literal(node, field_t)
+            self.check_storable(
+                node, self.expr(node), field_t, f"field `{name}` of {sym.name} is a {{dest}}, not {{value}}"
+            )
         self.tf.callees[e.nid] = Callee("struct", struct.qualname, tuple(t for _, t in struct.fields))
         return struct
 

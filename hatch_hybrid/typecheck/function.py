@@ -264,13 +264,7 @@ class FunctionChecker(CallChecker, UserTypeChecker):
             base = self._array_root(target.value)
             if base is not None:
                 tf.writes.update(self.aliases.get(base, set()))
-            if isinstance(elem, StructT) or isinstance(value, StructT):
-                if value != elem:
-                    raise CompileError(value_node.loc, f"cannot store {value} into an array of {elem}")
-            elif not is_numeric(value):
-                raise CompileError(value_node.loc, f"cannot store {value} into an array of {elem}")
-            else:
-                self._check_int_literal(value_node, elem)
+            self.check_storable(value_node, value, elem, "cannot store {value} into an array of {dest}")
             return
         if isinstance(target, ir.Attribute):
             self.assign_field(target, value, value_node)

@@ -5,9 +5,8 @@ function and on a GPU when present, against NumPy's basic indexing on random dat
 
 from __future__ import annotations
 
-import importlib
 import json
-import sys
+import re
 import textwrap
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,11 +14,7 @@ from types import ModuleType
 
 import numpy as np
 import pytest
-from conftest import DEVICES, HOST_TARGETS, KERNEL_PRELUDE, TEST_ARCHS, assemble
-
-from hatch_hybrid.cache import KernelCache
-from hatch_hybrid.hook.artifacts import write_package_artifacts
-from hatch_hybrid.pipeline import Options, compile_packages
+from conftest import DEVICES, HOST_TARGETS, KERNEL_PRELUDE, built_package
 
 SOURCE = (
     KERNEL_PRELUDE
@@ -249,23 +244,8 @@ def step_at_run_time(x: Array[f32], out: Array[f32], k: i64):
 @pytest.fixture(scope="module")
 def views(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleType]:
     """The package compiled once (PTX through ptxas, native code for this machine), installed as a wheel would."""
-    root = tmp_path_factory.mktemp("views")
-    name = "viewspkg"
-    (root / name).mkdir()
-    (root / name / "__init__.py").write_text("")
-    (root / name / "kern.py").write_text(textwrap.dedent(SOURCE))
-    kernels = compile_packages([root / name], options=Options(list(TEST_ARCHS), cubin=False, cpu=HOST_TARGETS, cache=KernelCache(None)))
-    for k in kernels:
-        for arch, text in k.ptx.items():
-            assemble(text, arch, root)
-    write_package_artifacts(kernels, TEST_ARCHS, root)
-    sys.path.insert(0, str(root))
-    try:
-        yield importlib.import_module(f"{name}.kern")
-    finally:
-        sys.path.remove(str(root))
-        for m in [m for m in sys.modules if m.split(".")[0] == name]:
-            del sys.modules[m]
+    with built_package(tmp_path_factory.mktemp("views"), "viewspkg", SOURCE, native=True) as module:
+        yield module
 
 
 def _manifest(module: ModuleType) -> dict:  # type: ignore[type-arg]
@@ -449,11 +429,15 @@ def test_debug_bounds_checks_against_the_view(views: ModuleType, device: str) ->
     x = np.zeros((3, 8), np.float32)
     out = np.zeros(1, np.float32)
     views.checked.launch(32, 1, x, out, 5, device=device)  # within the view
-    with pytest.raises(IndexError, match=r"index 6 is out of bounds for axis 0 with size 6 \(.*kern.py:\d+: out\[0\] = tail\[k\]\)"):
+    with pytest.raises(
+        IndexError, match=r"index 6 is out of bounds for axis 0 with size 6 \(.*kern.py:\d+: out\[0\] = tail\[k\]\)"
+    ):
         views.checked.launch(32, 1, x, out, 6, device=device)
     with pytest.raises(IndexError, match=r"index -7 is out of bounds for axis 0 with size 6"):
         views.checked.launch(32, 1, x, out, -7, device=device)
-    with pytest.raises(IndexError, match=r"index 3 is out of bounds for axis 0 with size 3 \(.*: out\[0\] = x\[k\]\[0\]\)"):
+    with pytest.raises(
+        IndexError, match=r"index 3 is out of bounds for axis 0 with size 3 \(.*: out\[0\] = x\[k\]\[0\]\)"
+    ):
         views.checked_row.launch(32, 1, x, out, 3, device=device)
 
 
@@ -463,7 +447,9 @@ def test_a_zero_step_at_run_time_raises_value_error(views: ModuleType, device: s
     out = np.zeros(1, np.float32)
     views.step_at_run_time.launch(32, 1, x, out, -2, device=device)
     assert out[0] == 5.0
-    with pytest.raises(ValueError, match=r"kernel .*step_at_run_time: slice step cannot be zero \(.*kern.py:\d+: v = x\[::k\]\)"):
+    with pytest.raises(
+        ValueError, match=r"kernel .*step_at_run_time: slice step cannot be zero \(.*kern.py:\d+: v = x\[::k\]\)"
+    ):
         views.step_at_run_time.launch(32, 1, x, out, 0, device=device)
 
 
@@ -473,3 +459,73 @@ def test_views_compile_to_native_code(views: ModuleType) -> None:
         pytest.skip("no native CPU target here (zig missing)")
     for name in ("rows_and_columns", "run_time_slices", "shared_views", "struct_rows", "step_at_run_time"):
         assert getattr(views, name).native_code() is not None, name
+
+
+COMPILE_SOURCE = (
+    KERNEL_PRELUDE
+    + """
+@kernel
+def literal(x: Array[f32, 2], out: Array[f32]):
+    i = gpu.global_tid_x()
+    v = x[1:, 2]
+    if i < len(v):
+        out[i] = v[i]
+
+
+@kernel
+def run_time_step(x: Array[f32], out: Array[f32], k: i64):
+    i = gpu.global_tid_x()
+    v = x[1::k]
+    if i < len(v):
+        out[i] = v[i]
+"""
+)
+
+
+def test_views_are_pointer_arithmetic(build) -> None:  # type: ignore[no-untyped-def]
+    """A view is a new pointer, shape and strides: literal bounds fold to a few integer operations (no
+    division, no check); a run-time step divides once and checks for zero. Both kernels keep their
+    32-bit-index entry point."""
+    b = build(COMPILE_SOURCE)
+    for name in ("literal", "run_time_step"):
+        k = b.kernels[name]
+        assert k.index32
+        assert f".entry {k.symbol}__i32(" in b.ptx(name)
+    literal = b.ptx("literal")
+    assert "div." not in literal and "hybrid_error" not in literal
+    strided = b.ptx("run_time_step")
+    assert "div.u64" in strided or "div.s64" in strided
+    assert "hybrid_error" in strided  # the zero-step check reports through the error slot
+
+
+def _compile_error(tmp_path: Path, body: str) -> str:
+    from hatch_hybrid.errors import CompileError
+    from hatch_hybrid.pipeline import compile_packages
+
+    pkg = tmp_path / "viewerr"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    source = KERNEL_PRELUDE + "\n@kernel\ndef k(x: Array[f32], m: Array[f32, 2]):\n" + textwrap.indent(body, "    ")
+    (pkg / "kern.py").write_text(source + "\n")
+    with pytest.raises(CompileError) as info:
+        compile_packages([pkg], ["sm_90"])
+    return str(info.value)
+
+
+@pytest.mark.parametrize(
+    "body, message",
+    [
+        ("v = x[:, np.newaxis]", "`None` (np.newaxis) in an index"),
+        ("m[1:3] = m[0]", "assigning to a view (Array[f32, 2])"),
+        ("m[0] = 1.0", "assigning to a view (Array[f32])"),
+        ("t = (m[0], 1)", "tuples of arrays"),
+        ("v = x[1:] if x[0] > 0 else x[2:]", "cannot choose between Array"),
+        ("v = m[0]\nv = m", "changes type from Array[f32] to Array[f32, 2]"),
+        ("v = x[True:]", "slice bounds and steps must be integers or None, not boolean"),
+        ("v = m[0, 1, 2]", "too many indices for Array[f32, 2]: it is 2-dimensional, but 3 were indexed"),
+    ],
+)
+def test_view_errors_are_located(tmp_path: Path, body: str, message: str) -> None:
+    text = _compile_error(tmp_path, body)
+    assert re.match(r".*kern\.py:\d+:\d+: error: ", text) and message in text, text
+    assert "Traceback" not in text and "hatch_hybrid" not in text

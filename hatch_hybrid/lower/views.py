@@ -62,7 +62,7 @@ class ViewLowerer(LowererParts):
         elif isinstance(t, TupleT):  # a tuple-valued variable of integers
             tup = self.expr(index)
             assert isinstance(tup, TupleValue)
-            return [self.ops.convert(v, item, WEAK_INT) for v, item in zip(tup.items, t.items)]  # type: ignore[arg-type]
+            return [self.ops.convert(v, item, WEAK_INT) for v, item in zip(tup.items, t.items)]
         else:
             nodes = [index]
         return [n if isinstance(n, ir.Slice) else self.coerce(n, WEAK_INT) for n in nodes]

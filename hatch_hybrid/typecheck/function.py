@@ -488,7 +488,7 @@ class FunctionChecker(CallChecker, UserTypeChecker, ViewChecker):
 
     def subscript(self, e: ir.Subscript) -> Type:
         base = self.expr(e.value)
-        index = self.expr(e.index)
+        index = self.index_type(e.index)
         if isinstance(base, TupleT):
             self.check_tuple_index(e, index)
             value = self.tf.consts.get(e.index.nid)

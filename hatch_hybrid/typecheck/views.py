@@ -39,6 +39,15 @@ class ViewChecker:
     def expr(self, e: ir.Expr) -> Type:  # provided by FunctionChecker
         raise NotImplementedError
 
+    def index_type(self, index: ir.Expr) -> Type:
+        """The type of what is between the brackets; a tuple written there may hold slices and
+        ``np.newaxis`` (refused by :meth:`array_subscript` with its own message)."""
+        if not isinstance(index, ir.TupleExpr):
+            return self.expr(index)
+        t = TupleT(tuple(self.expr(x) for x in index.elts))
+        self.tf.types[index.nid] = t
+        return t
+
     def slice_type(self, e: ir.Slice) -> Type:
         """``lower:upper:step``: integers (or None) as Python's ``slice.indices`` takes them; a step
         known to be 0 is an error (NumPy raises ValueError)."""
@@ -61,12 +70,6 @@ class ViewChecker:
     def array_subscript(self, e: ir.Subscript, base: ArrayT, index: Type) -> Type:
         """An element (an integer for every dimension) or a view (fewer integers, or slices)."""
         items = index_items(e.index, index)
-        if len(items) > base.ndim:
-            raise CompileError(
-                e.index.loc,
-                f"too many indices for {base}: it is {base.ndim}-dimensional, but {len(items)} were indexed",
-                "index each dimension once (`a[i, j]` of a 2-d array); fewer indices give a view (`a[i]` is row i)",
-            )
         fixed = 0
         for node, t in items:
             if isinstance(t, SliceT):
@@ -82,6 +85,12 @@ class ViewChecker:
                     node.loc, f"array indices must be integers or slices, not {t}", "convert with int(...)"
                 )
             fixed += 1
+        if len(items) > base.ndim:
+            raise CompileError(
+                e.index.loc,
+                f"too many indices for {base}: it is {base.ndim}-dimensional, but {len(items)} were indexed",
+                "index each dimension once (`a[i, j]` of a 2-d array); fewer indices give a view (`a[i]` is row i)",
+            )
         if fixed == base.ndim:
             return base.dtype
         return ArrayT(base.dtype, base.ndim - fixed)

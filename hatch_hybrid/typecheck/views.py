@@ -81,9 +81,13 @@ class ViewChecker:
                     "a view keeps or drops dimensions but cannot add one: index with integers and slices",
                 )
             if not is_int(t):
-                raise CompileError(
-                    node.loc, f"array indices must be integers or slices, not {t}", "convert with int(...)"
+                hint = (
+                    "index one element at a time in a loop (indexing with an array is NumPy's advanced "
+                    "indexing, which copies; kernels take views)"
+                    if isinstance(t, ArrayT)
+                    else "convert with int(...)"
                 )
+                raise CompileError(node.loc, f"array indices must be integers or slices, not {t}", hint)
             fixed += 1
         if len(items) > base.ndim:
             raise CompileError(

@@ -189,6 +189,16 @@ def shared_views(x: Array[f32], out: Array[f32]):
 
 
 @kernel
+def dynamic_views(x: Array[f32], out: Array[f32]):
+    t = gpu.thread_idx_x()
+    buf = gpu.dynamic_shared_array(f32)
+    half = buf[: len(buf) // 2]
+    half[t] = x[t]
+    gpu.syncthreads()
+    out[t] = half[::-1][t] + len(half)
+
+
+@kernel
 def struct_rows(pts: Array[Pt, 2], out: Array[f32]):
     i = gpu.global_tid_x()
     if i < pts.shape[0]:
@@ -391,6 +401,14 @@ def test_views_of_shared_and_per_thread_arrays(views: ModuleType, device: str) -
 
 
 @pytest.mark.parametrize("device", DEVICES)
+def test_views_of_dynamic_shared_memory(views: ModuleType, device: str) -> None:
+    x = np.random.default_rng(9).standard_normal(32).astype(np.float32)
+    out = np.zeros_like(x)
+    views.dynamic_views.launch(32, 1, x, out, shared_bytes=2 * 32 * 4, device=device)
+    np.testing.assert_array_equal(out, x[::-1] + np.float32(32))
+
+
+@pytest.mark.parametrize("device", DEVICES)
 def test_rows_of_struct_arrays(views: ModuleType, device: str) -> None:
     pts = np.zeros((5, 4), views.Pt.dtype)
     rng = np.random.default_rng(7)
@@ -530,3 +548,31 @@ def test_view_errors_are_located(tmp_path: Path, body: str, message: str) -> Non
     text = _compile_error(tmp_path, body)
     assert re.match(r".*kern\.py:\d+:\d+: error: ", text) and message in text, text
     assert "Traceback" not in text and "hatch_hybrid" not in text
+
+
+@pytest.mark.gpu
+def test_views_on_both_index_entry_points(views: ModuleType) -> None:
+    """Device arrays whose offsets fit in 32 bits launch the 32-bit-index entry point, others the general
+    one: views (negative steps, columns, run-time bounds) give the same results through both, and the
+    CPU's."""
+    import hybrid_runtime as hr
+
+    rng = np.random.default_rng(10)
+    m = rng.standard_normal((13, 7)).astype(np.float32)
+    x = rng.integers(-1000, 1000, 11)
+    starts, stops = rng.integers(-16, 17, 300), rng.integers(-16, 17, 300)
+    steps = rng.choice([-5, -3, -1, 1, 2, 40], 300)
+    expected_m, expected_s = np.zeros((13, 5), np.float32), np.full((300, 12), -7, np.int64)
+    views.rows_and_columns.launch(32, 1, m, expected_m, device="cpu")
+    views.run_time_slices.launch(64, 5, x, starts, stops, steps, expected_s, 0, device="cpu")
+    for small in (True, False):
+        args = [hr.to_device(a) for a in (m, x, starts, stops, steps)]
+        out_m = hr.device_array((13, 5), np.float32)
+        out_s = hr.to_device(np.full((300, 12), -7, np.int64))
+        for a in (*args, out_m, out_s):
+            a._small = small
+        views.rows_and_columns[1, 32](args[0], out_m)
+        views.run_time_slices[5, 64](*args[1:], out_s, 0)
+        np.testing.assert_array_equal(out_m.copy_to_host(), expected_m)
+        np.testing.assert_array_equal(out_s.copy_to_host(), expected_s)
+    assert views.rows_and_columns._plans[(0, 0)].handle32 is not None

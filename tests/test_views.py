@@ -281,11 +281,12 @@ def test_rows_columns_reversed_strided(views: ModuleType, device: str) -> None:
         assert out[i, 4] == np.float32(m[i][-1] + m[i][0] + 7 + 7 + 7 + 100)
 
 
+@pytest.mark.parametrize("n", [11, 0])
 @pytest.mark.parametrize("which", range(6))
 @pytest.mark.parametrize("device", DEVICES)
-def test_run_time_bounds_and_steps_as_numpy(views: ModuleType, device: str, which: int) -> None:
+def test_run_time_bounds_and_steps_as_numpy(views: ModuleType, device: str, which: int, n: int) -> None:
     rng = np.random.default_rng(2 + which)
-    n, cases = 11, 300
+    cases = 300
     x = rng.integers(-1000, 1000, n)
     starts = rng.integers(-16, 17, cases)
     stops = rng.integers(-16, 17, cases)

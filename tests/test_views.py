@@ -107,6 +107,14 @@ def literal_slices(x: Array[i64], out: Array[i64, 2]):
 
 
 @kernel
+def unsigned_bounds(x: Array[i64], lo: u64, hi: u64, step: u64, out: Array[i64]):
+    if gpu.global_tid_x() == 0:
+        v = x[lo:hi:step]
+        out[0] = len(v)
+        out[1] = v[0] if len(v) > 0 else i64(-1)
+
+
+@kernel
 def sub_blocks(m: Array[f64, 2], out: Array[f64, 2], r0: i64, r1: i64, c0: i64, c1: i64):
     t = gpu.global_tid_x()
     block = m[r0:r1, c0:c1]
@@ -299,6 +307,17 @@ def test_run_time_bounds_and_steps_as_numpy(views: ModuleType, device: str, whic
         assert out[t, 0] == len(v), (a, b, k)
         np.testing.assert_array_equal(out[t, 1 : 1 + len(v)], v)
         assert (out[t, 1 + len(v) :] == -7).all()
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_unsigned_bounds_past_2_63_clip_as_in_numpy(views: ModuleType, device: str) -> None:
+    x = np.arange(10, dtype=np.int64) + 5
+    out = np.zeros(2, np.int64)
+    big = np.uint64(2**64 - 3)
+    for lo, hi, step in [(3, big, 2), (big, 4, 1), (1, 9, big), (np.uint64(2**63), big, 1)]:
+        views.unsigned_bounds.launch(32, 1, x, np.uint64(lo), np.uint64(hi), np.uint64(step), out, device=device)
+        v = x[np.uint64(lo) : np.uint64(hi) : np.uint64(step)]
+        assert list(out) == [len(v), v[0] if len(v) else -1]
 
 
 @pytest.mark.parametrize("device", DEVICES)

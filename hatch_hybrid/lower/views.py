@@ -16,11 +16,13 @@ from llvmlite import ir as llir
 
 from .. import ir
 from ..errors import Loc
-from ..types import NONE, WEAK_INT, ArrayT, TupleT
+from ..types import NONE, WEAK_INT, ArrayT, Scalar, TupleT
 from .memory import element_memory_type
 from .ops import const
 from .parts import LowererParts
 from .values import ArrayValue, TupleValue
+
+U64 = Scalar("u64")
 
 
 class ViewLowerer(LowererParts):
@@ -74,7 +76,12 @@ class ViewLowerer(LowererParts):
         zero, one = const(WEAK_INT, 0), const(WEAK_INT, 1)
 
         def given(node: ir.Expr | None) -> llir.Value | None:
-            return None if node is None or self.tf.types[node.nid] == NONE else self.coerce(node, WEAK_INT)
+            if node is None or self.tf.types[node.nid] == NONE:
+                return None
+            v = self.coerce(node, WEAK_INT)
+            if self.tf.types[node.nid] == U64:  # 2**63 and more: past any end, not negative
+                v = b.select(b.icmp_signed("<", v, zero), const(WEAK_INT, 2**63 - 1), v)
+            return v
 
         step = given(s.step)
         if step is None:

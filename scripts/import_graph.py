@@ -27,6 +27,7 @@ LAYERS: list[tuple[str, int]] = [
     ("cache", 5),
     ("backend", 4),
     ("lower", 3),
+    ("lint", 3),
     ("typecheck", 2),
     ("frontend", 1),
     ("ir", 0),

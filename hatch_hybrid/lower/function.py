@@ -8,6 +8,7 @@ that LLVM's mem2reg turns into registers.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from llvmlite import ir as llir
 
@@ -22,6 +23,7 @@ from .abi import ERROR_SLOT, INDEX32_SUFFIX, TRIPLE
 from .calls import CallLowerer
 from .expressions import OperatorLowerer
 from .host import Frame, HostLowerer, Yield, hoist_warp_calls
+from .lineinfo import LineInfo, LineInfoLowerer
 from .loops import Loop, LoopLowerer
 from .memory import MemoryLowerer
 from .ops import I8, I32, I64, PTR, VOID, Ops, const, llvm_type
@@ -32,10 +34,19 @@ class ModuleLowerer:
     """Builds one LLVM module from a kernel and the helpers it reaches."""
 
     def __init__(
-        self, name: str, data_layout: str, fastmath: bool = False, debug: bool = False, host_triple: str | None = None
+        self,
+        name: str,
+        data_layout: str,
+        fastmath: bool = False,
+        debug: bool = False,
+        host_triple: str | None = None,
+        source_name: Callable[[str], str] | None = None,
     ) -> None:
-        """``host_triple``: lower for that host CPU instead of the GPU (see :mod:`.host`)."""
+        """``host_triple``: lower for that host CPU instead of the GPU (see :mod:`.host`); ``source_name``:
+        line information naming each module's file so (see :mod:`.lineinfo`; the GPU only)."""
         self.host = host_triple is not None
+        self.source_name = source_name
+        self.lines: LineInfo | None = None
         self.fastmath = fastmath
         self.debug = debug  # bounds checks on every array access
         self.sites: list[dict[str, object]] = []  # failed checks report their index here + 1
@@ -166,6 +177,8 @@ class ModuleLowerer:
         """The kernel as an entry point; with ``index32`` also its 32-bit-index variant (``symbol`` +
         :data:`INDEX32_SUFFIX`), which helpers get their own copies for."""
         md = self.module.add_named_metadata("nvvm.annotations")
+        if self.source_name is not None and self.lines is None:
+            self.lines = LineInfo(self.module, self.source_name, tf.fn.module)
         i32 = llir.IntType(32)
         for suffix in ("", INDEX32_SUFFIX) if index32 else ("",):
             self.suffix = suffix
@@ -186,7 +199,7 @@ def return_type(t: Type) -> llir.Type:
     return llvm_type(storage(t))
 
 
-class FunctionLowerer(CallLowerer, MemoryLowerer, LoopLowerer, HostLowerer, OperatorLowerer):
+class FunctionLowerer(CallLowerer, MemoryLowerer, LoopLowerer, HostLowerer, OperatorLowerer, LineInfoLowerer):
     def __init__(self, parent: ModuleLowerer, tf: TypedFunction, inline_into: FunctionLowerer | None = None) -> None:
         """``inline_into``: lower ``tf``'s body into that function (host: helpers that yield)."""
         self.parent = parent
@@ -208,6 +221,7 @@ class FunctionLowerer(CallLowerer, MemoryLowerer, LoopLowerer, HostLowerer, Oper
             self.kernel_fn = self.fn if parent.host and tf.is_kernel else None
             self.yields: list[Yield] = []
             self.frame = Frame(self.entry, self.fn.args[1]) if self.kernel_fn and tf.uses_barrier else None
+            self.start_lines(parent.lines)
         # on the host, warp calls of functions that meet other threads get statements of their own
         self.body = hoist_warp_calls(tf) if parent.host and tf.uses_barrier else tf.fn.body
 
@@ -277,7 +291,8 @@ class FunctionLowerer(CallLowerer, MemoryLowerer, LoopLowerer, HostLowerer, Oper
         for s in stmts:
             if self.b.block.is_terminated:
                 self._fresh_block("dead")
-            self.stmt(s)
+            with self.at(s.loc):
+                self.stmt(s)
 
     def stmt(self, s: ir.Stmt) -> None:
         if isinstance(s, ir.Assign):
@@ -479,6 +494,10 @@ class FunctionLowerer(CallLowerer, MemoryLowerer, LoopLowerer, HostLowerer, Oper
         return self.ops.convert(value, src, to)
 
     def expr(self, e: ir.Expr) -> Value:
+        with self.at(e.loc):
+            return self._expr(e)
+
+    def _expr(self, e: ir.Expr) -> Value:
         tf = self.tf
         if e.nid in tf.consts and not isinstance(e, ir.Call):
             value = tf.consts[e.nid]

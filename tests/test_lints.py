@@ -47,7 +47,10 @@ def test_barrier_under_thread_condition(tmp_path):
                 cuda.syncthreads()
         """,
     )
-    assert where(found) == [("divergent-barrier", "gpu.syncthreads()", 9), ("divergent-barrier", "cuda.syncthreads()", 9)]
+    assert where(found) == [
+        ("divergent-barrier", "gpu.syncthreads()", 9),
+        ("divergent-barrier", "cuda.syncthreads()", 9),
+    ]
     text = found[0].format()
     assert "kern.py:11:9: warning: barrier under a condition that differs between the threads" in text
     assert "[divergent-barrier]" in text and "        ^^^^^^^^^^^^^^^^^" in text and "hint: every thread" in text
@@ -168,7 +171,10 @@ def doubles(x: Array[f64], n: i64):
 
 def test_f64_in_f32_kernel(tmp_path):
     found = lints(tmp_path, F64_SOURCE)
-    assert where(found) == [("f64-in-f32-kernel", "d = x[i] / n", 9), ("f64-in-f32-kernel", "f = f32(math.exp(x[i]))", 13)]
+    assert where(found) == [
+        ("f64-in-f32-kernel", "d = x[i] / n", 9),
+        ("f64-in-f32-kernel", "f = f32(math.exp(x[i]))", 13),
+    ]
     assert "`/` of f32 and i64 computes in f64 in a kernel whose float arrays are all f32" in found[0].message
     assert "math.exp computes in f64" in found[1].message and "fastmath" in (found[1].hint or "")
 

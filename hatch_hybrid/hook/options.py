@@ -32,7 +32,9 @@ except ImportError:  # Python 3.10: hatchling brings tomli
     import tomli as tomllib  # type: ignore[no-redef,import-not-found,unused-ignore]
 
 HOOK = "hybrid"
-OPTIONS = ("arch", "packages", "dump", "cubin", "cache", "cache-dir", "cpu", "cpu-checks", "lineinfo", "lints", "lints-ignore")
+OPTIONS = (
+    "arch", "packages", "dump", "cubin", "cache", "cache-dir", "cpu", "cpu-checks", "lineinfo", "lints", "lints-ignore",
+)  # fmt: skip
 #: Options hatchling itself reads from every build hook's table.
 HATCHLING_OPTIONS = ("dependencies", "require-runtime-dependencies", "require-runtime-features", "enable-by-default")
 

@@ -81,6 +81,9 @@ def select(found: list[LintWarning], settings: LintSettings) -> list[LintWarning
     for w in found:
         linecache.checkcache(w.loc.file)  # the source as it is now, not as a previous build read it
         match = _IGNORE.search(w.loc.source_line())
+        above = linecache.getline(w.loc.file, w.loc.line - 1).strip()
+        if match is None and above.startswith("#"):  # a comment line of its own, above a long line
+            match = _IGNORE.search(above)
         names = None if match is None else match.group(1)
         if w.name in settings.ignore or (match is not None and (names is None or w.name in _names(names))):
             continue

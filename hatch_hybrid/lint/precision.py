@@ -16,7 +16,7 @@ from ..errors import LintWarning
 from ..lower.intrinsics import EXACT_IN_F32
 from ..typecheck.rules import MATH_FLOAT_TO_FLOAT
 from ..typecheck.typed import TypedFunction
-from ..types import F32, F64, ArrayT, NONE, Scalar, Type, storage
+from ..types import F32, F64, NONE, ArrayT, Scalar, Type, storage
 
 NAME = "f64-in-f32-kernel"
 

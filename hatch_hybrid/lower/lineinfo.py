@@ -14,8 +14,7 @@ folder: a wheel built twice, anywhere, is byte-identical, and a profiler's "sour
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager, nullcontext
-from typing import ContextManager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 
 from llvmlite import ir as llir
 
@@ -95,7 +94,7 @@ class LineInfoLowerer(LowererParts):
             self.scope = lines.subprogram(self.fn, self.tf)
             self.b.debug_metadata = lines.location(self.tf.fn.loc, self.scope)
 
-    def at(self, loc: Loc) -> ContextManager[None]:
+    def at(self, loc: Loc) -> AbstractContextManager[None]:
         """While lowering the node at ``loc``, its instructions carry that line and column."""
         if self.scope is None:
             return nullcontext()

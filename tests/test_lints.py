@@ -3,6 +3,7 @@ like an error, and the options make them errors, skip them by name, or a comment
 
 from __future__ import annotations
 
+import shutil
 import textwrap
 from pathlib import Path
 
@@ -277,3 +278,48 @@ def test_cli_check_shows_lints(tmp_path, capsys):
     (root / "pyproject.toml").write_text(toml + 'lints = "error"\n')
     assert cli_main(["check", str(root)]) == 1
     assert "kern.py:10:9: error: barrier under a condition" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------------------------------------- the build
+def _kernlib(tmp_path: Path, options: str) -> Path:
+    """The kernlib test package with a barrier under a thread condition, and these hook options."""
+    root = tmp_path / "kernlib"
+    shutil.copytree(Path(__file__).parent / "packages" / "kernlib", root)
+    ops = root / "kernlib" / "ops.py"
+    ops.write_text(
+        ops.read_text().replace("    if i < len(dst):\n", "    if i < len(dst):\n        gpu.syncthreads()\n")
+    )
+    pyproject = root / "pyproject.toml"
+    pyproject.write_text(pyproject.read_text() + "cpu = false\n" + options)
+    return root
+
+
+def _build(root: Path, out: Path) -> None:
+    from hatchling.builders.wheel import WheelBuilder
+
+    next(WheelBuilder(str(root)).build(directory=str(out), versions=["standard"]))
+
+
+def test_build_shows_lints_as_warnings(tmp_path, capsys):
+    pytest.importorskip("hatchling")
+    _build(_kernlib(tmp_path, ""), tmp_path / "dist")
+    out = capsys.readouterr()
+    text = out.out + out.err
+    assert "hatch-hybrid: " in text and "ops.py:17:9: warning: barrier under a condition" in text
+    assert "[divergent-barrier]" in text and "gpu.syncthreads()" in text and "^^^" in text
+
+
+def test_build_fails_on_lints_as_errors(tmp_path, capsys):
+    pytest.importorskip("hatchling")
+    with pytest.raises(SystemExit):
+        _build(_kernlib(tmp_path, 'lints = "error"\n'), tmp_path / "dist")
+    out = capsys.readouterr()
+    text = out.out + out.err
+    assert "ops.py:17:9: error: barrier under a condition" in text and "Traceback" not in text
+
+
+def test_build_skips_ignored_lints(tmp_path, capsys):
+    pytest.importorskip("hatchling")
+    _build(_kernlib(tmp_path, 'lints-ignore = ["divergent-barrier"]\n'), tmp_path / "dist")
+    out = capsys.readouterr()
+    assert "warning" not in out.out + out.err

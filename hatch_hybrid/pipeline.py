@@ -34,6 +34,7 @@ from .lower.abi import INDEX32_SUFFIX
 from .lower.function import ModuleLowerer
 from .lower.host import NativeUnsupported
 from .lower.host_context import CTX_WORDS, EXCHANGE_BYTES
+from .lower.lineinfo import LineInfo
 from .typecheck.program import Program
 from .typecheck.typed import TypedFunction
 from .typecheck.user_types import annotation_typevar
@@ -320,12 +321,10 @@ def _compile(
         for i, (p, t) in enumerate(zip(typed.fn.params, typed.arg_types))
     ]
     lowerer = ModuleLowerer(
-        decl.qualname,
-        data_layout(),
-        decl.options.get("fastmath", False),
-        decl.options.get("debug", False),
-        source_name=(lambda module: installed_path(program, module)) if options.lineinfo else None,
+        decl.qualname, data_layout(), decl.options.get("fastmath", False), decl.options.get("debug", False)
     )
+    if options.lineinfo:
+        lowerer.lines = LineInfo(lowerer.module, lambda module: installed_path(program, module), decl.module)
     index32 = any(isinstance(t, ArrayT) for t in typed.arg_types)
     lints = lint_kernel(typed, reached, decl.options.get("fastmath", False))
     lowerer.lower_kernel(typed, index32=index32)

@@ -8,7 +8,6 @@ that LLVM's mem2reg turns into registers.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 
 from llvmlite import ir as llir
 
@@ -34,19 +33,11 @@ class ModuleLowerer:
     """Builds one LLVM module from a kernel and the helpers it reaches."""
 
     def __init__(
-        self,
-        name: str,
-        data_layout: str,
-        fastmath: bool = False,
-        debug: bool = False,
-        host_triple: str | None = None,
-        source_name: Callable[[str], str] | None = None,
+        self, name: str, data_layout: str, fastmath: bool = False, debug: bool = False, host_triple: str | None = None
     ) -> None:
-        """``host_triple``: lower for that host CPU instead of the GPU (see :mod:`.host`); ``source_name``:
-        line information naming each module's file so (see :mod:`.lineinfo`; the GPU only)."""
+        """``host_triple``: lower for that host CPU instead of the GPU (see :mod:`.host`)."""
         self.host = host_triple is not None
-        self.source_name = source_name
-        self.lines: LineInfo | None = None
+        self.lines: LineInfo | None = None  # set before lowering: the GPU code's line information
         self.fastmath = fastmath
         self.debug = debug  # bounds checks on every array access
         self.sites: list[dict[str, object]] = []  # failed checks report their index here + 1
@@ -177,8 +168,6 @@ class ModuleLowerer:
         """The kernel as an entry point; with ``index32`` also its 32-bit-index variant (``symbol`` +
         :data:`INDEX32_SUFFIX`), which helpers get their own copies for."""
         md = self.module.add_named_metadata("nvvm.annotations")
-        if self.source_name is not None and self.lines is None:
-            self.lines = LineInfo(self.module, self.source_name, tf.fn.module)
         i32 = llir.IntType(32)
         for suffix in ("", INDEX32_SUFFIX) if index32 else ("",):
             self.suffix = suffix

@@ -7,6 +7,7 @@ import importlib.util
 import os
 import re
 import shutil
+import struct
 import subprocess
 import sys
 import textwrap
@@ -98,6 +99,20 @@ def test_cubins_keep_the_lines(tmp_path):
     # the line table names the folder and the file apart, as LLVM's .file gave them
     assert b".debug_line" in with_lines and b"lineinfo_pkg" in with_lines and b"kern.py" in with_lines
     assert b".debug_line" not in without and b"kern.py" not in without
+    # and the machine code is the same, byte for byte
+    code, code_without = _elf_sections(with_lines), _elf_sections(without)
+    text = sorted(name for name in code if name.startswith(".text."))
+    assert text == [".text.lineinfo_pkg__kern__saxpy", ".text.lineinfo_pkg__kern__saxpy__i32"]
+    assert all(code[name] == code_without[name] for name in text)
+
+
+def _elf_sections(blob: bytes) -> dict[str, bytes]:
+    """The sections of a 64-bit little-endian ELF file (a cubin), by name."""
+    shoff = struct.unpack_from("<Q", blob, 0x28)[0]
+    size, count, names_at = struct.unpack_from("<HHH", blob, 0x3A)
+    heads = [struct.unpack_from("<IIQQQQIIQQ", blob, shoff + k * size) for k in range(count)]
+    names = heads[names_at][4]
+    return {blob[names + h[0] : blob.index(b"\0", names + h[0])].decode(): blob[h[4] : h[4] + h[5]] for h in heads}
 
 
 def _projects():

@@ -25,6 +25,7 @@ from .host import Frame, HostLowerer, Yield, hoist_warp_calls
 from .loops import Loop, LoopLowerer
 from .memory import MemoryLowerer
 from .ops import I8, I32, I64, PTR, VOID, Ops, const, llvm_type
+from .printing import DEFAULT_PRINT_BUFFER, PrintLowerer, PrintSites
 from .values import ArrayValue, TupleValue, Value, abi_types, flatten, unflatten
 
 
@@ -32,15 +33,23 @@ class ModuleLowerer:
     """Builds one LLVM module from a kernel and the helpers it reaches."""
 
     def __init__(
-        self, name: str, data_layout: str, fastmath: bool = False, debug: bool = False, host_triple: str | None = None
+        self,
+        name: str,
+        data_layout: str,
+        fastmath: bool = False,
+        debug: bool = False,
+        host_triple: str | None = None,
+        print_buffer: int = DEFAULT_PRINT_BUFFER,
     ) -> None:
-        """``host_triple``: lower for that host CPU instead of the GPU (see :mod:`.host`)."""
+        """``host_triple``: lower for that host CPU instead of the GPU (see :mod:`.host`);
+        ``print_buffer``: the bytes of print() records a launch keeps (see :mod:`.printing`)."""
         self.host = host_triple is not None
         self.fastmath = fastmath
         self.debug = debug  # bounds checks on every array access
         self.sites: list[dict[str, object]] = []  # failed checks report their index here + 1
         self._site_ids: dict[tuple[object, ...], int] = {}
         self._error_slot: llir.GlobalVariable | None = None
+        self.prints = PrintSites(print_buffer)
         # the variant being lowered: "" (64-bit index math) or INDEX32_SUFFIX (32-bit: every array
         # argument spans fewer than 2**31 elements, which the runtime checks before choosing it)
         self.suffix = ""
@@ -186,7 +195,7 @@ def return_type(t: Type) -> llir.Type:
     return llvm_type(storage(t))
 
 
-class FunctionLowerer(CallLowerer, MemoryLowerer, LoopLowerer, HostLowerer, OperatorLowerer):
+class FunctionLowerer(CallLowerer, MemoryLowerer, LoopLowerer, HostLowerer, OperatorLowerer, PrintLowerer):
     def __init__(self, parent: ModuleLowerer, tf: TypedFunction, inline_into: FunctionLowerer | None = None) -> None:
         """``inline_into``: lower ``tf``'s body into that function (host: helpers that yield)."""
         self.parent = parent

@@ -193,7 +193,7 @@ class HostLowerer(LowererParts):
             value_t = t
             value = self.coerce(e.args[0], value_t)
             arg = self.coerce(e.args[1], WEAK_INT)
-            bits = _as_bits(b, value)
+            bits = as_bits(b, value)
         else:
             bits = b.zext(self.condition(e.args[0]), I64)
             arg = llir.Constant(I64, 0)
@@ -261,7 +261,7 @@ def _size_of(t: llir.Type) -> int:
     raise AssertionError(t)
 
 
-def _as_bits(b: llir.IRBuilder, v: llir.Value) -> llir.Value:
+def as_bits(b: llir.IRBuilder, v: llir.Value) -> llir.Value:
     ty = v.type
     if isinstance(ty, llir.IntType):
         return b.zext(v, I64) if ty.width < 64 else v

@@ -14,6 +14,7 @@ import numpy as np
 
 from . import cpu, native
 from .checks import ERROR_SLOT, ErrorSlot, cpu_failure
+from .prints import PRINT_BUFFER, PrintingSlot
 from .config import LaunchConfig
 from .device import CudaDevice, default_device, device_env, python_cpu, select
 from .interop import LIBRARIES
@@ -329,6 +330,11 @@ class Kernel:
             address = device.global_address(key, ERROR_SLOT, self.qualname)
             if address is not None:
                 slot = ErrorSlot(self.qualname, address, entry["checks"])
+        if entry.get("prints"):  # print() records are read where the error slot is, before it
+            printed = device.global_address(key, PRINT_BUFFER, self.qualname)
+            if printed is not None:
+                address = slot.address if slot is not None else 0
+                slot = PrintingSlot(self.qualname, address, entry.get("checks", []), printed, entry["prints"])
         plan = LaunchPlan(self.qualname, device, int(function), params, slot, int(function32) if function32 else None)
         self._plans[(device.ordinal, variant)] = plan
         return plan

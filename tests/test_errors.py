@@ -30,7 +30,7 @@ CATALOGUE = [
     ("global G", "global G", "global", "argument"),
     ("del x", "del x", "del", "remove"),
     ("import os", "import os", "import inside a kernel", "module level"),
-    ("print(x[0])", "print(x[0])", "print() is not supported", "host"),
+    ("print(x)", "x)", "print() in kernel code shows numbers and strings", "one by one"),
     ("v = [1, 2]", "[1, 2]", "lists", "shared_array"),
     ("v = {1: 2}", "{1: 2}", "dicts", "arrays"),
     ("v = {1, 2}", "{1, 2}", "sets", "arrays"),

@@ -1,0 +1,281 @@
+"""``print()`` in kernels: every device prints the text Python's ``print`` gives on the Python path
+(the compiled code records values, the runtime formats them with Python), to ``sys.stdout``; the
+PTX goes through ptxas; unsupported arguments are located compile errors."""
+
+from __future__ import annotations
+
+import enum
+import re
+import sys
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+from conftest import DEVICES, KERNEL_PRELUDE
+
+from hatch_hybrid.errors import CompileError
+from hatch_hybrid.pipeline import compile_packages
+
+SOURCE = (
+    KERNEL_PRELUDE
+    + """
+import enum
+from hybrid_runtime import struct
+
+
+class Color(enum.IntEnum):
+    RED = 1
+    GREEN = 2
+
+
+def show(label: i32, v: f32):
+    print("helper", label, v, sep=":")
+
+
+@kernel
+def scalars(xs: Array[f32], ys: Array[f64], ns: Array[i32], us: Array[u8], flags: Array[boolean]):
+    i = gpu.global_tid_x()
+    if i < len(xs):
+        x = xs[i]
+        print(i, x, ys[i], ns[i], us[i], flags[i], x * 2.0, 0.1 * i, i // 2, x < 1.0, i16(-i), u64(i) + u64(7))
+
+
+@kernel
+def formatted(xs: Array[f32], c: Color):
+    i = gpu.global_tid_x()
+    if i < len(xs):
+        x = xs[i]
+        y = f64(x) / 3.0
+        print(f"i={i:3d} x={x:.3f} y={y!r} e={y:e} h={i:#x} c={c} {c!r} s={x!s:>12}|{x}", "tail", sep=" -- ", end="!\\n")
+        print(f"{x * 2.0}{y:+.2e}", end="")
+        print()
+        print("sep", "none", sep=None, end=None, flush=True)
+        show(i32(i), x)
+
+
+@kernel
+def many(out: Array[i64], rounds: int):
+    i = gpu.global_tid_x()
+    for k in range(rounds):
+        print("t", i, "k", k, sep="|")
+    out[i] = i
+
+
+@kernel
+def prints_then_asserts(out: Array[i64]):
+    i = gpu.global_tid_x()
+    print("before", i)
+    assert i != 2, "two"
+    out[i] = i
+
+
+@kernel(print_buffer=64)
+def overflows(out: Array[i64]):
+    i = gpu.global_tid_x()
+    print(i, i * 10)
+    out[i] = i
+
+
+@kernel
+def meets(out: Array[i32]):
+    t = gpu.thread_idx_x()
+    tile = gpu.shared_array(i32, 32)
+    tile[t] = i32(t) * 3
+    print("before", t)
+    gpu.syncthreads()
+    v = tile[(t + 1) % 32]
+    print("after", t, v)
+    out[t] = v
+
+
+@kernel
+def silent(out: Array[f32]):
+    i = gpu.global_tid_x()
+    out[i] = 1.0
+"""
+)
+
+
+class Color(enum.IntEnum):  # as the kernel module's
+    RED = 1
+    GREEN = 2
+
+
+@pytest.fixture
+def lang(build):  # type: ignore[no-untyped-def]
+    return build(SOURCE)
+
+
+def _lines(text: str) -> list[str]:
+    return sorted(text.splitlines())
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_numbers_print_as_python_prints_them(lang, device: str, capsys: pytest.CaptureFixture[str]) -> None:  # type: ignore[no-untyped-def]
+    rng = np.random.default_rng(5)
+    n = 70
+    xs = rng.standard_normal(n).astype(np.float32)
+    xs[:3] = [0.1, np.inf, np.nan]
+    ys = rng.standard_normal(n) * 1e10
+    ns = rng.integers(-(2**31), 2**31, n).astype(np.int32)
+    us = rng.integers(0, 256, n).astype(np.uint8)
+    flags = rng.integers(0, 2, n).astype(bool)
+    lang.module.scalars.launch(32, 3, xs, ys, ns, us, flags, device=device)
+    want = [
+        " ".join(
+            str(v)
+            for v in (
+                i,
+                xs[i],
+                ys[i],
+                ns[i],
+                us[i],
+                flags[i],
+                xs[i] * 2.0,
+                0.1 * i,
+                i // 2,
+                xs[i] < 1.0,
+                np.int16(-i),
+                np.uint64(i) + np.uint64(7),
+            )
+        )
+        for i in range(n)
+    ]
+    assert _lines(capsys.readouterr().out) == sorted(want)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_fstrings_specs_sep_end_helpers(lang, device: str, capsys: pytest.CaptureFixture[str]) -> None:  # type: ignore[no-untyped-def]
+    xs = np.array([0.1, -2.5, 1e-7, 3.0e38], np.float32)
+    lang.module.formatted.launch(4, 1, xs, lang.module.Color.GREEN, device=device)
+    c = Color.GREEN
+    want = []
+    for i, x in enumerate(xs):
+        y = np.float64(x) / 3.0
+        want.append(f"i={i:3d} x={x:.3f} y={y!r} e={y:e} h={i:#x} c={c} {c!r} s={x!s:>12}|{x} -- tail!")
+        with np.errstate(over="ignore"):
+            want.append(f"{x * 2.0}{y:+.2e}")
+        want.append("sep none")
+        want.append(f"helper:{i}:{x!s}")  # print(x) is str(x); f"{x}" is format(x, "")
+    out = capsys.readouterr().out
+    assert _lines(out) == sorted(want)
+    assert out.index("i=  0") < out.index("helper:0:")  # one thread's lines in program order
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_many_records_from_loops(lang, device: str, capsys: pytest.CaptureFixture[str]) -> None:  # type: ignore[no-untyped-def]
+    out = np.zeros(128, np.int64)
+    lang.module.many.launch(32, 4, out, 9, device=device)
+    text = capsys.readouterr().out
+    assert _lines(text) == sorted(f"t|{i}|k|{k}" for i in range(128) for k in range(9))
+    for i in (0, 77):  # each thread's records in its program order
+        mine = [line for line in text.splitlines() if line.startswith(f"t|{i}|")]
+        assert mine == [f"t|{i}|k|{k}" for k in range(9)]
+    assert np.array_equal(out, np.arange(128))
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_prints_before_a_failed_assert_appear(lang, device: str, capsys: pytest.CaptureFixture[str]) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(AssertionError, match="assertion failed: two"):
+        lang.module.prints_then_asserts.launch(4, 1, np.zeros(4, np.int64), device=device)
+    lines = capsys.readouterr().out.splitlines()
+    assert "before 2" in lines  # the failing thread's print came first
+    assert len(set(lines)) == len(lines) and set(lines) <= {f"before {i}" for i in range(4)}
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_threads_meeting_at_barriers_print(lang, device: str, capsys: pytest.CaptureFixture[str]) -> None:  # type: ignore[no-untyped-def]
+    out = np.zeros(32, np.int32)
+    lang.module.meets.launch(32, 1, out, device=device)
+    want = [f"before {t}" for t in range(32)] + [f"after {t} {(t + 1) % 32 * 3}" for t in range(32)]
+    text = capsys.readouterr().out
+    assert _lines(text) == sorted(want)
+    assert text.index("before 5") < text.index("after 5 ")
+
+
+@pytest.mark.parametrize("device", [d for d in DEVICES if d != "cpu-python"])
+def test_records_past_the_buffer_are_dropped_and_reported(lang, device: str, capsys: pytest.CaptureFixture[str]) -> None:  # type: ignore[no-untyped-def]
+    # 24-byte records in a 64-byte buffer: two fit, the third straddles the end, five more are dropped
+    out = np.zeros(8, np.int64)
+    with pytest.warns(RuntimeWarning, match=r"overflows: 6 print\(\) call\(s\) did not fit .* 64-byte"):
+        lang.module.overflows.launch(8, 1, out, device=device)
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 2 and set(lines) <= {f"{i} {i * 10}" for i in range(8)}
+    assert np.array_equal(out, np.arange(8))
+    with pytest.warns(RuntimeWarning):  # the buffer is empty again for the next launch
+        lang.module.overflows.launch(8, 1, out, device=device)
+    assert len(capsys.readouterr().out.splitlines()) == 2
+
+
+def test_the_python_path_has_no_buffer_to_overflow(lang, capsys: pytest.CaptureFixture[str]) -> None:  # type: ignore[no-untyped-def]
+    lang.module.overflows.launch(8, 1, np.zeros(8, np.int64), device="cpu-python")
+    assert capsys.readouterr().out.splitlines() == [f"{i} {i * 10}" for i in range(8)]
+
+
+def test_ptx_and_manifest(lang) -> None:  # type: ignore[no-untyped-def]
+    """Printing kernels have the print buffer and one atomic reservation per print; others pay nothing.
+    (The build fixture assembles every PTX with ptxas for sm_70 and sm_90.)"""
+    for arch in ("sm_70", "sm_90"):
+        ptx = lang.ptx("many", arch)
+        assert re.search(r"\.visible \.global \.align 8 \.b8 hybrid_print\[1048592\];", ptx)
+        assert re.search(r"atom\.global\.add\.u64\s+%rd\d+, \[hybrid_print\], 24;", ptx)
+        assert "hybrid_print" not in lang.ptx("silent", arch)
+    assert "hybrid_print[80];" in lang.ptx("overflows")
+    many = lang.kernels["many"]
+    assert many.prints["bytes"] == 1 << 20
+    (site,) = many.prints["sites"]
+    assert site["file"].endswith("kern.py") and site["pieces"][0] == "t|"
+    assert not lang.kernels["silent"].prints
+    if lang.kernels["silent"].cpu is not None:
+        assert lang.kernels["many"].cpu.prints["sites"] == many.prints["sites"]
+
+
+PRELUDE = KERNEL_PRELUDE + """
+from hybrid_runtime import struct
+
+@struct
+class Pt:
+    x: f32
+    y: f32
+"""
+
+# (kernel body, the snippet the caret must start at, message part, hint part)
+ERRORS = [
+    ("print(xs)", "xs)", "shows numbers and strings, not a Array[f32]", "one by one"),
+    ("print(Pt(1.0, 2.0))", "Pt(1.0", "not a Pt", "p.x, p.y"),
+    ("print(n, file=None)", "None", "print(file=...) is not supported", "sys.stdout"),
+    ("print(n, sep=n)", "n)", "print(sep=...) takes a string literal", "literally"),
+    ("print(n, flush=n)", "n)", "print(flush=...) takes True or False", None),
+    ("print(n, colour=1)", "1)", "no keyword argument `colour`", "sep=, end="),
+    ("w = 3\nprint(f'{n:{w}}')", "w}", "format spec computed in kernel code", "literally"),
+    ("print(f'{n > 1!r}')", "n > 1", "!r of a boolean", "{int(flag)}"),
+    ("print(f'{xs[0]:d}')", "xs[0]", "format spec 'd' does not apply to f32", None),
+    ("print(*xs)", "*xs", "print(*values) is not supported", "one by one"),
+    ("print(n, **opts)", "opts", "print(**options) is not supported", "sep=, end="),
+    ("v = 'text'", "'text'", "strings are not supported", "print()"),
+    ("v = f'{n}'", "f'{n}'", "f-strings", "print("),
+]
+
+
+@pytest.mark.parametrize(("body", "snippet", "message", "hint"), ERRORS, ids=[e[0] for e in ERRORS])
+def test_unsupported_print_arguments_are_located_errors(
+    tmp_path: Path, body: str, snippet: str, message: str, hint: str | None
+) -> None:
+    pkg = tmp_path / "perr"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    source = PRELUDE + "\n@kernel\ndef k(xs: Array[f32], n: i32):\n" + textwrap.indent(body, "    ") + "\n"
+    (pkg / "kern.py").write_text(source)
+    with pytest.raises(CompileError) as info:
+        compile_packages([pkg], archs=["sm_70"])
+    err = info.value
+    text = str(err)
+    assert message in err.message, text
+    if hint is not None:
+        assert err.hint is not None and hint in err.hint, text
+    assert err.loc is not None
+    line = source.splitlines()[err.loc.line - 1]
+    # before Python 3.12, parts of an f-string are located at the f-string
+    assert line[err.loc.col :].startswith(snippet) or (sys.version_info < (3, 12) and "f'" in body), text
+    assert "hatch_hybrid" not in text and "Traceback" not in text

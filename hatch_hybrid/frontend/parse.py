@@ -61,7 +61,7 @@ _UNSUPPORTED: dict[type[ast.AST], tuple[str, str]] = {
     ast.Yield: ("generators (yield)", "write results into an output array"),
     ast.YieldFrom: ("generators (yield from)", "write results into an output array"),
     ast.Await: ("await", "kernels are synchronous"),
-    ast.JoinedStr: ("f-strings", "kernels have no strings; print() takes f-strings: print(f\"x={x}\")"),
+    ast.JoinedStr: ("f-strings", 'kernels have no strings; print() takes f-strings: print(f"x={x}")'),
     ast.Starred: ("starred arguments", "pass arguments one by one"),
     ast.NamedExpr: ("assignment expressions (:=)", "assign in a statement of its own"),
     ast.Slice: ("slices", "index single elements inside a loop"),

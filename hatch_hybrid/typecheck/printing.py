@@ -36,7 +36,7 @@ def check_print(e: ir.Call, tf: TypedFunction, program: ProgramLike, expr: Any) 
         elif name == "file":
             raise CompileError(node.loc, "print(file=...) is not supported in kernel code", _NO_FILE_HINT)
         else:
-            raise CompileError(node.loc, f"print() has no keyword argument `{name}`", "print() takes sep=, end=, flush=")
+            raise CompileError(node.loc, f"print() has no keyword argument `{name}`", "print takes sep=, end=, flush=")
     pieces: list[Any] = []
     for k, arg in enumerate(e.args):
         if k:
@@ -87,7 +87,7 @@ def _value(node: ir.Expr, conv: str, spec: str, tf: TypedFunction, program: Prog
         raise CompileError(node.loc, "strings inside f-string placeholders are not supported in kernel code")
     t = expr(node)
     if not is_numeric(t):
-        what = "None" if t == NONE else f"a {t}"
+        what = "None" if t == NONE else f"{t} values"
         raise CompileError(
             node.loc,
             f"print() in kernel code shows numbers and strings, not {what}",
@@ -138,4 +138,3 @@ def sample(piece: dict[str, Any], value: int) -> str:
     conv = piece["conv"]
     text = str(obj) if conv == "s" else repr(obj) if conv == "r" else ascii(obj) if conv == "a" else obj
     return format(text, piece["spec"])
-

@@ -14,13 +14,13 @@ import numpy as np
 
 from . import cpu, native
 from .checks import ERROR_SLOT, ErrorSlot, cpu_failure
-from .prints import PRINT_BUFFER, PrintingSlot
 from .config import LaunchConfig
 from .device import CudaDevice, default_device, device_env, python_cpu, select
 from .interop import LIBRARIES
 from .manifest import Manifest, ManifestError, package_manifest
 from .memory import DeviceArray
 from .plan import LaunchPlan
+from .prints import PRINT_BUFFER, PrintingSlot
 from .signature import Param, check_arguments, params_from_annotations
 from .stream import stream_handle
 from .structs import StructArray, is_struct

@@ -213,6 +213,21 @@ def test_records_past_the_buffer_are_dropped_and_reported(
     assert len(capsys.readouterr().out.splitlines()) == 2
 
 
+@pytest.mark.gpu
+def test_gpu_output_of_an_asynchronous_launch_appears_at_synchronisation(
+    lang: Built, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import hybrid_runtime
+
+    out = hybrid_runtime.device_array((128,), np.int64)
+    lang.module.many.launch(32, 4, out, 2, device="cuda")
+    lang.module.many.launch(32, 4, out, 1, device="cuda")  # both launches' records, at the synchronisation
+    hybrid_runtime.synchronize()
+    want = [f"t|{i}|k|{k}" for i in range(128) for k in range(2)] + [f"t|{i}|k|0" for i in range(128)]
+    assert _lines(capsys.readouterr().out) == sorted(want)
+    assert np.array_equal(out.copy_to_host(), np.arange(128))
+
+
 def test_the_python_path_has_no_buffer_to_overflow(lang: Built, capsys: pytest.CaptureFixture[str]) -> None:
     lang.module.overflows.launch(8, 1, np.zeros(8, np.int64), device="cpu-python")
     assert capsys.readouterr().out.splitlines() == [f"{i} {i * 10}" for i in range(8)]

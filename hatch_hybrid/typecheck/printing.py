@@ -10,6 +10,7 @@ on the Python path. A template is a list of pieces: literal text, or a value
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from .. import ir
@@ -21,7 +22,7 @@ from .typed import ProgramLike, TypedFunction
 _NO_FILE_HINT = "kernel output goes to sys.stdout; remove file="
 
 
-def check_print(e: ir.Call, tf: TypedFunction, program: ProgramLike, expr: Any) -> Type:
+def check_print(e: ir.Call, tf: TypedFunction, program: ProgramLike, expr: Callable[[ir.Expr], Type]) -> Type:
     """Check a ``print(...)`` call (``expr`` types a sub-expression) and record its template in
     ``tf.prints``."""
     sep, end = " ", "\n"
@@ -49,9 +50,9 @@ def check_print(e: ir.Call, tf: TypedFunction, program: ProgramLike, expr: Any) 
                     pieces.append(part.value)
                 else:
                     assert isinstance(part, ir.FormattedValue)
-                    pieces.append(_value(part.value, part.conversion, part.spec, tf, program, expr))
+                    pieces.append(_value(part.value, part.conversion, part.spec, program, expr))
         else:
-            pieces.append(_value(arg, "s", "", tf, program, expr))
+            pieces.append(_value(arg, "s", "", program, expr))
     pieces.append(end)
     merged: list[Any] = []
     for piece in pieces:  # adjacent text as one piece; empty text dropped
@@ -82,7 +83,9 @@ def _literal(node: ir.Expr, what: str) -> str | None:
     raise CompileError(node.loc, f"{what} takes a string literal in kernel code", "write it literally, e.g. sep=', '")
 
 
-def _value(node: ir.Expr, conv: str, spec: str, tf: TypedFunction, program: ProgramLike, expr: Any) -> dict[str, Any]:
+def _value(
+    node: ir.Expr, conv: str, spec: str, program: ProgramLike, expr: Callable[[ir.Expr], Type]
+) -> dict[str, Any]:
     if isinstance(node, (ir.Str, ir.FString)):
         raise CompileError(node.loc, "strings inside f-string placeholders are not supported in kernel code")
     t = expr(node)

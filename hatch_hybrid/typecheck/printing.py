@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from hybrid_runtime.prints import format_piece
+
 from .. import ir
 from ..errors import CompileError
 from ..frontend.discover import EnumSym, ModuleSym
@@ -86,8 +88,6 @@ def _literal(node: ir.Expr, what: str) -> str | None:
 def _value(
     node: ir.Expr, conv: str, spec: str, program: ProgramLike, expr: Callable[[ir.Expr], Type]
 ) -> dict[str, Any]:
-    if isinstance(node, (ir.Str, ir.FString)):
-        raise CompileError(node.loc, "strings inside f-string placeholders are not supported in kernel code")
     t = expr(node)
     if not is_numeric(t):
         what = "None" if t == NONE else f"{t} values"
@@ -110,8 +110,9 @@ def _value(
             f"!{conv} of a boolean is not supported in kernel code",
             "write {flag} (str: True/False) or {int(flag)}",
         )
-    try:
-        sample(piece, 0)
+    some = piece["members"][0][1] if isinstance(t, EnumT) else 0
+    try:  # as the runtime will format it
+        format_piece(piece, some.to_bytes(8, "little", signed=True))
     except (ValueError, TypeError) as exc:
         raise CompileError(node.loc, f"format spec {spec!r} does not apply to {t}: {exc}") from None
     return piece
@@ -124,20 +125,3 @@ def _type_name(t: Type) -> str:
         return "enum"
     assert isinstance(t, Scalar)
     return t.name
-
-
-def sample(piece: dict[str, Any], value: int) -> str:
-    """A piece formatted with a value, as the runtime formats it (to check a spec at build time)."""
-    t = piece["type"]
-    obj: object = (
-        value
-        if t in ("int", "enum")
-        else float(value)
-        if t == "float"
-        else bool(value)
-        if t == "boolean"
-        else Scalar(t).dtype.type(value)
-    )
-    conv = piece["conv"]
-    text = str(obj) if conv == "s" else repr(obj) if conv == "r" else ascii(obj) if conv == "a" else obj
-    return format(text, piece["spec"])

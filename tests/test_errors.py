@@ -38,6 +38,8 @@ CATALOGUE = [
     ("print(n, colour=1)", "1)", "no keyword argument `colour`", "sep=, end="),
     ("print(*x)", "*x", "print(*values) is not supported", "one by one"),
     ("print(n, **opts)", "opts", "print(**options) is not supported", "sep=, end="),
+    ("s = 0.5\ns = x[0]\nprint(s)", "s)", "`s` is f32 here but a Python number where", "s = f32(...)"),
+    ("v = 1\nv = x[0]\nprint(n, v + 1, sep='')", "v + 1", "`v` is f32 here but a Python number", None),
     ("v = [1, 2]", "[1, 2]", "lists", "shared_array"),
     ("v = {1: 2}", "{1: 2}", "dicts", "arrays"),
     ("v = {1, 2}", "{1, 2}", "sets", "arrays"),

@@ -93,6 +93,17 @@ def meets(out: Array[i32]):
 
 
 @kernel
+def mixed(ns: Array[i32], out: Array[i32]):
+    n = 0
+    for k in range(len(ns)):
+        n += ns[k]
+    d = 0.5
+    d = f64(ns[0]) / 3.0
+    print(n, f"{n:5d}", d, f"{d:.4f}")
+    out[0] = n
+
+
+@kernel
 def silent(out: Array[f32]):
     i = gpu.global_tid_x()
     out[i] = 1.0
@@ -228,6 +239,18 @@ def test_gpu_output_of_an_asynchronous_launch_appears_at_synchronisation(
     assert np.array_equal(out.copy_to_host(), np.arange(128))
 
 
+@pytest.mark.parametrize("device", DEVICES)
+def test_locals_assigned_python_numbers_print_same(
+    lang: Built, device: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An int or f64 local that holds a Python number at some points on the Python path prints the same
+    (printing an f32 one, or any with !r, is a compile error: see test_errors.py)."""
+    ns = np.array([7, -3, 12], np.int32)
+    lang.module.mixed.launch(1, 1, ns, np.zeros(1, np.int32), device=device)
+    n, d = ns.sum(dtype=np.int32), np.float64(ns[0]) / 3.0
+    assert capsys.readouterr().out == f"{n} {n:5d} {d} {d:.4f}\n"
+
+
 def test_the_python_path_has_no_buffer_to_overflow(lang: Built, capsys: pytest.CaptureFixture[str]) -> None:
     lang.module.overflows.launch(8, 1, np.zeros(8, np.int64), device="cpu-python")
     assert capsys.readouterr().out.splitlines() == [f"{i} {i * 10}" for i in range(8)]
@@ -257,6 +280,7 @@ FSTRING_ERRORS = [
     ("w = 3\nprint(f'{n:{w}}')", "w}", "format spec computed in kernel code", "literally"),
     ("print(f'{n > 1!r}')", "n > 1", "!r of a boolean", "{int(flag)}"),
     ("print(f'{xs[0]:d}')", "xs[0]", "format spec 'd' does not apply to f32", None),
+    ("m = 0\nm = n\nprint(f'{m!r}')", "m!r", "`m` is i32 here but a Python number", "m = i32(...)"),
 ]
 
 

@@ -298,3 +298,13 @@ def test_fstring_errors_are_located(tmp_path: Path, body: str, snippet: str, mes
     at = source.splitlines()[err.loc.line - 1][err.loc.col :]
     # before Python 3.12, the parts of an f-string are located at the f-string
     assert at.startswith(snippet) or (sys.version_info < (3, 12) and at.startswith("f'")), text
+
+
+@pytest.mark.parametrize("value", ["4", "True", "1.5"])
+def test_print_buffer_option_takes_bytes(tmp_path: Path, value: str) -> None:
+    (tmp_path / "popt").mkdir()
+    (tmp_path / "popt" / "__init__.py").write_text("")
+    source = KERNEL_PRELUDE + f"\n@kernel(print_buffer={value})\ndef k(n: i32):\n    print(n)\n"
+    (tmp_path / "popt" / "kern.py").write_text(source)
+    with pytest.raises(CompileError, match=r"@kernel\(print_buffer=\.\.\.\) takes a number of bytes \(8 or more\)"):
+        compile_packages([tmp_path / "popt"], archs=["sm_70"])

@@ -105,6 +105,29 @@ class Slice(Expr):
     step: Expr | None
 
 
+@dataclass(eq=False)
+class Str(Expr):
+    """A string literal: only as an argument of ``print()`` (see :mod:`.frontend.strings`)."""
+
+    value: str
+
+
+@dataclass(eq=False)
+class FormattedValue(Expr):
+    """``{value!conversion:spec}`` in an f-string; ``conversion`` is "", "s", "r" or "a"."""
+
+    value: Expr
+    conversion: str
+    spec: str
+
+
+@dataclass(eq=False)
+class FString(Expr):
+    """An f-string: literal text (:class:`Str`) and placeholders (:class:`FormattedValue`) in order."""
+
+    parts: list[Expr]
+
+
 # ----------------------------------------------------------------- statements
 @dataclass(eq=False)
 class Stmt(Node):
@@ -291,4 +314,10 @@ def _expr_text(e: Expr, sub: Callable[[Expr], str]) -> str:
         return ":".join(parts if e.step is not None else parts[:2])
     if isinstance(e, TupleExpr):
         return "(" + ", ".join(sub(x) for x in e.elts) + ("," if len(e.elts) == 1 else "") + ")"
+    if isinstance(e, Str):
+        return repr(e.value)
+    if isinstance(e, FString):
+        return "f" + repr("".join(p.value if isinstance(p, Str) else "{" + sub(p) + "}" for p in e.parts))
+    if isinstance(e, FormattedValue):
+        return sub(e.value) + (f"!{e.conversion}" if e.conversion else "") + (f":{e.spec}" if e.spec else "")
     return type(e).__name__

@@ -35,6 +35,7 @@ from .lower.function import ModuleLowerer
 from .lower.host import NativeUnsupported
 from .lower.host_context import CTX_WORDS, EXCHANGE_BYTES
 from .lower.lineinfo import LineInfo
+from .lower.printing import DEFAULT_PRINT_BUFFER
 from .typecheck.program import Program
 from .typecheck.typed import TypedFunction
 from .typecheck.user_types import annotation_typevar
@@ -67,6 +68,7 @@ class CompiledKernel:
     variant: dict[str, str] = field(default_factory=dict)  # generic kernels: TypeVar name -> type name
     index32: bool = False  # the PTX also has the 32-bit-index entry point (symbol + "__i32")
     checks: list[dict[str, Any]] = field(default_factory=list)  # device-side check sites (assert, bounds)
+    prints: dict[str, Any] = field(default_factory=dict)  # print() sites and buffer bytes (lower.printing)
     ptx: dict[str, str] = field(default_factory=dict)  # arch -> PTX text
     cubin: dict[str, bytes] = field(default_factory=dict)  # arch -> machine code
     deps: list[Dependency] = field(default_factory=list)  # the source it was compiled from
@@ -99,6 +101,8 @@ class CompiledKernel:
             entry["cubin"] = cubin_files
         if self.checks:
             entry["checks"] = self.checks
+        if self.prints:
+            entry["prints"] = self.prints
         if self.variant:
             entry["types"] = self.variant
         if self.index32:
@@ -115,6 +119,7 @@ class CompiledKernel:
             "variant": self.variant,
             "index32": self.index32,
             "checks": self.checks,
+            "prints": self.prints,
             "ptx": self.ptx,
             "cubin": self.cubin,
             "deps": self.deps,
@@ -133,6 +138,7 @@ class CompiledKernel:
             entry["variant"],
             entry["index32"],
             entry["checks"],
+            entry["prints"],
             entry["ptx"],
             entry["cubin"],
             [tuple(d) for d in entry["deps"]],
@@ -154,6 +160,7 @@ class HostCode:
     barriers: bool = False  # threads meet (barriers, warp calls): the driver's state machine runs
     libm: list[str] = field(default_factory=list)  # C library functions called
     checks: list[dict[str, Any]] = field(default_factory=list)  # sites of failed checks (assert, bounds)
+    prints: dict[str, Any] = field(default_factory=dict)  # print() sites and buffer bytes (lower.printing)
     unsupported: str = ""
 
     def manifest_entry(self, symbol: str) -> dict[str, Any]:
@@ -169,6 +176,8 @@ class HostCode:
             entry["exchange_bytes"] = self.exchange_bytes
         if self.checks:
             entry["checks"] = self.checks
+        if self.prints:
+            entry["prints"] = self.prints
         return entry
 
     def cache_entry(self) -> dict[str, Any]:
@@ -248,7 +257,7 @@ class Options:
         return found
 
 
-KERNEL_OPTIONS = {"fastmath": bool, "debug": bool, "specialize": dict}
+KERNEL_OPTIONS = {"fastmath": bool, "debug": bool, "specialize": dict, "print_buffer": int}
 
 
 def _check_options(decl: KernelDecl) -> None:
@@ -260,6 +269,8 @@ def _check_options(decl: KernelDecl) -> None:
             )
         if kind is bool and not isinstance(value, bool):
             raise CompileError(decl.loc, f"@kernel({name}=...) takes True or False")
+        if kind is int and (not isinstance(value, int) or isinstance(value, bool) or value < 8):
+            raise CompileError(decl.loc, f"@kernel({name}=...) takes a number of bytes (8 or more)")
 
 
 def compile_kernel(program: Program, decl: KernelDecl, options: Options) -> list[CompiledKernel]:
@@ -321,7 +332,11 @@ def _compile(
         for i, (p, t) in enumerate(zip(typed.fn.params, typed.arg_types))
     ]
     lowerer = ModuleLowerer(
-        decl.qualname, data_layout(), decl.options.get("fastmath", False), decl.options.get("debug", False)
+        decl.qualname,
+        data_layout(),
+        decl.options.get("fastmath", False),
+        decl.options.get("debug", False),
+        print_buffer=decl.options.get("print_buffer", DEFAULT_PRINT_BUFFER),
     )
     if options.lineinfo:
         lowerer.lines = LineInfo(lowerer.module, lambda module: installed_path(program, module), decl.module)
@@ -342,6 +357,7 @@ def _compile(
         variant={name.rsplit(".", 1)[-1]: str(t) for name, t in typevars.items()},
         index32=index32,
         checks=[_site_entry(program, site) for site in lowerer.sites],
+        prints=_print_entry(program, lowerer),
         deps=deps,
         source_hash=source_hash(deps),
         typed=typed,
@@ -372,6 +388,7 @@ def _compile_host(program: Program, decl: KernelDecl, result: CompiledKernel, op
         decl.options.get("fastmath", False),
         decl.options.get("debug", False) or options.cpu_checks,
         host_triple=TARGETS[options.cpu[0]].triple,
+        print_buffer=decl.options.get("print_buffer", DEFAULT_PRINT_BUFFER),
     )
     try:
         kernel = lowerer.lower_host_kernel(typed)
@@ -398,6 +415,7 @@ def _compile_host(program: Program, decl: KernelDecl, result: CompiledKernel, op
         barriers=typed.uses_barrier,
         libm=sorted(lowerer.libdevice),
         checks=[_site_entry(program, site) for site in lowerer.sites],
+        prints=_print_entry(program, lowerer),
     )
     if options.dump_dir is not None:
         options.dump_dir.mkdir(parents=True, exist_ok=True)
@@ -421,6 +439,12 @@ def installed_path(program: Program, module: str) -> str:
 def _site_entry(program: Program, site: dict[str, Any]) -> dict[str, Any]:
     """A check site for the manifest: the file relative to its package root (no build paths)."""
     return {**site, "file": installed_path(program, str(site["module"]))}
+
+
+def _print_entry(program: Program, lowerer: ModuleLowerer) -> dict[str, Any]:
+    """The kernel's print() sites and the bytes of its print buffer ({} when it never prints)."""
+    sites = lowerer.prints.sites
+    return {"sites": [_site_entry(program, s) for s in sites], "bytes": lowerer.prints.capacity} if sites else {}
 
 
 def dump(result: CompiledKernel, directory: Path) -> None:

@@ -6,6 +6,7 @@ import ast
 
 from .. import ir
 from ..errors import CompileError, Loc
+from . import strings
 
 _BINOPS: dict[type[ast.operator], str] = {
     ast.Add: "+",
@@ -60,7 +61,7 @@ _UNSUPPORTED: dict[type[ast.AST], tuple[str, str]] = {
     ast.Yield: ("generators (yield)", "write results into an output array"),
     ast.YieldFrom: ("generators (yield from)", "write results into an output array"),
     ast.Await: ("await", "kernels are synchronous"),
-    ast.JoinedStr: ("f-strings", "kernels have no strings"),
+    ast.JoinedStr: ("f-strings", 'kernels have no strings; print() takes f-strings: print(f"x={x}")'),
     ast.Starred: ("starred arguments", "pass arguments one by one"),
     ast.NamedExpr: ("assignment expressions (:=)", "assign in a statement of its own"),
     ast.MatchSequence: ("sequence patterns", "match on numbers and enum members: `case 1 | 2:`, `case Color.RED:`"),
@@ -323,7 +324,9 @@ class Parser:
                 return ir.Const(v, loc=loc)
             kind = "strings" if isinstance(v, (str, bytes)) else f"{type(v).__name__} constants"
             raise CompileError(
-                loc, f"{kind} are not supported in kernel code", "kernels compute with numbers and arrays"
+                loc,
+                f"{kind} are not supported in kernel code",
+                "kernels compute with numbers and arrays (strings only as arguments of print())",
             )
         if isinstance(node, ast.Name):
             return ir.Name(node.id, loc=loc)
@@ -350,6 +353,8 @@ class Parser:
             )
         if isinstance(node, ast.IfExp):
             return ir.IfExp(self.expr(node.test), self.expr(node.body), self.expr(node.orelse), loc=loc)
+        if isinstance(node, ast.Call) and strings.is_print_call(node):
+            return strings.print_call(node, self.expr, self.loc)
         if isinstance(node, ast.Call):
             for a in node.args:
                 if isinstance(a, ast.Starred):

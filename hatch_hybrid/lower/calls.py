@@ -34,9 +34,12 @@ class CallLowerer(LowererParts):
     after_call: Callable[[], None]
     yield_point: Callable[..., None]
     warp_call: Callable[..., llir.Value]
+    print_call: Callable[[ir.Call], Value]  # provided by PrintLowerer
 
     # ------------------------------------------------------------------ calls
     def call(self, e: ir.Call) -> Value:
+        if e.nid in self.tf.prints:
+            return self.print_call(e)
         callee = self.tf.callees[e.nid]
         if callee.kind in ("helper", "method"):
             return self.call_helper(e, callee)

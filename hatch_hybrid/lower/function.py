@@ -26,6 +26,7 @@ from .lineinfo import LineInfo, LineInfoLowerer
 from .loops import Loop, LoopLowerer
 from .memory import MemoryLowerer
 from .ops import I8, I32, I64, PTR, VOID, Ops, const, llvm_type
+from .printing import DEFAULT_PRINT_BUFFER, PrintLowerer, PrintSites
 from .values import ArrayValue, TupleValue, Value, abi_types, flatten, unflatten
 from .views import ViewLowerer
 
@@ -34,9 +35,16 @@ class ModuleLowerer:
     """Builds one LLVM module from a kernel and the helpers it reaches."""
 
     def __init__(
-        self, name: str, data_layout: str, fastmath: bool = False, debug: bool = False, host_triple: str | None = None
+        self,
+        name: str,
+        data_layout: str,
+        fastmath: bool = False,
+        debug: bool = False,
+        host_triple: str | None = None,
+        print_buffer: int = DEFAULT_PRINT_BUFFER,
     ) -> None:
-        """``host_triple``: lower for that host CPU instead of the GPU (see :mod:`.host`)."""
+        """``host_triple``: lower for that host CPU instead of the GPU (see :mod:`.host`);
+        ``print_buffer``: the bytes of print() records a launch keeps (see :mod:`.printing`)."""
         self.host = host_triple is not None
         self.lines: LineInfo | None = None  # set before lowering: the GPU code's line information
         self.fastmath = fastmath
@@ -44,6 +52,7 @@ class ModuleLowerer:
         self.sites: list[dict[str, object]] = []  # failed checks report their index here + 1
         self._site_ids: dict[tuple[object, ...], int] = {}
         self._error_slot: llir.GlobalVariable | None = None
+        self.prints = PrintSites(print_buffer)
         # the variant being lowered: "" (64-bit index math) or INDEX32_SUFFIX (32-bit: every array
         # argument spans fewer than 2**31 elements, which the runtime checks before choosing it)
         self.suffix = ""
@@ -190,7 +199,7 @@ def return_type(t: Type) -> llir.Type:
 
 
 class FunctionLowerer(
-    CallLowerer, MemoryLowerer, ViewLowerer, LoopLowerer, HostLowerer, OperatorLowerer, LineInfoLowerer
+    CallLowerer, MemoryLowerer, ViewLowerer, LoopLowerer, HostLowerer, OperatorLowerer, LineInfoLowerer, PrintLowerer
 ):
     def __init__(self, parent: ModuleLowerer, tf: TypedFunction, inline_into: FunctionLowerer | None = None) -> None:
         """``inline_into``: lower ``tf``'s body into that function (host: helpers that yield)."""

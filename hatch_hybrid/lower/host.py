@@ -193,7 +193,7 @@ class HostLowerer(LowererParts):
             value_t = t
             value = self.coerce(e.args[0], value_t)
             arg = self.coerce(e.args[1], WEAK_INT)
-            bits = _as_bits(b, value)
+            bits = as_bits(b, value)
         else:
             bits = b.zext(self.condition(e.args[0]), I64)
             arg = llir.Constant(I64, 0)
@@ -261,7 +261,7 @@ def _size_of(t: llir.Type) -> int:
     raise AssertionError(t)
 
 
-def _as_bits(b: llir.IRBuilder, v: llir.Value) -> llir.Value:
+def as_bits(b: llir.IRBuilder, v: llir.Value) -> llir.Value:
     ty = v.type
     if isinstance(ty, llir.IntType):
         return b.zext(v, I64) if ty.width < 64 else v
@@ -349,8 +349,10 @@ def hoist_warp_calls(tf: TypedFunction) -> list[ir.Stmt]:
         itself stays when ``keep`` (a statement may be one call)."""
         parts = children(e)
         last = max((k for k, (_, _, c) in enumerate(parts) if has_warp(c)), default=-1)
-        if last >= 0 and isinstance(e, (ir.BoolOp, ir.IfExp)) and any(
-            is_helper_call(n) for _, _, c in parts[1:] for n in ir.walk(c)
+        if (
+            last >= 0
+            and isinstance(e, (ir.BoolOp, ir.IfExp))
+            and any(is_helper_call(n) for _, _, c in parts[1:] for n in ir.walk(c))
         ):
             raise NativeUnsupported(e.loc, "a helper that meets other threads, called in `and`/`or`/`if`-`else`")
         for k, (field, key, child) in enumerate(parts):
@@ -383,8 +385,10 @@ def hoist_warp_calls(tf: TypedFunction) -> list[ir.Stmt]:
             elif isinstance(s, ir.Assign) and is_warp(s.value) and isinstance(s.target, ir.Name):
                 s.value = replace(s.value, out, keep=True)
             elif isinstance(s, (ir.Assign, ir.AugAssign)):
-                if isinstance(s, ir.AugAssign) and not isinstance(s.target, ir.Name) and any(
-                    is_helper_call(n) for n in ir.walk(s.value)
+                if (
+                    isinstance(s, ir.AugAssign)
+                    and not isinstance(s.target, ir.Name)
+                    and any(is_helper_call(n) for n in ir.walk(s.value))
                 ):  # Python reads the target's element before the call, which may write it
                     raise NativeUnsupported(s.loc, "`a[i] op= f(...)` where f meets other threads")
                 s.value = replace(s.value, out)

@@ -29,6 +29,7 @@ from ..types import (
 from . import rules
 from .arguments import bind_arguments, bound_nodes
 from .cuda_spelling import gpu_name
+from .printing import check_print
 from .typed import Callee, MethodSym, ProgramLike, SymbolT, TypedFunction, rule_errors, type_named
 from .views import array_root
 
@@ -80,6 +81,8 @@ class CallChecker:
                 f"converting to the enum {sym.name} is not supported in kernel code",
                 f"compare with its members instead: x == {sym.name}.{sym.members[0][0] if sym.members else 'MEMBER'}",
             )
+        if sym == "print":
+            return check_print(e, self.tf, self.program, self.expr)
         if e.keywords and not isinstance(sym, FunctionSym):
             raise CompileError(
                 next(iter(e.keywords.values())).loc,
@@ -107,12 +110,6 @@ class CallChecker:
         args = self._args(e)
         if name in rules.CAST_NAMES:
             return self._cast(e, args, rules.CAST_NAMES[name], name)
-        if name == "print":
-            raise CompileError(
-                e.loc,
-                "print() is not supported in kernel code",
-                "write values to an output array and print them on the host",
-            )
         if name == "range":
             raise CompileError(e.loc, "range() can only be used in `for ... in range(...)`")
         with rule_errors(e.loc):

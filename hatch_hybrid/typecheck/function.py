@@ -35,6 +35,7 @@ from ..types import (
 )
 from . import folding, rules
 from .calls import CallChecker
+from .printing import check_printed_locals
 from .typed import BUILTINS, MethodSym, ProgramLike, SymbolT, TypedFunction, rule_errors
 from .user_types import UserTypeChecker
 from .views import ViewChecker, array_root
@@ -68,6 +69,7 @@ class FunctionChecker(CallChecker, UserTypeChecker, ViewChecker):
         self.typevars = typevars  # TypeVar qualname -> type, for this specialisation
         self.params = {p.name: i for i, p in enumerate(self.fn.params)}
         self.assigned: dict[str, Loc] = {}
+        self.weak_assigned: dict[str, Loc] = {}  # locals assigned a Python number somewhere (for print())
         self.final = False
         self.returns: list[tuple[Type, Loc]] = []
         self.aliases: dict[str, set[int]] = {}
@@ -101,6 +103,7 @@ class FunctionChecker(CallChecker, UserTypeChecker, ViewChecker):
         self._check_params()
         self._finish_returns()
         self._check_struct_sharing()
+        check_printed_locals(tf, self.weak_assigned)
 
     def _assigned_names(self, block: list[ir.Stmt]) -> set[str]:
         out: set[str] = set()
@@ -277,6 +280,8 @@ class FunctionChecker(CallChecker, UserTypeChecker, ViewChecker):
         name = target.id
         if value == NONE or isinstance(value, SymbolT):
             raise CompileError(value_node.loc, f"cannot assign {value} to a variable in kernel code")
+        if isinstance(value, Weak):
+            self.weak_assigned.setdefault(name, target.loc)
         old = tf.locals.get(name)
         if old is None:
             tf.locals[name] = value

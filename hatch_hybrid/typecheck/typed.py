@@ -38,6 +38,7 @@ class TypedFunction:
     # helper and method calls: where each parameter's value comes from (see .arguments.bind_arguments)
     call_args: dict[int, tuple[ArgSource, ...]] = field(default_factory=dict)
     consts: dict[int, Any] = field(default_factory=dict)  # node id -> compile-time constant value
+    prints: dict[int, list[Any]] = field(default_factory=dict)  # print() call id -> its template (.printing)
     locals: dict[str, Type] = field(default_factory=dict)
     writes: set[int] = field(default_factory=set)  # indices of array parameters written
     consulted: set[str] = field(default_factory=set)  # modules whose names checking this function read

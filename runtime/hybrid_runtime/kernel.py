@@ -20,6 +20,7 @@ from .interop import LIBRARIES
 from .manifest import Manifest, ManifestError, package_manifest
 from .memory import DeviceArray
 from .plan import LaunchPlan
+from .prints import PRINT_BUFFER, PrintingSlot
 from .signature import Param, check_arguments, params_from_annotations
 from .stream import stream_handle
 from .structs import StructArray, is_struct
@@ -329,6 +330,11 @@ class Kernel:
             address = device.global_address(key, ERROR_SLOT, self.qualname)
             if address is not None:
                 slot = ErrorSlot(self.qualname, address, entry["checks"])
+        if entry.get("prints"):  # print() records are read where the error slot is, before it
+            printed = device.global_address(key, PRINT_BUFFER, self.qualname)
+            if printed is not None:
+                address = slot.address if slot is not None else 0
+                slot = PrintingSlot(self.qualname, address, entry.get("checks", []), printed, entry["prints"])
         plan = LaunchPlan(self.qualname, device, int(function), params, slot, int(function32) if function32 else None)
         self._plans[(device.ordinal, variant)] = plan
         return plan

@@ -18,6 +18,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from .prints import is_prints
 from .structs import dtype_from_json
 
 FORMAT = 2
@@ -249,6 +250,7 @@ def _validate_entry(path: Path, kernel: str, entry: dict[str, Any], prefix: str)
     need(entry, prefix, "symbol", _is_str, "a string")
     need(entry, prefix, "symbol_index32", _is_str, "a string", optional=True)
     need(entry, prefix, "checks", lambda v: _is_list(v) and all(map(_is_site, v)), "a list of check sites", True)
+    need(entry, prefix, "prints", is_prints, "print sites and a buffer size", True)
     need(
         entry, prefix, "deps", lambda v: _is_list(v) and all(map(_is_dep, v)), "a list of [module, name, digest]", True
     )
@@ -274,6 +276,7 @@ def _validate_entry(path: Path, kernel: str, entry: dict[str, Any], prefix: str)
             need(native, field, key, lambda v: _is_int(v) and v >= 0, "a non-negative int", key == "exchange_bytes")
         need(native, field, "barriers", _is_bool, "true or false")
         need(native, field, "checks", lambda v: _is_list(v) and all(map(_is_site, v)), "a list of check sites", True)
+        need(native, field, "prints", is_prints, "print sites and a buffer size", True)
     for code in CODE_FIELDS:
         files = need(entry, prefix, code, _is_dict, "an object", optional=code != "ptx")
         if code == "ptx" and not files:

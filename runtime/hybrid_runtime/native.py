@@ -28,9 +28,10 @@ import numpy as np
 from .checks import ErrorSlot
 from .config import LaunchConfig
 from .manifest import Manifest, ManifestError
+from .prints import HEADER, read_host_buffer
 from .signature import Param
 
-LAUNCH_WORDS = 12
+LAUNCH_WORDS = 13
 
 
 def host_target() -> str | None:
@@ -207,6 +208,7 @@ class NativeKernel:
     exchange_bytes: int  # per thread: the warp exchange buffers (kernels with warp calls)
     shared_bytes: int
     sites: list[dict[str, Any]]
+    prints: dict[str, Any]  # print() sites and the bytes of records a launch keeps ({}: it never prints)
     fmt: str = ""  # struct format of the flattened parameters
 
     @classmethod
@@ -235,6 +237,7 @@ class NativeKernel:
             int(cpu.get("exchange_bytes", 0)),
             int(cpu.get("shared_bytes", 0)),
             list(cpu.get("checks", [])),
+            dict(cpu.get("prints", {})),
         )
 
     def run(self, config: LaunchConfig, values: list[Any]) -> None:
@@ -247,18 +250,20 @@ class NativeKernel:
         struct.pack_into(self._format(), buf, 0, *flat)
         struct.pack_into(f"<{n}Q", buf, 8 * n, *range(base, base + 8 * n, 8))
         pointers, error = base + 8 * n, base + 16 * n
+        printed = np.zeros(HEADER + self.prints["bytes"], np.uint8) if self.prints else None
+        launch = (error, printed.ctypes.data if printed is not None else 0)
         blocks = config.grid[0] * config.grid[1] * config.grid[2]
         workers = min(cpu_threads(), blocks)
         fn = self.function
         if workers <= 1:
-            fn(pointers, self._launch_words(config, error), 0, blocks)
+            fn(pointers, self._launch_words(config, *launch), 0, blocks)
         else:
             chunk = max(1, blocks // (workers * 8))
             starts = itertools.count(0, chunk)
             stop = threading.Event()
 
             def work() -> None:
-                words = self._launch_words(config, error)
+                words = self._launch_words(config, *launch)
                 while not stop.is_set():
                     first = next(starts)
                     if first >= blocks:
@@ -269,6 +274,8 @@ class NativeKernel:
             _pool(workers - 1).run(work, workers - 1)  # this thread is one of the workers
         site, a, b = struct.unpack_from("<3q", buf, 16 * n)
         del values  # the arrays the buffer points into stay alive until here
+        if printed is not None:  # what was printed before a failed check too
+            read_host_buffer(self.qualname, printed, self.prints)
         if site:
             raise ErrorSlot(self.qualname, 0, self.sites).exception(site, a, b)
 
@@ -277,7 +284,7 @@ class NativeKernel:
             self.fmt = "<" + "".join(_slot_format(p) for p in self.params)
         return self.fmt
 
-    def _launch_words(self, config: LaunchConfig, error: int) -> int:
+    def _launch_words(self, config: LaunchConfig, error: int, printed: int) -> int:
         """This OS thread's launch words and block memory (shared, frames, exchange), kept between
         launches; returns the words' address."""
         threads = config.threads_per_block
@@ -305,6 +312,7 @@ class NativeKernel:
             error,
             ctypes.addressof(memory[1]),
             ctypes.addressof(memory[2]),
+            printed,
         )
         return ctypes.addressof(words)
 

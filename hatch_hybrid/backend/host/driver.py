@@ -30,6 +30,7 @@ LAUNCH = {
     "error": 9,  # i64[4]
     "frames": 10,  # kernels with barriers: per thread, its context then its locals (frame_bytes each)
     "exchange": 11,  # kernels with warp calls: EXCHANGE_BYTES per thread
+    "print": 12,  # kernels that print: the launch's print buffer (lower.printing)
 }
 RUN = 5  # a thread the driver is to call (again)
 
@@ -121,6 +122,7 @@ def add_entry(
             ("dynamic_size", word["dynamic_size"]),
             ("error", word["error"]),
             ("exchange", word["exchange"]),
+            ("print", word["print"]),
             ("threads", threads),
             ("failed", llir.Constant(I64, 0)),
             ("state", llir.Constant(I64, 0)),

@@ -11,7 +11,7 @@ from functools import cache
 
 import llvmlite.binding as llvm
 
-from ...lower.abi import ERROR_SLOT, TRIPLE
+from ...lower.abi import ERROR_SLOT, PRINT_BUFFER, TRIPLE
 from .libdevice import libdevice_bitcode
 
 
@@ -39,7 +39,7 @@ def optimise(llvm_ir: str, kernel_symbols: set[str], arch: str, needs_libdevice:
         if fn.name not in kernel_symbols and not fn.is_declaration:
             fn.linkage = "internal"
     for gv in mod.global_variables:
-        if not gv.is_declaration and gv.name != ERROR_SLOT:  # the runtime reads the error slot by name
+        if not gv.is_declaration and gv.name not in (ERROR_SLOT, PRINT_BUFFER):  # the runtime reads these by name
             gv.linkage = "internal"
     mod.verify()
     pto = llvm.create_pipeline_tuning_options(speed_level=3)

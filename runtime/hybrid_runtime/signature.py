@@ -147,7 +147,8 @@ def _in_float_range(kernel: str, p: Param, value: Any) -> Any:
 
 
 def _float_bounds(dtype: np.dtype[Any]) -> str:
-    top = str(dtype.type(np.finfo(dtype).max))  # as NumPy shows the type's values: 3.4028235e+38
+    top = dtype.type(np.finfo(dtype).max)  # as NumPy shows the type's values: 3.4028235e+38
+    top = str(float(top)) if dtype.itemsize == 2 else str(top)  # but 65504.0, not 6.55e+04
     return f"[-{top}, {top}]"
 
 

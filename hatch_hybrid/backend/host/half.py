@@ -81,7 +81,9 @@ def _extend(module: llir.Module, half: llir.Type) -> None:
     shift = b.sub(b.call(ctlz, [mant, llir.Constant(llir.IntType(1), 0)]), c(21))
     subnormal = b.or_(b.shl(b.sub(c(127 - 14), shift), c(23)), b.shl(b.and_(b.shl(mant, shift), c(0x3FF)), c(13)))
     tiny = b.select(b.icmp_unsigned("==", mant, c(0)), c(0), subnormal)
-    bits = b.select(b.icmp_unsigned("==", exp, c(0x1F)), inf_nan, b.select(b.icmp_unsigned("==", exp, c(0)), tiny, normal))
+    bits = b.select(
+        b.icmp_unsigned("==", exp, c(0x1F)), inf_nan, b.select(b.icmp_unsigned("==", exp, c(0)), tiny, normal)
+    )
     b.ret(b.bitcast(b.or_(bits, sign), llir.FloatType()))
 
 

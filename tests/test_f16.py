@@ -35,6 +35,8 @@ SOURCE = (
     + """
 from hybrid_runtime import f16, struct
 
+EPS = f16(0.1)
+HALF = np.float16(0.5)
 
 @struct
 class Sample:
@@ -93,7 +95,7 @@ def binary(a: Array[f16], b: Array[f16], h: Array[f16, 2], wide: Array[f32, 2], 
         h[7, i] = min(x, y)
         h[8, i] = max(x, y)
         h[9, i] = x * y + x
-        h[10, i] = x * 0.1 - 3
+        h[10, i] = x * EPS - 3 + HALF
         h[11, i] = x + i8(7)
         t = x
         t += y
@@ -301,7 +303,7 @@ def test_binary_operations_bit_identical_to_numpy(kern, device: str, monkeypatch
         warnings.simplefilter("ignore")
         t = (a + b) * b
         want = [a + b, a - b, a * b, a / b, a // b, a % b, a**b, np.where(b < a, b, a), np.where(b > a, b, a)]
-        want += [a * b + a, a * np.float16(0.1) - np.float16(3), a + np.int8(7), t]
+        want += [a * b + a, a * np.float16(0.1) - np.float16(3) + np.float16(0.5), a + np.int8(7), t]
         for row in range(BINARY_ROWS):
             if row == 6 and device == "cuda":  # ** is powf computed in f32: libdevice's may differ by an f32 ulp
                 assert _ulps(h[row], want[row]).max() <= 1

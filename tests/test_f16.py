@@ -60,13 +60,17 @@ def unary(
         h[5, i] = x ** 2
         h[6, i] = f16(math.exp(x))
         h[7, i] = f16(f32(x))
+        h[8, i] = f16(math.copysign(math.fabs(x), -1.0) * math.frexp(x)[0])
         w32[i] = x
         w64[i] = f64(x) * 3.0
         if math.isfinite(x) and abs(x) < 2.0**31:
             ints[0, i] = i32(x)
             ints[1, i] = i32(i8(x)) if abs(x) < 128.0 else i32(0)
+            ints[2, i] = i32(u8(x)) if 0.0 <= x < 256.0 else i32(0)
         flags[0, i] = x < 1.5
         flags[1, i] = x != x
+        flags[2, i] = bool(x)
+        flags[3, i] = math.isnan(x)
 
 
 @kernel
@@ -77,6 +81,9 @@ def narrow(s: Array[f32], d: Array[f64], n: Array[i64], u: Array[u16], h: Array[
         h[1, i] = d[i]
         h[2, i] = f16(n[i])
         h[3, i] = f16(u[i])
+        h[4, i] = f16(i8(n[i]))
+        h[5, i] = f16(u64(n[i]))
+        h[6, i] = f16(n[i] > 0)
 
 
 @kernel
@@ -205,16 +212,17 @@ ALL = np.arange(1 << 16, dtype=np.uint16).view(np.float16)
 def test_unary_and_conversions_from_f16_over_every_value(kern, device: str, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
     mod, _ = kern
     n = ALL.size
-    h = np.zeros((8, n), np.float16)
+    h = np.zeros((9, n), np.float16)
     w32, w64 = np.zeros(n, np.float32), np.zeros(n, np.float64)
-    ints, flags = np.zeros((2, n), np.int32), np.zeros((2, n), np.bool_)
+    ints, flags = np.zeros((3, n), np.int32), np.zeros((4, n), np.bool_)
     _launch(mod.unary, n, ALL, h, w32, w64, ints, flags, device=device, monkeypatch=monkeypatch)
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
         x = ALL
         want = [-x, abs(x), np.array([np.float16(np.sqrt(float(v))) for v in x]), +x, x * x, x**2]
         want += [np.array([np.float16(np.exp(float(v))) for v in x]), x.astype(np.float32).astype(np.float16)]
-        for row in range(8):
+        want.append(np.array([np.float16(-abs(float(v)) * np.frexp(float(v))[0]) for v in x]))
+        for row in range(9):
             if row == 6 and device == "cuda":  # math.exp: libdevice's, not the host libm's (documented)
                 continue
             _same(h[row], np.asarray(want[row], np.float16))
@@ -224,8 +232,12 @@ def test_unary_and_conversions_from_f16_over_every_value(kern, device: str, monk
         _same(ints[0], np.where(finite, x.astype(np.float64), 0).astype(np.int32))
         small = np.abs(np.where(finite, x, 0)) < 128
         _same(ints[1], np.where(small, np.where(small, x, 0).astype(np.int8), 0).astype(np.int32))
+        byte = (x >= 0) & (x < 256)
+        _same(ints[2], np.where(byte, np.where(byte, x, 0).astype(np.uint8), 0).astype(np.int32))
         _same(flags[0], x < 1.5)
         _same(flags[1], np.isnan(x))
+        _same(flags[2], x.astype(np.bool_))
+        _same(flags[3], np.isnan(x))
 
 
 def _narrow_inputs() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -258,13 +270,16 @@ def _narrow_values() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
 def test_conversions_to_f16_round_as_numpy(kern, device: str, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
     mod, _ = kern
     singles, doubles, ints, shorts = _narrow_inputs()
-    h = np.zeros((4, singles.size), np.float16)
+    h = np.zeros((7, singles.size), np.float16)
     _launch(mod.narrow, singles.size, singles, doubles, ints, shorts, h, device=device, monkeypatch=monkeypatch)
     with np.errstate(all="ignore"):
         _same(h[0], singles.astype(np.float16))
         _same(h[1], doubles.astype(np.float16))
         _same(h[2], ints.astype(np.float16))
         _same(h[3], shorts.astype(np.float16))
+        _same(h[4], ints.astype(np.int8).astype(np.float16))
+        _same(h[5], ints.astype(np.uint64).astype(np.float16))
+        _same(h[6], (ints > 0).astype(np.float16))
 
 
 def _pairs(n: int) -> tuple[np.ndarray, np.ndarray]:
@@ -346,6 +361,28 @@ def test_ptx_uses_f16_instructions_without_contraction(kern) -> None:  # type: i
         assert "div.rn.f32" in ptx  # x / y: in f32, rounded once to f16 (correctly rounded)
         assert re.search(r"cvt\.rn\.f16\.f32", ptx)
         assert "cvt.rn.f16.f64" in kernels["narrow"].ptx[arch]
+
+
+def test_older_archs_compute_f16_in_f32_and_ptxas_accepts_every_arch(build) -> None:  # type: ignore[no-untyped-def]
+    """sm_50/sm_52 have no f16 arithmetic: LLVM computes in f32, rounding each result (the same bits)."""
+    archs = ["sm_50", "sm_52", "sm_53", "sm_70", "sm_90"]
+    built = build(
+        KERNEL_PRELUDE
+        + """
+from hybrid_runtime import f16
+
+@kernel
+def ops(a: Array[f16], b: Array[f16], out: Array[f16]):
+    i = gpu.global_tid_x()
+    if i < len(out):
+        out[i] = (a[i] + b[i]) * b[i] - a[i] // b[i] + f16(i32(a[i]))
+""",
+        archs=archs,
+    )
+    for arch in archs:
+        ptx = built.ptx("ops", arch)
+        assert ("add.rn.f16" in ptx) == (arch >= "sm_53"), arch
+        assert "cvt.rn.f16.f32" in ptx  # // in f32, rounded once
 
 
 def test_fastmath_contracts_f16(build) -> None:  # type: ignore[no-untyped-def]

@@ -96,6 +96,15 @@ class TupleExpr(Expr):
     elts: list[Expr]
 
 
+@dataclass(eq=False)
+class Slice(Expr):
+    """``lower:upper:step`` in an index (``a[1:-1]``, ``a[:, j]``); an absent part is None."""
+
+    lower: Expr | None
+    upper: Expr | None
+    step: Expr | None
+
+
 # ----------------------------------------------------------------- statements
 @dataclass(eq=False)
 class Stmt(Node):
@@ -277,6 +286,9 @@ def _expr_text(e: Expr, sub: Callable[[Expr], str]) -> str:
         return f"{sub(e.func)}({', '.join(args)})"
     if isinstance(e, Subscript):
         return f"{sub(e.value)}[{sub(e.index)}]"
+    if isinstance(e, Slice):
+        parts = [sub(p) if p is not None else "" for p in (e.lower, e.upper, e.step)]
+        return ":".join(parts if e.step is not None else parts[:2])
     if isinstance(e, TupleExpr):
         return "(" + ", ".join(sub(x) for x in e.elts) + ("," if len(e.elts) == 1 else "") + ")"
     return type(e).__name__

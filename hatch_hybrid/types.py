@@ -116,6 +116,14 @@ class TupleT(Type):
 
 
 @dataclass(frozen=True)
+class SliceT(Type):
+    """A slice in an index (``a[i:j:k]``): makes the subscript a view; not a value of its own."""
+
+    def __str__(self) -> str:
+        return "slice"
+
+
+@dataclass(frozen=True)
 class NoneT(Type):
     def __str__(self) -> str:
         return "None"

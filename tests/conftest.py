@@ -120,14 +120,19 @@ def build(tmp_path: Path, request: pytest.FixtureRequest):
 
 
 @contextlib.contextmanager
-def built_package(root: Path, name: str, source: str) -> Iterator[ModuleType]:
+def built_package(root: Path, name: str, source: str, native: bool = False) -> Iterator[ModuleType]:
     """For module-scoped fixtures: ``<root>/<name>/kern.py`` compiled (no cache) with its ``_hybrid/`` next to
-    it, as its wheel would install it; yields the imported ``<name>.kern``, then forgets the package."""
+    it, as its wheel would install it; yields the imported ``<name>.kern``, then forgets the package.
+    ``native``: with native code for this machine too, and every PTX through ptxas, as ``build`` does."""
     (root / name).mkdir(parents=True)
     (root / name / "__init__.py").write_text("")
     (root / name / "kern.py").write_text(textwrap.dedent(source))
-    options = Options(list(TEST_ARCHS), cubin=False, cache=KernelCache(None))
-    write_package_artifacts(compile_packages([root / name], options=options), TEST_ARCHS, root)
+    options = Options(list(TEST_ARCHS), cubin=False, cache=KernelCache(None), cpu=HOST_TARGETS if native else [])
+    kernels = compile_packages([root / name], options=options)
+    for k in kernels if native else []:
+        for arch, text in k.ptx.items():
+            assemble(text, arch, root)
+    write_package_artifacts(kernels, TEST_ARCHS, root)
     sys.path.insert(0, str(root))
     try:
         yield importlib.import_module(f"{name}.kern")

@@ -63,7 +63,6 @@ _UNSUPPORTED: dict[type[ast.AST], tuple[str, str]] = {
     ast.JoinedStr: ("f-strings", "kernels have no strings"),
     ast.Starred: ("starred arguments", "pass arguments one by one"),
     ast.NamedExpr: ("assignment expressions (:=)", "assign in a statement of its own"),
-    ast.Slice: ("slices", "index single elements inside a loop"),
     ast.MatchSequence: ("sequence patterns", "match on numbers and enum members: `case 1 | 2:`, `case Color.RED:`"),
     ast.MatchMapping: ("mapping patterns", "match on numbers and enum members: `case 1 | 2:`, `case Color.RED:`"),
     ast.MatchClass: ("class patterns", "match on numbers and enum members: `case 1 | 2:`, `case Color.RED:`"),
@@ -366,10 +365,26 @@ class Parser:
                 kw[k.arg] = self.expr(k.value)
             return ir.Call(self.expr(node.func), [self.expr(a) for a in node.args], kw, loc=loc)
         if isinstance(node, ast.Subscript):
-            return ir.Subscript(self.expr(node.value), self.expr(node.slice), loc=loc)
+            return ir.Subscript(self.expr(node.value), self.index(node.slice), loc=loc)
         if isinstance(node, ast.Tuple):
             return ir.TupleExpr([self.expr(e) for e in node.elts], loc=loc)
         raise self.unsupported(node)
+
+    def index(self, node: ast.expr) -> ir.Expr:
+        """What goes between the brackets: an expression, a slice, or a tuple of these."""
+        loc = self.loc(node)
+        if isinstance(node, ast.Slice):
+            parts = (node.lower, node.upper, node.step)
+            return ir.Slice(*(self.expr(p) if p is not None else None for p in parts), loc=loc)
+        if isinstance(node, ast.Tuple):
+            return ir.TupleExpr([self.index(e) for e in node.elts], loc=loc)
+        if isinstance(node, ast.Constant) and node.value is Ellipsis:
+            raise CompileError(
+                loc,
+                "`...` (Ellipsis) in an index is not supported in kernel code",
+                "write the indices out: `a[i]` or `a[i, :]` for the rest of the dimensions, `a[:, :, k]`",
+            )
+        return self.expr(node)
 
 
 def parse_function(node: ast.FunctionDef, file: str, module: str) -> ir.Function:

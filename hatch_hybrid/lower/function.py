@@ -26,6 +26,7 @@ from .loops import Loop, LoopLowerer
 from .memory import MemoryLowerer
 from .ops import I8, I32, I64, PTR, VOID, Ops, const, llvm_type
 from .values import ArrayValue, TupleValue, Value, abi_types, flatten, unflatten
+from .views import ViewLowerer
 
 
 class ModuleLowerer:
@@ -186,7 +187,7 @@ def return_type(t: Type) -> llir.Type:
     return llvm_type(storage(t))
 
 
-class FunctionLowerer(CallLowerer, MemoryLowerer, LoopLowerer, HostLowerer, OperatorLowerer):
+class FunctionLowerer(CallLowerer, MemoryLowerer, ViewLowerer, LoopLowerer, HostLowerer, OperatorLowerer):
     def __init__(self, parent: ModuleLowerer, tf: TypedFunction, inline_into: FunctionLowerer | None = None) -> None:
         """``inline_into``: lower ``tf``'s body into that function (host: helpers that yield)."""
         self.parent = parent
@@ -528,6 +529,8 @@ class FunctionLowerer(CallLowerer, MemoryLowerer, LoopLowerer, HostLowerer, Oper
                 assert isinstance(tup, TupleValue)
                 return tup.items[tf.consts[e.index.nid]]
             assert isinstance(base_t, ArrayT)
+            if isinstance(tf.types[e.nid], ArrayT):  # fewer indices than dimensions, or slices
+                return self.view(e)
             return self.load_element(self.element_pointer(e), base_t.dtype)
         if isinstance(e, ir.TupleExpr):
             return TupleValue([self.expr(x) for x in e.elts])

@@ -90,14 +90,9 @@ class MemoryLowerer(LowererParts):
         """The address of ``arr[indices]``; with ``debug``, checked against the shape (``loc`` reports it)."""
         b = self.b
         offset: llir.Value | None = None
-        zero = const(WEAK_INT, 0)
         narrow = self.parent.index32
         for axis, (idx, dim, stride) in enumerate(zip(indices, arr.shape, arr.strides)):
-            # negative indices count from the end, as in Python
-            wrapped = b.select(b.icmp_signed("<", idx, zero), b.add(idx, dim, flags=["nsw"]), idx)
-            if self.parent.debug and loc is not None:
-                self.check(b.icmp_unsigned("<", wrapped, dim), f"index{axis}", loc, values=(idx, dim))
-            idx = wrapped
+            idx = self.wrap_index(idx, dim, axis, loc)
             if narrow:  # the array spans < 2**31 elements, so every partial offset of a valid access fits
                 idx, stride = b.trunc(idx, I32), b.trunc(stride, I32)
             term = b.mul(idx, stride, flags=["nsw"])  # an element offset of a valid access fits
@@ -105,6 +100,15 @@ class MemoryLowerer(LowererParts):
         if narrow and offset is not None:
             offset = b.sext(offset, I64)
         return b.gep(arr.ptr, [offset], source_etype=element_memory_type(dtype))
+
+    def wrap_index(self, idx: llir.Value, dim: llir.Value, axis: int, loc: Loc | None) -> llir.Value:
+        """A negative index counted from the end, as in Python; with ``debug``, checked against the
+        dimension (``loc`` reports a failure as NumPy's IndexError)."""
+        b = self.b
+        wrapped = b.select(b.icmp_signed("<", idx, const(WEAK_INT, 0)), b.add(idx, dim, flags=["nsw"]), idx)
+        if self.parent.debug and loc is not None:
+            self.check(b.icmp_unsigned("<", wrapped, dim), f"index{axis}", loc, values=(idx, dim))
+        return wrapped
 
     def load_element(self, ptr: llir.Value, dtype: Element) -> Value:
         if isinstance(dtype, StructT):

@@ -30,6 +30,7 @@ from . import rules
 from .arguments import bind_arguments, bound_nodes
 from .cuda_spelling import gpu_name
 from .typed import Callee, MethodSym, ProgramLike, SymbolT, TypedFunction, rule_errors, type_named
+from .views import array_root
 
 #: Static shared memory per block, the same on every arch (larger sizes need dynamic shared memory).
 SHARED_MEMORY_LIMIT = 48 * 1024
@@ -45,9 +46,6 @@ class CallChecker:
 
     def expr(self, e: ir.Expr) -> Type:  # provided by FunctionChecker
         raise NotImplementedError
-
-    def _array_root(self, node: ir.Expr) -> str | None:
-        return node.id if isinstance(node, ir.Name) else None
 
     # ------------------------------------------------------------------- calls
     def call(self, e: ir.Call) -> Type:
@@ -184,7 +182,7 @@ class CallChecker:
         self.tf.callees[e.nid] = Callee(kind, fn.qualname, tuple(args), spec)
         nodes = ([e.func.value] if receiver is not None and isinstance(e.func, ir.Attribute) else []) + nodes
         for i in spec.writes:
-            root = self._array_root(nodes[i])
+            root = array_root(nodes[i])
             if root is not None:
                 self.tf.writes.update(self.aliases.get(root, set()))
         self.tf.uses_barrier |= spec.uses_barrier
@@ -397,7 +395,7 @@ class CallChecker:
         for a, t in zip(e.args[2:], args[2:]):
             if not is_numeric(t):
                 raise CompileError(a.loc, f"gpu.{name} needs a number here, not {t}")
-        root = self._array_root(e.args[0])
+        root = array_root(e.args[0])
         if root is not None:
             self.tf.writes.update(self.aliases.get(root, set()))
         self.tf.callees[e.nid] = Callee("gpu", name, tuple(args))

@@ -37,6 +37,7 @@ from . import folding, rules
 from .calls import CallChecker
 from .typed import BUILTINS, MethodSym, ProgramLike, SymbolT, TypedFunction, rule_errors
 from .user_types import UserTypeChecker
+from .views import ViewChecker, array_root
 
 _PYTHON_BUILTINS = set(dir(builtins))
 
@@ -56,7 +57,7 @@ def _terminates(block: list[ir.Stmt]) -> bool:
     return False
 
 
-class FunctionChecker(CallChecker, UserTypeChecker):
+class FunctionChecker(CallChecker, UserTypeChecker, ViewChecker):
     """Infers the types of one specialisation."""
 
     def __init__(self, program: ProgramLike, tf: TypedFunction, typevars: dict[str, Type]) -> None:
@@ -208,6 +209,8 @@ class FunctionChecker(CallChecker, UserTypeChecker):
             self.assign(s.target, value, s.value)
         elif isinstance(s, ir.AugAssign):
             current = self.expr(s.target)
+            if isinstance(s.target, ir.Subscript):
+                self.check_element_target(s.target, current)
             value = self.expr(s.value)
             ops = self._binop(s.op, current, value, s.value, s)
             self.assign(s.target, ops.result, s.value)
@@ -261,7 +264,8 @@ class FunctionChecker(CallChecker, UserTypeChecker):
             return
         if isinstance(target, ir.Subscript):
             elem = self.expr(target)  # checks the index
-            base = self._array_root(target.value)
+            self.check_element_target(target, elem)
+            base = array_root(target.value)
             if base is not None:
                 tf.writes.update(self.aliases.get(base, set()))
             self.check_storable(value_node, value, elem, "cannot store {value} into an array of {dest}")
@@ -288,7 +292,7 @@ class FunctionChecker(CallChecker, UserTypeChecker):
                 )
             tf.locals[name] = merged
         if isinstance(value, ArrayT):
-            root = self._array_root(value_node)
+            root = array_root(value_node)  # a view of an array parameter aliases it
             self.aliases.setdefault(name, set()).update(self.aliases.get(root, set()) if root else set())
         if isinstance(value, StructT) and name not in self.shared:
             callee = tf.callees.get(value_node.nid)
@@ -298,9 +302,6 @@ class FunctionChecker(CallChecker, UserTypeChecker):
             if isinstance(value_node, ir.Name):
                 self.copies.append((value_node.id, value_node.loc))
         tf.types[target.nid] = tf.locals[name]
-
-    def _array_root(self, node: ir.Expr) -> str | None:
-        return node.id if isinstance(node, ir.Name) else None
 
     # ------------------------------------------------------------- expressions
     def expr(self, e: ir.Expr) -> Type:
@@ -359,6 +360,8 @@ class FunctionChecker(CallChecker, UserTypeChecker):
             return result
         if isinstance(e, ir.Subscript):
             return self.subscript(e)
+        if isinstance(e, ir.Slice):
+            return self.slice_type(e)
         if isinstance(e, ir.TupleExpr):
             items = tuple(self.expr(x) for x in e.elts)
             for x, t in zip(e.elts, items):
@@ -485,8 +488,9 @@ class FunctionChecker(CallChecker, UserTypeChecker):
 
     def subscript(self, e: ir.Subscript) -> Type:
         base = self.expr(e.value)
-        index = self.expr(e.index)
+        index = self.index_type(e.index)
         if isinstance(base, TupleT):
+            self.check_tuple_index(e, index)
             value = self.tf.consts.get(e.index.nid)
             if not isinstance(value, int) or not -len(base.items) <= value < len(base.items):
                 raise CompileError(
@@ -506,14 +510,4 @@ class FunctionChecker(CallChecker, UserTypeChecker):
             )
         if not isinstance(base, ArrayT):
             raise CompileError(e.value.loc, f"{base} cannot be indexed", "only arrays and shapes can be indexed")
-        items = index.items if isinstance(index, TupleT) else (index,)
-        if len(items) != base.ndim:
-            raise CompileError(
-                e.index.loc,
-                f"{base} needs {base.ndim} indices, got {len(items)}",
-                "index every dimension: a[i, j]; slices and views are not supported",
-            )
-        for t in items:
-            if not is_int(t):
-                raise CompileError(e.index.loc, f"array indices must be integers, not {t}", "convert with int(...)")
-        return base.dtype
+        return self.array_subscript(e, base, index)

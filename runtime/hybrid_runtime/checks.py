@@ -1,10 +1,11 @@
-"""Device-side checks (``assert``, and bounds checks of ``@kernel(debug=True)``) reported on the host.
+"""Device-side checks (``assert``, bounds checks of ``@kernel(debug=True)``, Python numbers divided by
+zero, slice steps of zero found at run time) reported on the host.
 
 A failed check on the GPU records its site and up to two values in the module's ``hybrid_error``
 slot and ends the thread (never a trap, which would leave the CUDA context unusable). The host
 reads the slot when the launch synchronises, or at the next synchronisation for asynchronous
-launches, clears it, and raises the same exception the CPU path raises: ``AssertionError`` or
-``IndexError``, naming the kernel, the file and the line.
+launches, clears it, and raises the same exception the CPU path raises (``AssertionError``,
+``IndexError``, ``ZeroDivisionError``, ``ValueError``), naming the kernel, the file and the line.
 """
 
 from __future__ import annotations
@@ -23,13 +24,18 @@ ERROR_SLOT = b"hybrid_error"
 _RUNTIME_DIR = os.path.dirname(__file__)
 
 
-_FAILURES: dict[str, type[BaseException]] = {"assert": AssertionError, "zerodiv": ZeroDivisionError}
+_FAILURES: dict[str, type[BaseException]] = {
+    "assert": AssertionError,
+    "zerodiv": ZeroDivisionError,
+    "slicestep": ValueError,
+}
 ZERODIV = "division by zero (of Python numbers; NumPy scalars give inf or 0)"
+SLICESTEP = "slice step cannot be zero"  # NumPy's message
 
 
 def failure(kernel: str, kind: str, what: str, where: str) -> BaseException:
-    """The exception for a failed check: ``AssertionError``, ``IndexError`` or ``ZeroDivisionError``, one
-    format on every path."""
+    """The exception for a failed check: ``AssertionError``, ``IndexError``, ``ZeroDivisionError`` or
+    ``ValueError`` (a slice step of zero), one format on every path."""
     return _FAILURES.get(kind, IndexError)(f"kernel {kernel}: {what} ({where})")
 
 
@@ -63,14 +69,20 @@ class ErrorSlot:
             return failure(self.kernel, kind, _assert_what(site.get("msg")), where)
         if kind == "zerodiv":
             return failure(self.kernel, kind, ZERODIV, where)
+        if kind == "slicestep":
+            return failure(self.kernel, kind, SLICESTEP, where)
         axis = int(kind[len("index") :])
         return failure(self.kernel, "index", f"index {a} is out of bounds for axis {axis} with size {b}", where)
+
+
+#: The exceptions the CPU path raises where the device's checks fail (ValueError: a slice step of zero).
+CHECKED = (AssertionError, IndexError, ZeroDivisionError, ValueError)
 
 
 def cpu_failure(kernel: str, exc: BaseException, tb: TracebackType | None) -> BaseException | None:
     """The CPU path's version of a failed check: the same exception type and message format, pointing at
     the kernel-code line that raised (None for exceptions that are not checks)."""
-    if not isinstance(exc, (AssertionError, IndexError, ZeroDivisionError)):
+    if not isinstance(exc, CHECKED) or (isinstance(exc, ValueError) and str(exc) != SLICESTEP):
         return None
     frames = [f for f in traceback.extract_tb(tb) if not f.filename.startswith(_RUNTIME_DIR)]
     if not frames:
@@ -81,6 +93,8 @@ def cpu_failure(kernel: str, exc: BaseException, tb: TracebackType | None) -> Ba
         return failure(kernel, "assert", _assert_what(str(exc) or None), where)
     if isinstance(exc, ZeroDivisionError):
         return failure(kernel, "zerodiv", ZERODIV, where)
+    if isinstance(exc, ValueError):
+        return failure(kernel, "slicestep", SLICESTEP, where)
     return failure(kernel, "index", str(exc), where)
 
 

@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from . import cpu, native
-from .checks import ERROR_SLOT, ErrorSlot, cpu_failure
+from .checks import CHECKED, ERROR_SLOT, ErrorSlot, cpu_failure
 from .config import LaunchConfig
 from .device import CudaDevice, default_device, device_env, python_cpu, select
 from .interop import LIBRARIES
@@ -196,7 +196,7 @@ class Kernel:
                 code.run(config, values)
             else:
                 cpu.run_grid(self._cpu_func(variant), config, values)
-        except (AssertionError, IndexError, ZeroDivisionError) as exc:
+        except CHECKED as exc:
             reported = cpu_failure(self.qualname, exc, sys.exc_info()[2])
             if reported is None:
                 raise

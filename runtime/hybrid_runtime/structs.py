@@ -149,7 +149,7 @@ def leaf_dtypes(dtype: np.dtype[Any]) -> list[np.dtype[Any]]:
 
 class StructArray:
     """The CPU path's view of an ``Array[Cls]``: elements read as ``Cls`` instances (copies, as on the
-    device) and written from them."""
+    device) and written from them; fewer indices or slices give a view, a ``StructArray`` too."""
 
     __slots__ = ("array", "cls")
 
@@ -158,7 +158,10 @@ class StructArray:
         self.cls = cls
 
     def __getitem__(self, index: Any) -> Any:
-        return from_record(self.cls, self.array[index])
+        item = self.array[index]
+        if isinstance(item, np.ndarray):
+            return StructArray(item, self.cls)
+        return from_record(self.cls, item)
 
     def __setitem__(self, index: Any, value: Any) -> None:
         if not isinstance(value, self.cls):

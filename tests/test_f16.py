@@ -55,7 +55,8 @@ def unary(
         h[0, i] = -x
         h[1, i] = abs(x)
         h[2, i] = f16(math.sqrt(x))
-        h[3, i] = +x
+        row = h[3]  # a view of f16
+        row[i] = +x
         h[4, i] = x * x
         h[5, i] = x ** 2
         h[6, i] = f16(math.exp(x))

@@ -362,6 +362,8 @@ def test_ptx_uses_f16_instructions_without_contraction(kern) -> None:  # type: i
         assert "div.rn.f32" in ptx  # x / y: in f32, rounded once to f16 (correctly rounded)
         assert re.search(r"cvt\.rn\.f16\.f32", ptx)
         assert "cvt.rn.f16.f64" in kernels["narrow"].ptx[arch]
+        unary = kernels["unary"].ptx[arch]
+        assert "sqrt.rn.f32" in unary and "sqrt.rn.f64" not in unary  # f16(math.sqrt(x)): in f32, same bits
 
 
 def test_older_archs_compute_f16_in_f32_and_ptxas_accepts_every_arch(build) -> None:  # type: ignore[no-untyped-def]

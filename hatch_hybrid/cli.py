@@ -20,7 +20,7 @@ from typing import Any
 from .errors import CompileError
 from .hook import options as hook_options
 from .hook.options import OptionError
-from .pipeline import CompiledKernel, Options, _reached, check_symbols, compile_kernel, index_packages
+from .pipeline import CompiledKernel, Options, _reached, check_symbols, compile_kernel, index_packages, lint_report
 from .typecheck.program import Program
 
 
@@ -65,7 +65,8 @@ def cmd_show(path: Path, kernel: str, stage: str, arch: str | None) -> int:
     if len(matches) != 1:
         names = ", ".join(d.qualname for d in index.kernels())
         raise SystemExit(f"hatch-hybrid: {'no' if not matches else 'more than one'} kernel named {kernel!r}: {names}")
-    for result in compile_kernel(Program(index), matches[0], Options(archs[-1:], cubin=False)):
+    options = Options(archs[-1:], cubin=False, lineinfo=hook_options.options(config, path).lineinfo)
+    for result in compile_kernel(Program(index), matches[0], options):
         _show(result, stage, archs[-1])
     return 0
 
@@ -83,8 +84,10 @@ def _show(result: CompiledKernel, stage: str, arch: str) -> None:
 
 
 def cmd_check(path: Path, archs: list[str] | None) -> int:
-    """Compile every kernel for the project's archs (PTX; no machine code, no native CPU libraries)."""
+    """Compile every kernel for the project's archs (PTX; no machine code, no native CPU libraries); show
+    the GPU lints as the build would (``lints = "error"``: they fail the check)."""
     packages, config = project_config(path)
+    settings = hook_options.lint_settings(config)
     chosen = hook_options.archs({"arch": archs} if archs else config)
     index = index_packages(packages)
     program = Program(index)
@@ -96,8 +99,11 @@ def cmd_check(path: Path, archs: list[str] | None) -> int:
             failed += 1
             print(exc, file=sys.stderr)
     check_symbols(compiled)
+    found = lint_report(compiled, settings)
+    for warning in found:
+        print(warning.format("error" if settings.mode == "error" else "warning"), file=sys.stderr)
     print(f"hatch-hybrid: {len(decls) - failed} of {len(decls)} kernel(s) compile for {', '.join(chosen)}")
-    return 1 if failed else 0
+    return 1 if failed or (found and settings.mode == "error") else 0
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -54,6 +54,29 @@ class CompileError(Exception):
         return "\n".join(parts)
 
 
+@dataclass
+class LintWarning:
+    """A build-time lint: rendered like an error, ``warning:`` and the lint's name in brackets."""
+
+    name: str
+    loc: Loc
+    message: str
+    hint: str | None = None
+    notes: list[Note] | None = None
+
+    def format(self, severity: str = "warning") -> str:
+        parts = [_render(self.loc, f"{severity}: {self.message} [{self.name}]")]
+        parts += [_render(note.loc, f"note: {note.message}") for note in self.notes or []]
+        if self.hint:
+            parts.append(f"  hint: {self.hint}")
+        return "\n".join(parts)
+
+    def error(self, also: list[LintWarning]) -> CompileError:
+        """This lint as an error (``lints = "error"``), the others found with it as notes."""
+        notes = list(self.notes or []) + [Note(w.loc, f"also: {w.message} [{w.name}]") for w in also]
+        return CompileError(self.loc, f"{self.message} [{self.name}]", self.hint, notes)
+
+
 def _render(loc: Loc | None, headline: str) -> str:
     if loc is None:
         return headline

@@ -27,12 +27,14 @@ from .backend.ptx.cubin import assemble, find_ptxas, ptxas_version
 from .backend.ptx.emit import emit_ptx
 from .backend.ptx.optimize import data_layout, optimise
 from .cache import Dependency, KernelCache, dependencies
-from .errors import CompileError, debug_enabled
+from .errors import CompileError, LintWarning, debug_enabled
 from .frontend.discover import EnumSym, KernelDecl, ModuleIndex, ModuleSym
+from .lint import LintSettings, from_json, lint_kernel, select, to_json
 from .lower.abi import INDEX32_SUFFIX
 from .lower.function import ModuleLowerer
 from .lower.host import NativeUnsupported
 from .lower.host_context import CTX_WORDS, EXCHANGE_BYTES
+from .lower.lineinfo import LineInfo
 from .typecheck.program import Program
 from .typecheck.typed import TypedFunction
 from .typecheck.user_types import annotation_typevar
@@ -72,6 +74,8 @@ class CompiledKernel:
     seconds: float = 0.0
     cached: bool = False
     cpu: HostCode | None = None  # native CPU code (None: not asked for)
+    lints: list[LintWarning] = field(default_factory=list)  # every lint's findings (see .lint)
+    lint_entries: list[dict[str, Any]] = field(default_factory=list)  # the same, as cached
     typed: TypedFunction | None = None  # these three only when compiled in this process
     llvm_ir: str = ""
     optimised_ir: dict[str, str] = field(default_factory=dict)
@@ -116,6 +120,7 @@ class CompiledKernel:
             "deps": self.deps,
             "source_hash": self.source_hash,
             "cpu": self.cpu.cache_entry() if self.cpu is not None else None,
+            "lints": self.lint_entries,
         }
 
     @classmethod
@@ -225,6 +230,8 @@ class Options:
     cubin: bool | None = None
     cpu: list[str] = field(default_factory=list)  # host targets to compile native CPU code for
     cpu_checks: bool = False  # bounds checks on every array access of native CPU code
+    lineinfo: bool = True  # .file/.loc directives in the PTX (and cubins): Python lines in profilers
+    lints: LintSettings = field(default_factory=LintSettings)  # how lint findings are reported
     cache: KernelCache = field(default_factory=lambda: KernelCache(None))
     dump_dir: Path | None = None
 
@@ -270,14 +277,16 @@ def _compile_variant(program: Program, decl: KernelDecl, options: Options, typev
     variant = {name.rsplit(".", 1)[-1]: str(t) for name, t in typevars.items()}
     key_options = {**decl.options, "variant": variant} if variant else decl.options
     targets = options.archs + [f"cpu:{t}" for t in options.cpu] + (["cpu-checks"] if options.cpu_checks else [])
+    targets += [] if options.lineinfo else ["no-lineinfo"]
     key = options.cache.key(decl.qualname, key_options, targets, machine_code, COMPILER_ID)
     entry = options.cache.load(key, program.index)
     if entry is not None:
         result = CompiledKernel.from_cache(decl, entry)
+        result.lints = [from_json(e, lambda m: str(program.index.module(m).path)) for e in entry.get("lints", [])]
         result.seconds = time.perf_counter() - start
         return result
     try:
-        result = _compile(program, decl, options.archs, ptxas, typevars)
+        result = _compile(program, decl, options, ptxas, typevars)
         if options.cpu:
             result.cpu = _compile_host(program, decl, result, options)
     except CompileError as exc:
@@ -300,7 +309,7 @@ def _compile_variant(program: Program, decl: KernelDecl, options: Options, typev
 
 
 def _compile(
-    program: Program, decl: KernelDecl, archs: list[str], ptxas: str | None, typevars: dict[str, Type]
+    program: Program, decl: KernelDecl, options: Options, ptxas: str | None, typevars: dict[str, Type]
 ) -> CompiledKernel:
     typed = program.check_kernel(decl, typevars)
     reached = _reached(typed)
@@ -314,7 +323,15 @@ def _compile(
     lowerer = ModuleLowerer(
         decl.qualname, data_layout(), decl.options.get("fastmath", False), decl.options.get("debug", False)
     )
+    if options.lineinfo:
+        lowerer.lines = LineInfo(lowerer.module, lambda module: installed_path(program, module), decl.module)
     index32 = any(isinstance(t, ArrayT) for t in typed.arg_types)
+    try:
+        lints = lint_kernel(typed, reached, decl.options.get("fastmath", False))
+    except Exception:  # lints advise; a failure of theirs must not fail a build that compiles
+        if debug_enabled():
+            raise
+        lints = []
     lowerer.lower_kernel(typed, index32=index32)
     llvm_ir = lowerer.text()
     result = CompiledKernel(
@@ -329,14 +346,16 @@ def _compile(
         source_hash=source_hash(deps),
         typed=typed,
         llvm_ir=llvm_ir,
+        lints=lints,
+        lint_entries=[to_json(w, {tf.fn.loc.file: tf.fn.module for tf in reached}) for w in lints],
     )
-    for arch in archs:
+    for arch in options.archs:
         entries = {typed.symbol, typed.symbol + INDEX32_SUFFIX} if index32 else {typed.symbol}
         mod = optimise(llvm_ir, entries, arch, bool(lowerer.libdevice))
         result.optimised_ir[arch] = str(mod)
         result.ptx[arch] = emit_ptx(mod, arch)
         if ptxas is not None:
-            cubin = assemble(result.ptx[arch], arch, decl.qualname, ptxas)
+            cubin = assemble(result.ptx[arch], arch, decl.qualname, ptxas, options.lineinfo)
             if cubin is not None:
                 result.cubin[arch] = cubin
     return result
@@ -393,12 +412,15 @@ def _compile_host(program: Program, decl: KernelDecl, result: CompiledKernel, op
     return code
 
 
+def installed_path(program: Program, module: str) -> str:
+    """A module's file as installed, relative to site-packages (``mypkg/kernels.py``): no build paths."""
+    info = program.index.module(module)
+    return "/".join(info.name.split(".")) + ("/__init__.py" if info.is_package else ".py")
+
+
 def _site_entry(program: Program, site: dict[str, Any]) -> dict[str, Any]:
     """A check site for the manifest: the file relative to its package root (no build paths)."""
-    info = program.index.module(str(site["module"]))
-    parts = info.name.split(".")
-    rel = "/".join(parts) + ("/__init__.py" if info.is_package else ".py")
-    return {**site, "file": rel}
+    return {**site, "file": installed_path(program, str(site["module"]))}
 
 
 def dump(result: CompiledKernel, directory: Path) -> None:
@@ -452,7 +474,15 @@ def compile_packages(
     program = Program(index)
     kernels = [k for decl in index.kernels() for k in compile_kernel(program, decl, options)]
     check_symbols(kernels)
+    found = lint_report(kernels, options.lints)
+    if found and options.lints.mode == "error":
+        raise found[0].error(found[1:])
     return kernels
+
+
+def lint_report(kernels: list[CompiledKernel], settings: LintSettings) -> list[LintWarning]:
+    """The kernels' lint findings to show, as ``settings`` asks (a helper's once, however many kernels call it)."""
+    return select([w for k in kernels for w in k.lints], settings)
 
 
 def check_symbols(kernels: list[CompiledKernel]) -> None:

@@ -396,13 +396,17 @@ def fill(x: Array[i64], v: i64):
     from hybrid_runtime.driver import initialise
 
     cu = initialise()
-    real = cu.cuModuleLoadData
+    real, real_ex = cu.cuModuleLoadData, cu.cuModuleLoadDataEx
 
     def counting(image):
         loads.append(len(image))
         return real(image)
 
-    cu.cuModuleLoadData = counting
+    def counting_ex(image, *options):  # PTX: loaded with the JIT option that keeps line information
+        loads.append(len(image))
+        return real_ex(image, *options)
+
+    cu.cuModuleLoadData, cu.cuModuleLoadDataEx = counting, counting_ex
     try:
         outs = [hr.device_array(4096, np.int64) for _ in range(8)]
         errors = []
@@ -421,7 +425,7 @@ def fill(x: Array[i64], v: i64):
             t.join()
         hr.synchronize()
     finally:
-        cu.cuModuleLoadData = real
+        cu.cuModuleLoadData, cu.cuModuleLoadDataEx = real, real_ex
     assert not errors
     assert all(np.array_equal(o.copy_to_host(), np.full(4096, j)) for j, o in enumerate(outs))
     assert len(loads) == 1  # one module per context, whichever entry points (and threads) use it

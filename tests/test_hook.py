@@ -114,6 +114,9 @@ def test_sdist_carries_source_only(project, tmp_path):
         ("dump = 3", "Option `dump` for build hook `hybrid` must be a string"),
         ('cpu-checks = "yes"', "Option `cpu-checks` for build hook `hybrid` must be a boolean"),
         ('cpu = ["vax-vms"]', "Option `cpu` for build hook `hybrid` has 'vax-vms'; known targets"),
+        ('lineinfo = "yes"', "Option `lineinfo` for build hook `hybrid` must be a boolean"),
+        ('lints = "loud"', 'Option `lints` for build hook `hybrid` must be "warn", "error" or false'),
+        ('lints-ignore = ["nope"]', "Option `lints-ignore` for build hook `hybrid` has unknown lint 'nope'"),
         ('speed = "max"', "Unknown option `speed` for build hook `hybrid`"),
     ],
 )

@@ -5,6 +5,7 @@ the Python function (and on a GPU when present) with the same results."""
 from __future__ import annotations
 
 import math
+import re
 import sys
 
 import numpy as np
@@ -220,7 +221,8 @@ def test_numba_spelling_compiles_to_the_same_code(lang) -> None:  # type: ignore
     package = lang.package_dir.name
     a = lang.ptx("numba_spelling").replace(package, "P").replace("numba_spelling", "K")
     b = lang.ptx("gpu_spelling").replace(package, "P").replace("gpu_spelling", "K")
-    assert a == b
+    lines = re.compile(r"^\s*\.loc\s.*\n", re.M)  # the two kernels stand on different source lines
+    assert ".loc" in a and lines.sub("", a) == lines.sub("", b)
 
 
 @pytest.mark.parametrize("device", DEVICES)

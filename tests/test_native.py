@@ -338,3 +338,51 @@ def test_device_arrays_are_refused_without_a_gpu_on_the_native_path() -> None:
         pytest.skip("a GPU is present")
     with pytest.raises(Exception, match="device"):
         hr.device_array(4, np.float32)
+
+
+BARRIER_HELPERS = (
+    KERNEL_PRELUDE
+    + """
+def rotate(x: Array[f32], i: int) -> f32:
+    # reads its neighbour's value after every thread of the block has written its own
+    tile = gpu.shared_array(f32, 64)
+    tile[i] = x[i]
+    gpu.syncthreads()
+    x[i] = 0.0
+    gpu.syncthreads()
+    return tile[(i + 1) % 64]
+
+
+def total(v: f32) -> f32:
+    s = v
+    d = 16
+    while d > 0:
+        s += gpu.shfl_xor(s, d)
+        d //= 2
+    return s
+
+
+@kernel
+def inside(x: Array[f32], out: Array[f32]):
+    i = gpu.thread_idx_x()
+    # x[i] is read before the helper writes it (Python's order), the helpers' results after
+    out[i] = x[i] * f32(10) + rotate(x, i) + total(x[i]) + min(f32(1), total(f32(i)))
+"""
+)
+
+
+@needs_host
+def test_helpers_that_meet_other_threads_inside_expressions_keep_pythons_order(build) -> None:  # type: ignore[no-untyped-def]
+    b = build(BARRIER_HELPERS)
+    assert b.module.inside.native_code() is not None
+    x = np.arange(64, dtype=np.float32) + 1
+    results = []
+    for device in ("cpu", "cpu-python"):
+        xs, out = x.copy(), np.zeros(64, np.float32)
+        b.module.inside.launch(64, 1, xs, out, device=device)
+        results.append(out)
+    assert np.array_equal(results[0], results[1])
+    lanes = np.arange(64)
+    # x[i] was read before rotate zeroed it, so total(x[i]) sums zeros after the call: 0
+    expected = x * 10 + x[(lanes + 1) % 64] + 0 + 1
+    assert np.array_equal(results[0], expected.astype(np.float32))

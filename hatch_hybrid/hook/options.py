@@ -12,6 +12,8 @@ Plain functions of the option table, shared by the build hook (:mod:`.plugin`) a
 ``cache-dir``  where that cache lives (default ``$HYBRID_CACHE_DIR`` or ``~/.cache/hatch-hybrid``)
 ``cpu``        native CPU code for these targets (default: the five common ones); false: none
 ``cpu-checks`` bounds checks on every array access of the native CPU code (default false)
+``lineinfo``   Python file and line of each PTX instruction, for profilers and compute-sanitizer (default true)
+``lints``      GPU lints: "warn" (default), "error" or false; ``lints-ignore``: lint names to skip
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from ..lint import LINTS, LintSettings
 from ..pipeline import DEFAULT_ARCHS, Options
 
 try:
@@ -29,7 +32,9 @@ except ImportError:  # Python 3.10: hatchling brings tomli
     import tomli as tomllib  # type: ignore[no-redef,import-not-found,unused-ignore]
 
 HOOK = "hybrid"
-OPTIONS = ("arch", "packages", "dump", "cubin", "cache", "cache-dir", "cpu", "cpu-checks")
+OPTIONS = (
+    "arch", "packages", "dump", "cubin", "cache", "cache-dir", "cpu", "cpu-checks", "lineinfo", "lints", "lints-ignore",
+)  # fmt: skip
 #: Options hatchling itself reads from every build hook's table.
 HATCHLING_OPTIONS = ("dependencies", "require-runtime-dependencies", "require-runtime-features", "enable-by-default")
 
@@ -115,6 +120,29 @@ def _bool_or_auto(config: Mapping[str, Any], name: str, default: bool | None) ->
     return value
 
 
+def _bool(config: Mapping[str, Any], name: str, default: bool) -> bool:
+    value = config.get(name, default)
+    if not isinstance(value, bool):
+        raise OptionError(f"{_option(name)} must be a boolean")
+    return value
+
+
+def lint_settings(config: Mapping[str, Any]) -> LintSettings:
+    """``lints`` ("warn", "error" or false) and ``lints-ignore`` (a list of lint names)."""
+    mode = config.get("lints", "warn")
+    if mode is False:
+        mode = "off"
+    elif mode not in ("warn", "error"):
+        raise OptionError(f'{_option("lints")} must be "warn", "error" or false')
+    ignore = config.get("lints-ignore", [])
+    if not isinstance(ignore, list) or not all(isinstance(v, str) for v in ignore):
+        raise OptionError(f"{_option('lints-ignore')} must be a list of lint names")
+    for name in ignore:
+        if name not in LINTS:
+            raise OptionError(f"{_option('lints-ignore')} has unknown lint {name!r}; lints: " + ", ".join(LINTS))
+    return LintSettings(mode, frozenset(ignore))
+
+
 def _string(config: Mapping[str, Any], name: str) -> str | None:
     value = config.get(name)
     if value is not None and not isinstance(value, str):
@@ -129,14 +157,14 @@ def options(config: Mapping[str, Any], root: Path) -> Options:
     check_known(config)
     cache_dir, dump = _string(config, "cache-dir"), _string(config, "dump")
     use_cache = _bool_or_auto(config, "cache", True)
-    checks = config.get("cpu-checks", False)
-    if not isinstance(checks, bool):
-        raise OptionError(f"{_option('cpu-checks')} must be a boolean")
+    checks, lineinfo = _bool(config, "cpu-checks", False), _bool(config, "lineinfo", True)
     return Options(
         archs(config),
         cubin=_bool_or_auto(config, "cubin", None),
         cpu=cpu_targets(config),
         cpu_checks=checks,
+        lineinfo=lineinfo,
+        lints=lint_settings(config),
         cache=KernelCache((root / cache_dir if cache_dir else default_cache_dir()) if use_cache is not False else None),
         dump_dir=root / dump if dump else None,
     )

@@ -86,7 +86,7 @@ class HybridBuildHook(BuildHookInterface):  # type: ignore[type-arg]
         if self.target_name != "wheel":
             return  # sdists carry source; kernels are compiled when the wheel is built
 
-        from ..pipeline import compile_packages
+        from ..pipeline import compile_packages, lint_report
         from .artifacts import write_package_artifacts
 
         start = time.perf_counter()
@@ -95,6 +95,8 @@ class HybridBuildHook(BuildHookInterface):  # type: ignore[type-arg]
         except CompileError as exc:
             self.app.display_error(f"hatch-hybrid: cannot compile kernels\n{exc}")
             self._abort("hatch-hybrid: build failed (see the error above)")
+        for warning in lint_report(kernels, options.lints):  # lints = "error" failed above
+            self.app.display_warning(f"hatch-hybrid: {warning.format()}")
         for k in kernels:
             what = "PTX + cubin" if k.cubin else "PTX"
             if k.cpu is not None:

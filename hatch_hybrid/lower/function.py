@@ -22,6 +22,7 @@ from .abi import ERROR_SLOT, INDEX32_SUFFIX, TRIPLE
 from .calls import CallLowerer
 from .expressions import OperatorLowerer
 from .host import Frame, HostLowerer, Yield, hoist_warp_calls
+from .lineinfo import LineInfo, LineInfoLowerer
 from .loops import Loop, LoopLowerer
 from .memory import MemoryLowerer
 from .ops import I8, I32, I64, PTR, VOID, Ops, const, llvm_type
@@ -37,6 +38,7 @@ class ModuleLowerer:
     ) -> None:
         """``host_triple``: lower for that host CPU instead of the GPU (see :mod:`.host`)."""
         self.host = host_triple is not None
+        self.lines: LineInfo | None = None  # set before lowering: the GPU code's line information
         self.fastmath = fastmath
         self.debug = debug  # bounds checks on every array access
         self.sites: list[dict[str, object]] = []  # failed checks report their index here + 1
@@ -187,7 +189,9 @@ def return_type(t: Type) -> llir.Type:
     return llvm_type(storage(t))
 
 
-class FunctionLowerer(CallLowerer, MemoryLowerer, ViewLowerer, LoopLowerer, HostLowerer, OperatorLowerer):
+class FunctionLowerer(
+    CallLowerer, MemoryLowerer, ViewLowerer, LoopLowerer, HostLowerer, OperatorLowerer, LineInfoLowerer
+):
     def __init__(self, parent: ModuleLowerer, tf: TypedFunction, inline_into: FunctionLowerer | None = None) -> None:
         """``inline_into``: lower ``tf``'s body into that function (host: helpers that yield)."""
         self.parent = parent
@@ -209,6 +213,7 @@ class FunctionLowerer(CallLowerer, MemoryLowerer, ViewLowerer, LoopLowerer, Host
             self.kernel_fn = self.fn if parent.host and tf.is_kernel else None
             self.yields: list[Yield] = []
             self.frame = Frame(self.entry, self.fn.args[1]) if self.kernel_fn and tf.uses_barrier else None
+            self.start_lines(parent.lines)
         # on the host, warp calls of functions that meet other threads get statements of their own
         self.body = hoist_warp_calls(tf) if parent.host and tf.uses_barrier else tf.fn.body
 
@@ -278,7 +283,8 @@ class FunctionLowerer(CallLowerer, MemoryLowerer, ViewLowerer, LoopLowerer, Host
         for s in stmts:
             if self.b.block.is_terminated:
                 self._fresh_block("dead")
-            self.stmt(s)
+            with self.at(s.loc):
+                self.stmt(s)
 
     def stmt(self, s: ir.Stmt) -> None:
         if isinstance(s, ir.Assign):
@@ -482,6 +488,10 @@ class FunctionLowerer(CallLowerer, MemoryLowerer, ViewLowerer, LoopLowerer, Host
         return self.ops.convert(value, src, to)
 
     def expr(self, e: ir.Expr) -> Value:
+        with self.at(e.loc):
+            return self._expr(e)
+
+    def _expr(self, e: ir.Expr) -> Value:
         tf = self.tf
         if e.nid in tf.consts and not isinstance(e, ir.Call):
             value = tf.consts[e.nid]

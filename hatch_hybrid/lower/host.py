@@ -23,7 +23,7 @@ from llvmlite import ir as llir
 from .. import ir
 from ..errors import CompileError, Loc
 from ..typecheck.rules import SHUFFLES, VOTES
-from ..types import WEAK_INT, Type, storage
+from ..types import WEAK_INT, ArrayT, EnumT, Scalar, StructT, TupleT, Type, Weak, storage
 from . import host_context as hx
 from .ops import I1, I32, I64, bit_width, llvm_type
 from .parts import LowererParts
@@ -289,27 +289,23 @@ def _source_lane(b: llir.IRBuilder, name: str, lane: llir.Value, d: llir.Value) 
 
 # --------------------------------------------------------------------- hoisting
 def hoist_warp_calls(tf: TypedFunction) -> list[ir.Stmt]:
-    """The function's body with every warp call moved into a statement of its own, ``tmp = call``,
-    just before the statement that used it: a thread can only yield between statements, where no
-    partial expression is live. The types of the new nodes are added to ``tf``."""
+    """The function's body with every call that meets other threads (a warp call, or a helper that
+    reaches a barrier or a warp call, which is lowered inline) moved into a statement of its own,
+    ``tmp = call``, just before the statement that used it: a thread can only yield between
+    statements, where no partial expression is live. What Python evaluates before such a call in the
+    same expression moves into a temporary before it, so the order of reads and writes is kept. The
+    types of the new nodes are added to ``tf``."""
     counter = [0]
 
     def is_warp(node: ir.Node) -> bool:
         callee = tf.callees.get(node.nid) if isinstance(node, ir.Call) else None
-        return callee is not None and callee.kind == "gpu" and callee.name in WARP_CALLS
+        if callee is None:
+            return False
+        if callee.kind == "gpu":
+            return callee.name in WARP_CALLS
+        return callee.target is not None and callee.target.uses_barrier
 
-    def replace(e: ir.Expr, out: list[ir.Stmt]) -> ir.Expr:
-        """``e`` with its warp calls replaced by temporaries, whose assignments go to ``out``."""
-        for f in vars(e):
-            value = getattr(e, f)
-            if isinstance(value, ir.Expr):
-                setattr(e, f, replace(value, out))
-            elif isinstance(value, list):
-                setattr(e, f, [replace(v, out) if isinstance(v, ir.Expr) else v for v in value])
-            elif isinstance(value, dict):
-                setattr(e, f, {k: replace(v, out) if isinstance(v, ir.Expr) else v for k, v in value.items()})
-        if not is_warp(e):
-            return e
+    def temporary(e: ir.Expr, out: list[ir.Stmt]) -> ir.Expr:
         counter[0] += 1
         name = f"__warp{counter[0]}"
         t = tf.types[e.nid]
@@ -320,6 +316,50 @@ def hoist_warp_calls(tf: TypedFunction) -> list[ir.Stmt]:
         use = ir.Name(name, loc=e.loc)
         tf.types[use.nid] = t
         return use
+
+    def settled(e: ir.Expr) -> bool:
+        """Is ``e``'s value the same before and after a call (so it need not be read first)?"""
+        return isinstance(e, (ir.Const, ir.Name)) or e.nid in tf.consts or not _storable(tf.types.get(e.nid))
+
+    def children(e: ir.Expr) -> list[tuple[str, int | str | None, ir.Expr]]:
+        """``e``'s operands in the order Python evaluates them: (field, list index or dict key, node)."""
+        out: list[tuple[str, int | str | None, ir.Expr]] = []
+        for f in vars(e):
+            if f == "func" or (f == "value" and isinstance(e, ir.Attribute)):
+                continue  # what is called, or a struct field's owner: never evaluated apart
+            value = getattr(e, f)
+            if isinstance(value, ir.Expr):
+                out.append((f, None, value))
+            elif isinstance(value, list):
+                out += [(f, k, v) for k, v in enumerate(value) if isinstance(v, ir.Expr)]
+            elif isinstance(value, dict):
+                out += [(f, k, v) for k, v in value.items() if isinstance(v, ir.Expr)]
+        return out
+
+    def put(e: ir.Expr, field: str, key: int | str | None, value: ir.Expr) -> None:
+        if key is None:
+            setattr(e, field, value)
+        else:
+            getattr(e, field)[key] = value
+
+    def replace(e: ir.Expr, out: list[ir.Stmt], keep: bool = False) -> ir.Expr:
+        """``e`` with its warp calls replaced by temporaries, whose assignments go to ``out``; ``e``
+        itself stays when ``keep`` (a statement may be one call)."""
+        parts = children(e)
+        last = max((k for k, (_, _, c) in enumerate(parts) if has_warp(c)), default=-1)
+        if last >= 0 and isinstance(e, (ir.BoolOp, ir.IfExp)) and any(
+            is_helper_call(n) for _, _, c in parts[1:] for n in ir.walk(c)
+        ):
+            raise NativeUnsupported(e.loc, "a helper that meets other threads, called in `and`/`or`/`if`-`else`")
+        for k, (field, key, child) in enumerate(parts):
+            if k < last and not has_warp(child) and not settled(child):
+                put(e, field, key, temporary(child, out))
+            elif k <= last:
+                put(e, field, key, replace(child, out))
+        return e if keep or not is_warp(e) else temporary(e, out)
+
+    def is_helper_call(node: ir.Node) -> bool:
+        return is_warp(node) and tf.callees[node.nid].kind != "gpu"
 
     def has_warp(e: ir.Node | None) -> bool:
         return e is not None and any(is_warp(n) for n in ir.walk(e))
@@ -339,16 +379,25 @@ def hoist_warp_calls(tf: TypedFunction) -> list[ir.Stmt]:
                 s.test = replace(s.test, out)
                 s.body, s.orelse = block(s.body), block(s.orelse)
             elif isinstance(s, ir.Assign) and is_warp(s.value) and isinstance(s.target, ir.Name):
-                s.value.args = [replace(a, out) for a in s.value.args]  # type: ignore[attr-defined]
+                s.value = replace(s.value, out, keep=True)
             elif isinstance(s, (ir.Assign, ir.AugAssign)):
+                if isinstance(s, ir.AugAssign) and not isinstance(s.target, ir.Name) and any(
+                    is_helper_call(n) for n in ir.walk(s.value)
+                ):  # Python reads the target's element before the call, which may write it
+                    raise NativeUnsupported(s.loc, "`a[i] op= f(...)` where f meets other threads")
                 s.value = replace(s.value, out)
                 if has_warp(s.target):
                     raise NativeUnsupported(s.target.loc, "a warp shuffle or vote in an assignment target")
             elif isinstance(s, (ir.ExprStmt, ir.Return)) and s.value is not None:
-                s.value = replace(s.value, out)
+                s.value = replace(s.value, out, keep=is_helper_call(s.value))
             elif isinstance(s, ir.Assert):
                 s.test = replace(s.test, out)
             out.append(s)
         return out
 
     return block(copy.deepcopy(tf.fn.body))  # the parsed body is shared with the GPU lowering
+
+
+def _storable(t: Type | None) -> bool:
+    """Can a value of type ``t`` live in a local (so an operand can be read into a temporary)?"""
+    return isinstance(t, (Scalar, Weak, EnumT, ArrayT, TupleT, StructT))

@@ -68,7 +68,11 @@ class CudaDevice:
                 self.activate()
                 module = self.modules.get(key[0])
                 if module is None:
-                    module = check(cu.cuModuleLoadData(ptx), "cuModuleLoadData", kernel)
+                    if key[0].endswith(".ptx"):  # the driver's JIT keeps the PTX's Python lines only when asked
+                        line_info = [cu.CUjit_option.CU_JIT_GENERATE_LINE_INFO]
+                        module = check(cu.cuModuleLoadDataEx(ptx, 1, line_info, [1]), "cuModuleLoadDataEx", kernel)
+                    else:
+                        module = check(cu.cuModuleLoadData(ptx), "cuModuleLoadData", kernel)
                     self.modules[key[0]] = module
                 fn = check(cu.cuModuleGetFunction(module, key[1].encode()), "cuModuleGetFunction", kernel)
                 self.functions[key] = fn

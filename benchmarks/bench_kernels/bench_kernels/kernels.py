@@ -125,4 +125,5 @@ def empty16(
     s7: f32,
 ):
     if s0 < 0:
+        # hybrid: ignore[f64-in-f32-kernel] (s1..s3 are i32: f32 + i32 is f64)
         a0[0] = a1[0] + a2[0] + a3[0] + a4[0] + a5[0] + a6[0] + a7[0] + s4 + s5 + s6 + s7 + s1 + s2 + s3

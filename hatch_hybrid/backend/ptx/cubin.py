@@ -43,12 +43,15 @@ def ptxas_version(ptxas: str) -> str:
     return lines[-1] if lines else ptxas
 
 
-def assemble(ptx: str, arch: str, kernel: str, ptxas: str) -> bytes | None:
-    """The cubin for ``arch``, or None when this ptxas does not know the arch."""
+def assemble(ptx: str, arch: str, kernel: str, ptxas: str, lineinfo: bool = True) -> bytes | None:
+    """The cubin for ``arch``, or None when this ptxas does not know the arch. ``lineinfo``: keep the
+    PTX's ``.loc`` lines in the cubin (ptxas drops them without ``-lineinfo``; the code is the same)."""
     with tempfile.TemporaryDirectory(prefix="hatch-hybrid-") as tmp:
         src, out = Path(tmp) / "k.ptx", Path(tmp) / "k.cubin"
         src.write_text(ptx, encoding="utf-8")
-        proc = subprocess.run([ptxas, f"-arch={arch}", "-O3", str(src), "-o", str(out)], capture_output=True, text=True)
+        flags = ["-lineinfo"] if lineinfo else []
+        cmd = [ptxas, f"-arch={arch}", "-O3", *flags, str(src), "-o", str(out)]
+        proc = subprocess.run(cmd, capture_output=True, text=True)
         if proc.returncode != 0:
             if "is not defined for option 'gpu-name'" in proc.stderr:
                 return None

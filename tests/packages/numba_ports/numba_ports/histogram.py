@@ -15,6 +15,7 @@ def compute_bin(x, n, xmin, xmax):
         return n - 1 # a_max always in last bin
 
     # SPEEDTIP: Remove the float64 casts if you don't need to exactly reproduce NumPy
+    # hybrid: ignore[f64-in-f32-kernel]
     bin = np.int32(n * (np.float64(x) - np.float64(xmin)) / (np.float64(xmax) - np.float64(xmin)))
 
     if bin < 0 or bin >= n:

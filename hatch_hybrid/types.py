@@ -132,6 +132,7 @@ class NoneT(Type):
 BOOL = Scalar("boolean")
 I32 = Scalar("i32")
 I64 = Scalar("i64")
+F16 = Scalar("f16")
 F32 = Scalar("f32")
 F64 = Scalar("f64")
 WEAK_INT = Weak("int")

@@ -15,7 +15,7 @@ from .. import ir
 from ..errors import CompileError
 from ..typecheck.rules import MATH_FLOAT_TO_FLOAT
 from ..typecheck.typed import TypedFunction
-from ..types import BOOL, F32, NONE, ArrayT, Scalar, StructT, TupleT, Type, is_numeric, storage
+from ..types import BOOL, F16, F32, NONE, ArrayT, Scalar, StructT, TupleT, Type, is_numeric, storage
 from . import host_context as hx
 from . import intrinsics
 from .abi import ERROR_SLOT, INDEX32_SUFFIX, TRIPLE
@@ -479,18 +479,20 @@ class FunctionLowerer(
     def coerce(self, e: ir.Expr, to: Type) -> llir.Value:
         """Lower ``e`` and convert it to ``to`` as NumPy would."""
         src = self.tf.types[e.nid]
-        if to == F32 and isinstance(e, ir.Call):
+        if to in (F32, F16) and isinstance(e, ir.Call):
             callee = self.tf.callees.get(e.nid)
             if (
                 callee is not None
                 and callee.kind == "math"
                 and (callee.name in intrinsics.EXACT_IN_F32 or self.parent.fastmath)
-                and all(self.tf.types[a.nid] == F32 for a in e.args)
+                and all(self.tf.types[a.nid] == to for a in e.args)
                 and callee.name in MATH_FLOAT_TO_FLOAT  # not floor, isnan, frexp, ...: no float result
             ):
-                # f32(sqrt(f64(x))) == sqrt(x) computed in f32: same bits, less work; with fastmath, every
-                # f32(math.f(x)) of f32 arguments is computed in f32 (approximately where libdevice can)
-                return intrinsics.math_call(self.ops, callee.name, [self.expr(a) for a in e.args])
+                # f32(sqrt(f64(x))) == sqrt(x) computed in f32: same bits, less work (f16(sqrt(x)) too: f32
+                # has more than twice f16's precision, so rounding twice is rounding once); with fastmath,
+                # every f32(math.f(x)) of f32 arguments is computed in f32 (approximately where libdevice can)
+                args = [self.ops.convert(self.expr(a), to, F32) for a in e.args]
+                return self.ops.convert(intrinsics.math_call(self.ops, callee.name, args), F32, to)
         value = self.expr(e)
         return self.ops.convert(value, src, to)
 

@@ -25,7 +25,7 @@ from ..errors import CompileError, Loc
 from ..typecheck.rules import SHUFFLES, VOTES
 from ..types import WEAK_INT, ArrayT, EnumT, Scalar, StructT, TupleT, Type, Weak, storage
 from . import host_context as hx
-from .ops import I1, I32, I64, llvm_type
+from .ops import I1, I32, I64, bit_width, llvm_type
 from .parts import LowererParts
 
 if TYPE_CHECKING:
@@ -250,10 +250,8 @@ class HostLowerer(LowererParts):
 def _size_of(t: llir.Type) -> int:
     if isinstance(t, llir.IntType):
         return max(1, t.width // 8)
-    if isinstance(t, llir.FloatType):
-        return 4
-    if isinstance(t, llir.DoubleType):
-        return 8
+    if isinstance(t, (llir.HalfType, llir.FloatType, llir.DoubleType)):
+        return bit_width(t) // 8
     if isinstance(t, llir.PointerType):
         return 8
     if isinstance(t, llir.ArrayType):
@@ -265,7 +263,7 @@ def as_bits(b: llir.IRBuilder, v: llir.Value) -> llir.Value:
     ty = v.type
     if isinstance(ty, llir.IntType):
         return b.zext(v, I64) if ty.width < 64 else v
-    bits = 32 if isinstance(ty, llir.FloatType) else 64
+    bits = bit_width(ty)
     as_int = b.bitcast(v, llir.IntType(bits))
     return b.zext(as_int, I64) if bits < 64 else as_int
 
@@ -274,7 +272,7 @@ def _from_bits(b: llir.IRBuilder, v: llir.Value, t: Type) -> llir.Value:
     ty = llvm_type(storage(t))
     if isinstance(ty, llir.IntType):
         return b.trunc(v, ty) if ty.width < 64 else v
-    bits = 32 if isinstance(ty, llir.FloatType) else 64
+    bits = bit_width(ty)
     return b.bitcast(b.trunc(v, llir.IntType(bits)) if bits < 64 else v, ty)
 
 

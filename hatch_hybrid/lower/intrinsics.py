@@ -7,7 +7,7 @@ import math
 from llvmlite import ir as llir
 
 from ..types import Scalar
-from .ops import F32, I32, I64, VOID, Ops
+from .ops import F32, I32, I64, VOID, Ops, bit_width
 
 # math functions that are one PTX instruction as LLVM intrinsics; the rest come from libdevice
 _LLVM_MATH = {
@@ -123,7 +123,7 @@ def shuffle(ops: Ops, name: str, value: llir.Value, lane: llir.Value) -> llir.Va
         return b.call(fn, [llir.Constant(i32, FULL_MASK), v, lane, llir.Constant(i32, c)])
 
     ty = value.type
-    bits = ty.width if isinstance(ty, llir.IntType) else (32 if ty == F32 else 64)
+    bits = bit_width(ty)
     as_int = b.bitcast(value, llir.IntType(bits)) if not isinstance(ty, llir.IntType) else value
     if bits <= 32:
         widened = b.zext(as_int, i32) if bits < 32 else as_int

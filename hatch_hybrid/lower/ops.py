@@ -7,8 +7,10 @@ give 0 (or -1); fixed-width arithmetic wraps; float-to-int conversion saturates.
 
 from __future__ import annotations
 
+import numpy as np
 from llvmlite import ir as llir
 
+from ..types import F32 as F32_SCALAR
 from ..types import Scalar, Type, Weak, storage
 
 I1 = llir.IntType(1)
@@ -16,6 +18,7 @@ I8 = llir.IntType(8)
 I32 = llir.IntType(32)
 I64 = llir.IntType(64)
 I128 = llir.IntType(128)
+F16 = llir.HalfType()
 F32 = llir.FloatType()
 F64 = llir.DoubleType()
 VOID = llir.VoidType()
@@ -27,8 +30,15 @@ def llvm_type(t: Scalar) -> llir.Type:
     if t.kind == "b":
         return I1
     if t.kind == "f":
-        return F32 if t.bits == 32 else F64
+        return {16: F16, 32: F32}.get(t.bits, F64)
     return llir.IntType(t.bits)
+
+
+def bit_width(ty: llir.Type) -> int:
+    """The bits of an integer or float register type."""
+    if isinstance(ty, llir.IntType):
+        return int(ty.width)
+    return {F16: 16, F32: 32}.get(ty, 64)
 
 
 def memory_type(t: Scalar) -> llir.Type:
@@ -41,6 +51,9 @@ def const(t: Type, value: int | float | bool) -> llir.Constant:
     if s.kind == "b":
         return llir.Constant(I1, int(bool(value)))
     if s.kind == "f":
+        if s.bits == 16:  # an f16 constant must be exact: rounded as NumPy rounds (to inf beyond the range)
+            with np.errstate(over="ignore"):
+                value = float(np.float16(value))
         return llir.Constant(llvm_type(s), float(value))
     bits = s.bits
     return llir.Constant(llvm_type(s), int(value) & ((1 << bits) - 1))
@@ -55,6 +68,8 @@ def libm_name(name: str) -> str:
 
 
 def _mangle(t: llir.Type) -> str:
+    if t == F16:
+        return "f16"
     if t == F32:
         return "f32"
     if t == F64:
@@ -154,6 +169,10 @@ class Ops:
             return b.fmul(a, b_, flags=self.fp_flags) if is_float else b.mul(a, b_, flags=nsw)
         if op == "/":
             return b.fdiv(a, b_, flags=self.fp_flags)
+        if is_float and s.bits == 16 and op in ("//", "%", "**") and not (op == "**" and right_const == 2):
+            # NumPy's float16 loops compute these in float32 and round the result to float16 once
+            wide = self.binop(op, b.fpext(a, F32), b.fpext(b_, F32), F32_SCALAR, right_const)
+            return b.fptrunc(wide, F16)
         if op in ("//", "%"):
             if is_float:
                 div, mod = self.float_divmod(a, b_)

@@ -381,7 +381,9 @@ class CallChecker:
             raise CompileError(
                 e.args[0].loc,
                 f"gpu.{name} does not support arrays of {arr.dtype}",
-                "atomics work on i32, i64, u32, u64" + ("" if name == "atomic_cas" else ", f32, f64"),
+                "atomics work on i32, i64, u32, u64"
+                + ("" if name == "atomic_cas" else ", f32, f64")
+                + ("; accumulate f16 values into an f32 array (f32(x)) instead" if str(arr.dtype) == "f16" else ""),
             )
         index = args[1]
         items = index.items if isinstance(index, TupleT) else (index,)

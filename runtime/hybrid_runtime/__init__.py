@@ -15,7 +15,7 @@ from .manifest import ManifestError
 from .memory import DeviceArray, copy_to_host, device_array, to_device
 from .stream import Event, Graph, Stream, pinned_array
 from .structs import struct
-from .types import Array, boolean, f32, f64, i8, i16, i32, i64, u8, u16, u32, u64
+from .types import Array, boolean, f16, f32, f64, i8, i16, i32, i64, u8, u16, u32, u64
 
 __version__ = "0.1.0"
 
@@ -63,6 +63,7 @@ __all__ = [
     "default_device_name",
     "device_array",
     "devices",
+    "f16",
     "f32",
     "f64",
     "gpu",

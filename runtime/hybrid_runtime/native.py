@@ -85,8 +85,9 @@ def cpu_levels() -> frozenset[str]:
                 found.add("v3")
     except OSError:
         pass
-    if os.environ.get("HYBRID_CPU_LEVEL", "").strip().lower() == "baseline":
-        found.clear()
+    cap = os.environ.get("HYBRID_CPU_LEVEL", "").strip().lower()  # "baseline" or "v3": no newer level than that
+    if cap in ("baseline", "v3"):
+        found -= {"v3", "v4"} if cap == "baseline" else {"v4"}
     return frozenset(found)
 
 
@@ -330,6 +331,7 @@ _CHARS = {
     "u4": "I",
     "i8": "q",
     "u8": "Q",
+    "f2": "e",
     "f4": "f",
     "f8": "d",
 }

@@ -41,6 +41,7 @@ _FORMAT = {
     "uint16": "H",
     "uint32": "I",
     "uint64": "Q",
+    "float16": "e",
     "float32": "f",
     "float64": "d",
 }

@@ -119,8 +119,8 @@ def _int_range(dtype: np.dtype[Any]) -> tuple[int, int]:
     return int(info.min), int(info.max)
 
 
-#: Finite values at least this large round to inf as f32 (FLT_MAX plus half an ulp).
-_F32_OVERFLOW = 2.0**128 - 2.0**103
+#: Finite values at least this large round to inf, by item size: the type's largest value plus half an ulp.
+_FLOAT_OVERFLOW = {2: 2.0**16 - 2.0**4, 4: 2.0**128 - 2.0**103}
 
 
 def _out_of_range(kernel: str, p: Param, value: Any, bounds: str) -> ValueError:
@@ -141,13 +141,14 @@ def _in_float_range(kernel: str, p: Param, value: Any) -> Any:
         as_float = float(value)
     except OverflowError:  # an int beyond f64
         raise _out_of_range(kernel, p, value, _float_bounds(p.dtype)) from None
-    if p.dtype.itemsize == 4 and _F32_OVERFLOW <= abs(as_float) < float("inf"):
+    if _FLOAT_OVERFLOW.get(p.dtype.itemsize, float("inf")) <= abs(as_float) < float("inf"):
         raise _out_of_range(kernel, p, value, _float_bounds(p.dtype))
     return value
 
 
 def _float_bounds(dtype: np.dtype[Any]) -> str:
-    top = str(dtype.type(np.finfo(dtype).max))  # as NumPy shows the type's values: 3.4028235e+38
+    top = dtype.type(np.finfo(dtype).max)  # as NumPy shows the type's values: 3.4028235e+38
+    top = str(float(top)) if dtype.itemsize == 2 else str(top)  # but 65504.0, not 6.55e+04
     return f"[-{top}, {top}]"
 
 

@@ -20,6 +20,7 @@ u8 = np.uint8
 u16 = np.uint16
 u32 = np.uint32
 u64 = np.uint64
+f16 = np.float16
 f32 = np.float32
 f64 = np.float64
 
@@ -34,6 +35,7 @@ SCALAR_NAMES: dict[str, str] = {
     "uint16": "u16",
     "uint32": "u32",
     "uint64": "u64",
+    "float16": "f16",
     "float32": "f32",
     "float64": "f64",
 }

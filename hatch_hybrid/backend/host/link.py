@@ -1,7 +1,8 @@
 """One shared library per package and CPU target, linked by zig's linker (the `ziglang` package).
 
-Linked without a C library, so that no target needs zig to build one first: the code needs none but
-the math functions, which resolve from the process (Python has libm loaded) on Linux and macOS; on
+Linked without a C library (nor compiler-rt: the f16 conversions LLVM calls on x86-64 come from
+:mod:`.half`), so that no target needs zig to build one first: the code needs none but the math
+functions, which resolve from the process (Python has libm loaded) on Linux and macOS; on
 Windows the DLL imports them from ucrtbase.dll, the C runtime of every Python 3 there.
 """
 
@@ -16,6 +17,7 @@ import tempfile
 from pathlib import Path
 
 from ...errors import CompileError
+from . import half
 from .targets import TARGETS
 
 ZIG_PACKAGE = "ziglang"
@@ -34,6 +36,8 @@ def link(objects: list[bytes], target: str, needs_libc: bool) -> bytes:
             f"native CPU code for {target} needs zig's linker, and the `{ZIG_PACKAGE}` package is not installed",
             f"pip install {ZIG_PACKAGE} in the build environment, or set cpu = false",
         )
+    if t.triple.startswith("x86_64") and half.needed(objects):  # f16 conversions: no compiler-rt here
+        objects = [*objects, half.builtins_object(target)]
     with tempfile.TemporaryDirectory(prefix="hatch-hybrid-link-") as tmp:
         paths = []  # relative: nothing of the temporary folder's name may reach the library
         for k, blob in enumerate(objects):

@@ -22,7 +22,7 @@ SOURCE = (
     KERNEL_PRELUDE
     + """
 import enum
-from hybrid_runtime import struct
+from hybrid_runtime import struct, f16
 
 
 class Color(enum.IntEnum):
@@ -35,11 +35,11 @@ def show(label: i32, v: f32):
 
 
 @kernel
-def scalars(xs: Array[f32], ys: Array[f64], ns: Array[i32], us: Array[u8], flags: Array[boolean]):
+def scalars(xs: Array[f32], ys: Array[f64], ns: Array[i32], us: Array[u8], flags: Array[boolean], hs: Array[f16]):
     i = gpu.global_tid_x()
     if i < len(xs):
         x = xs[i]
-        print(i, x, ys[i], ns[i], us[i], flags[i], x * 2.0, 0.1 * i, i // 2, x < 1.0, i16(-i), u64(i) + u64(7))
+        print(i, x, ys[i], ns[i], us[i], flags[i], x * 2.0, 0.1 * i, i // 2, x < 1.0, i16(-i), u64(i) + u64(7), hs[i] / 3)
 
 
 @kernel
@@ -135,7 +135,8 @@ def test_numbers_print_as_python_prints_them(lang: Built, device: str, capsys: p
     ns = rng.integers(-(2**31), 2**31, n).astype(np.int32)
     us = rng.integers(0, 256, n).astype(np.uint8)
     flags = rng.integers(0, 2, n).astype(bool)
-    lang.module.scalars.launch(32, 3, xs, ys, ns, us, flags, device=device)
+    hs = (rng.standard_normal(n) * 100).astype(np.float16)
+    lang.module.scalars.launch(32, 3, xs, ys, ns, us, flags, hs, device=device)
     want = [
         " ".join(
             str(v)
@@ -152,6 +153,7 @@ def test_numbers_print_as_python_prints_them(lang: Built, device: str, capsys: p
                 xs[i] < 1.0,
                 np.int16(-i),
                 np.uint64(i) + np.uint64(7),
+                hs[i] / 3,
             )
         )
         for i in range(n)

@@ -375,3 +375,23 @@ def test_which_arrays_allow_32_bit_offsets():
     assert spans_index32((1 << 16, 1 << 15), (1 << 15, 2)) is False  # a strided view reaching further
     assert spans_index32((10, 0), (1 << 40, 1)) is True  # empty
     assert spans_index32((4, 4), (-4, 1)) is True  # negative strides count by magnitude
+
+
+def test_warp_calls_compile_for_every_known_arch(build):
+    """Warp shuffles and votes need PTX 6.0, which older archs do not default to: every arch (those
+    the test's ptxas knows) gets PTX ptxas takes (LLVM aborted the build for sm_5x/sm_6x before)."""
+    archs = ["sm_50", "sm_52", "sm_53", "sm_60", "sm_61", "sm_62", "sm_70", "sm_75", "sm_80", "sm_90"]
+    b = build(
+        HEADER
+        + """
+@kernel
+def k(x: Array[f32], votes: Array[u32]):
+    i = gpu.global_tid_x()
+    v = gpu.shfl_down(x[i], 1) + gpu.shfl_xor(x[i], 2)
+    x[i] = v
+    votes[i] = gpu.ballot(v > 0.0) + u32(gpu.any_(v < 0.0))
+""",
+        archs=archs,
+    )
+    for arch in archs:
+        assert "shfl.sync" in b.kernels["k"].ptx[arch], arch

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import builtins
 
+import numpy as np
+
 from .. import ir
 from ..errors import CompileError, Loc, Note
 from ..frontend.constants import check_int
@@ -26,6 +28,7 @@ from ..types import (
     WEAK_INT,
     ArrayT,
     StructT,
+    TableT,
     TupleT,
     Type,
     Weak,
@@ -35,6 +38,7 @@ from ..types import (
 )
 from . import folding, rules
 from .calls import CallChecker
+from .tables import TableChecker, accepts_table, refuse_write, unpacked
 from .typed import BUILTINS, MethodSym, ProgramLike, SymbolT, TypedFunction, rule_errors
 from .user_types import UserTypeChecker
 
@@ -56,7 +60,7 @@ def _terminates(block: list[ir.Stmt]) -> bool:
     return False
 
 
-class FunctionChecker(CallChecker, UserTypeChecker):
+class FunctionChecker(TableChecker, CallChecker, UserTypeChecker):
     """Infers the types of one specialisation."""
 
     def __init__(self, program: ProgramLike, tf: TypedFunction, typevars: dict[str, Type]) -> None:
@@ -137,6 +141,7 @@ class FunctionChecker(CallChecker, UserTypeChecker):
             # the argument's own type, a Python number the annotated type absorbs, or int/float for i64/f64
             ok = (
                 want == t
+                or accepts_table(want, t)
                 or (isinstance(t, Weak) and unify_assignment(want, t) == want)
                 or (isinstance(want, Weak) and t == want.storage)
             )
@@ -252,6 +257,7 @@ class FunctionChecker(CallChecker, UserTypeChecker):
     def assign(self, target: ir.Expr, value: Type, value_node: ir.Expr) -> None:
         tf = self.tf
         if isinstance(target, ir.TupleExpr):
+            value = unpacked(value)
             if not isinstance(value, TupleT) or len(value.items) != len(target.elts):
                 what = f"a tuple of {len(value.items)}" if isinstance(value, TupleT) else str(value)
                 raise CompileError(value_node.loc, f"cannot unpack {what} into {len(target.elts)} variables")
@@ -261,6 +267,7 @@ class FunctionChecker(CallChecker, UserTypeChecker):
             return
         if isinstance(target, ir.Subscript):
             elem = self.expr(target)  # checks the index
+            refuse_write(target, tf.types[target.value.nid], "an assignment")
             base = self._array_root(target.value)
             if base is not None:
                 tf.writes.update(self.aliases.get(base, set()))
@@ -444,6 +451,8 @@ class FunctionChecker(CallChecker, UserTypeChecker):
 
     def _symbol_value(self, sym: Symbol, e: ir.Expr) -> Type:
         if isinstance(sym, ConstSym):
+            if isinstance(sym.value, np.ndarray):
+                return self.module_table(e, sym.value)
             self.tf.consts[e.nid] = sym.value
             return folding.type_of_value(sym.value)
         if isinstance(sym, NonConstSym):
@@ -451,8 +460,9 @@ class FunctionChecker(CallChecker, UserTypeChecker):
             raise CompileError(
                 e.loc,
                 f"kernels cannot read the module-level `{name}`: it is {sym.reason}",
-                "kernels read module constants of numbers and tuples of numbers, computed from literals, other "
-                "constants, casts and math; pass anything else in as a parameter (an array for a table)",
+                "kernels read module constants of numbers, tuples of numbers and NumPy arrays (np.array of numbers, "
+                "np.arange, np.linspace), computed from literals, other constants, casts and math; pass anything "
+                "else in as a parameter",
                 [Note(sym.loc, f"`{name}` is assigned here")],
             )
         if isinstance(sym, ExternalSym) and sym.qualname.startswith("math."):
@@ -464,6 +474,8 @@ class FunctionChecker(CallChecker, UserTypeChecker):
 
     def attribute(self, e: ir.Attribute) -> Type:
         base = self.expr(e.value)
+        if isinstance(base, TableT):
+            return self.table_attribute(e, base)
         found = self.user_type_attribute(e, base)
         if found is not None:
             return found
@@ -486,6 +498,10 @@ class FunctionChecker(CallChecker, UserTypeChecker):
     def subscript(self, e: ir.Subscript) -> Type:
         base = self.expr(e.value)
         index = self.expr(e.index)
+        if isinstance(base, TupleT) and not isinstance(self.tf.consts.get(e.index.nid), int):
+            base = self.as_table(e.value, e.loc) or base  # a module constant tuple indexed at run time
+        if isinstance(base, TableT):
+            return self.table_subscript(e, base, index)
         if isinstance(base, TupleT):
             value = self.tf.consts.get(e.index.nid)
             if not isinstance(value, int) or not -len(base.items) <= value < len(base.items):
@@ -493,6 +509,7 @@ class FunctionChecker(CallChecker, UserTypeChecker):
                     e.index.loc,
                     f"a tuple of {len(base.items)} can only be indexed with a "
                     f"literal from {-len(base.items)} to {len(base.items) - 1}",
+                    "only module-level constant tuples (tables) can be indexed at run time",
                 )
             table = self.tf.consts.get(e.value.nid)
             if isinstance(table, tuple):

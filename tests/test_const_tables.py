@@ -1,0 +1,227 @@
+"""Issue 14, item 4: constant tables. Module-level tuples of numbers and NumPy arrays read in kernels and
+helpers with run-time indices: compiled into the module (constant memory on the GPU, a constant global in
+native code; PTX through ptxas), the Python path reading the module's own values, with the same results on
+every device; writing to a table, and tables of no single element type, are located compile errors."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+from conftest import DEVICES, KERNEL_PRELUDE
+
+from hatch_hybrid.errors import CompileError
+
+SOURCE = (
+    KERNEL_PRELUDE
+    + """
+from numpy import float32
+from hybrid_runtime import cuda
+
+COEFS = (1.0, -0.3, 0.1, 1 / 3, -0.7)
+W = np.array([[1, 2, 1], [2, 4, 2], [1, 2, 1]], dtype=np.float32) / 16
+PERM = (3, 1, 0, 2)
+PAIR = (10, 3)
+GRID = ((1.5, 2.5, 3.5), (-1.0, -2.0, -3.0))
+FLAGS = (True, False, False, True, True)
+RAMP = np.linspace(0.0, 1.0, 9)
+SQUARES = np.arange(8) ** 2
+HALVES = np.asarray(COEFS, dtype=np.float32)
+BIG = np.arange(12000, dtype=np.float32) * 0.5
+BIG2 = np.arange(12000).astype(np.int32)
+
+
+def horner(coefs, x):
+    acc = x * 0.0
+    for k in range(len(coefs)):
+        acc = acc * x + coefs[k]
+    return acc
+
+
+def row_sum(row: Array[f32]) -> f32:
+    s = f32(0.0)
+    for k in range(len(row)):
+        s += row[k]
+    return s
+
+
+def ends(pair):
+    a, b = pair
+    return a - b
+
+
+@kernel
+def poly(xs: Array[f32], out: Array[f32]):
+    i = gpu.global_tid_x()
+    if i < len(xs):
+        acc = f32(0.0)
+        for k in range(len(COEFS)):
+            acc = acc * xs[i] + COEFS[k]
+        out[i] = acc
+
+
+@kernel
+def poly_helper(xs: Array[f64], out: Array[f64, 2]):
+    i = gpu.global_tid_x()
+    if i < len(xs):
+        out[i, 0] = horner(COEFS, xs[i])
+        out[i, 1] = horner(HALVES, xs[i])
+        out[i, 2] = horner(cuda.const.array_like(RAMP), xs[i])
+
+
+@kernel
+def stencil(img: Array[f32, 2], out: Array[f32, 2]):
+    i = gpu.global_tid_x()
+    n, m = img.shape
+    if i < n * m:
+        r = i // m
+        c = i % m
+        acc = f32(0.0)
+        for dr in range(W.shape[0]):
+            for dc in range(W.shape[1]):
+                rr = min(max(r + dr - 1, 0), n - 1)
+                cc = min(max(c + dc - 1, 0), m - 1)
+                acc += W[dr, dc] * img[rr, cc]
+        out[r, c] = acc + row_sum(W[r % 3]) * f32(W.size)
+
+
+@kernel
+def numba_stencil(img: Array[float32, 2], out: Array[float32, 2]):
+    w = cuda.const.array_like(W)
+    i = cuda.grid(1)
+    n, m = img.shape
+    if i < n * m:
+        r = i // m
+        c = i % m
+        acc = float32(0.0)
+        for dr in range(w.shape[0]):
+            for dc in range(w.shape[1]):
+                rr = min(max(r + dr - 1, 0), n - 1)
+                cc = min(max(c + dc - 1, 0), m - 1)
+                acc += w[dr, dc] * img[rr, cc]
+        out[r, c] = acc + row_sum(w[r % 3]) * float32(w.size)
+
+
+@kernel
+def lookups(xs: Array[i64], out: Array[f64, 2]):
+    i = gpu.global_tid_x()
+    if i < len(xs):
+        j = xs[i]
+        out[i, 0] = xs[(i // 4) * 4 + PERM[i % 4]]
+        out[i, 1] = GRID[j % 2][j % 3] + GRID[-1][j % 3 - 3]
+        row = GRID[j % 2]
+        out[i, 2] = row[j % 3] * len(row) + ends(PAIR) + ends((COEFS[0], COEFS[1]))
+        out[i, 3] = 1.0 if FLAGS[j % len(FLAGS)] else -1.0
+        out[i, 4] = RAMP[j % RAMP.size] + SQUARES[j % len(SQUARES)]
+        out[i, 5] = BIG[j * 997 % len(BIG)] + BIG2[j * 991 % BIG2.shape[0]]
+        scratch = gpu.local_array(f64, len(COEFS))
+        for k in range(len(scratch)):
+            scratch[k] = COEFS[(k + j) % len(COEFS)]
+        out[i, 6] = scratch[j % len(COEFS)]
+"""
+)
+
+
+@pytest.fixture
+def tables(build):  # type: ignore[no-untyped-def]
+    return build(SOURCE)
+
+
+COEFS = (1.0, -0.3, 0.1, 1 / 3, -0.7)
+W = np.array([[1, 2, 1], [2, 4, 2], [1, 2, 1]], dtype=np.float32) / 16
+GRID = ((1.5, 2.5, 3.5), (-1.0, -2.0, -3.0))
+BIG = np.arange(12000, dtype=np.float32) * 0.5
+
+
+def _horner(coefs, x: np.ndarray) -> np.ndarray:  # type: ignore[no-untyped-def]
+    acc = x * 0.0
+    for c in coefs:
+        acc = acc * x + c
+    return acc
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_polynomial_table_elements_are_python_floats(tables, device: str) -> None:  # type: ignore[no-untyped-def]
+    """COEFS[k] is a Python float on the CPU path, so `acc * x + COEFS[k]` stays in f32: every step
+    rounds to f32, as NumPy does (a table read as f64 would round differently)."""
+    xs = np.linspace(-2, 2, 50, dtype=np.float32)
+    out = np.zeros_like(xs)
+    tables.module.poly.launch(32, 2, xs, out, device=device)
+    acc = np.zeros_like(xs)
+    for c in COEFS:
+        acc = acc * xs + np.float32(c)
+    assert acc.dtype == np.float32
+    np.testing.assert_array_equal(out, acc)
+    assert not np.array_equal(acc, (_horner(COEFS, xs.astype(np.float64))).astype(np.float32))
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_tables_passed_to_a_helper(tables, device: str) -> None:  # type: ignore[no-untyped-def]
+    xs = np.linspace(-1.5, 1.5, 40)
+    out = np.zeros((40, 3))
+    tables.module.poly_helper.launch(32, 2, xs, out, device=device)
+    np.testing.assert_array_equal(out[:, 0], _horner(COEFS, xs))
+    np.testing.assert_array_equal(out[:, 1], _horner(np.asarray(COEFS, dtype=np.float32), xs))
+    np.testing.assert_array_equal(out[:, 2], _horner(np.linspace(0.0, 1.0, 9), xs))
+
+
+def _stencil(img: np.ndarray) -> np.ndarray:
+    n, m = img.shape
+    padded = np.pad(img, 1, mode="edge")
+    acc = np.zeros_like(img)
+    for dr in range(3):
+        for dc in range(3):
+            acc += W[dr, dc] * padded[dr : dr + n, dc : dc + m]
+    rows = np.zeros(3, np.float32)
+    for k in range(3):
+        rows += W[:, k]
+    return acc + (rows[np.arange(n) % 3] * np.float32(9))[:, None]
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("kernel", ["stencil", "numba_stencil"])
+def test_2d_stencil_weights(tables, device: str, kernel: str) -> None:  # type: ignore[no-untyped-def]
+    img = np.random.default_rng(5).standard_normal((7, 11)).astype(np.float32)
+    out = np.zeros_like(img)
+    getattr(tables.module, kernel).launch(32, 3, img, out, device=device)
+    np.testing.assert_array_equal(out, _stencil(img))
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_lookups_int_bool_nested_and_large_tables(tables, device: str) -> None:  # type: ignore[no-untyped-def]
+    xs = np.array([5, -7, 0, 13, 2, 8, -1, 100, 33, 4, 9, -20], dtype=np.int64)
+    out = np.zeros((len(xs), 7))
+    tables.module.lookups.launch(8, 2, xs, out, device=device)
+    i = np.arange(len(xs))
+    perm = np.array([3, 1, 0, 2])
+    np.testing.assert_array_equal(out[:, 0], xs[(i // 4) * 4 + perm[i % 4]])
+    grid = np.array(GRID)
+    j = xs
+    np.testing.assert_array_equal(out[:, 1], grid[j % 2, j % 3] + grid[-1, j % 3 - 3])
+    np.testing.assert_array_equal(out[:, 2], grid[j % 2, j % 3] * 3 + (10 - 3) + (1.0 - -0.3))
+    np.testing.assert_array_equal(out[:, 3], np.where(np.array([1, 0, 0, 1, 1], bool)[j % 5], 1.0, -1.0))
+    np.testing.assert_array_equal(out[:, 4], np.linspace(0.0, 1.0, 9)[j % 9] + (np.arange(8) ** 2)[j % 8])
+    big2 = np.arange(12000).astype(np.int32)
+    np.testing.assert_array_equal(out[:, 5], BIG[j * 997 % 12000].astype(np.float64) + big2[j * 991 % 12000])
+    np.testing.assert_array_equal(out[:, 6], np.array(COEFS)[(j % 5 + j) % 5])
+
+
+def test_tables_live_in_constant_memory_then_read_only_global_memory(tables) -> None:  # type: ignore[no-untyped-def]
+    """Small tables are `.const` data read with ld.const; once a module's tables pass 64 KiB, the rest are
+    read-only global memory read with ld.global.nc (ptxas assembled every PTX for sm_70 and sm_90)."""
+    for arch in ("sm_70", "sm_90"):
+        ptx = tables.ptx("lookups", arch)
+        assert "ld.const." in ptx
+        assert ".const .align 4 .b8 hybrid_table_" in ptx  # BIG: 48000 bytes, still in the 64 KiB bank
+        assert ".global .align 4 .b8 hybrid_table_" in ptx  # BIG2: would pass 64 KiB
+        assert "ld.global.nc." in ptx
+        consts = re.findall(r"^\.const .*?\[(\d+)\]", ptx, flags=re.M)
+        assert 48000 < sum(map(int, consts)) <= 64 * 1024
+    for name in ("poly_helper", "stencil", "numba_stencil"):
+        assert not re.search(r"\.global .*hybrid_table_", tables.ptx(name))  # their tables fit constant memory
+    # the numba spelling compiles to the same code as reading the module constant
+    package = tables.package_dir.name
+    a = tables.ptx("stencil").replace(package, "P").replace("numba_stencil", "K").replace("stencil", "K")
+    b = tables.ptx("numba_stencil").replace(package, "P").replace("numba_stencil", "K")
+    assert a == b

@@ -24,7 +24,7 @@ ARRAY_FUNCTIONS = ("array", "asarray", "arange", "linspace")
 #: The largest table kept in a compiled module (bigger data belongs in an array argument).
 MAX_TABLE_BYTES = 1 << 20
 
-_ARITHMETIC: dict[type[ast.AST], Callable[[Any, Any], Any]] = {
+_ARITHMETIC: dict[type[ast.AST], Callable[..., Any]] = {
     ast.Add: operator.add,
     ast.Sub: operator.sub,
     ast.Mult: operator.mul,
@@ -91,23 +91,26 @@ class ArrayEvaluator:
 
     def call(self, name: str, node: ast.Call) -> np.ndarray:
         """``numpy.<name>(...)`` for a name of :data:`ARRAY_FUNCTIONS`."""
-        keywords = {k.arg: k.value for k in node.keywords}
-        dtype = self.dtype(keywords.pop("dtype")) if "dtype" in keywords else None
-        if None in keywords or (name in ("array", "asarray") and (keywords or len(node.args) != 1)):
-            raise NotArray(f"np.{name}() with arguments other than the values and dtype=")
+        if any(k.arg is None for k in node.keywords):
+            raise NotArray(f"np.{name}(**...)")
+        given = {str(k.arg): k.value for k in node.keywords}
+        keywords: dict[str, Any] = {"dtype": self.dtype(given.pop("dtype"))} if "dtype" in given else {}
         if name in ("array", "asarray"):
+            if given or len(node.args) != 1:
+                raise NotArray(f"np.{name}() with arguments other than the values and dtype=")
             args: list[Any] = [self.sequence(node.args[0])]
         else:
             args = [self.evaluate(a) for a in node.args]
-            if any(isinstance(a, (tuple, np.ndarray)) for a in args):
+            keywords |= {key: self.evaluate(value) for key, value in given.items()}
+            if any(isinstance(a, (tuple, np.ndarray)) for a in [*args, *keywords.values()]):
                 raise NotArray(f"np.{name}() of a tuple or an array")
-            for key, value in keywords.items():
-                keywords[key] = self.evaluate(value)
         try:
             with np.errstate(all="ignore"):
-                result = getattr(np, name)(*args, **keywords, **({} if dtype is None else {"dtype": dtype}))
+                result = getattr(np, name)(*args, **keywords)
         except (TypeError, ValueError, OverflowError, ZeroDivisionError) as exc:
-            raise CompileError(self.loc, f"cannot compute this array constant: {exc}", "NumPy raises here too") from None
+            raise CompileError(
+                self.loc, f"cannot compute this array constant: {exc}", "NumPy raises here too"
+            ) from None
         return checked(np.asarray(result), self.loc)
 
     def astype(self, node: ast.Call) -> np.ndarray:

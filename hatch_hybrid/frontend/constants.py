@@ -1,10 +1,10 @@
 """Module-level constants, computed at build time as Python computes them, without importing the module.
 
 A constant is an expression of number literals, other module constants, arithmetic, casts
-(``np.float32(0.01)``, ``f32(0.01)``, ``int(x)``), ``math`` constants and functions, and tuples of
-these, and NumPy arrays (:mod:`.arrays`). What Python would reject (division by zero, a negative power of an integer, a math domain
-error) and what the device cannot hold (an integer beyond 64 bits) is a located compile error, so
-that a program has one meaning on the GPU and on the CPU.
+(``np.float32(0.01)``, ``f32(0.01)``, ``int(x)``), ``math`` constants and functions, (nested) tuples
+of these, and NumPy arrays (:mod:`.arrays`). What Python would reject (division by zero, a negative
+power of an integer, a math domain error) and what the device cannot hold (an integer beyond 64
+bits) is a located compile error, so that a program has one meaning on the GPU and on the CPU.
 """
 
 from __future__ import annotations

@@ -69,9 +69,9 @@ class TableLowerer(LowererParts):
         if isinstance(self.tf.types[e.index.nid], TupleT):
             ptr = self.element_pointer(e)
         else:  # one index: an element of a 1-D table, or a row
-            table = self.expr(e.value)
-            assert isinstance(table, ArrayValue)
-            ptr = self.address(table, [self.coerce(e.index, WEAK_INT)], self.tf.types[e.value.nid].dtype, e.loc)
+            table, table_t = self.expr(e.value), self.tf.types[e.value.nid]
+            assert isinstance(table, ArrayValue) and isinstance(table_t, TableT)
+            ptr = self.address(table, [self.coerce(e.index, WEAK_INT)], table_t.dtype, e.loc)
         row = self.tf.types[e.nid]
         if isinstance(row, TableT):
             return ArrayValue(ptr, [const(WEAK_INT, d) for d in row.shape], row_major_strides(row.shape))

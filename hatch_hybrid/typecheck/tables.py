@@ -170,7 +170,9 @@ class TableChecker:
         if e.attr in ("size", "ndim"):
             self.tf.consts[e.nid] = int(np.prod(base.shape)) if e.attr == "size" else base.ndim
             return WEAK_INT
-        raise CompileError(e.loc, f"a table has no attribute `{e.attr}` in kernel code", "tables have .shape, .size, .ndim")
+        raise CompileError(
+            e.loc, f"a table has no attribute `{e.attr}` in kernel code", "arrays have .shape, .size, .ndim"
+        )
 
 
 def unpacked(t: Type) -> Type:
@@ -183,4 +185,3 @@ def unpacked(t: Type) -> Type:
 def accepts_table(want: Type, t: Type) -> bool:
     """An ``Array[T, N]`` annotation takes a table of T with N dimensions."""
     return isinstance(t, TableT) and isinstance(want, ArrayT) and (want.dtype, want.ndim) == (t.dtype, t.ndim)
-

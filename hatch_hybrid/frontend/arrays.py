@@ -24,7 +24,8 @@ ARRAY_FUNCTIONS = ("array", "asarray", "arange", "linspace")
 #: The largest table kept in a compiled module (bigger data belongs in an array argument).
 MAX_TABLE_BYTES = 1 << 20
 
-_ARITHMETIC: dict[type[ast.AST], Callable[..., Any]] = {
+#: What each operator computes, also for the number constants of :mod:`.constants`.
+OPERATORS: dict[type[ast.AST], Callable[..., Any]] = {
     ast.Add: operator.add,
     ast.Sub: operator.sub,
     ast.Mult: operator.mul,
@@ -51,7 +52,7 @@ class NotArray(Exception):
 def numpy_op(op: ast.AST, operands: list[Any], loc: Loc) -> np.ndarray:
     """An operator with an array operand, as NumPy computes it (NumPy warns, not raises, on division
     by zero and overflow: the result is what the module holds after import)."""
-    function = _ARITHMETIC.get(type(op))
+    function = OPERATORS.get(type(op))
     if function is None:
         raise NotArray(f"`{type(op).__name__}` of an array")
     try:

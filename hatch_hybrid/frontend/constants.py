@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import ast
 import math
-import operator
 from collections.abc import Callable
 from typing import Any
 
@@ -19,7 +18,7 @@ import numpy as np
 
 from ..errors import CompileError, Loc
 from ..types import Weak, parse_type_name
-from .arrays import ARRAY_FUNCTIONS, ArrayEvaluator, NotArray, numpy_op
+from .arrays import ARRAY_FUNCTIONS, OPERATORS, ArrayEvaluator, NotArray, numpy_op
 
 #: A constant's value: a Python number (weakly typed), a NumPy scalar (typed), a (nested) tuple of
 #: these, or a NumPy array.
@@ -28,20 +27,7 @@ Value = Any
 #: Integers a constant may hold: i64 and u64 values (a Python int is held as i64 on the device).
 INT_MIN, INT_MAX = -(1 << 63), (1 << 64) - 1
 
-_BINOPS: dict[type[ast.operator], Callable[[Any, Any], Any]] = {
-    ast.Add: operator.add,
-    ast.Sub: operator.sub,
-    ast.Mult: operator.mul,
-    ast.Div: operator.truediv,
-    ast.FloorDiv: operator.floordiv,
-    ast.Mod: operator.mod,
-    ast.Pow: operator.pow,
-    ast.LShift: operator.lshift,
-    ast.RShift: operator.rshift,
-    ast.BitAnd: operator.and_,
-    ast.BitOr: operator.or_,
-    ast.BitXor: operator.xor,
-}
+_BINOPS = {op: f for op, f in OPERATORS.items() if issubclass(op, ast.operator)}
 _SYMBOLS = {
     ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%", ast.Pow: "**",
     ast.LShift: "<<", ast.RShift: ">>", ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^",

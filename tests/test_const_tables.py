@@ -373,3 +373,27 @@ def test_array_constants_are_what_numpy_computes_at_import(tmp_path) -> None:  #
         np.testing.assert_array_equal(sym.value, expected, err_msg=name)
     nested = index.resolve_global("arrpkg.m", "NESTED")
     assert isinstance(nested, ConstSym) and nested.value == ((1, 2), (3, 4), (5, 6))
+
+
+SHARED_TO_HELPER = (
+    KERNEL_PRELUDE
+    + """
+def fill(a, v):
+    a[0, 1] = v
+    return a[0, 1]
+
+
+@kernel
+def k(out: Array[f32]):
+    out[0] = fill(gpu.shared_array(f32, (2, 2)), f32(1.5)) + fill(gpu.local_array(f32, (1, 2)), f32(2.0))
+"""
+)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_arrays_with_a_constant_shape_are_not_tables(build, device: str) -> None:  # type: ignore[no-untyped-def]
+    """A shared or local array passed straight to a helper stays a writable array (its shape is known at
+    compile time, its values are not)."""
+    out = np.zeros(1, np.float32)
+    build(SHARED_TO_HELPER).module.k.launch(1, 1, out, device=device)
+    assert out[0] == 3.5

@@ -61,8 +61,7 @@ class TableLowerer(LowererParts):
     def table_value(self, t: TableT) -> ArrayValue:
         """A module constant read as a table: its global, as an array."""
         gv = self.parent.tables.get(t)
-        ptr = gv if self.parent.host else self.b.addrspacecast(gv, PTR)
-        return ArrayValue(ptr, [const(WEAK_INT, d) for d in t.shape], row_major_strides(t.shape))
+        return _array(gv if self.parent.host else self.b.addrspacecast(gv, PTR), t.shape)
 
     def table_element(self, e: ir.Subscript) -> Value:
         """``T[i]`` (an element) or ``W[r]`` (a row, itself a table)."""
@@ -74,7 +73,7 @@ class TableLowerer(LowererParts):
             ptr = self.address(table, [self.coerce(e.index, WEAK_INT)], table_t.dtype, e.loc)
         row = self.tf.types[e.nid]
         if isinstance(row, TableT):
-            return ArrayValue(ptr, [const(WEAK_INT, d) for d in row.shape], row_major_strides(row.shape))
+            return _array(ptr, row.shape)
         base = self.tf.types[e.value.nid]
         assert isinstance(base, TableT)
         return self._load(ptr, base)
@@ -92,3 +91,8 @@ class TableLowerer(LowererParts):
         # the table never changes: the load may move and, on the GPU, use the read-only path
         value.set_metadata("invariant.load", self.parent.module.add_metadata([]))
         return self.b.icmp_unsigned("!=", value, llir.Constant(I8, 0)) if dtype.kind == "b" else value
+
+
+def _array(ptr: llir.Value, shape: tuple[int, ...]) -> ArrayValue:
+    """A table (or a row of one) as an array: its shape and C-order strides are constants."""
+    return ArrayValue(ptr, [const(WEAK_INT, d) for d in shape], row_major_strides(shape))

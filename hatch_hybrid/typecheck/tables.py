@@ -127,8 +127,8 @@ class TableChecker:
         """``node``, a tuple whose value is known (a module constant), read as a table from here on;
         None if it is not a known tuple (or, unless ``required``, not a table of one type)."""
         value = self.tf.consts.get(node.nid)
-        if not isinstance(value, tuple):
-            return None
+        if not isinstance(value, tuple) or not isinstance(self.tf.types.get(node.nid), TupleT):
+            return None  # not a tuple known at compile time (a shared array's shape is not its value)
         if not required and isinstance(tuple_layout(value), str):
             return None
         t = tuple_table(value, table_name(node), loc)

@@ -19,7 +19,7 @@ from .. import ir
 from ..types import WEAK_INT, Scalar, TableT, TupleT
 from .ops import I8, PTR, const, memory_type
 from .parts import LowererParts
-from .values import ArrayValue, TupleValue, Value, row_major_strides
+from .values import ArrayValue, TupleValue, Value, fixed_shape_array
 
 #: Constant memory a CUDA module may hold (``.const`` bank of 64 KiB).
 CONSTANT_BANK_BYTES = 64 * 1024
@@ -61,7 +61,7 @@ class TableLowerer(LowererParts):
     def table_value(self, t: TableT) -> ArrayValue:
         """A module constant read as a table: its global, as an array."""
         gv = self.parent.tables.get(t)
-        return _array(gv if self.parent.host else self.b.addrspacecast(gv, PTR), t.shape)
+        return fixed_shape_array(gv if self.parent.host else self.b.addrspacecast(gv, PTR), t.shape)
 
     def table_element(self, e: ir.Subscript) -> Value:
         """``T[i]`` (an element) or ``W[r]`` (a row, itself a table)."""
@@ -73,7 +73,7 @@ class TableLowerer(LowererParts):
             ptr = self.address(table, [self.coerce(e.index, WEAK_INT)], table_t.dtype, e.loc)
         row = self.tf.types[e.nid]
         if isinstance(row, TableT):
-            return _array(ptr, row.shape)
+            return fixed_shape_array(ptr, row.shape)
         base = self.tf.types[e.value.nid]
         assert isinstance(base, TableT)
         return self._load(ptr, base)
@@ -91,8 +91,3 @@ class TableLowerer(LowererParts):
         # the table never changes: the load may move and, on the GPU, use the read-only path
         value.set_metadata("invariant.load", self.parent.module.add_metadata([]))
         return self.b.icmp_unsigned("!=", value, llir.Constant(I8, 0)) if dtype.kind == "b" else value
-
-
-def _array(ptr: llir.Value, shape: tuple[int, ...]) -> ArrayValue:
-    """A table (or a row of one) as an array: its shape and C-order strides are constants."""
-    return ArrayValue(ptr, [const(WEAK_INT, d) for d in shape], row_major_strides(shape))

@@ -91,3 +91,9 @@ def constant_value(t: Type, value: Any) -> Value:
     if isinstance(t, TupleT):
         return TupleValue([constant_value(item, v) for item, v in zip(t.items, value)])
     return const(t, value)
+
+
+def fixed_shape_array(ptr: llir.Value, shape: tuple[int, ...]) -> ArrayValue:
+    """A C-contiguous array of a compile-time shape (shared, local, a constant table): constant shape
+    and strides."""
+    return ArrayValue(ptr, [const(WEAK_INT, d) for d in shape], row_major_strides(shape))

@@ -181,8 +181,9 @@ class CallChecker:
         bound = bind_arguments(self.program, e, fn, receiver is not None, self._defaults)
         self.tf.call_args[e.nid] = bound
         nodes = bound_nodes(e, bound)
+        args = [self.expr(n) for n in nodes]
         # a module constant tuple of one element type is passed as a table, which the helper can index at run time
-        args = [self.as_table(n, n.loc, required=False) or t for n, t in zip(nodes, (self.expr(n) for n in nodes))]
+        args = [self.as_table(n, n.loc, required=False) or t for n, t in zip(nodes, args)]
         if any(isinstance(t, SymbolT) for t in args):
             raise CompileError(e.loc, "functions, modules and types cannot be passed as arguments")
         if receiver is not None:

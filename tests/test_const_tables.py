@@ -124,6 +124,23 @@ def lookups(xs: Array[i64], out: Array[f64, 2]):
         out[i, 6] = scratch[j % len(COEFS)]
 
 
+@kernel
+def across_barrier(out: Array[f64]):
+    tile = gpu.shared_array(f64, 32)
+    t = gpu.thread_idx_x()
+    w = RAMP  # a local bound to a table, live across the barrier
+    tile[t] = w[t % len(w)] * 2.0
+    gpu.syncthreads()
+    out[gpu.global_tid_x()] = tile[(t + 1) % 32] + w[(t + 3) % w.size] + sum_row(GRID, t % 2)
+
+
+def sum_row(grid, r):
+    s = 0.0
+    for c in range(len(grid[r])):
+        s += grid[r][c]
+    return s
+
+
 @kernel(debug=True)
 def checked_read(out: Array[f64], k: i64, which: i64):
     if which == 0:
@@ -236,6 +253,18 @@ def test_tables_live_in_constant_memory_then_read_only_global_memory(tables) -> 
     a = tables.ptx("stencil").replace(package, "P").replace("numba_stencil", "K").replace("stencil", "K")
     b = tables.ptx("numba_stencil").replace(package, "P").replace("numba_stencil", "K")
     assert sorted(a.splitlines()) == sorted(b.splitlines())  # the same code, its globals in another order
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_table_read_across_a_barrier(tables, device: str) -> None:  # type: ignore[no-untyped-def]
+    """Native CPU code runs a block's threads as loops between barriers: a table bound to a local is read
+    on both sides; a nested tuple passed to a helper is indexed row by row."""
+    out = np.zeros(64)
+    tables.module.across_barrier.launch(32, 2, out, device=device)
+    ramp = np.linspace(0.0, 1.0, 9)
+    t = np.arange(64) % 32
+    expected = ramp[((t + 1) % 32) % 9] * 2.0 + ramp[(t + 3) % 9] + np.array(GRID).sum(axis=1)[t % 2]
+    np.testing.assert_array_equal(out, expected)
 
 
 @pytest.mark.parametrize("device", DEVICES)

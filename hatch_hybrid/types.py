@@ -10,7 +10,7 @@ cannot drift apart.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, TypeAlias
 
@@ -105,6 +105,24 @@ class ArrayT(Type):
 
     def __str__(self) -> str:
         return f"Array[{self.dtype}]" if self.ndim == 1 else f"Array[{self.dtype}, {self.ndim}]"
+
+
+@dataclass(frozen=True)
+class TableT(ArrayT):
+    """A module constant read as a run-time-indexed table (``TABLE = (1.0, 2.5)``, ``W = np.array(...)``):
+    a read-only array that lives in the compiled module (see :mod:`.typecheck.tables`). ``dtype`` is how
+    its elements are stored; ``elem`` what reading one gives (a Python number of a tuple is weak)."""
+
+    elem: Type
+    shape: tuple[int, ...]
+    kind: str  # "tuple" or "array": what the CPU path holds (tuples have no .shape and index one level at a time)
+    key: str  # a hash of the contents: one copy per distinct table in a compiled module
+    name: str = field(default="", compare=False)
+    data: Any = field(default=None, compare=False, repr=False)  # the values, flat, of ``dtype``
+
+    def __str__(self) -> str:
+        what = "tuple" if self.kind == "tuple" else "array"
+        return f"constant {what} {self.name}[{self.elem}, {'x'.join(map(str, self.shape))}]"
 
 
 @dataclass(frozen=True)

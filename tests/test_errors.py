@@ -247,6 +247,12 @@ def _compile(tmp_path: Path, body: str) -> CompileError:
 @pytest.mark.parametrize("body, marked, message, hint", CATALOGUE, ids=[c[2][:40] for c in CATALOGUE])
 def test_unsupported_construct(tmp_path, body, marked, message, hint):
     err = _compile(tmp_path, body)
+    assert_located(err, tmp_path / "errpkg" / "k.py", marked, message, hint)
+
+
+def assert_located(err: CompileError, path: Path, marked: str, message: str, hint: str | None) -> None:
+    """The error says ``message`` (and ``hint``) at the file:line:col of ``marked`` in ``path``, shows the
+    source line with a caret under it, and names no compiler internals."""
     text = str(err)
     assert message in text
     if hint:
@@ -255,7 +261,7 @@ def test_unsupported_construct(tmp_path, body, marked, message, hint):
     lines = text.splitlines()
     m = re.match(r"^(?P<file>.+k\.py):(?P<line>\d+):(?P<col>\d+): error: ", lines[0])
     assert m, text
-    source = (tmp_path / "errpkg" / "k.py").read_text().splitlines()
+    source = path.read_text().splitlines()
     line = source[int(m["line"]) - 1]
     assert lines[1].strip() == line.strip()
     caret_col = lines[2].index("^") - 4

@@ -39,7 +39,8 @@ def scalars(xs: Array[f32], ys: Array[f64], ns: Array[i32], us: Array[u8], flags
     i = gpu.global_tid_x()
     if i < len(xs):
         x = xs[i]
-        print(i, x, ys[i], ns[i], us[i], flags[i], x * 2.0, 0.1 * i, i // 2, x < 1.0, i16(-i), u64(i) + u64(7), hs[i] / 3)
+        h = hs[i] / 3
+        print(i, x, ys[i], ns[i], us[i], flags[i], x * 2.0, 0.1 * i, i // 2, x < 1.0, i16(-i), u64(i) + u64(7), h)
 
 
 @kernel

@@ -1,17 +1,16 @@
 """Module-level constants, computed at build time as Python computes them, without importing the module.
 
 A constant is an expression of number literals, other module constants, arithmetic, casts
-(``np.float32(0.01)``, ``f32(0.01)``, ``int(x)``), ``math`` constants and functions, and tuples of
-these. What Python would reject (division by zero, a negative power of an integer, a math domain
-error) and what the device cannot hold (an integer beyond 64 bits) is a located compile error, so
-that a program has one meaning on the GPU and on the CPU.
+(``np.float32(0.01)``, ``f32(0.01)``, ``int(x)``), ``math`` constants and functions, (nested) tuples
+of these, and NumPy arrays (:mod:`.arrays`). What Python would reject (division by zero, a negative
+power of an integer, a math domain error) and what the device cannot hold (an integer beyond 64
+bits) is a located compile error, so that a program has one meaning on the GPU and on the CPU.
 """
 
 from __future__ import annotations
 
 import ast
 import math
-import operator
 from collections.abc import Callable
 from typing import Any
 
@@ -19,34 +18,23 @@ import numpy as np
 
 from ..errors import CompileError, Loc
 from ..types import Weak, parse_type_name
+from .arrays import ARRAY_FUNCTIONS, OPERATORS, ArrayEvaluator, NotArray, numpy_op
 
-#: A constant's value: a Python number (weakly typed), a NumPy scalar (typed), or a tuple of these.
+#: A constant's value: a Python number (weakly typed), a NumPy scalar (typed), a (nested) tuple of
+#: these, or a NumPy array.
 Value = Any
 
 #: Integers a constant may hold: i64 and u64 values (a Python int is held as i64 on the device).
 INT_MIN, INT_MAX = -(1 << 63), (1 << 64) - 1
 
-_BINOPS: dict[type[ast.operator], Callable[[Any, Any], Any]] = {
-    ast.Add: operator.add,
-    ast.Sub: operator.sub,
-    ast.Mult: operator.mul,
-    ast.Div: operator.truediv,
-    ast.FloorDiv: operator.floordiv,
-    ast.Mod: operator.mod,
-    ast.Pow: operator.pow,
-    ast.LShift: operator.lshift,
-    ast.RShift: operator.rshift,
-    ast.BitAnd: operator.and_,
-    ast.BitOr: operator.or_,
-    ast.BitXor: operator.xor,
-}
+_BINOPS = {op: f for op, f in OPERATORS.items() if issubclass(op, ast.operator)}
 _SYMBOLS = {
     ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%", ast.Pow: "**",
     ast.LShift: "<<", ast.RShift: ">>", ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^",
 }  # fmt: skip
 
 
-class NotConstant(Exception):
+class NotConstant(NotArray):
     """The expression is not a constant the compiler can compute (the message says what it is)."""
 
 
@@ -122,6 +110,8 @@ class Evaluator:
             return value
         if isinstance(node, ast.UnaryOp):
             operand = self(node.operand)
+            if isinstance(operand, np.ndarray):
+                return self._array(lambda: numpy_op(node.op, [operand], self.loc(node)))
             if isinstance(operand, tuple):
                 raise NotConstant("an operation on a tuple")
             if isinstance(node.op, ast.USub):
@@ -140,17 +130,30 @@ class Evaluator:
             left, right = self(node.left), self(node.right)
             if isinstance(left, tuple) or isinstance(right, tuple):
                 raise NotConstant("arithmetic on tuples")
+            if isinstance(left, np.ndarray) or isinstance(right, np.ndarray):
+                return self._array(lambda: numpy_op(node.op, [left, right], self.loc(node)))
             return fold_binop(_SYMBOLS[type(node.op)], left, right, self.loc(node))
         if isinstance(node, ast.Tuple):
             items = tuple(self(e) for e in node.elts)
-            if any(isinstance(i, tuple) for i in items):
-                raise NotConstant("a nested tuple")
+            if any(isinstance(i, np.ndarray) for i in items):
+                raise NotConstant("a tuple of arrays")
             return items
         if isinstance(node, ast.Call):
             return self.call(node)
         raise NotConstant(f"a {_describe(node)}")
 
+    def _array(self, compute: Callable[[], Value]) -> Value:
+        try:
+            return compute()
+        except NotConstant:
+            raise
+        except NotArray as exc:
+            raise NotConstant(str(exc)) from None
+
     def call(self, node: ast.Call) -> Value:
+        arrays = ArrayEvaluator(self, self.lookup, self.loc(node))
+        if isinstance(node.func, ast.Attribute) and node.func.attr == "astype":
+            return self._array(lambda: arrays.astype(node))
         if isinstance(node.func, ast.Name) and node.func.id in ("int", "float", "bool"):
             try:
                 target: Value | str = self.lookup(node.func)
@@ -158,9 +161,14 @@ class Evaluator:
                 target = f"builtins.{node.func.id}"
         else:
             target = self.lookup(node.func)
+        if isinstance(target, str) and target.rpartition(".")[::2] in [("numpy", f) for f in ARRAY_FUNCTIONS]:
+            name = target.rpartition(".")[2]
+            return self._array(lambda: arrays.call(name, node))
         if not isinstance(target, str) or node.keywords:
             raise NotConstant("a call of something other than a type or a math function")
         args = [self(a) for a in node.args]
+        if any(isinstance(a, np.ndarray) for a in args):
+            raise NotConstant(f"`{target}(...)` of an array")
         mod, _, name = target.rpartition(".")
         loc = self.loc(node)
         if mod == "builtins":

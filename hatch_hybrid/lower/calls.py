@@ -21,7 +21,7 @@ from . import intrinsics
 from .host import WARP_CALLS
 from .ops import I1, I8, I64, PTR, VOID, const
 from .parts import LowererParts
-from .values import ArrayValue, TupleValue, Value, abi_types, flatten, unflatten
+from .values import ArrayValue, TupleValue, Value, abi_types, fixed_shape_array, flatten, unflatten
 
 if TYPE_CHECKING:
     from ..typecheck.typed import TypedFunction
@@ -195,7 +195,7 @@ class CallLowerer(LowererParts):
             module, llir.FunctionType(VOID, [PTR, I8, I64, I1]), "llvm.memset.p0.i64"
         )
         self.b.call(memset, [ptr, llir.Constant(I8, 0), llir.Constant(I64, size), llir.Constant(I1, 0)])
-        return ArrayValue(ptr, [const(WEAK_INT, d) for d in shape], _strides(shape))
+        return fixed_shape_array(ptr, shape)
 
     def shared_array(self, e: ir.Call, callee: Callee) -> ArrayValue:
         """``gpu.shared_array`` (its own memory, per call site) or ``gpu.dynamic_shared_array`` (the
@@ -218,7 +218,7 @@ class CallLowerer(LowererParts):
             ptr = hx.shared_pointer(self.ops, self.ctx, offset)
         else:
             ptr = b.addrspacecast(intrinsics.shared_global(self.parent.module, I8, size, max(item, 8)), PTR)
-        return ArrayValue(ptr, [const(WEAK_INT, d) for d in shape], _strides(shape))
+        return fixed_shape_array(ptr, shape)
 
     def call_gpu_host(self, e: ir.Call, callee: Callee) -> Value:
         """The ``gpu`` intrinsics as the host runs them (atomics are the same instructions)."""
@@ -235,13 +235,3 @@ class CallLowerer(LowererParts):
             hx.threadfence(ops)
             return None
         return hx.special_register(ops, self.ctx, name)
-
-
-def _strides(shape: tuple[int, ...]) -> list[llir.Value]:
-    """Row-major strides (in elements) of a compile-time shape."""
-    strides: list[llir.Value] = []
-    acc = 1
-    for d in reversed(shape):
-        strides.insert(0, const(WEAK_INT, acc))
-        acc *= d
-    return strides

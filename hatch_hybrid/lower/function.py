@@ -15,7 +15,7 @@ from .. import ir
 from ..errors import CompileError
 from ..typecheck.rules import MATH_FLOAT_TO_FLOAT
 from ..typecheck.typed import TypedFunction
-from ..types import BOOL, F16, F32, NONE, ArrayT, Scalar, StructT, TupleT, Type, is_numeric, storage
+from ..types import BOOL, F16, F32, NONE, ArrayT, Scalar, StructT, TableT, TupleT, Type, is_numeric, storage
 from . import host_context as hx
 from . import intrinsics
 from .abi import ERROR_SLOT, INDEX32_SUFFIX, TRIPLE
@@ -27,7 +27,8 @@ from .loops import Loop, LoopLowerer
 from .memory import MemoryLowerer
 from .ops import I8, I32, I64, PTR, VOID, Ops, const, llvm_type
 from .printing import DEFAULT_PRINT_BUFFER, PrintLowerer, PrintSites
-from .values import ArrayValue, TupleValue, Value, abi_types, flatten, unflatten
+from .tables import TableGlobals, TableLowerer
+from .values import ArrayValue, TupleValue, Value, abi_types, constant_value, flatten, unflatten
 from .views import ViewLowerer
 
 
@@ -60,6 +61,7 @@ class ModuleLowerer:
         self.module.triple = host_triple or TRIPLE
         self.module.data_layout = data_layout
         self.functions: dict[str, llir.Function] = {}
+        self.tables = TableGlobals(self.module, self.host)
         self.libdevice: set[str] = set()
         self._pending: list[TypedFunction] = []
         self._loops: list[llir.MDValue] = []
@@ -199,7 +201,15 @@ def return_type(t: Type) -> llir.Type:
 
 
 class FunctionLowerer(
-    CallLowerer, MemoryLowerer, ViewLowerer, LoopLowerer, HostLowerer, OperatorLowerer, LineInfoLowerer, PrintLowerer
+    CallLowerer,
+    MemoryLowerer,
+    ViewLowerer,
+    LoopLowerer,
+    HostLowerer,
+    OperatorLowerer,
+    LineInfoLowerer,
+    PrintLowerer,
+    TableLowerer,
 ):
     def __init__(self, parent: ModuleLowerer, tf: TypedFunction, inline_into: FunctionLowerer | None = None) -> None:
         """``inline_into``: lower ``tf``'s body into that function (host: helpers that yield)."""
@@ -362,7 +372,10 @@ class FunctionLowerer(
         if dest is not None and is_numeric(dest):  # convert as the value is made (f32(sqrt(x)) stays in f32)
             self.store_to(target, self.coerce(value_node, dest), dest)
         else:
-            self.store_to(target, self.expr(value_node), self.tf.types[value_node.nid])
+            value, t = self.expr(value_node), self.tf.types[value_node.nid]
+            if isinstance(t, TableT) and isinstance(target, ir.TupleExpr):
+                value, t = self.table_items(value, t)
+            self.store_to(target, value, t)
 
     def _target_type(self, target: ir.Expr) -> Type | None:
         if isinstance(target, ir.Name):
@@ -502,12 +515,11 @@ class FunctionLowerer(
 
     def _expr(self, e: ir.Expr) -> Value:
         tf = self.tf
+        table = tf.tables.get(e.nid)
+        if table is not None:
+            return self.table_value(table)
         if e.nid in tf.consts and not isinstance(e, ir.Call):
-            value = tf.consts[e.nid]
-            t = tf.types[e.nid]
-            if isinstance(t, TupleT):  # a module constant tuple
-                return TupleValue([const(item, v) for item, v in zip(t.items, value)])
-            return const(t, value)
+            return constant_value(tf.types[e.nid], tf.consts[e.nid])
         if isinstance(e, ir.Const):
             if e.value is None:
                 return None
@@ -549,6 +561,8 @@ class FunctionLowerer(
                 tup = self.expr(e.value)
                 assert isinstance(tup, TupleValue)
                 return tup.items[tf.consts[e.index.nid]]
+            if isinstance(base_t, TableT):
+                return self.table_element(e)
             assert isinstance(base_t, ArrayT)
             if isinstance(tf.types[e.nid], ArrayT):  # fewer indices than dimensions, or slices
                 return self.view(e)

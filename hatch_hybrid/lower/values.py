@@ -4,12 +4,12 @@ tuples small records of LLVM values, passed to functions as flat parameter lists
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TypeAlias
+from typing import Any, TypeAlias
 
 from llvmlite import ir as llir
 
-from ..types import ArrayT, StructT, TupleT, Type, storage
-from .ops import I8, I64, PTR, llvm_type
+from ..types import WEAK_INT, ArrayT, StructT, TupleT, Type, storage
+from .ops import I8, I64, PTR, const, llvm_type
 
 
 @dataclass
@@ -74,3 +74,26 @@ def leaf_offsets(t: StructT, base: int = 0) -> list[tuple[int, Type]]:
         offset = base + fields[name][1]
         out += leaf_offsets(ft, offset) if isinstance(ft, StructT) else [(offset, ft)]
     return out
+
+
+def row_major_strides(shape: tuple[int, ...]) -> list[llir.Value]:
+    """Row-major strides (in elements) of a compile-time shape."""
+    strides: list[llir.Value] = []
+    acc = 1
+    for d in reversed(shape):
+        strides.insert(0, const(WEAK_INT, acc))
+        acc *= d
+    return strides
+
+
+def constant_value(t: Type, value: Any) -> Value:
+    """A value known at compile time; a module constant tuple item by item (nested too)."""
+    if isinstance(t, TupleT):
+        return TupleValue([constant_value(item, v) for item, v in zip(t.items, value)])
+    return const(t, value)
+
+
+def fixed_shape_array(ptr: llir.Value, shape: tuple[int, ...]) -> ArrayValue:
+    """A C-contiguous array of a compile-time shape (shared, local, a constant table): constant shape
+    and strides."""
+    return ArrayValue(ptr, [const(WEAK_INT, d) for d in shape], row_major_strides(shape))

@@ -11,7 +11,7 @@ import ast
 import numpy as np
 
 from .. import ir
-from ..errors import CompileError
+from ..errors import CompileError, Loc
 from ..frontend.constants import is_integer
 from ..frontend.discover import EnumSym, ExternalSym, FunctionSym, StructSym, TypeVarSym, UnknownSym
 from ..types import (
@@ -21,6 +21,7 @@ from ..types import (
     ArrayT,
     Scalar,
     StructT,
+    TableT,
     TupleT,
     Type,
     is_int,
@@ -30,6 +31,7 @@ from . import rules
 from .arguments import bind_arguments, bound_nodes
 from .cuda_spelling import gpu_name
 from .printing import check_print
+from .tables import refuse_write
 from .typed import Callee, MethodSym, ProgramLike, SymbolT, TypedFunction, rule_errors, type_named
 from .views import array_root
 
@@ -46,6 +48,9 @@ class CallChecker:
     _defaults: dict[tuple[int, str], ir.Const]  # default values' nodes, per call and parameter
 
     def expr(self, e: ir.Expr) -> Type:  # provided by FunctionChecker
+        raise NotImplementedError
+
+    def as_table(self, node: ir.Expr, loc: Loc, required: bool = True) -> TableT | None:  # TableChecker
         raise NotImplementedError
 
     # ------------------------------------------------------------------- calls
@@ -115,6 +120,8 @@ class CallChecker:
         with rule_errors(e.loc):
             operand_types, result = rules.builtin_call(name, args)
         self.tf.callees[e.nid] = Callee("builtin", name, tuple(operand_types))
+        if name == "len" and isinstance(args[0], (TableT, TupleT)):  # known at compile time
+            self.tf.consts[e.nid] = args[0].shape[0] if isinstance(args[0], TableT) else len(args[0].items)
         return result
 
     def _cast(self, e: ir.Call, args: list[Type], target: Type, name: str) -> Type:
@@ -170,6 +177,8 @@ class CallChecker:
         self.tf.call_args[e.nid] = bound
         nodes = bound_nodes(e, bound)
         args = [self.expr(n) for n in nodes]
+        # a module constant tuple of one element type is passed as a table, which the helper can index at run time
+        args = [self.as_table(n, n.loc, required=False) or t for n, t in zip(nodes, args)]
         if any(isinstance(t, SymbolT) for t in args):
             raise CompileError(e.loc, "functions, modules and types cannot be passed as arguments")
         if receiver is not None:
@@ -371,6 +380,7 @@ class CallChecker:
             raise CompileError(e.loc, f"gpu.{name}({extra}) takes {nargs} arguments")
         args = self._args(e)
         arr = args[0]
+        refuse_write(e.args[0], arr, f"gpu.{name}")
         if not isinstance(arr, ArrayT):
             raise CompileError(e.args[0].loc, f"the first argument of gpu.{name} must be an array")
         if (

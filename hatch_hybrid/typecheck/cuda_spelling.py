@@ -13,6 +13,7 @@ from typing import Any
 
 from .. import ir
 from ..errors import CompileError
+from ..frontend.constants import is_integer
 from ..frontend.discover import (
     ConstSym,
     EnumSym,
@@ -162,7 +163,7 @@ def _full_mask(program: ProgramLike, module: str, node: ir.Call, name: str) -> N
     value: object = mask.value if isinstance(mask, ir.Const) else None
     if isinstance(mask, (ir.Name, ir.Attribute)):
         sym = program._static(module, mask)
-        value = sym.value if isinstance(sym, ConstSym) else None
+        value = sym.value if isinstance(sym, ConstSym) and is_integer(sym.value) else None
     if mask is None or value not in FULL_MASKS or isinstance(value, bool):
         raise CompileError(
             mask.loc if mask is not None else node.loc,

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import builtins
 
+import numpy as np
+
 from .. import ir
 from ..errors import CompileError, Loc, Note
 from ..frontend.constants import check_int
@@ -26,6 +28,7 @@ from ..types import (
     WEAK_INT,
     ArrayT,
     StructT,
+    TableT,
     TupleT,
     Type,
     Weak,
@@ -36,6 +39,7 @@ from ..types import (
 from . import folding, rules
 from .calls import CallChecker
 from .printing import check_printed_locals
+from .tables import TableChecker, accepts_table, refuse_write, unpacked
 from .typed import BUILTINS, MethodSym, ProgramLike, SymbolT, TypedFunction, rule_errors
 from .user_types import UserTypeChecker
 from .views import ViewChecker, array_root
@@ -58,7 +62,7 @@ def _terminates(block: list[ir.Stmt]) -> bool:
     return False
 
 
-class FunctionChecker(CallChecker, UserTypeChecker, ViewChecker):
+class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
     """Infers the types of one specialisation."""
 
     def __init__(self, program: ProgramLike, tf: TypedFunction, typevars: dict[str, Type]) -> None:
@@ -141,6 +145,7 @@ class FunctionChecker(CallChecker, UserTypeChecker, ViewChecker):
             # the argument's own type, a Python number the annotated type absorbs, or int/float for i64/f64
             ok = (
                 want == t
+                or accepts_table(want, t)
                 or (isinstance(t, Weak) and unify_assignment(want, t) == want)
                 or (isinstance(want, Weak) and t == want.storage)
             )
@@ -258,6 +263,7 @@ class FunctionChecker(CallChecker, UserTypeChecker, ViewChecker):
     def assign(self, target: ir.Expr, value: Type, value_node: ir.Expr) -> None:
         tf = self.tf
         if isinstance(target, ir.TupleExpr):
+            value = unpacked(value)
             if not isinstance(value, TupleT) or len(value.items) != len(target.elts):
                 what = f"a tuple of {len(value.items)}" if isinstance(value, TupleT) else str(value)
                 raise CompileError(value_node.loc, f"cannot unpack {what} into {len(target.elts)} variables")
@@ -268,6 +274,7 @@ class FunctionChecker(CallChecker, UserTypeChecker, ViewChecker):
         if isinstance(target, ir.Subscript):
             elem = self.expr(target)  # checks the index
             self.check_element_target(target, elem)
+            refuse_write(target, tf.types[target.value.nid], "an assignment")
             base = array_root(target.value)
             if base is not None:
                 tf.writes.update(self.aliases.get(base, set()))
@@ -452,6 +459,8 @@ class FunctionChecker(CallChecker, UserTypeChecker, ViewChecker):
 
     def _symbol_value(self, sym: Symbol, e: ir.Expr) -> Type:
         if isinstance(sym, ConstSym):
+            if isinstance(sym.value, np.ndarray):
+                return self.module_table(e, sym.value)
             self.tf.consts[e.nid] = sym.value
             return folding.type_of_value(sym.value)
         if isinstance(sym, NonConstSym):
@@ -459,8 +468,9 @@ class FunctionChecker(CallChecker, UserTypeChecker, ViewChecker):
             raise CompileError(
                 e.loc,
                 f"kernels cannot read the module-level `{name}`: it is {sym.reason}",
-                "kernels read module constants of numbers and tuples of numbers, computed from literals, other "
-                "constants, casts and math; pass anything else in as a parameter (an array for a table)",
+                "kernels read module constants of numbers, tuples of numbers and NumPy arrays (np.array of numbers, "
+                "np.arange, np.linspace), computed from literals, other constants, casts and math; pass anything "
+                "else in as a parameter",
                 [Note(sym.loc, f"`{name}` is assigned here")],
             )
         if isinstance(sym, ExternalSym) and sym.qualname.startswith("math."):
@@ -472,6 +482,8 @@ class FunctionChecker(CallChecker, UserTypeChecker, ViewChecker):
 
     def attribute(self, e: ir.Attribute) -> Type:
         base = self.expr(e.value)
+        if isinstance(base, TableT):
+            return self.table_attribute(e, base)
         found = self.user_type_attribute(e, base)
         if found is not None:
             return found
@@ -494,6 +506,10 @@ class FunctionChecker(CallChecker, UserTypeChecker, ViewChecker):
     def subscript(self, e: ir.Subscript) -> Type:
         base = self.expr(e.value)
         index = self.index_type(e.index)
+        if isinstance(base, TupleT) and not isinstance(self.tf.consts.get(e.index.nid), int):
+            base = self.as_table(e.value, e.loc) or base  # a module constant tuple indexed at run time
+        if isinstance(base, TableT):
+            return self.table_subscript(e, base, index)
         if isinstance(base, TupleT):
             self.check_tuple_index(e, index)
             value = self.tf.consts.get(e.index.nid)
@@ -502,6 +518,7 @@ class FunctionChecker(CallChecker, UserTypeChecker, ViewChecker):
                     e.index.loc,
                     f"a tuple of {len(base.items)} can only be indexed with a "
                     f"literal from {-len(base.items)} to {len(base.items) - 1}",
+                    "only module-level constant tuples (tables) can be indexed at run time",
                 )
             table = self.tf.consts.get(e.value.nid)
             if isinstance(table, tuple):

@@ -22,7 +22,7 @@ from ..frontend.discover import (
     UnknownSym,
 )
 from ..frontend.parse import parse_function
-from ..types import NONE, ArrayT, EnumT, Scalar, StructT, Type, Weak
+from ..types import NONE, ArrayT, EnumT, Scalar, StructT, TableT, Type, Weak
 from .cuda_spelling import rewrite_cuda_spelling
 from .function import FunctionChecker
 from .typed import BUILTINS, StructInfo, TypedFunction, type_named
@@ -37,6 +37,8 @@ def mangle(qualname: str, arg_types: tuple[Type, ...] = ()) -> str:
     parts = []
     for t in arg_types:
         text = str(t).replace("Array[", "A").replace("tuple[", "T").replace(", ", "_").replace("]", "")
+        if isinstance(t, TableT):  # one specialisation per table (and row shape)
+            text = f"Table{t.key}_{'x'.join(map(str, t.shape))}"
         parts.append(text)
     return base + "___" + "_".join(parts)
 

@@ -15,7 +15,7 @@ from typing import Any, Protocol
 from .. import ir
 from ..errors import CompileError, Loc
 from ..frontend.discover import ExternalSym, FunctionSym, ModuleIndex, StructSym, Symbol
-from ..types import BOOL, NONE, StructT, Type, parse_type_name
+from ..types import BOOL, NONE, StructT, TableT, Type, parse_type_name
 from . import rules
 
 #: Where a parameter's value comes from in a call: the k-th positional argument (int), a keyword
@@ -39,6 +39,7 @@ class TypedFunction:
     call_args: dict[int, tuple[ArgSource, ...]] = field(default_factory=dict)
     consts: dict[int, Any] = field(default_factory=dict)  # node id -> compile-time constant value
     prints: dict[int, list[Any]] = field(default_factory=dict)  # print() call id -> its template (.printing)
+    tables: dict[int, TableT] = field(default_factory=dict)  # node id -> the constant table it reads
     locals: dict[str, Type] = field(default_factory=dict)
     writes: set[int] = field(default_factory=set)  # indices of array parameters written
     consulted: set[str] = field(default_factory=set)  # modules whose names checking this function read

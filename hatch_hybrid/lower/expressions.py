@@ -35,13 +35,7 @@ class OperatorLowerer(LowererParts):
         if op in ("/", "//", "%") and python_numbers and right_const is None:
             # Python numbers: Python raises ZeroDivisionError, so the device does too (NumPy scalars give
             # inf/0 on every path instead, as NumPy does)
-            zero = llir.Constant(right.type, 0)
-            nonzero = (
-                self.b.fcmp_unordered("!=", right, zero)
-                if isinstance(ops.right, Weak) and ops.right.kind == "float"
-                else self.b.icmp_unsigned("!=", right, zero)
-            )
-            self.check(nonzero, "zerodiv", loc)
+            self.check(self.ops.truth(right, ops.right), "zerodiv", loc)
         if op in ("<<", ">>") and storage(ops.left) != storage(ops.right):
             right = self.ops.convert(right, ops.right, ops.left)
         result = self.ops.binop(op, left, right, ops.left, right_const)

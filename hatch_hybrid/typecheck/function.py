@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import builtins
 
+import numpy as np
+
 from .. import ir
 from ..errors import CompileError, Loc, Note
 from ..frontend.constants import check_int
@@ -22,6 +24,7 @@ from ..frontend.discover import (
 from ..types import (
     BOOL,
     NONE,
+    WEAK_COMPLEX,
     WEAK_FLOAT,
     WEAK_INT,
     ArrayT,
@@ -29,6 +32,8 @@ from ..types import (
     TupleT,
     Type,
     Weak,
+    component,
+    is_complex,
     is_int,
     is_numeric,
     unify_assignment,
@@ -318,6 +323,8 @@ class FunctionChecker(CallChecker, UserTypeChecker):
             if isinstance(e.value, int):
                 check_int(e.value, e.loc)
             tf.consts[e.nid] = e.value
+            if isinstance(e.value, complex):
+                return WEAK_COMPLEX
             return WEAK_INT if isinstance(e.value, int) else WEAK_FLOAT
         if isinstance(e, ir.Name):
             return self.name(e)
@@ -472,6 +479,11 @@ class FunctionChecker(CallChecker, UserTypeChecker):
             if member is None:
                 raise CompileError(e.loc, f"module `{base}` has no function or constant `{e.attr}`")
             return self._symbol_value(member, e)
+        if is_complex(base) and e.attr in ("real", "imag"):
+            value = self.tf.consts.get(e.value.nid)
+            if isinstance(value, (complex, np.complexfloating)):
+                self.tf.consts[e.nid] = getattr(value, e.attr)
+            return component(base)
         if isinstance(base, ArrayT):
             if e.attr == "shape":
                 return TupleT((WEAK_INT,) * base.ndim)

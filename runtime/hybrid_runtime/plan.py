@@ -44,7 +44,7 @@ _FORMAT = {
     "float32": "f",
     "float64": "d",
 }
-_PY_TYPES = {"b": (bool,), "i": (int,), "u": (int,), "f": (float, int)}
+_PY_TYPES = {"b": (bool,), "i": (int,), "u": (int,), "f": (float, int), "c": (complex, float, int)}
 
 
 def _codes(p: Param) -> list[str]:
@@ -137,7 +137,10 @@ class LaunchPlan:
         entries: list[tuple[Any, ArrayView, Any, tuple[int, ...], bool, int]] = []  # other libraries' arrays
         for index, (p, a) in enumerate(zip(self.params, values)):
             if p.kind == "scalar":
-                flat.append(a.item() if p.dtype.kind != "b" else int(a))
+                if p.dtype.kind == "c":
+                    flat += (a.real, a.imag)
+                else:
+                    flat.append(a.item() if p.dtype.kind != "b" else int(a))
                 continue
             if p.kind == "enum":
                 flat.append(int(a))
@@ -291,8 +294,8 @@ def _generate_fast_path(plan: LaunchPlan) -> tuple[Callable[..., bool], Callable
             check = [f"if not ({' or '.join(accepted)}):", "    return NO"]
             typed += check
             mixed += check
-            values.append(a)
-            make_values.append(a)
+            values.append(f"{a}.real, {a}.imag" if p.dtype.kind == "c" else a)  # complex: two parameters
+            make_values.append(values[-1])
             keys.append(a)
         else:
             env[f"sig{i}"] = launch_signature(p.dtype, plan.device, p.ndim)

@@ -141,9 +141,18 @@ def _in_float_range(kernel: str, p: Param, value: Any) -> Any:
         as_float = float(value)
     except OverflowError:  # an int beyond f64
         raise _out_of_range(kernel, p, value, _float_bounds(p.dtype)) from None
-    if p.dtype.itemsize == 4 and _F32_OVERFLOW <= abs(as_float) < float("inf"):
+    if p.dtype.itemsize // (1 + (p.dtype.kind == "c")) == 4 and _F32_OVERFLOW <= abs(as_float) < float("inf"):
         raise _out_of_range(kernel, p, value, _float_bounds(p.dtype))
     return value
+
+
+def _in_range(kernel: str, p: Param, value: Any) -> Any:
+    """A number for a float or complex parameter (a complex one's parts are checked one by one)."""
+    if p.dtype.kind == "c" and isinstance(value, (complex, np.complexfloating)):
+        _in_float_range(kernel, p, value.real)
+        _in_float_range(kernel, p, value.imag)
+        return value
+    return _in_float_range(kernel, p, value)
 
 
 def _float_bounds(dtype: np.dtype[Any]) -> str:
@@ -164,8 +173,8 @@ def check_scalar(kernel: str, p: Param, value: Any) -> Any:
         if value.dtype != dtype and not np.can_cast(value.dtype, dtype, "safe"):
             if dtype.kind in "iu":  # a wider integer: its value must fit
                 _in_int_range(kernel, p, int(value))
-            elif dtype.kind == "f":
-                _in_float_range(kernel, p, value)
+            elif dtype.kind in "fc":
+                _in_range(kernel, p, value)
         return dtype.type(value)
     if isinstance(value, bool):
         if dtype.kind != "b":
@@ -174,13 +183,13 @@ def check_scalar(kernel: str, p: Param, value: Any) -> Any:
     if isinstance(value, int):
         if dtype.kind in "iu":
             return dtype.type(_in_int_range(kernel, p, value))
-        if dtype.kind == "f":
+        if dtype.kind in "fc":
             return dtype.type(_in_float_range(kernel, p, value))
         raise TypeError(f"{_expects(kernel, p)}, got int")
-    if isinstance(value, float):
-        if dtype.kind == "f":
-            return dtype.type(_in_float_range(kernel, p, value))
-        raise TypeError(f"{_expects(kernel, p)}, got float")
+    if isinstance(value, (float, complex)):
+        if dtype.kind in "fc" and not (isinstance(value, complex) and dtype.kind == "f"):
+            return dtype.type(_in_range(kernel, p, value))
+        raise TypeError(f"{_expects(kernel, p)}, got {type(value).__name__}")
     if hasattr(value, "__index__") and dtype.kind in "iu":  # e.g. IntEnum members
         return check_scalar(kernel, p, value.__index__())
     raise TypeError(f"{_expects(kernel, p)}, got {type(value).__name__}")

@@ -1,0 +1,174 @@
+"""Complex numbers in LLVM IR: a ``{float, float}`` / ``{double, double}`` value (real, imaginary),
+laid out in memory as NumPy lays out ``complex64``/``complex128``.
+
+Arithmetic reproduces the CPU path operation for operation, with no contraction: NumPy's
+algorithms for NumPy complex scalars, CPython's for Python ``complex`` values (weakly typed).
+``*`` is the textbook product in both; ``/`` is Smith's method, which NumPy (its ``divide`` loop:
+``1/denominator`` times each numerator) and CPython (``_Py_c_quot``: each numerator divided by the
+denominator) write differently; ``abs`` is the C library's ``hypot`` (libdevice's on the GPU).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from llvmlite import ir as llir
+
+from ..types import Scalar, Type, Weak, component, is_complex, storage
+
+if TYPE_CHECKING:
+    from .ops import Ops
+
+
+def struct_type(part: llir.Type) -> llir.LiteralStructType:
+    return llir.LiteralStructType([part, part])
+
+
+class ComplexOps:
+    """Complex operations emitted through an :class:`~.ops.Ops` (its builder and callees)."""
+
+    def __init__(self, ops: Ops) -> None:
+        self.ops = ops
+        self.b = ops.b
+
+    # ----------------------------------------------------------------- parts
+    def pack(self, re: llir.Value, im: llir.Value) -> llir.Value:
+        v = self.b.insert_value(llir.Constant(struct_type(re.type), None), re, 0)
+        return self.b.insert_value(v, im, 1)
+
+    def parts(self, v: llir.Value) -> tuple[llir.Value, llir.Value]:
+        return self.b.extract_value(v, 0), self.b.extract_value(v, 1)
+
+    def _f(self, name: str, a: llir.Value, b_: llir.Value) -> llir.Value:
+        return getattr(self.b, name)(a, b_, flags=self.ops.fp_flags)  # type: ignore[no-any-return]
+
+    # ----------------------------------------------------------- conversions
+    def convert(self, v: llir.Value, src: Type, dst: Type) -> llir.Value:
+        """To a complex type from a number (imaginary part +0.0, as NumPy and Python), or between
+        precisions part by part; to a boolean: nonzero."""
+        if storage(dst).kind == "b":
+            return self.truth(v)
+        part = component(dst)
+        if is_complex(src):
+            re, im = self.parts(v)
+            src_part = component(src)
+            return self.pack(self.ops.convert(re, src_part, part), self.ops.convert(im, src_part, part))
+        re = self.ops.convert(v, src, part)
+        return self.pack(re, llir.Constant(re.type, 0.0))
+
+    def truth(self, v: llir.Value) -> llir.Value:
+        re, im = self.parts(v)
+        zero = llir.Constant(re.type, 0.0)
+        return self.b.or_(self.b.fcmp_unordered("!=", re, zero), self.b.fcmp_unordered("!=", im, zero))
+
+    # -------------------------------------------------------------- operators
+    def binop(self, op: str, a: llir.Value, b_: llir.Value, t: Type) -> llir.Value:
+        (ar, ai), (br, bi) = self.parts(a), self.parts(b_)
+        if op in ("+", "-"):
+            name = "fadd" if op == "+" else "fsub"
+            return self.pack(self._f(name, ar, br), self._f(name, ai, bi))
+        if op == "*":
+            return self.multiply(ar, ai, br, bi)
+        assert op == "/", op
+        return self._python_divide(ar, ai, br, bi) if isinstance(t, Weak) else self._numpy_divide(ar, ai, br, bi)
+
+    def multiply(self, ar: llir.Value, ai: llir.Value, br: llir.Value, bi: llir.Value) -> llir.Value:
+        """``(ar*br - ai*bi, ar*bi + ai*br)``: NumPy's scalar multiply and CPython's ``_Py_c_prod``."""
+        f = self._f
+        return self.pack(f("fsub", f("fmul", ar, br), f("fmul", ai, bi)), f("fadd", f("fmul", ar, bi), f("fmul", ai, br)))
+
+    def _fabs(self, x: llir.Value) -> llir.Value:
+        return self.b.call(self.ops.intrinsic("llvm.fabs", [x.type]), [x])
+
+    def _numpy_divide(self, ar: llir.Value, ai: llir.Value, br: llir.Value, bi: llir.Value) -> llir.Value:
+        """NumPy's complex ``divide`` loop (which its scalar division calls)::
+
+            if |br| >= |bi|:
+                if |br| == 0 and |bi| == 0: (ar / |br|, ai / |br|)
+                else: rat = bi / br; scl = 1 / (br + bi*rat); ((ar + ai*rat)*scl, (ai - ar*rat)*scl)
+            else: rat = br / bi; scl = 1 / (bi + br*rat); ((ar*rat + ai)*scl, (ai*rat - ar)*scl)
+        """
+        b, f = self.b, self._f
+        one = llir.Constant(ar.type, 1.0)
+        zero = llir.Constant(ar.type, 0.0)
+        abr, abi = self._fabs(br), self._fabs(bi)
+        real_larger = b.fcmp_ordered(">=", abr, abi)
+        both_zero = b.and_(b.fcmp_ordered("==", abr, zero), b.fcmp_ordered("==", abi, zero))
+        # branch 1: |br| >= |bi|
+        rat1 = f("fdiv", bi, br)
+        scl1 = f("fdiv", one, f("fadd", br, f("fmul", bi, rat1)))
+        re1 = f("fmul", f("fadd", ar, f("fmul", ai, rat1)), scl1)
+        im1 = f("fmul", f("fsub", ai, f("fmul", ar, rat1)), scl1)
+        re1 = b.select(both_zero, f("fdiv", ar, abr), re1)
+        im1 = b.select(both_zero, f("fdiv", ai, abr), im1)
+        # branch 2: |br| < |bi| (or a NaN)
+        rat2 = f("fdiv", br, bi)
+        scl2 = f("fdiv", one, f("fadd", bi, f("fmul", br, rat2)))
+        re2 = f("fmul", f("fadd", f("fmul", ar, rat2), ai), scl2)
+        im2 = f("fmul", f("fsub", f("fmul", ai, rat2), ar), scl2)
+        return self.pack(b.select(real_larger, re1, re2), b.select(real_larger, im1, im2))
+
+    def _python_divide(self, ar: llir.Value, ai: llir.Value, br: llir.Value, bi: llir.Value) -> llir.Value:
+        """CPython's ``_Py_c_quot`` (a zero divisor has been refused before: ZeroDivisionError)::
+
+            if |br| >= |bi|: ratio = bi / br; denom = br + bi*ratio
+                             ((ar + ai*ratio) / denom, (ai - ar*ratio) / denom)
+            elif |bi| >= |br|: ratio = br / bi; denom = br*ratio + bi
+                               ((ar*ratio + ai) / denom, (ai*ratio - ar) / denom)
+            else (a NaN): (nan, nan)
+        """
+        b, f = self.b, self._f
+        abr, abi = self._fabs(br), self._fabs(bi)
+        ratio1 = f("fdiv", bi, br)
+        denom1 = f("fadd", br, f("fmul", bi, ratio1))
+        re1 = f("fdiv", f("fadd", ar, f("fmul", ai, ratio1)), denom1)
+        im1 = f("fdiv", f("fsub", ai, f("fmul", ar, ratio1)), denom1)
+        ratio2 = f("fdiv", br, bi)
+        denom2 = f("fadd", f("fmul", br, ratio2), bi)
+        re2 = f("fdiv", f("fadd", f("fmul", ar, ratio2), ai), denom2)
+        im2 = f("fdiv", f("fsub", f("fmul", ai, ratio2), ar), denom2)
+        nan = llir.Constant(ar.type, float("nan"))
+        imag_larger = b.fcmp_ordered(">=", abi, abr)
+        re2, im2 = b.select(imag_larger, re2, nan), b.select(imag_larger, im2, nan)
+        real_larger = b.fcmp_ordered(">=", abr, abi)
+        return self.pack(b.select(real_larger, re1, re2), b.select(real_larger, im1, im2))
+
+    def nonzero(self, v: llir.Value) -> llir.Value:
+        """The divisor test of CPython's complex division: not both parts equal to zero."""
+        return self.truth(v)
+
+    def compare(self, op: str, a: llir.Value, b_: llir.Value) -> llir.Value:
+        """``==``: both parts equal; ``!=``: either part differs (NaN differs from everything)."""
+        (ar, ai), (br, bi) = self.parts(a), self.parts(b_)
+        b = self.b
+        if op == "==":
+            return b.and_(b.fcmp_ordered("==", ar, br), b.fcmp_ordered("==", ai, bi))
+        assert op == "!=", op
+        return b.or_(b.fcmp_unordered("!=", ar, br), b.fcmp_unordered("!=", ai, bi))
+
+    def unary(self, op: str, v: llir.Value) -> llir.Value:
+        if op == "+":
+            return v
+        if op == "not":
+            return self.b.xor(self.truth(v), llir.Constant(llir.IntType(1), 1))
+        assert op == "-", op
+        re, im = self.parts(v)
+        return self.pack(self.b.fneg(re), self.b.fneg(im))
+
+    def conjugate(self, v: llir.Value) -> llir.Value:
+        re, im = self.parts(v)
+        return self.pack(re, self.b.fneg(im))
+
+    def abs(self, v: llir.Value) -> llir.Value:
+        """``hypot(re, im)``: NumPy's ``npy_cabs`` and CPython's ``_Py_c_abs`` (whose inf/nan rules are
+        C99's ``hypot``'s; CPython raises OverflowError where the result overflows, the device gives inf)."""
+        re, im = self.parts(v)
+        return self.ops.libcall("__nv_hypotf" if re.type == llir.FloatType() else "__nv_hypot", [re, im], re.type)
+
+    def part(self, v: llir.Value, name: str) -> llir.Value:
+        return self.b.extract_value(v, 0 if name == "real" else 1)
+
+
+def is_complex_scalar(t: Type) -> bool:
+    """Whether values of ``t`` are held as complex numbers on the device."""
+    return isinstance(t, (Scalar, Weak)) and is_complex(t)

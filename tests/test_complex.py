@@ -288,7 +288,12 @@ def test_mixed_real_and_complex_promotion(cx, device: str) -> None:
     cx.mixed.launch(64, 4, x, y, out, device=device)
     expected = np.array(
         [
-            [x[i] * 1j, y[i] * (2 - 1j), np.complex64(x[i]) / np.complex128(y[i]), np.complex64(complex(x[i], 1.0)) * x[i]]
+            [
+                x[i] * 1j,
+                y[i] * (2 - 1j),
+                np.complex64(x[i]) / np.complex128(y[i]),
+                np.complex64(complex(x[i], 1.0)) * x[i],
+            ]
             for i in range(256)
         ]
     )

@@ -354,7 +354,9 @@ class ModuleIndex:
         ):
             return ModuleSym(name)
         if top in sys.stdlib_module_names:
-            return UnknownSym(name, f"in the standard library module `{top}`, of which kernels can only use math and cmath")
+            return UnknownSym(
+                name, f"in the standard library module `{top}`, of which kernels can only use math and cmath"
+            )
         if top in self._local or self._external.get(top) is not None:
             return UnknownSym(name, f"a module that does not exist in package `{top}`")
         return UnknownSym(

@@ -18,8 +18,8 @@ from ..typecheck.typed import Callee
 from ..types import NONE, WEAK_FLOAT, WEAK_INT, ArrayT, Scalar, StructT, TupleT, is_complex
 from . import host_context as hx
 from . import intrinsics
-from .host import WARP_CALLS
 from .cmath import CMath
+from .host import WARP_CALLS
 from .ops import I1, I8, I64, PTR, VOID, const
 from .parts import LowererParts
 from .values import ArrayValue, TupleValue, Value, abi_types, flatten, unflatten

@@ -35,9 +35,6 @@ class CMath:
     def m(self, name: str, *args: llir.Value) -> llir.Value:
         return intrinsics.math_call(self.ops, name, list(args))
 
-    def _f(self, name: str, a: llir.Value, b_: llir.Value) -> llir.Value:
-        return getattr(self.b, name)(a, b_, flags=self.ops.fp_flags)  # type: ignore[no-any-return]
-
     def call(self, name: str, args: list[llir.Value]) -> Value:
         if name == "rect":
             return self.rect(args[0], args[1])
@@ -56,11 +53,12 @@ class CMath:
     def sqrt(self, re: llir.Value, im: llir.Value) -> llir.Value:
         """CPython's ``cmath_sqrt_impl``: ``s = 2*sqrt(ax/8 + hypot(ax/8, ay/8))`` (scaled up first where
         both parts are below DBL_MIN), ``d = ay / (2*s)``, parts placed by the sign of the real part."""
-        b, f, k = self.b, self._f, self.k
+        b, f, k = self.b, self.c.fop, self.k
         ax, ay = self.m("fabs", re), self.m("fabs", im)
         tiny = b.and_(b.fcmp_ordered("<", ax, k(DBL_MIN)), b.fcmp_ordered("<", ay, k(DBL_MIN)))
         ax_up = f("fmul", ax, k(SCALE_UP))
-        s_tiny = f("fmul", self.m("sqrt", f("fadd", ax_up, self.m("hypot", ax_up, f("fmul", ay, k(SCALE_UP))))), k(SCALE_DOWN))
+        root = self.m("sqrt", f("fadd", ax_up, self.m("hypot", ax_up, f("fmul", ay, k(SCALE_UP)))))
+        s_tiny = f("fmul", root, k(SCALE_DOWN))
         ax8 = f("fdiv", ax, k(8.0))
         s_big = f("fmul", k(2.0), self.m("sqrt", f("fadd", ax8, self.m("hypot", ax8, f("fdiv", ay, k(8.0))))))
         s = b.select(tiny, s_tiny, s_big)
@@ -74,7 +72,7 @@ class CMath:
     def exp(self, re: llir.Value, im: llir.Value) -> llir.Value:
         """CPython's ``cmath_exp_impl``: ``exp(re) * (cos(im), sin(im))``, with ``exp(re - 1) * ... * e``
         where ``exp(re)`` alone would overflow."""
-        b, f, k = self.b, self._f, self.k
+        b, f, k = self.b, self.c.fop, self.k
         large = b.fcmp_ordered(">", re, k(LOG_LARGE))
         l_ = self.m("exp", b.select(large, f("fsub", re, k(1.0)), re))
         cos, sin = self.m("cos", im), self.m("sin", im)
@@ -87,7 +85,7 @@ class CMath:
         """CPython's ``c_log``: ``log(hypot)`` with ``log1p`` near |z| = 1 and scalings near overflow
         and underflow; the imaginary part is ``atan2(im, re)``. ``log(0)`` is -inf (CPython raises
         ValueError; the Python path returns NumPy's -inf, as for ``math.log(0.0)``)."""
-        b, f, k = self.b, self._f, self.k
+        b, f, k = self.b, self.c.fop, self.k
         ax, ay = self.m("fabs", re), self.m("fabs", im)
         big = b.or_(b.fcmp_ordered(">", ax, k(LARGE)), b.fcmp_ordered(">", ay, k(LARGE)))
         tiny = b.and_(b.fcmp_ordered("<", ax, k(DBL_MIN)), b.fcmp_ordered("<", ay, k(DBL_MIN)))
@@ -108,7 +106,7 @@ class CMath:
 
     def rect(self, r: llir.Value, phi: llir.Value) -> llir.Value:
         """CPython's ``cmath_rect_impl``: ``(r*cos(phi), r*sin(phi))``, and ``(r, r*phi)`` for a zero phi."""
-        b, f = self.b, self._f
+        b, f = self.b, self.c.fop
         real = f("fmul", r, self.m("cos", phi))
         imag = f("fmul", r, self.m("sin", phi))
         zero = b.fcmp_ordered("==", phi, self.k(0.0))

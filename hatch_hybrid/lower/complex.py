@@ -10,14 +10,26 @@ denominator) write differently; ``abs`` is the C library's ``hypot`` (libdevice'
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from llvmlite import ir as llir
 
 from ..types import Scalar, Type, Weak, component, is_complex, storage
 
-if TYPE_CHECKING:
-    from .ops import Ops
+
+class Emitter(Protocol):
+    """What complex operations need of :class:`~.ops.Ops` (which holds a :class:`ComplexOps`)."""
+
+    b: llir.IRBuilder
+    fp_flags: list[str]
+
+    def intrinsic(
+        self, name: str, overloads: list[llir.Type], nargs: int = 1, ret: llir.Type | None = None
+    ) -> llir.Function: ...
+
+    def libcall(self, name: str, args: list[llir.Value], ret: llir.Type) -> llir.Value: ...
+
+    def convert(self, v: llir.Value, src: Type, dst: Type) -> llir.Value: ...
 
 
 def struct_type(part: llir.Type) -> llir.LiteralStructType:
@@ -27,7 +39,7 @@ def struct_type(part: llir.Type) -> llir.LiteralStructType:
 class ComplexOps:
     """Complex operations emitted through an :class:`~.ops.Ops` (its builder and callees)."""
 
-    def __init__(self, ops: Ops) -> None:
+    def __init__(self, ops: Emitter) -> None:
         self.ops = ops
         self.b = ops.b
 
@@ -39,8 +51,10 @@ class ComplexOps:
     def parts(self, v: llir.Value) -> tuple[llir.Value, llir.Value]:
         return self.b.extract_value(v, 0), self.b.extract_value(v, 1)
 
-    def _f(self, name: str, a: llir.Value, b_: llir.Value) -> llir.Value:
-        return getattr(self.b, name)(a, b_, flags=self.ops.fp_flags)  # type: ignore[no-any-return]
+    def fop(self, name: str, a: llir.Value, b_: llir.Value) -> llir.Value:
+        """``fadd``/``fsub``/``fmul``/``fdiv`` with the function's floating-point flags (none: exact)."""
+        result: llir.Value = getattr(self.b, name)(a, b_, flags=self.ops.fp_flags)
+        return result
 
     # ----------------------------------------------------------- conversions
     def convert(self, v: llir.Value, src: Type, dst: Type) -> llir.Value:
@@ -66,7 +80,7 @@ class ComplexOps:
         (ar, ai), (br, bi) = self.parts(a), self.parts(b_)
         if op in ("+", "-"):
             name = "fadd" if op == "+" else "fsub"
-            return self.pack(self._f(name, ar, br), self._f(name, ai, bi))
+            return self.pack(self.fop(name, ar, br), self.fop(name, ai, bi))
         if op == "*":
             return self.multiply(ar, ai, br, bi)
         assert op == "/", op
@@ -74,8 +88,9 @@ class ComplexOps:
 
     def multiply(self, ar: llir.Value, ai: llir.Value, br: llir.Value, bi: llir.Value) -> llir.Value:
         """``(ar*br - ai*bi, ar*bi + ai*br)``: NumPy's scalar multiply and CPython's ``_Py_c_prod``."""
-        f = self._f
-        return self.pack(f("fsub", f("fmul", ar, br), f("fmul", ai, bi)), f("fadd", f("fmul", ar, bi), f("fmul", ai, br)))
+        f = self.fop
+        real = f("fsub", f("fmul", ar, br), f("fmul", ai, bi))
+        return self.pack(real, f("fadd", f("fmul", ar, bi), f("fmul", ai, br)))
 
     def _fabs(self, x: llir.Value) -> llir.Value:
         return self.b.call(self.ops.intrinsic("llvm.fabs", [x.type]), [x])
@@ -83,12 +98,12 @@ class ComplexOps:
     def _numpy_divide(self, ar: llir.Value, ai: llir.Value, br: llir.Value, bi: llir.Value) -> llir.Value:
         """NumPy's complex ``divide`` loop (which its scalar division calls)::
 
-            if |br| >= |bi|:
-                if |br| == 0 and |bi| == 0: (ar / |br|, ai / |br|)
-                else: rat = bi / br; scl = 1 / (br + bi*rat); ((ar + ai*rat)*scl, (ai - ar*rat)*scl)
-            else: rat = br / bi; scl = 1 / (bi + br*rat); ((ar*rat + ai)*scl, (ai*rat - ar)*scl)
+        if |br| >= |bi|:
+            if |br| == 0 and |bi| == 0: (ar / |br|, ai / |br|)
+            else: rat = bi / br; scl = 1 / (br + bi*rat); ((ar + ai*rat)*scl, (ai - ar*rat)*scl)
+        else: rat = br / bi; scl = 1 / (bi + br*rat); ((ar*rat + ai)*scl, (ai*rat - ar)*scl)
         """
-        b, f = self.b, self._f
+        b, f = self.b, self.fop
         one = llir.Constant(ar.type, 1.0)
         zero = llir.Constant(ar.type, 0.0)
         abr, abi = self._fabs(br), self._fabs(bi)
@@ -111,13 +126,13 @@ class ComplexOps:
     def _python_divide(self, ar: llir.Value, ai: llir.Value, br: llir.Value, bi: llir.Value) -> llir.Value:
         """CPython's ``_Py_c_quot`` (a zero divisor has been refused before: ZeroDivisionError)::
 
-            if |br| >= |bi|: ratio = bi / br; denom = br + bi*ratio
-                             ((ar + ai*ratio) / denom, (ai - ar*ratio) / denom)
-            elif |bi| >= |br|: ratio = br / bi; denom = br*ratio + bi
-                               ((ar*ratio + ai) / denom, (ai*ratio - ar) / denom)
-            else (a NaN): (nan, nan)
+        if |br| >= |bi|: ratio = bi / br; denom = br + bi*ratio
+                         ((ar + ai*ratio) / denom, (ai - ar*ratio) / denom)
+        elif |bi| >= |br|: ratio = br / bi; denom = br*ratio + bi
+                           ((ar*ratio + ai) / denom, (ai*ratio - ar) / denom)
+        else (a NaN): (nan, nan)
         """
-        b, f = self.b, self._f
+        b, f = self.b, self.fop
         abr, abi = self._fabs(br), self._fabs(bi)
         ratio1 = f("fdiv", bi, br)
         denom1 = f("fadd", br, f("fmul", bi, ratio1))

@@ -41,9 +41,9 @@ def memory_type(t: Scalar) -> llir.Type:
 
 def const(t: Type, value: int | float | complex | bool) -> llir.Constant:
     s = storage(t)
-    if s.kind == "c":
-        value = complex(value)
-        return llir.Constant(llvm_type(s), [float(value.real), float(value.imag)])
+    if isinstance(value, complex) or s.kind == "c":
+        z = complex(value)
+        return llir.Constant(llvm_type(s), [z.real, z.imag])
     if s.kind == "b":
         return llir.Constant(I1, int(bool(value)))
     if s.kind == "f":

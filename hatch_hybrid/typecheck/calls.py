@@ -17,6 +17,7 @@ from ..frontend.discover import EnumSym, ExternalSym, FunctionSym, StructSym, Ty
 from ..types import (
     BOOL,
     NONE,
+    WEAK_COMPLEX,
     WEAK_INT,
     ArrayT,
     Scalar,
@@ -120,7 +121,7 @@ class CallChecker:
                         node.loc, f"complex(real, imag) takes two real numbers here, not {t}", "pass z.real, z.imag"
                     )
             self.tf.callees[e.nid] = Callee("complex", "complex", tuple(args))
-            return rules.WEAK_COMPLEX
+            return WEAK_COMPLEX
         if name in rules.CAST_NAMES:
             return self._cast(e, args, rules.CAST_NAMES[name], name)
         if name == "print":

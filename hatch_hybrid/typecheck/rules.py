@@ -292,9 +292,7 @@ def math_call(name: str, args: list[Type]) -> tuple[list[Type], Type]:
 
 def cmath_call(name: str, args: list[Type]) -> tuple[list[Type], Type]:
     if name not in CMATH_FUNCS:
-        raise RuleError(
-            f"cmath.{name} is not supported in kernel code", "supported: " + ", ".join(sorted(CMATH_FUNCS))
-        )
+        raise RuleError(f"cmath.{name} is not supported in kernel code", "supported: " + ", ".join(sorted(CMATH_FUNCS)))
     nargs, result = CMATH_FUNCS[name]
     if len(args) != nargs:
         raise RuleError(f"cmath.{name}() takes {nargs} argument{'s' if nargs > 1 else ''}, got {len(args)}")

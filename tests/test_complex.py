@@ -99,6 +99,43 @@ def python_zero_division(x: Array[c128], out: Array[c128]):
 
 
 @kernel
+def python_zero_power(x: Array[c128], out: Array[c128]):
+    out[0] = complex(x[0].real, x[0].imag) ** -2
+
+
+@kernel(specialize={"C": [c64, c128]})
+def numpy_powers(x: Array[C], out: Array[C, 2]):
+    i = gpu.global_tid_x()
+    if i < len(x):
+        a = x[i]
+        out[i, 0] = a**0
+        out[i, 1] = a**1
+        out[i, 2] = a**2
+        out[i, 3] = a**3
+        out[i, 4] = a**5
+        out[i, 5] = a**-1
+        out[i, 6] = a**-2
+        out[i, 7] = a**-7
+        out[i, 8] = a**12
+
+
+@kernel
+def python_powers(x: Array[c128], out: Array[c128, 2]):
+    i = gpu.global_tid_x()
+    if i < len(x):
+        a = complex(x[i].real, x[i].imag)
+        out[i, 0] = a**0
+        out[i, 1] = a**1
+        out[i, 2] = a**2
+        out[i, 3] = a**3
+        out[i, 4] = a**5
+        out[i, 5] = a**-1
+        out[i, 6] = a**-2
+        out[i, 7] = a**-7
+        out[i, 8] = a**12
+
+
+@kernel
 def cmath_funcs(x: Array[c128], out: Array[c128, 2], real: Array[f64, 2], flags: Array[boolean, 2]):
     i = gpu.global_tid_x()
     if i < len(x):
@@ -278,6 +315,33 @@ def test_python_complex_division_by_zero_raises(cx, device: str) -> None:
     assert out[0] == (1 + 1j) / 2j
 
 
+POWERS = [0, 1, 2, 3, 5, -1, -2, -7, 12]
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+def test_numpy_integer_powers_bit_for_bit(cx, device: str, dtype: type) -> None:
+    x = _random(dtype, N, 8)
+    x[:4] = [0, complex(0.0, -0.0), 1, 1j]
+    out = np.zeros((N, len(POWERS)), dtype)
+    cx.numpy_powers.launch(128, N // 128, x, out, device=device)
+    with np.errstate(all="ignore"):  # NumPy's npy_cpow, element by element
+        expected = np.array([[x[i] ** n for n in POWERS] for i in range(N)], dtype)
+    _same(out, expected)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_python_integer_powers_bit_for_bit(cx, device: str) -> None:
+    rng = np.random.default_rng(9)
+    x = rng.uniform(-3, 3, N) + 1j * rng.uniform(-3, 3, N)  # CPython raises OverflowError on inf results
+    x[:2] = [1, complex(-0.0, 2.0)]
+    out = np.zeros((N, len(POWERS)), np.complex128)
+    cx.python_powers.launch(128, N // 128, x, out, device=device)
+    _same(out, np.array([[complex(x[i]) ** n for n in POWERS] for i in range(N)]))
+    with pytest.raises(ZeroDivisionError):  # 0j ** -2, as Python
+        cx.python_zero_power.launch(1, 1, np.zeros(1, np.complex128), np.zeros(1, np.complex128), device=device)
+
+
 @pytest.mark.parametrize("device", DEVICES)
 def test_mixed_real_and_complex_promotion(cx, device: str) -> None:
     rng = np.random.default_rng(5)
@@ -418,7 +482,10 @@ ERRORS = [
     ("v = z < w", "z < w", "complex numbers are not ordered", "abs(z)"),
     ("v = z // w", "z // w", "unsupported operand types for //", ".real"),
     ("v = z % 2", "z % 2", "unsupported operand types for %", ".real"),
-    ("v = z ** 2", "z ** 2", "`**` of complex numbers is not supported", "z * z"),
+    ("v = z ** n", "z ** n", "`**` of complex numbers is supported only with an integer exponent", "z ** 3"),
+    ("v = w ** 0.5", "w ** 0.5", "integer exponent known at build time", "cmath.exp"),
+    ("v = z ** 100", "z ** 100", "from -99 to 99", None),
+    ("v = 2 ** w", "2 ** w", "integer exponent", None),
     ("v = int(z)", "int(z)", "int() of a complex number", "z.real"),
     ("v = float(w)", "float(w)", "float() of a complex number", "abs(z)"),
     ("v = f32(z)", "f32(z)", "f32() of a complex number", "z.real"),
@@ -440,7 +507,7 @@ def test_located_errors(tmp_path: Path, body: str, marked: str, message: str, hi
     pkg.mkdir()
     (pkg / "__init__.py").write_text("")
     head = KERNEL_PRELUDE + "import cmath\nfrom hybrid_runtime import c64\n\n@kernel\n"
-    head += "def k(x: Array[f32], zs: Array[c64], z: c64, w: complex):\n"
+    head += "def k(x: Array[f32], zs: Array[c64], z: c64, w: complex, n: i32):\n"
     source = head + textwrap.indent(body, "    ") + "\n"
     (pkg / "k.py").write_text(source)
     with pytest.raises(CompileError) as info:

@@ -76,7 +76,10 @@ class ComplexOps:
         return self.b.or_(self.b.fcmp_unordered("!=", re, zero), self.b.fcmp_unordered("!=", im, zero))
 
     # -------------------------------------------------------------- operators
-    def binop(self, op: str, a: llir.Value, b_: llir.Value, t: Type) -> llir.Value:
+    def binop(self, op: str, a: llir.Value, b_: llir.Value, t: Type, right_const: object = None) -> llir.Value:
+        if op == "**":  # an integer exponent known at build time (see typecheck.rules)
+            assert isinstance(right_const, int)
+            return self.power(a, int(right_const), isinstance(t, Weak))
         (ar, ai), (br, bi) = self.parts(a), self.parts(b_)
         if op in ("+", "-"):
             name = "fadd" if op == "+" else "fsub"
@@ -91,6 +94,42 @@ class ComplexOps:
         f = self.fop
         real = f("fsub", f("fmul", ar, br), f("fmul", ai, bi))
         return self.pack(real, f("fadd", f("fmul", ar, bi), f("fmul", ai, br)))
+
+    def _product(self, a: llir.Value, b_: llir.Value) -> llir.Value:
+        return self.multiply(*self.parts(a), *self.parts(b_))
+
+    def power(self, a: llir.Value, n: int, weak: bool) -> llir.Value:
+        """``a ** n`` for an integer ``n`` known at build time (``-100 < n < 100``), by repeated products.
+
+        NumPy's ``npy_cpow``: 1 for ``n == 0``; 0 (nan for ``n < 0``) for a zero ``a``; ``a``, ``a*a``,
+        ``a*(a*a)`` for 1, 2, 3; else binary powering from 1 and, for ``n < 0``, ``1 / result`` by its
+        Smith division. CPython's ``c_powu`` (Python complex, ``n >= 0``; the caller divides for ``n <
+        0``): binary powering from 1, every step a product, also the first.
+        """
+        ty = self.parts(a)[0].type
+        one = self.pack(llir.Constant(ty, 1.0), llir.Constant(ty, 0.0))
+        if weak or abs(n) > 3 or n <= 0:
+            result, p, mask = one, a, 1
+            while abs(n) >= mask:
+                if abs(n) & mask:
+                    result = self._product(result, p)
+                mask <<= 1
+                if abs(n) >= mask:
+                    p = self._product(p, p)
+        else:
+            result = a if n == 1 else self._product(a, a)
+            result = self._product(a, result) if n == 3 else result
+        if weak:
+            return result
+        if n < 0:
+            result = self._numpy_divide(*self.parts(one), *self.parts(result))
+        if n == 0:
+            return one
+        re, im = self.parts(a)
+        zero = llir.Constant(ty, 0.0)
+        is_zero = self.b.and_(self.b.fcmp_ordered("==", re, zero), self.b.fcmp_ordered("==", im, zero))
+        value = llir.Constant(ty, 0.0 if n > 0 else float("nan"))
+        return self.b.select(is_zero, self.pack(value, value), result)
 
     def _fabs(self, x: llir.Value) -> llir.Value:
         return self.b.call(self.ops.intrinsic("llvm.fabs", [x.type]), [x])

@@ -153,7 +153,7 @@ class Ops:
         """``a op b`` with both operands already of type ``t`` (shifts: any int types of equal width)."""
         s = storage(t)
         if s.kind == "c":
-            return self.complex.binop(op, a, b_, t)
+            return self.complex.binop(op, a, b_, t, right_const)
         b = self.b
         is_float = s.kind == "f"
         # Python ints never overflow; on the device they are i64 and we tell LLVM so (nsw), which lets

@@ -87,7 +87,7 @@ def binop(op: str, a: Type, b: Type, right_const: object = None) -> OpTypes:
             "convert with int(...) first, or use & | ^ for logic",
         )
     if is_complex(a) or is_complex(b):
-        _check_complex_binop(op, a, b)
+        _check_complex_binop(op, a, b, right_const)
     if isinstance(a, Weak) and isinstance(b, Weak):
         return _python_binop(op, a, b, right_const)
     try:
@@ -102,18 +102,21 @@ def binop(op: str, a: Type, b: Type, right_const: object = None) -> OpTypes:
     return OpTypes(la, lb, out)
 
 
-def _check_complex_binop(op: str, a: Type, b: Type) -> None:
-    """Complex numbers have ``+ - * /``; Python and NumPy refuse the rest (``**``: not yet)."""
+def _check_complex_binop(op: str, a: Type, b: Type, right_const: object) -> None:
+    """Complex numbers have ``+ - * /`` and ``**`` with a small integer exponent known at build time;
+    Python and NumPy refuse the rest."""
     if op in ("//", "%") or op in BITWISE:
         raise RuleError(
             f"unsupported operand types for {op}: {a} and {b}",
             "complex numbers have no floor division, remainder or bitwise operators (Python and NumPy refuse "
             "them too); work on .real and .imag",
         )
-    if op == "**":
+    small = isinstance(right_const, (int, np.integer)) and not isinstance(right_const, bool)
+    if op == "**" and not (small and is_int(b) and -100 < int(right_const) < 100):  # type: ignore[call-overload]
         raise RuleError(
-            f"`**` of complex numbers is not supported in kernel code ({a} ** {b})",
-            "multiply instead (z * z), or use cmath.exp(w * cmath.log(z))",
+            f"`**` of complex numbers is supported only with an integer exponent known at build time, from -99 "
+            f"to 99 ({a} ** {b})",
+            "write the exponent as an integer literal or constant (z ** 3), or use cmath.exp(w * cmath.log(z))",
         )
 
 

@@ -103,36 +103,30 @@ def python_zero_power(x: Array[c128], out: Array[c128]):
     out[0] = complex(x[0].real, x[0].imag) ** -2
 
 
+def store_powers(a, out, i):  # numpy_powers: NumPy's algorithm; python_powers: CPython's
+    out[i, 0] = a**0
+    out[i, 1] = a**1
+    out[i, 2] = a**2
+    out[i, 3] = a**3
+    out[i, 4] = a**5
+    out[i, 5] = a**-1
+    out[i, 6] = a**-2
+    out[i, 7] = a**-7
+    out[i, 8] = a**12
+
+
 @kernel(specialize={"C": [c64, c128]})
 def numpy_powers(x: Array[C], out: Array[C, 2]):
     i = gpu.global_tid_x()
     if i < len(x):
-        a = x[i]
-        out[i, 0] = a**0
-        out[i, 1] = a**1
-        out[i, 2] = a**2
-        out[i, 3] = a**3
-        out[i, 4] = a**5
-        out[i, 5] = a**-1
-        out[i, 6] = a**-2
-        out[i, 7] = a**-7
-        out[i, 8] = a**12
+        store_powers(x[i], out, i)
 
 
 @kernel
 def python_powers(x: Array[c128], out: Array[c128, 2]):
     i = gpu.global_tid_x()
     if i < len(x):
-        a = complex(x[i].real, x[i].imag)
-        out[i, 0] = a**0
-        out[i, 1] = a**1
-        out[i, 2] = a**2
-        out[i, 3] = a**3
-        out[i, 4] = a**5
-        out[i, 5] = a**-1
-        out[i, 6] = a**-2
-        out[i, 7] = a**-7
-        out[i, 8] = a**12
+        store_powers(complex(x[i].real, x[i].imag), out, i)
 
 
 @kernel

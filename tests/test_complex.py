@@ -26,7 +26,7 @@ SOURCE = (
     + """
 import cmath
 from typing import TypeVar
-from hybrid_runtime import c64, c128, struct
+from hybrid_runtime import c64, c128, complex64, struct
 
 C = TypeVar("C")
 
@@ -176,7 +176,7 @@ def multiply_add(x: Array[c128], y: Array[c128]):
 
 
 @kernel
-def mandelbrot(cs: Array[c64], counts: Array[i32], limit: i32):
+def mandelbrot(cs: Array[complex64], counts: Array[i32], limit: i32):
     i = gpu.global_tid_x()
     if i < len(cs):
         c = cs[i]
@@ -522,3 +522,16 @@ def test_complex_bits_helper_is_strict() -> None:
         _same(np.array([complex(1, 0.0)]), np.array([complex(1, -0.0)]))
     _same(np.array([complex(math.nan, 1)]), np.array([complex(-math.nan, 1)]))
     assert struct.pack("<d", 0.0) != struct.pack("<d", -0.0)
+
+
+def test_launch_packing_splits_complex_values(cx) -> None:
+    """GPU and native launches pass a complex number as two parameters, real then imaginary."""
+    from hybrid_runtime.plan import _codes, _leaf_paths
+    from hybrid_runtime.signature import Param
+    from hybrid_runtime.structs import leaf_dtypes, leaves
+
+    assert _leaf_paths(cx.Wave) == ["amp.real", "amp.imag", "phase.real", "phase.imag", "k"]
+    assert list(leaves(cx.Wave(1 + 2j, 3 - 4j, 0.5))) == [1, 2, 3, -4, 0.5]
+    assert [d.name for d in leaf_dtypes(cx.Wave.dtype)] == ["float32", "float32", "float64", "float64", "float32"]
+    assert _codes(Param("s", "scalar", np.dtype(np.complex128))) == ["d", "d"]
+    assert cx.Wave.dtype.fields["phase"][1] == 8 and cx.Wave.dtype.itemsize == 32  # NumPy's aligned layout

@@ -218,10 +218,16 @@ def _never_make(config: Any, stream: Any, env: Any, slow: Callable[..., Any], fo
 
 
 def _leaf_paths(cls: Any, prefix: str = "") -> list[str]:
-    """``["pos.re", "pos.im", "mass"]``: the attribute paths of a struct's scalar fields, depth first."""
+    """``["pos.re", "pos.im", "mass"]``: the attribute paths of a struct's scalar fields, depth first (a
+    complex field's real and imaginary parts: ``z.real``, ``z.imag``)."""
     out = []
     for name, convert in cls.__dict__[STRUCT_MARK].items():
-        out += _leaf_paths(convert, f"{prefix}{name}.") if is_struct(convert) else [f"{prefix}{name}"]
+        if is_struct(convert):
+            out += _leaf_paths(convert, f"{prefix}{name}.")
+        elif isinstance(convert, type) and issubclass(convert, np.complexfloating):
+            out += [f"{prefix}{name}.real", f"{prefix}{name}.imag"]
+        else:
+            out.append(f"{prefix}{name}")
     return out
 
 

@@ -22,8 +22,8 @@ u32 = np.uint32
 u64 = np.uint64
 f32 = np.float32
 f64 = np.float64
-c64 = np.complex64
-c128 = np.complex128
+c64 = complex64 = np.complex64
+c128 = complex128 = np.complex128
 
 #: Canonical short names of the scalar types, keyed by NumPy dtype name.
 SCALAR_NAMES: dict[str, str] = {

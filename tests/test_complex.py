@@ -168,6 +168,21 @@ def memory(waves: Array[Wave], out: Array[c64], s: c64, p: complex, w: Wave):
     waves[gpu.global_tid_x()] = moved
 
 
+ROT = 0.5 + 0.5j  # module constants: a Python complex, a NumPy complex64
+C0 = np.complex64(1 - 1j)
+SCALED = ROT * 3 - 2j
+
+
+@kernel
+def constants(x: Array[c64], out: Array[c128, 2]):
+    i = gpu.global_tid_x()
+    if i < len(x):
+        out[i, 0] = x[i] * ROT
+        out[i, 1] = x[i] + C0
+        out[i, 2] = SCALED + (1 + 2j) * 3
+        out[i, 3] = ROT.imag * x[i] + C0.real
+
+
 @kernel
 def multiply_add(x: Array[c128], y: Array[c128]):
     i = gpu.global_tid_x()
@@ -371,6 +386,17 @@ def test_mixed_real_and_complex_promotion(cx, device: str) -> None:
     )
     assert type(x[0] * 1j) is np.complex64 and type(y[0] * (2 - 1j)) is np.complex128
     _same(out, expected)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_module_constants_and_folding(cx, device: str) -> None:
+    x = _random(np.complex64, 256, 10)
+    out = np.zeros((256, 4), np.complex128)
+    cx.constants.launch(64, 4, x, out, device=device)
+    rot, c0 = 0.5 + 0.5j, np.complex64(1 - 1j)
+    with np.errstate(all="ignore"):
+        expected = [[x[i] * rot, x[i] + c0, rot * 3 - 2j + (1 + 2j) * 3, rot.imag * x[i] + c0.real] for i in range(256)]
+    _same(out, np.array(expected, np.complex128))
 
 
 #: cmath in native code and on the GPU against CPython's: native code computes CPython's formulas with

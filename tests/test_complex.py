@@ -544,6 +544,13 @@ ERRORS = [
     ("v = cmath.cos(z)", "cmath.cos(z)", "cmath.cos is not supported", "sqrt"),
     ("v = cmath.rect(z, 1.0)", "cmath.rect(z, 1.0)", "cmath.rect() takes two real numbers", None),
     ("v = complex(z, 1.0)", "z", "complex(real, imag) takes two real numbers", "z.real"),
+    ("v = gpu.atomic_add(x, 0, z)", "z)", "gpu.atomic_add needs a real number here, not c64", None),
+    ("v: f32 = z", "z", "cannot assign c64 to a variable declared f32", None),
+    ("p = Pt(1.0)\np.a = w", "w", "cannot assign c128 to field `a` of type f32", None),
+    ("p = Pt(z)", "z", "a complex number (c64) cannot be stored where a f32 goes", "z.real"),
+    ("v = gpu.any_(z)", "z)", "gpu.any_ of a complex number", "z != 0"),
+    ("z.real = 1.0", "z.real", "cannot be assigned", "complex(1.0, z.imag)"),
+    ("x[0] += z", "z", "cannot be stored where a f32 goes", "z.real"),
 ]
 
 
@@ -552,7 +559,8 @@ def test_located_errors(tmp_path: Path, body: str, marked: str, message: str, hi
     pkg = tmp_path / "cxerr"
     pkg.mkdir()
     (pkg / "__init__.py").write_text("")
-    head = KERNEL_PRELUDE + "import cmath\nfrom hybrid_runtime import c64\n\n@kernel\n"
+    head = KERNEL_PRELUDE + "import cmath\nfrom hybrid_runtime import c64, struct\n\n"
+    head += "@struct\nclass Pt:\n    a: f32\n\n@kernel\n"
     head += "def k(x: Array[f32], zs: Array[c64], z: c64, w: complex, n: i32):\n"
     source = head + textwrap.indent(body, "    ") + "\n"
     (pkg / "k.py").write_text(source)

@@ -331,7 +331,9 @@ class CallChecker:
             raise CompileError(
                 e.args[0].loc,
                 f"gpu.{name} of a complex number ({args[0]}) is not supported",
-                "shuffle the parts and rebuild the number: complex(gpu.shfl_down(z.real, d), gpu.shfl_down(z.imag, d))",
+                "shuffle the parts and rebuild the number: complex(gpu.shfl_down(z.real, d), gpu.shfl_down(z.imag, d))"
+                if name in rules.SHUFFLES
+                else f"pass a boolean: gpu.{name}(z != 0)",
             )
         if nargs == 2 and not is_int(args[1]):
             raise CompileError(e.args[1].loc, f"the lane argument of gpu.{name} must be an integer, not {args[1]}")
@@ -430,8 +432,8 @@ class CallChecker:
         if len(items) != arr.ndim or not all(is_int(t) for t in items):
             raise CompileError(e.args[1].loc, f"gpu.{name} needs {arr.ndim} integer indices")
         for a, t in zip(e.args[2:], args[2:]):
-            if not is_numeric(t):
-                raise CompileError(a.loc, f"gpu.{name} needs a number here, not {t}")
+            if not is_numeric(t) or is_complex(t):
+                raise CompileError(a.loc, f"gpu.{name} needs a real number here, not {t}")
         root = self._array_root(e.args[0])
         if root is not None:
             self.tf.writes.update(self.aliases.get(root, set()))

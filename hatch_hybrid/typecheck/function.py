@@ -207,7 +207,8 @@ class FunctionChecker(CallChecker, UserTypeChecker):
             value = self.expr(s.value)
             if s.annotation is not None:
                 declared = self.program.annotation(self.module, s.annotation, self.typevars)
-                if unify_assignment(declared, value) is None and not (is_numeric(declared) and is_numeric(value)):
+                numbers = is_numeric(declared) and is_numeric(value) and (is_complex(declared) or not is_complex(value))
+                if unify_assignment(declared, value) is None and not numbers:
                     raise CompileError(s.value.loc, f"cannot assign {value} to a variable declared {declared}")
                 value = declared
             self.assign(s.target, value, s.value)

@@ -134,33 +134,42 @@ class ComplexOps:
     def _fabs(self, x: llir.Value) -> llir.Value:
         return self.b.call(self.ops.intrinsic("llvm.fabs", [x.type]), [x])
 
+    def _smith(
+        self, ar: llir.Value, ai: llir.Value, br: llir.Value, bi: llir.Value
+    ) -> tuple[llir.Value, llir.Value, llir.Value, llir.Value, llir.Value]:
+        """What both branches of Smith's method share, with one division for the ratio: the branch taken
+        (|br| >= |bi|), ``ratio`` (bi/br or br/bi), ``denom`` (br + bi*ratio or bi + br*ratio) and the two
+        numerators ``ar + ai*ratio`` / ``ai - ar*ratio`` (or ``ai + ar*ratio`` / ``ai*ratio - ar``).
+        Operands are swapped, never reordered within an operation, except for the commutative ``+``
+        and ``*``, so each branch computes the same bits as its own formula."""
+        b, f = self.b, self.fop
+        real_larger = b.fcmp_ordered(">=", self._fabs(br), self._fabs(bi))
+        p, q = b.select(real_larger, br, bi), b.select(real_larger, bi, br)
+        x, y = b.select(real_larger, ar, ai), b.select(real_larger, ai, ar)
+        ratio = f("fdiv", q, p)
+        denom = f("fadd", p, f("fmul", q, ratio))
+        re = f("fadd", x, f("fmul", y, ratio))
+        im = b.select(real_larger, f("fsub", ai, f("fmul", ar, ratio)), f("fsub", f("fmul", ai, ratio), ar))
+        return real_larger, ratio, denom, re, im
+
     def _numpy_divide(self, ar: llir.Value, ai: llir.Value, br: llir.Value, bi: llir.Value) -> llir.Value:
         """NumPy's complex ``divide`` loop (which its scalar division calls)::
 
-        if |br| >= |bi|:
-            if |br| == 0 and |bi| == 0: (ar / |br|, ai / |br|)
-            else: rat = bi / br; scl = 1 / (br + bi*rat); ((ar + ai*rat)*scl, (ai - ar*rat)*scl)
-        else: rat = br / bi; scl = 1 / (bi + br*rat); ((ar*rat + ai)*scl, (ai*rat - ar)*scl)
+            if |br| >= |bi|:
+                if |br| == 0 and |bi| == 0: (ar / |br|, ai / |br|)
+                else: rat = bi / br; scl = 1 / (br + bi*rat); ((ar + ai*rat)*scl, (ai - ar*rat)*scl)
+            else: rat = br / bi; scl = 1 / (bi + br*rat); ((ar*rat + ai)*scl, (ai*rat - ar)*scl)
+
+        A zero divisor gives ``x / +0``, which is ``x * +inf`` bit for bit.
         """
         b, f = self.b, self.fop
-        one = llir.Constant(ar.type, 1.0)
+        _, _, denom, re, im = self._smith(ar, ai, br, bi)
+        scl = f("fdiv", llir.Constant(ar.type, 1.0), denom)
         zero = llir.Constant(ar.type, 0.0)
-        abr, abi = self._fabs(br), self._fabs(bi)
-        real_larger = b.fcmp_ordered(">=", abr, abi)
-        both_zero = b.and_(b.fcmp_ordered("==", abr, zero), b.fcmp_ordered("==", abi, zero))
-        # branch 1: |br| >= |bi|
-        rat1 = f("fdiv", bi, br)
-        scl1 = f("fdiv", one, f("fadd", br, f("fmul", bi, rat1)))
-        re1 = f("fmul", f("fadd", ar, f("fmul", ai, rat1)), scl1)
-        im1 = f("fmul", f("fsub", ai, f("fmul", ar, rat1)), scl1)
-        re1 = b.select(both_zero, f("fdiv", ar, abr), re1)
-        im1 = b.select(both_zero, f("fdiv", ai, abr), im1)
-        # branch 2: |br| < |bi| (or a NaN)
-        rat2 = f("fdiv", br, bi)
-        scl2 = f("fdiv", one, f("fadd", bi, f("fmul", br, rat2)))
-        re2 = f("fmul", f("fadd", f("fmul", ar, rat2), ai), scl2)
-        im2 = f("fmul", f("fsub", f("fmul", ai, rat2), ar), scl2)
-        return self.pack(b.select(real_larger, re1, re2), b.select(real_larger, im1, im2))
+        both_zero = b.and_(b.fcmp_ordered("==", br, zero), b.fcmp_ordered("==", bi, zero))
+        inf = llir.Constant(ar.type, float("inf"))
+        re = b.select(both_zero, f("fmul", ar, inf), f("fmul", re, scl))
+        return self.pack(re, b.select(both_zero, f("fmul", ai, inf), f("fmul", im, scl)))
 
     def _python_divide(self, ar: llir.Value, ai: llir.Value, br: llir.Value, bi: llir.Value) -> llir.Value:
         """CPython's ``_Py_c_quot`` (a zero divisor has been refused before: ZeroDivisionError)::
@@ -172,20 +181,11 @@ class ComplexOps:
         else (a NaN): (nan, nan)
         """
         b, f = self.b, self.fop
-        abr, abi = self._fabs(br), self._fabs(bi)
-        ratio1 = f("fdiv", bi, br)
-        denom1 = f("fadd", br, f("fmul", bi, ratio1))
-        re1 = f("fdiv", f("fadd", ar, f("fmul", ai, ratio1)), denom1)
-        im1 = f("fdiv", f("fsub", ai, f("fmul", ar, ratio1)), denom1)
-        ratio2 = f("fdiv", br, bi)
-        denom2 = f("fadd", f("fmul", br, ratio2), bi)
-        re2 = f("fdiv", f("fadd", f("fmul", ar, ratio2), ai), denom2)
-        im2 = f("fdiv", f("fsub", f("fmul", ai, ratio2), ar), denom2)
+        real_larger, _, denom, re, im = self._smith(ar, ai, br, bi)
+        # neither branch (a NaN part): nan
+        either = b.or_(real_larger, b.fcmp_ordered(">=", self._fabs(bi), self._fabs(br)))
         nan = llir.Constant(ar.type, float("nan"))
-        imag_larger = b.fcmp_ordered(">=", abi, abr)
-        re2, im2 = b.select(imag_larger, re2, nan), b.select(imag_larger, im2, nan)
-        real_larger = b.fcmp_ordered(">=", abr, abi)
-        return self.pack(b.select(real_larger, re1, re2), b.select(real_larger, im1, im2))
+        return self.pack(b.select(either, f("fdiv", re, denom), nan), b.select(either, f("fdiv", im, denom), nan))
 
     def nonzero(self, v: llir.Value) -> llir.Value:
         """The divisor test of CPython's complex division: not both parts equal to zero."""

@@ -400,9 +400,11 @@ def test_module_constants_and_folding(cx, device: str) -> None:
 
 
 #: cmath in native code and on the GPU against CPython's: native code computes CPython's formulas with
-#: the C library CPython calls (the same bits for finite arguments); libdevice's functions are within
-#: a few ulps, so the GPU's results are within this many ulps of the result's magnitude.
-GPU_CMATH_ULPS = 8
+#: the C library CPython calls (the same bits for finite arguments). On the GPU libdevice's functions
+#: are within their documented ulps (hypot 2, atan2 2, sin/cos 2, exp/log/log1p 1); log(hypot(z)) near
+#: |z| = 0.7 turns hypot's 2 ulps into about 7 ulps of the real part, so the bound is that with margin,
+#: in ulps of the result's magnitude; the test reports the measured worst.
+GPU_CMATH_ULPS = 16
 
 
 def _ulps(got: complex, expected: complex) -> float:
@@ -435,7 +437,8 @@ def test_cmath_against_cpython(cx, device: str) -> None:
             else:
                 _same(np.array([got]), np.array([want]))
         assert list(flags[i]) == [cmath.isnan(w), cmath.isinf(w), cmath.isfinite(w)]
-    assert worst <= GPU_CMATH_ULPS
+    assert worst <= GPU_CMATH_ULPS, f"cmath on the GPU: worst {worst:.2f} ulps of the result's magnitude"
+    print(f"cmath on {device}: worst {worst:.2f} ulps of the result's magnitude")
 
 
 def _cmath_or_ieee(name: str, *args: complex | float) -> Any:

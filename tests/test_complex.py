@@ -430,7 +430,7 @@ def test_cmath_against_cpython(cx, device: str) -> None:
         for k, (got, want) in enumerate([*zip(out[i], expected), *zip(real[i], reals)]):
             got, want = complex(got), complex(want)
             if k == 4 and not cmath.isfinite(narrow):
-                continue  # c64(w) overflowed: infinite arguments follow the formulas, not CPython's tables
+                continue  # c64(w) overflowed: special values are tested below
             if device == "cuda":
                 if not (cmath.isinf(want) or cmath.isnan(want)):
                     worst = max(worst, _ulps(got, want))
@@ -598,3 +598,33 @@ def test_launch_packing_splits_complex_values(cx) -> None:
     assert [d.name for d in leaf_dtypes(cx.Wave.dtype)] == ["float32", "float32", "float64", "float64", "float32"]
     assert _codes(Param("s", "scalar", np.dtype(np.complex128))) == ["d", "d"]
     assert cx.Wave.dtype.fields["phase"][1] == 8 and cx.Wave.dtype.itemsize == 32  # NumPy's aligned layout
+
+
+CLASSES = [-math.inf, -1.5, -0.0, 0.0, 1.5, math.inf, math.nan]  # CPython's special-value classes
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_cmath_special_values(cx, device: str) -> None:
+    """Infinite and NaN parts: CPython's C99 results (its special-value tables) on every path."""
+    z = np.array([complex(a, b) for a in CLASSES for b in CLASSES])
+    n = len(z)
+    out, real, flags = np.zeros((n, 5), np.complex128), np.zeros((n, 3)), np.zeros((n, 3), bool)
+    cx.cmath_funcs.launch(n, 1, z, out, real, flags, device=device)
+    bad = []
+    for i in range(n):
+        w = complex(z[i])
+        expected = [_cmath_or_ieee("sqrt", w), _cmath_or_ieee("exp", w), _cmath_or_ieee("log", w)]
+        expected += [_cmath_or_ieee("rect", w.real, w.imag), _cmath_or_ieee("sqrt", w)]
+        reals = [*_cmath_or_ieee("polar", w), _cmath_or_ieee("phase", w)]
+        for k, (got, want) in enumerate([*zip(out[i], expected), *zip(real[i], reals)]):
+            g, e = complex(got), complex(want)
+            if device == "cuda" and cmath.isfinite(w) and cmath.isfinite(e):  # libdevice: within its ulps
+                assert _ulps(g, e) <= GPU_CMATH_ULPS, (k, w, g, e)
+                continue
+            same = all(
+                (math.isnan(x) and math.isnan(y)) or struct.pack("<d", x) == struct.pack("<d", y)
+                for x, y in ((g.real, e.real), (g.imag, e.imag))
+            )
+            if not same:
+                bad.append((["sqrt", "exp", "log", "rect", "sqrt64", "r", "phi", "phase"][k], w, g, e))
+    assert not bad, "\n".join(map(str, bad))

@@ -1,8 +1,8 @@
 """``cmath`` functions in LLVM IR, built from real operations and ``math`` functions the way CPython's
 ``cmathmodule.c`` computes them for finite arguments (same operations in the same order, the same
 scalings near underflow and overflow), so native CPU code, which calls the same C library, gives
-CPython's bits. Infinite and NaN arguments go through the same formulas instead of CPython's C99
-special-value tables (documented in the language page).
+CPython's bits. Infinite and NaN parts give what CPython's C99 special-value tables give: the
+formulas already do for most, selects fix the rest (found by comparing every class of value).
 """
 
 from __future__ import annotations
@@ -67,7 +67,9 @@ class CMath:
         real = b.select(nonnegative, s, d)
         imag = self.m("copysign", b.select(nonnegative, d, s), im)
         zero = b.and_(b.fcmp_ordered("==", re, k(0.0)), b.fcmp_ordered("==", im, k(0.0)))
-        return self.c.pack(b.select(zero, k(0.0), real), b.select(zero, im, imag))
+        real, imag = b.select(zero, k(0.0), real), b.select(zero, im, imag)
+        infinite = self.m("isinf", im)  # C99 (CPython's table): sqrt(x +- inf j) = inf +- inf j, even for a NaN x
+        return self.c.pack(b.select(infinite, k(math.inf), real), b.select(infinite, im, imag))
 
     def exp(self, re: llir.Value, im: llir.Value) -> llir.Value:
         """CPython's ``cmath_exp_impl``: ``exp(re) * (cos(im), sin(im))``, with ``exp(re - 1) * ... * e``
@@ -79,7 +81,15 @@ class CMath:
         real, imag = f("fmul", l_, cos), f("fmul", l_, sin)
         real = b.select(large, f("fmul", real, k(math.e)), real)
         imag = b.select(large, f("fmul", imag, k(math.e)), imag)
-        return self.c.pack(real, imag)
+        # CPython's special values (C99): a zero imaginary part stays for an infinite or NaN real part;
+        # exp(-inf + inf j) and exp(-inf + nan j) are 0; exp(inf + nan j) is inf + nan j
+        finite_re, finite_im = self.m("isfinite", re), self.m("isfinite", im)
+        keep_zero = b.and_(b.not_(finite_re), b.fcmp_ordered("==", im, k(0.0)))
+        real, imag = b.select(keep_zero, self.m("exp", re), real), b.select(keep_zero, im, imag)
+        to_zero = b.and_(b.fcmp_ordered("==", re, k(-math.inf)), b.not_(finite_im))
+        real, imag = b.select(to_zero, k(0.0), real), b.select(to_zero, k(0.0), imag)
+        inf_nan = b.and_(b.fcmp_ordered("==", re, k(math.inf)), self.m("isnan", im))
+        return self.c.pack(b.select(inf_nan, k(math.inf), real), imag)
 
     def log(self, re: llir.Value, im: llir.Value) -> llir.Value:
         """CPython's ``c_log``: ``log(hypot)`` with ``log1p`` near |z| = 1 and scalings near overflow
@@ -107,7 +117,15 @@ class CMath:
     def rect(self, r: llir.Value, phi: llir.Value) -> llir.Value:
         """CPython's ``cmath_rect_impl``: ``(r*cos(phi), r*sin(phi))``, and ``(r, r*phi)`` for a zero phi."""
         b, f = self.b, self.c.fop
+        k = self.k
         real = f("fmul", r, self.m("cos", phi))
         imag = f("fmul", r, self.m("sin", phi))
-        zero = b.fcmp_ordered("==", phi, self.k(0.0))
-        return self.c.pack(b.select(zero, r, real), b.select(zero, f("fmul", r, phi), imag))
+        zero = b.fcmp_ordered("==", phi, k(0.0))
+        # CPython's special values: a zero angle's sign times the radius' (+0 for a NaN radius); a zero
+        # radius with an infinite or NaN angle is 0; an infinite radius with a NaN angle is inf + nan j
+        zero_imag = b.select(self.m("isnan", r), k(0.0), f("fmul", phi, self.m("copysign", k(1.0), r)))
+        real, imag = b.select(zero, r, real), b.select(zero, zero_imag, imag)
+        vanish = b.and_(b.fcmp_ordered("==", r, k(0.0)), b.not_(self.m("isfinite", phi)))
+        real, imag = b.select(vanish, k(0.0), real), b.select(vanish, k(0.0), imag)
+        inf_nan = b.and_(self.m("isinf", r), self.m("isnan", phi))
+        return self.c.pack(b.select(inf_nan, k(math.inf), real), imag)

@@ -31,7 +31,7 @@ class Expr(Node):
 
 @dataclass(eq=False)
 class Const(Expr):
-    value: int | float | bool | None
+    value: int | float | complex | bool | None
 
 
 @dataclass(eq=False)

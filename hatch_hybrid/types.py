@@ -31,7 +31,7 @@ class Scalar(Type):
         return SCALAR_DTYPES[self.name]
 
     @property
-    def kind(self) -> str:  # "b", "i", "u", "f"
+    def kind(self) -> str:  # "b", "i", "u", "f", "c"
         return self.dtype.kind
 
     @property
@@ -44,13 +44,13 @@ class Scalar(Type):
 
 @dataclass(frozen=True)
 class Weak(Type):
-    """A Python int or float: i64/f64 storage, weak in promotion."""
+    """A Python int, float or complex: i64/f64/c128 storage, weak in promotion."""
 
-    kind: str  # "int" or "float"
+    kind: str  # "int", "float" or "complex"
 
     @property
     def storage(self) -> Scalar:
-        return I64 if self.kind == "int" else F64
+        return {"int": I64, "float": F64, "complex": C128}[self.kind]
 
     def __str__(self) -> str:
         return self.kind
@@ -153,8 +153,11 @@ I64 = Scalar("i64")
 F16 = Scalar("f16")
 F32 = Scalar("f32")
 F64 = Scalar("f64")
+C64 = Scalar("c64")
+C128 = Scalar("c128")
 WEAK_INT = Weak("int")
 WEAK_FLOAT = Weak("float")
+WEAK_COMPLEX = Weak("complex")
 NONE = NoneT()
 
 
@@ -194,9 +197,21 @@ def is_float(t: Type) -> bool:
     return (isinstance(t, Weak) and t.kind == "float") or (isinstance(t, Scalar) and t.kind == "f")
 
 
+def is_complex(t: Type) -> bool:
+    return (isinstance(t, Weak) and t.kind == "complex") or (isinstance(t, Scalar) and t.kind == "c")
+
+
+def component(t: Type) -> Scalar | Weak:
+    """The type of a complex number's real and imaginary parts (a Python complex has float parts)."""
+    if isinstance(t, Weak):
+        return WEAK_FLOAT
+    assert isinstance(t, Scalar) and t.kind == "c"
+    return F32 if t.name == "c64" else F64
+
+
 def _as_numpy_operand(t: Type) -> Any:
     if isinstance(t, Weak):
-        return int if t.kind == "int" else float
+        return {"int": int, "float": float, "complex": complex}[t.kind]
     assert isinstance(t, Scalar)
     return t.dtype
 
@@ -224,13 +239,16 @@ def unify_assignment(old: Type, new: Type) -> Type | None:
     if old == new:
         return old
     if isinstance(old, Weak) and isinstance(new, Weak):
-        return WEAK_FLOAT if {old.kind, new.kind} == {"int", "float"} else None
+        kinds = ("int", "float", "complex")  # Python's tower: the wider kind holds both
+        return Weak(max(old.kind, new.kind, key=kinds.index))
     if isinstance(old, Weak) and isinstance(new, Scalar):
         old, new = new, old
     if isinstance(old, Scalar) and isinstance(new, Weak):
         if old.kind == "b":
             return None
-        if new.kind == "float" and old.kind != "f":
+        if new.kind == "float" and old.kind not in "fc":
+            return None
+        if new.kind == "complex" and old.kind != "c":
             return None
         return old
     return None

@@ -292,7 +292,6 @@ MIXED = (1, 2.5, 3)
 RAGGED = ((1.0, 2.0), (3.0,))
 NESTED = ((1.0, 2.0), (3.0, 4.0))
 NOISE = np.random.rand(4)
-CPLX = np.array([1.0, 2.0], dtype=np.complex64)
 HUGE = np.arange(300000, dtype=np.float64)
 EMPTY = np.array([], dtype=np.float32)
 NARROW = np.array([1, 300], dtype=np.uint8)
@@ -328,7 +327,6 @@ ERRORS = [
     ("x[0] = size_of(TABLE)", "t.size", "`TABLE` is a tuple, which has no attribute `size`", "len(TABLE)"),
     ("t = (1.0, 2.0)\nx[0] = t[n]", "n]", "a tuple of 2 can only be indexed with a literal", "module-level constant"),
     ("x[0] = NOISE[n]", "NOISE", "it is a call of `numpy.random.rand`", "NumPy arrays"),
-    ("x[0] = CPLX[n].real", "CPLX", "dtype `np.complex64` is not a kernel scalar type", None),
     ("x[0] = HUGE[n]", "np.arange(300000", "takes 2400000 bytes", "array argument"),
     ("x[0] = EMPTY[n]", "EMPTY", "`EMPTY` is an empty array", None),
     ("x[0] = NARROW[n]", "np.array([1, 300]", "out of bounds for uint8", "NumPy raises"),
@@ -428,3 +426,37 @@ def test_arrays_with_a_constant_shape_are_not_tables(build, device: str) -> None
     out = np.zeros(1, np.float32)
     build(SHARED_TO_HELPER).module.k.launch(1, 1, out, device=device)
     assert out[0] == 3.5
+
+
+COMPLEX_TABLES = (
+    KERNEL_PRELUDE
+    + """
+from hybrid_runtime import c64
+
+ROTS = np.array([1, 1j, -1, -1j, 0.5 + 0.5j], dtype=np.complex64)
+SHIFTS = (1 + 2j, 3j, -0.25 + 0j)
+
+
+@kernel
+def rotate(zs: Array[c64], out: Array[c64]):
+    i = gpu.global_tid_x()
+    if i < len(zs):
+        out[i] = zs[i] * ROTS[i % len(ROTS)] + SHIFTS[i % 3]
+"""
+)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_complex_tables(build, device: str) -> None:  # type: ignore[no-untyped-def]
+    """An np.complex64 table gives NumPy complex64 scalars; a tuple of Python complex numbers gives
+    Python complex values (weak: c64 + Python complex stays c64)."""
+    b = build(COMPLEX_TABLES)
+    rng = np.random.default_rng(3)
+    zs = (rng.standard_normal(50) + 1j * rng.standard_normal(50)).astype(np.complex64)
+    out = np.zeros_like(zs)
+    b.module.rotate.launch(32, 2, zs, out, device=device)
+    rots = np.array([1, 1j, -1, -1j, 0.5 + 0.5j], dtype=np.complex64)
+    shifts = (1 + 2j, 3j, -0.25 + 0j)
+    want = [zs[i] * rots[i % 5] + shifts[i % 3] for i in range(50)]
+    assert all(w.dtype == np.complex64 for w in want)
+    np.testing.assert_array_equal(out, np.array(want))

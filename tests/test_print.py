@@ -22,7 +22,7 @@ SOURCE = (
     KERNEL_PRELUDE
     + """
 import enum
-from hybrid_runtime import struct, f16
+from hybrid_runtime import struct, f16, c64, c128
 
 
 class Color(enum.IntEnum):
@@ -105,6 +105,14 @@ def mixed(ns: Array[i32], out: Array[i32]):
 
 
 @kernel
+def complexes(zs: Array[c64], ws: Array[c128]):
+    i = gpu.global_tid_x()
+    if i < len(zs):
+        z = zs[i]
+        print(z, ws[i], z * 2, ws[i] / 3, z.real, abs(ws[i]), complex(i, -1) * 0.5j, f"{z:.3f}|{ws[i]!r}")
+
+
+@kernel
 def silent(out: Array[f32]):
     i = gpu.global_tid_x()
     out[i] = 1.0
@@ -120,6 +128,36 @@ class Color(enum.IntEnum):  # as the kernel module's
 @pytest.fixture
 def lang(build: Callable[[str], Built]) -> Built:
     return build(SOURCE)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_complex_numbers_print_as_python_prints_them(
+    lang: Built, device: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rng = np.random.default_rng(7)
+    n = 40
+    zs = (rng.standard_normal(n) + 1j * rng.standard_normal(n)).astype(np.complex64)
+    ws = rng.standard_normal(n) * 1e5 + 1j * rng.standard_normal(n)
+    zs[:2] = [complex(np.inf, -0.0), complex(0.1, np.nan)]
+    lang.module.complexes.launch(32, 2, zs, ws, device=device)
+    with np.errstate(all="ignore"):  # inf * 2 as the kernel computes it
+        want = [
+            " ".join(
+                str(v)
+                for v in (
+                    zs[i],
+                    ws[i],
+                    zs[i] * 2,
+                    ws[i] / 3,
+                    zs[i].real,
+                    abs(ws[i]),
+                    complex(i, -1) * 0.5j,
+                    f"{zs[i]:.3f}|{ws[i]!r}",
+                )
+            )
+            for i in range(n)
+        ]
+    assert _lines(capsys.readouterr().out) == sorted(want)
 
 
 def _lines(text: str) -> list[str]:

@@ -66,7 +66,7 @@ def numpy_op(op: ast.AST, operands: list[Any], loc: Loc) -> np.ndarray:
 def checked(value: np.ndarray, loc: Loc) -> np.ndarray:
     """An array a kernel can read as a table: kernel element types, at least one dimension, at most
     :data:`MAX_TABLE_BYTES`; read-only, as the compiled table is."""
-    if value.dtype.kind not in "biuf" or parse_type_name(value.dtype.name) is None:
+    if value.dtype.kind not in "biufc" or parse_type_name(value.dtype.name) is None:
         raise NotArray(f"an array of {value.dtype}, which kernels have no type for")
     if value.ndim == 0:
         raise NotArray("a 0-d array (write a number, or np.float32(x))")

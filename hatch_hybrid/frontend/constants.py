@@ -96,7 +96,7 @@ class Evaluator:
 
     def __call__(self, node: ast.expr) -> Value:
         if isinstance(node, ast.Constant):
-            if isinstance(node.value, (bool, int, float)):
+            if isinstance(node.value, (bool, int, float, complex)):
                 check_int(node.value, self.loc(node))
                 return node.value
             raise NotConstant(f"a {type(node.value).__name__} constant")

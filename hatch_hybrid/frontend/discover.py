@@ -21,7 +21,7 @@ from ..errors import CompileError, Loc, Note
 from .constants import Evaluator, NotConstant, Value
 
 #: External modules whose names the compiler understands.
-KNOWN_EXTERNAL = ("hybrid_runtime", "numpy", "math", "enum", "typing")
+KNOWN_EXTERNAL = ("hybrid_runtime", "numpy", "math", "cmath", "enum", "typing")
 KERNEL_DECORATORS = {"hybrid_runtime.kernel", "hybrid_runtime.kernel.kernel"}
 STRUCT_DECORATORS = {"hybrid_runtime.struct", "hybrid_runtime.structs.struct"}
 ENUM_BASES = {"enum.IntEnum"}
@@ -354,7 +354,9 @@ class ModuleIndex:
         ):
             return ModuleSym(name)
         if top in sys.stdlib_module_names:
-            return UnknownSym(name, f"in the standard library module `{top}`, of which kernels can only use math")
+            return UnknownSym(
+                name, f"in the standard library module `{top}`, of which kernels can only use math and cmath"
+            )
         if top in self._local or self._external.get(top) is not None:
             return UnknownSym(name, f"a module that does not exist in package `{top}`")
         return UnknownSym(

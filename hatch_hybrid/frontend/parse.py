@@ -320,7 +320,7 @@ class Parser:
         loc = self.loc(node)
         if isinstance(node, ast.Constant):
             v = node.value
-            if isinstance(v, (bool, int, float)) or v is None:
+            if isinstance(v, (bool, int, float, complex)) or v is None:
                 return ir.Const(v, loc=loc)
             kind = "strings" if isinstance(v, (str, bytes)) else f"{type(v).__name__} constants"
             raise CompileError(

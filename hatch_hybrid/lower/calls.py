@@ -15,9 +15,10 @@ from llvmlite import ir as llir
 from .. import ir
 from ..typecheck.arguments import bound_nodes
 from ..typecheck.typed import Callee
-from ..types import NONE, WEAK_FLOAT, WEAK_INT, ArrayT, Scalar, StructT, TupleT
+from ..types import NONE, WEAK_FLOAT, WEAK_INT, ArrayT, Scalar, StructT, TupleT, is_complex
 from . import host_context as hx
 from . import intrinsics
+from .cmath import CMath
 from .host import WARP_CALLS
 from .ops import I1, I8, I64, PTR, VOID, const
 from .parts import LowererParts
@@ -51,6 +52,8 @@ class CallLowerer(LowererParts):
             return self.call_builtin(e, callee)
         if callee.kind == "math":
             return self.call_math(e, callee)
+        if callee.kind in ("complex", "cmath"):
+            return self.call_complex(e, callee)
         return self.call_gpu(e, callee)
 
     def call_helper(self, e: ir.Call, callee: Callee) -> Value:
@@ -118,9 +121,10 @@ class CallLowerer(LowererParts):
             assert isinstance(v, ArrayValue)
             return v.shape[0]
         t = self.tf.types[e.nid]
-        values = [self.coerce(a, t) for a in e.args]
         if callee.name == "abs":
-            return self.ops.abs(values[0], t)
+            operand = callee.arg_types[0] if is_complex(callee.arg_types[0]) else t
+            return self.ops.abs(self.coerce(e.args[0], operand), operand)
+        values = [self.coerce(a, t) for a in e.args]
         return self.ops.minmax(callee.name, values, t)
 
     def call_math(self, e: ir.Call, callee: Callee) -> Value:
@@ -134,6 +138,17 @@ class CallLowerer(LowererParts):
         if callee.name in ("floor", "ceil", "trunc"):  # Python returns an int
             return self.ops.convert(result, WEAK_FLOAT, WEAK_INT)
         return result
+
+    def call_complex(self, e: ir.Call, callee: Callee) -> Value:
+        """``complex(re, im)``, ``z.conjugate()`` and ``cmath`` functions."""
+        nodes = [e.func.value] if callee.name == "conjugate" and isinstance(e.func, ir.Attribute) else e.args
+        args = [self.coerce(a, t) for a, t in zip(nodes, callee.arg_types)]
+        if callee.kind == "cmath":
+            return CMath(self.ops).call(callee.name, args)
+        if callee.name == "conjugate":
+            return self.ops.complex.conjugate(args[0])
+        re, im = (self.ops.convert(a, t, WEAK_FLOAT) for a, t in zip(args, callee.arg_types))
+        return self.ops.complex.pack(re, im)
 
     def call_gpu(self, e: ir.Call, callee: Callee) -> Value:
         name = callee.name

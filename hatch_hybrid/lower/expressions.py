@@ -15,8 +15,8 @@ from llvmlite import ir as llir
 from .. import ir
 from ..errors import Loc
 from ..typecheck.rules import OpTypes
-from ..types import Type, Weak, storage
-from .ops import I1, llvm_type
+from ..types import Type, Weak, is_complex, storage
+from .ops import I1, const, llvm_type
 from .parts import LowererParts
 from .values import Value, flatten, unflatten
 
@@ -35,13 +35,12 @@ class OperatorLowerer(LowererParts):
         if op in ("/", "//", "%") and python_numbers and right_const is None:
             # Python numbers: Python raises ZeroDivisionError, so the device does too (NumPy scalars give
             # inf/0 on every path instead, as NumPy does)
-            zero = llir.Constant(right.type, 0)
-            nonzero = (
-                self.b.fcmp_unordered("!=", right, zero)
-                if isinstance(ops.right, Weak) and ops.right.kind == "float"
-                else self.b.icmp_unsigned("!=", right, zero)
-            )
-            self.check(nonzero, "zerodiv", loc)
+            self.check(self.ops.truth(right, ops.right), "zerodiv", loc)
+        if op == "**" and python_numbers and isinstance(right_const, int) and right_const < 0 and is_complex(ops.left):
+            # CPython: 1 / z**-n, which raises ZeroDivisionError where z**-n is zero (also by underflow)
+            power = self.ops.complex.power(left, -right_const, weak=True)
+            self.check(self.ops.truth(power, ops.left), "zerodiv", loc)
+            return self.ops.convert(self.ops.binop("/", const(ops.left, 1), power, ops.left), ops.left, ops.result)
         if op in ("<<", ">>") and storage(ops.left) != storage(ops.right):
             right = self.ops.convert(right, ops.right, ops.left)
         result = self.ops.binop(op, left, right, ops.left, right_const)

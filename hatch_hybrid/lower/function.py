@@ -15,7 +15,7 @@ from .. import ir
 from ..errors import CompileError
 from ..typecheck.rules import MATH_FLOAT_TO_FLOAT
 from ..typecheck.typed import TypedFunction
-from ..types import BOOL, F16, F32, NONE, ArrayT, Scalar, StructT, TableT, TupleT, Type, is_numeric, storage
+from ..types import BOOL, F16, F32, NONE, ArrayT, Scalar, StructT, TableT, TupleT, Type, is_complex, is_numeric, storage
 from . import host_context as hx
 from . import intrinsics
 from .abi import ERROR_SLOT, INDEX32_SUFFIX, TRIPLE
@@ -247,7 +247,7 @@ class FunctionLowerer(
             body = self.fn.append_basic_block("start")
             self.b.position_at_end(body)
         for p, t in zip(tf.fn.params, tf.arg_types):
-            value, args = unflatten(t, args)
+            value, args = unflatten(t, args, tf.is_kernel)
             if tf.is_kernel:
                 value = self._from_kernel_abi(value, t)
             self.store_local(p.name, value)
@@ -263,9 +263,14 @@ class FunctionLowerer(
             self.parent.frame_bytes = self.finish_host_kernel(body)
 
     def _from_kernel_abi(self, value: Value, t: Type) -> Value:
-        """Kernel parameters pass booleans as bytes (also inside structs)."""
+        """Kernel parameters pass booleans as bytes and complex numbers as two parts (also inside structs)."""
         if t == BOOL:
             return self.b.icmp_unsigned("!=", value, llir.Constant(I8, 0))
+        if isinstance(t, Scalar) and t.kind == "c":
+            assert isinstance(value, TupleValue)
+            re, im = value.items
+            assert isinstance(re, llir.Value) and isinstance(im, llir.Value)
+            return self.ops.complex.pack(re, im)
         if isinstance(t, StructT):
             assert isinstance(value, TupleValue)
             return TupleValue([self._from_kernel_abi(v, ft) for v, (_, ft) in zip(value.items, t.fields)])
@@ -456,11 +461,7 @@ class FunctionLowerer(
             ptr = self.element_pointer(s.target)
             current = self.load_element(ptr, arr_t.dtype)
             result = self._binop_values(s.op, current, arr_t.dtype, s.value, ops, s.loc)
-            self.b.store(
-                self._to_memory(self.ops.convert(result, ops.result, arr_t.dtype), arr_t.dtype),
-                ptr,
-                align=arr_t.dtype.dtype.itemsize,
-            )
+            self.store_element(ptr, self.ops.convert(result, ops.result, arr_t.dtype), arr_t.dtype)
             return
         assert isinstance(s.target, ir.Name)
         t = self.tf.locals[s.target.id]
@@ -532,6 +533,10 @@ class FunctionLowerer(
                 struct = self.expr(e.value)
                 assert isinstance(struct, TupleValue)
                 return struct.items[[n for n, _ in base_t.fields].index(e.attr)]
+            if is_complex(base_t):  # .real, .imag
+                value = self.expr(e.value)
+                assert isinstance(value, llir.Value)
+                return self.ops.complex.part(value, e.attr)
             arr = self.expr(e.value)
             assert isinstance(arr, ArrayValue)
             if e.attr == "shape":

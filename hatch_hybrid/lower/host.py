@@ -256,6 +256,8 @@ def _size_of(t: llir.Type) -> int:
         return 8
     if isinstance(t, llir.ArrayType):
         return t.count * _size_of(t.element)
+    if isinstance(t, llir.LiteralStructType):  # a complex number: two parts, no padding
+        return sum(_size_of(e) for e in t.elements)
     raise AssertionError(t)
 
 

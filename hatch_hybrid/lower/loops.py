@@ -101,6 +101,7 @@ class LoopLowerer(LowererParts):
                 step_const = consts[2] if isinstance(s.args[2], ir.Const) else None
                 node = s.args[2]
                 if isinstance(node, ir.UnaryOp) and node.op == "-" and isinstance(node.operand, ir.Const):
+                    assert not isinstance(node.operand.value, complex)  # range() takes integers
                     step_const = -int(node.operand.value or 0)
         counter = self._alloca(I64, f"{s.target.id}.counter")
         b.store(start, counter)

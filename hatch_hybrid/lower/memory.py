@@ -30,6 +30,11 @@ def element_memory_type(dtype: Element) -> llir.Type:
     return memory_type(dtype)
 
 
+def alignment(dtype: Scalar) -> int:
+    """A scalar's alignment in memory: its size (a complex number's: its parts' size, as NumPy's)."""
+    return dtype.dtype.alignment if dtype.kind == "c" else dtype.dtype.itemsize
+
+
 class MemoryLowerer(LowererParts):
     def check(
         self, ok: llir.Value, kind: str, loc: Loc, msg: str | None = None, values: tuple[llir.Value, ...] = ()
@@ -121,7 +126,7 @@ class MemoryLowerer(LowererParts):
             value, rest = unflatten(dtype, leaves)
             assert not rest
             return value
-        v = self.b.load(ptr, typ=memory_type(dtype), align=dtype.dtype.itemsize)
+        v = self.b.load(ptr, typ=memory_type(dtype), align=alignment(dtype))
         return self.b.icmp_unsigned("!=", v, llir.Constant(I8, 0)) if dtype.kind == "b" else v
 
     def _byte_offset(self, ptr: llir.Value, offset: int) -> llir.Value:
@@ -136,4 +141,4 @@ class MemoryLowerer(LowererParts):
                 self.store_element(self._byte_offset(ptr, off), leaf, t)  # type: ignore[arg-type]
             return
         assert isinstance(value, llir.Value)
-        self.b.store(self._to_memory(value, dtype), ptr, align=dtype.dtype.itemsize)
+        self.b.store(self._to_memory(value, dtype), ptr, align=alignment(dtype))

@@ -12,6 +12,7 @@ from llvmlite import ir as llir
 
 from ..types import F32 as F32_SCALAR
 from ..types import Scalar, Type, Weak, storage
+from .complex import ComplexOps, struct_type
 
 I1 = llir.IntType(1)
 I8 = llir.IntType(8)
@@ -31,6 +32,8 @@ def llvm_type(t: Scalar) -> llir.Type:
         return I1
     if t.kind == "f":
         return {16: F16, 32: F32}.get(t.bits, F64)
+    if t.kind == "c":  # (real, imaginary), as NumPy lays it out
+        return struct_type(F32 if t.bits == 64 else F64)
     return llir.IntType(t.bits)
 
 
@@ -46,8 +49,11 @@ def memory_type(t: Scalar) -> llir.Type:
     return I8 if t.kind == "b" else llvm_type(t)
 
 
-def const(t: Type, value: int | float | bool) -> llir.Constant:
+def const(t: Type, value: int | float | complex | bool) -> llir.Constant:
     s = storage(t)
+    if isinstance(value, complex) or s.kind == "c":
+        z = complex(value)
+        return llir.Constant(llvm_type(s), [z.real, z.imag])
     if s.kind == "b":
         return llir.Constant(I1, int(bool(value)))
     if s.kind == "f":
@@ -97,6 +103,7 @@ class Ops:
         # approximate division, reciprocals and square roots (div.approx, rcp.approx, sqrt.approx)
         self.fastmath = fastmath
         self.fp_flags = ["contract", "afn", "arcp"] if fastmath else []
+        self.complex = ComplexOps(self)
 
     # --------------------------------------------------------------- callees
     def intrinsic(
@@ -125,6 +132,8 @@ class Ops:
         s, d = storage(src), storage(dst)
         if s == d:
             return v
+        if "c" in (s.kind, d.kind):
+            return self.complex.convert(v, src, dst)
         b = self.b
         if d.kind == "b":
             return self.truth(v, src)
@@ -148,6 +157,8 @@ class Ops:
         s = storage(t)
         if s.kind == "b":
             return v
+        if s.kind == "c":
+            return self.complex.truth(v)
         if s.kind == "f":
             return self.b.fcmp_unordered("!=", v, llir.Constant(v.type, 0.0))
         return self.b.icmp_unsigned("!=", v, llir.Constant(v.type, 0))
@@ -156,6 +167,8 @@ class Ops:
     def binop(self, op: str, a: llir.Value, b_: llir.Value, t: Type, right_const: object = None) -> llir.Value:
         """``a op b`` with both operands already of type ``t`` (shifts: any int types of equal width)."""
         s = storage(t)
+        if s.kind == "c":
+            return self.complex.binop(op, a, b_, t, right_const)
         b = self.b
         is_float = s.kind == "f"
         # Python ints never overflow; on the device they are i64 and we tell LLVM so (nsw), which lets
@@ -297,6 +310,8 @@ class Ops:
     def compare(self, op: str, a: llir.Value, b_: llir.Value, ta: Type, tb: Type) -> llir.Value:
         sa, sb = storage(ta), storage(tb)
         b = self.b
+        if sa.kind == "c":
+            return self.complex.compare(op, a, b_)
         if sa.kind == "f":
             if op == "!=":
                 return b.fcmp_unordered("!=", a, b_)
@@ -312,6 +327,8 @@ class Ops:
     def unary(self, op: str, v: llir.Value, t: Type) -> llir.Value:
         b = self.b
         s = storage(t)
+        if s.kind == "c":
+            return self.complex.unary(op, v)
         if op == "+":
             return v
         if op == "-":
@@ -324,6 +341,8 @@ class Ops:
 
     def abs(self, v: llir.Value, t: Type) -> llir.Value:
         s = storage(t)
+        if s.kind == "c":
+            return self.complex.abs(v)
         if s.kind == "f":
             return self.b.call(self.intrinsic("llvm.fabs", [v.type]), [v])
         if s.kind == "u":

@@ -75,7 +75,10 @@ class PrintLowerer(LowererParts):
         for node in print_values(e):
             value = self.expr(node)
             assert isinstance(value, llir.Value)
-            values.append(as_bits(b, value))
+            if isinstance(value.type, llir.LiteralStructType):  # a complex number: its two parts
+                values += [as_bits(b, b.extract_value(value, k)) for k in (0, 1)]
+            else:
+                values.append(as_bits(b, value))
         if parent.host:
             header = hx.ctx_pointer(self.ops, self.ctx, "print")
         else:

@@ -36,6 +36,9 @@ def abi_types(t: Type, kernel: bool = False) -> list[llir.Type]:
     if isinstance(t, (TupleT, StructT)):
         return [x for item in items_of(t) for x in abi_types(item, kernel)]
     s = storage(t)
+    if kernel and s.kind == "c":  # kernels take the real and imaginary parts as two parameters
+        part = llvm_type(s).elements[0]
+        return [part, part]
     return [I8 if (kernel and s.kind == "b") else llvm_type(s)]
 
 
@@ -48,16 +51,20 @@ def flatten(v: Value) -> list[llir.Value]:
     return [v]
 
 
-def unflatten(t: Type, values: list[llir.Value]) -> tuple[Value, list[llir.Value]]:
+def unflatten(t: Type, values: list[llir.Value], kernel: bool = False) -> tuple[Value, list[llir.Value]]:
+    """The value of type ``t`` that ``values`` start with, and the rest. ``kernel``: as kernel parameters
+    (see :func:`abi_types`), where a complex number is a (real, imaginary) TupleValue."""
     if isinstance(t, ArrayT):
         n = t.ndim
         return ArrayValue(values[0], values[1 : 1 + n], values[1 + n : 1 + 2 * n]), values[1 + 2 * n :]
     if isinstance(t, (TupleT, StructT)):
         items = []
         for item in items_of(t):
-            v, values = unflatten(item, values)
+            v, values = unflatten(item, values, kernel)
             items.append(v)
         return TupleValue(items), values
+    if kernel and storage(t).kind == "c":
+        return TupleValue(values[:2]), values[2:]
     return values[0], values[1:]
 
 

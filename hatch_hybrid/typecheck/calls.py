@@ -17,6 +17,7 @@ from ..frontend.discover import EnumSym, ExternalSym, FunctionSym, StructSym, Ty
 from ..types import (
     BOOL,
     NONE,
+    WEAK_COMPLEX,
     WEAK_INT,
     ArrayT,
     Scalar,
@@ -24,6 +25,7 @@ from ..types import (
     TableT,
     TupleT,
     Type,
+    is_complex,
     is_int,
     is_numeric,
 )
@@ -59,6 +61,11 @@ class CallChecker:
             receiver = self.expr(e.func.value)
             if isinstance(receiver, StructT):
                 return self.method(e, receiver, e.func.attr)
+            if is_complex(receiver) and e.func.attr == "conjugate":
+                if e.args or e.keywords:
+                    raise CompileError(e.loc, "conjugate() takes no arguments")
+                self.tf.callees[e.nid] = Callee("complex", "conjugate", (receiver,))
+                return receiver
         callee = self.expr(e.func)
         if not isinstance(callee, SymbolT):
             raise CompileError(e.func.loc, f"{callee} is not callable")
@@ -113,6 +120,14 @@ class CallChecker:
 
     def builtin(self, e: ir.Call, name: str) -> Type:
         args = self._args(e)
+        if name == "complex" and len(args) == 2:  # complex(real, imag)
+            for node, t in zip(e.args, args):
+                if not is_numeric(t) or is_complex(t):
+                    raise CompileError(
+                        node.loc, f"complex(real, imag) takes two real numbers here, not {t}", "pass z.real, z.imag"
+                    )
+            self.tf.callees[e.nid] = Callee("complex", "complex", tuple(args))
+            return WEAK_COMPLEX
         if name in rules.CAST_NAMES:
             return self._cast(e, args, rules.CAST_NAMES[name], name)
         if name == "range":
@@ -127,6 +142,13 @@ class CallChecker:
     def _cast(self, e: ir.Call, args: list[Type], target: Type, name: str) -> Type:
         if len(args) != 1 or not is_numeric(args[0]):
             raise CompileError(e.loc, f"{name}() converts one number")
+        if is_complex(args[0]) and not is_complex(target) and target != BOOL:
+            raise CompileError(
+                e.loc,
+                f"{name}() of a complex number ({args[0]}) is not supported (Python raises TypeError; NumPy "
+                "discards the imaginary part with a warning)",
+                "take z.real, z.imag or abs(z)",
+            )
         self._check_int_literal(e.args[0], target)
         self.tf.callees[e.nid] = Callee("cast", str(target), (args[0],))
         return target
@@ -201,6 +223,9 @@ class CallChecker:
         if isinstance(dest, StructT) or isinstance(value, StructT):
             if value == dest:
                 return
+        elif is_complex(value) and not is_complex(dest):
+            message = f"a complex number ({value}) cannot be stored where a {dest} goes (NumPy would raise or "
+            raise CompileError(node.loc, message + "drop the imaginary part)", "store z.real, z.imag or abs(z)")
         elif is_numeric(value):
             self._check_int_literal(node, dest)
             return
@@ -240,6 +265,12 @@ class CallChecker:
             with rule_errors(e.loc):
                 operand_types, result = rules.math_call(name, args)
             self.tf.callees[e.nid] = Callee("math", name, tuple(operand_types))
+            return result
+        if module == "cmath":
+            args = self._args(e)
+            with rule_errors(e.loc):
+                operand_types, result = rules.cmath_call(name, args)
+            self.tf.callees[e.nid] = Callee("cmath", name, tuple(operand_types))
             return result
         if module == "hybrid_runtime.gpu":
             return self.gpu(e, name)
@@ -300,6 +331,14 @@ class CallChecker:
         args = self._args(e)
         if not is_numeric(args[0]):
             raise CompileError(e.args[0].loc, f"gpu.{name} needs a number, not {args[0]}")
+        if is_complex(args[0]):
+            raise CompileError(
+                e.args[0].loc,
+                f"gpu.{name} of a complex number ({args[0]}) is not supported",
+                "shuffle the parts and rebuild the number: complex(gpu.shfl_down(z.real, d), gpu.shfl_down(z.imag, d))"
+                if name in rules.SHUFFLES
+                else f"pass a boolean: gpu.{name}(z != 0)",
+            )
         if nargs == 2 and not is_int(args[1]):
             raise CompileError(e.args[1].loc, f"the lane argument of gpu.{name} must be an integer, not {args[1]}")
         self.tf.uses_barrier = True
@@ -400,8 +439,8 @@ class CallChecker:
         if len(items) != arr.ndim or not all(is_int(t) for t in items):
             raise CompileError(e.args[1].loc, f"gpu.{name} needs {arr.ndim} integer indices")
         for a, t in zip(e.args[2:], args[2:]):
-            if not is_numeric(t):
-                raise CompileError(a.loc, f"gpu.{name} needs a number here, not {t}")
+            if not is_numeric(t) or is_complex(t):
+                raise CompileError(a.loc, f"gpu.{name} needs a real number here, not {t}")
         root = array_root(e.args[0])
         if root is not None:
             self.tf.writes.update(self.aliases.get(root, set()))

@@ -13,7 +13,7 @@ import numpy as np
 
 from ..errors import CompileError, Loc
 from ..frontend.constants import check_int, fold_binop
-from ..types import BOOL, WEAK_FLOAT, WEAK_INT, Scalar, TupleT, Type, Weak, scalar_of_dtype
+from ..types import BOOL, WEAK_COMPLEX, WEAK_FLOAT, WEAK_INT, Scalar, TupleT, Type, Weak, scalar_of_dtype
 
 _I64_MIN, _I64_MAX = -(1 << 63), (1 << 63) - 1
 
@@ -26,13 +26,15 @@ def type_of_value(value: Any) -> Type:
         return BOOL
     if isinstance(value, np.generic):
         return scalar_of_dtype(value.dtype)
+    if isinstance(value, complex):
+        return WEAK_COMPLEX
     return WEAK_INT if isinstance(value, int) else WEAK_FLOAT
 
 
 def convert(value: Any, t: Type) -> Any:
     """``value`` as the CPU path holds it when it has type ``t``."""
     if isinstance(t, Weak):
-        return int(value) if t.kind == "int" else float(value)
+        return {"int": int, "float": float, "complex": complex}[t.kind](value)
     if isinstance(t, Scalar):
         with np.errstate(all="ignore"):
             return t.dtype.type(value)

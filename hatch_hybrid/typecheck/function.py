@@ -24,6 +24,7 @@ from ..frontend.discover import (
 from ..types import (
     BOOL,
     NONE,
+    WEAK_COMPLEX,
     WEAK_FLOAT,
     WEAK_INT,
     ArrayT,
@@ -32,6 +33,8 @@ from ..types import (
     TupleT,
     Type,
     Weak,
+    component,
+    is_complex,
     is_int,
     is_numeric,
     unify_assignment,
@@ -211,7 +214,8 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
             value = self.expr(s.value)
             if s.annotation is not None:
                 declared = self.program.annotation(self.module, s.annotation, self.typevars)
-                if unify_assignment(declared, value) is None and not (is_numeric(declared) and is_numeric(value)):
+                numbers = is_numeric(declared) and is_numeric(value) and (is_complex(declared) or not is_complex(value))
+                if unify_assignment(declared, value) is None and not numbers:
                     raise CompileError(s.value.loc, f"cannot assign {value} to a variable declared {declared}")
                 value = declared
             self.assign(s.target, value, s.value)
@@ -331,6 +335,8 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
             if isinstance(e.value, int):
                 check_int(e.value, e.loc)
             tf.consts[e.nid] = e.value
+            if isinstance(e.value, complex):
+                return WEAK_COMPLEX
             return WEAK_INT if isinstance(e.value, int) else WEAK_FLOAT
         if isinstance(e, ir.Name):
             return self.name(e)
@@ -492,6 +498,11 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
             if member is None:
                 raise CompileError(e.loc, f"module `{base}` has no function or constant `{e.attr}`")
             return self._symbol_value(member, e)
+        if is_complex(base) and e.attr in ("real", "imag"):
+            value = self.tf.consts.get(e.value.nid)
+            if isinstance(value, (complex, np.complexfloating)):
+                self.tf.consts[e.nid] = getattr(value, e.attr)
+            return component(base)
         if isinstance(base, ArrayT):
             if e.attr == "shape":
                 return TupleT((WEAK_INT,) * base.ndim)

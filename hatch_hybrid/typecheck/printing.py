@@ -13,12 +13,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from hybrid_runtime.prints import format_piece
+from hybrid_runtime.prints import format_piece, slots
 
 from .. import ir
 from ..errors import CompileError, Loc, Note
 from ..frontend.discover import EnumSym, ModuleSym
-from ..types import BOOL, F64, NONE, EnumT, Scalar, Type, Weak, is_numeric
+from ..types import BOOL, NONE, EnumT, Scalar, Type, Weak, is_numeric
 from .typed import ProgramLike, TypedFunction
 
 _NO_FILE_HINT = "kernel output goes to sys.stdout; remove file="
@@ -96,8 +96,8 @@ def check_printed_locals(tf: TypedFunction, weak_assigned: dict[str, Loc]) -> No
 def _check_local(name: ir.Name, t: Type | None, conv: str, weak_at: Loc) -> None:
     if not isinstance(t, Scalar):
         return  # a Python number everywhere (or not a local)
-    if conv not in ("r", "a") and (t.kind != "f" or t == F64):
-        return  # str() and format() of a NumPy integer or f64 agree with the Python number's
+    if conv not in ("r", "a") and (t.kind not in "fc" or t.name in ("f64", "c128")):
+        return  # str() and format() of a NumPy integer, f64 or c128 agree with the Python number's
     raise CompileError(
         name.loc,
         f"`{name.id}` is {t} here but a Python number where it is assigned one, so print() would show "
@@ -142,7 +142,7 @@ def _value(
         )
     some = piece["members"][0][1] if isinstance(t, EnumT) else 0
     try:  # as the runtime will format it
-        format_piece(piece, some.to_bytes(8, "little", signed=True))
+        format_piece(piece, some.to_bytes(8, "little", signed=True) * slots(piece))
     except (ValueError, TypeError) as exc:
         raise CompileError(node.loc, f"format spec {spec!r} does not apply to {t}: {exc}") from None
     return piece

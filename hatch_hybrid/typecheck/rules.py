@@ -13,6 +13,7 @@ import numpy as np
 from ..types import (
     BOOL,
     I64,
+    WEAK_COMPLEX,
     WEAK_FLOAT,
     WEAK_INT,
     ArrayT,
@@ -21,7 +22,9 @@ from ..types import (
     TupleT,
     Type,
     Weak,
+    component,
     enum_operand,
+    is_complex,
     is_float,
     is_int,
     is_numeric,
@@ -83,6 +86,8 @@ def binop(op: str, a: Type, b: Type, right_const: object = None) -> OpTypes:
             f"arithmetic `{op}` on two booleans is not supported in kernel code",
             "convert with int(...) first, or use & | ^ for logic",
         )
+    if is_complex(a) or is_complex(b):
+        _check_complex_binop(op, a, b, right_const)
     if isinstance(a, Weak) and isinstance(b, Weak):
         return _python_binop(op, a, b, right_const)
     try:
@@ -97,7 +102,27 @@ def binop(op: str, a: Type, b: Type, right_const: object = None) -> OpTypes:
     return OpTypes(la, lb, out)
 
 
+def _check_complex_binop(op: str, a: Type, b: Type, right_const: object) -> None:
+    """Complex numbers have ``+ - * /`` and ``**`` with a small integer exponent known at build time;
+    Python and NumPy refuse the rest."""
+    if op in ("//", "%") or op in BITWISE:
+        raise RuleError(
+            f"unsupported operand types for {op}: {a} and {b}",
+            "complex numbers have no floor division, remainder or bitwise operators (Python and NumPy refuse "
+            "them too); work on .real and .imag",
+        )
+    small = isinstance(right_const, (int, np.integer)) and not isinstance(right_const, bool)
+    if op == "**" and not (small and is_int(b) and -100 < int(right_const) < 100):  # type: ignore[call-overload]
+        raise RuleError(
+            f"`**` of complex numbers is supported only with an integer exponent known at build time, from -99 "
+            f"to 99 ({a} ** {b})",
+            "write the exponent as an integer literal or constant (z ** 3), or use cmath.exp(w * cmath.log(z))",
+        )
+
+
 def _python_binop(op: str, a: Weak, b: Weak, right_const: object) -> OpTypes:
+    if "complex" in (a.kind, b.kind):
+        return OpTypes(WEAK_COMPLEX, WEAK_COMPLEX, WEAK_COMPLEX)
     if op in BITWISE:
         if a.kind == "float" or b.kind == "float":
             raise RuleError(f"unsupported operand types for {op}: {a} and {b}", "bitwise operators need integers")
@@ -115,8 +140,14 @@ def compare(op: str, a: Type, b: Type) -> OpTypes:
     a, b = enum_operand(a, b), enum_operand(b, a)
     if not (is_numeric(a) and is_numeric(b)):
         raise RuleError(f"cannot compare {a} with {b}", "compare scalars; index arrays to get their elements")
+    if (is_complex(a) or is_complex(b)) and op not in ("==", "!="):
+        raise RuleError(
+            f"`{op}` is not supported between {a} and {b}: complex numbers are not ordered",
+            "compare abs(z), z.real or z.imag; == and != work",
+        )
     if isinstance(a, Weak) and isinstance(b, Weak):
-        common = WEAK_FLOAT if WEAK_FLOAT in (a, b) else WEAK_INT
+        kinds = {a.kind, b.kind}
+        common = WEAK_COMPLEX if "complex" in kinds else (WEAK_FLOAT if "float" in kinds else WEAK_INT)
         return OpTypes(common, common, BOOL)
     for weak, strong in ((a, b), (b, a)):
         if weak == WEAK_INT and isinstance(strong, Scalar) and strong.kind in "iu":
@@ -138,7 +169,7 @@ def unary(op: str, a: Type) -> Type:
         raise RuleError(
             f"unary `{op}` on a boolean is not supported in kernel code", "use `not x` for logical negation"
         )
-    if op == "~" and is_float(a):
+    if op == "~" and (is_float(a) or is_complex(a)):
         raise RuleError(f"bad operand type for unary ~: {a}", "~ needs an integer")
     return enum_operand(a, WEAK_INT)
 
@@ -166,7 +197,7 @@ def common(a: Type, b: Type, what: str) -> Type:
 
 
 # ------------------------------------------------------------------- calls
-CAST_NAMES = {"int": WEAK_INT, "float": WEAK_FLOAT, "bool": BOOL}
+CAST_NAMES = {"int": WEAK_INT, "float": WEAK_FLOAT, "bool": BOOL, "complex": WEAK_COMPLEX}
 
 # math functions: (number of arguments, result type); arguments become Python floats
 MATH_FUNCS: dict[str, tuple[int, Type]] = {
@@ -217,6 +248,19 @@ MATH_FUNCS: dict[str, tuple[int, Type]] = {
 MATH_FLOAT_TO_FLOAT = {n for n, (_, r) in MATH_FUNCS.items() if r == WEAK_FLOAT} - {"ldexp"}
 MATH_CONSTANTS = {"pi": np.pi, "e": np.e, "tau": 2 * np.pi, "inf": float("inf"), "nan": float("nan")}
 
+# cmath functions: (number of arguments, result type); arguments become Python complex (rect: floats)
+CMATH_FUNCS: dict[str, tuple[int, Type]] = {
+    "sqrt": (1, WEAK_COMPLEX),
+    "exp": (1, WEAK_COMPLEX),
+    "log": (1, WEAK_COMPLEX),
+    "phase": (1, WEAK_FLOAT),
+    "polar": (1, TupleT((WEAK_FLOAT, WEAK_FLOAT))),
+    "rect": (2, WEAK_COMPLEX),
+    "isnan": (1, BOOL),
+    "isinf": (1, BOOL),
+    "isfinite": (1, BOOL),
+}
+
 GPU_INDEX = {
     f"{what}_{axis}"
     for what in ("thread_idx", "block_idx", "block_dim", "grid_dim", "global_tid", "global_size")
@@ -237,11 +281,32 @@ def math_call(name: str, args: list[Type]) -> tuple[list[Type], Type]:
     for t in args:
         if not is_numeric(t):
             raise RuleError(f"math.{name}() needs numbers, not {t}")
+        if is_complex(t):
+            raise RuleError(
+                f"math.{name}() needs real numbers, not {t} (Python raises TypeError)",
+                f"use cmath.{name}() for complex numbers" if name in CMATH_FUNCS else "work on z.real and z.imag",
+            )
     if name == "ldexp":
         if not is_int(args[1]):
             raise RuleError(f"math.ldexp() needs an integer exponent, not {args[1]}", "convert it with int(...)")
         return [WEAK_FLOAT, WEAK_INT], result
     return [WEAK_FLOAT] * nargs, result
+
+
+def cmath_call(name: str, args: list[Type]) -> tuple[list[Type], Type]:
+    if name not in CMATH_FUNCS:
+        raise RuleError(f"cmath.{name} is not supported in kernel code", "supported: " + ", ".join(sorted(CMATH_FUNCS)))
+    nargs, result = CMATH_FUNCS[name]
+    if len(args) != nargs:
+        raise RuleError(f"cmath.{name}() takes {nargs} argument{'s' if nargs > 1 else ''}, got {len(args)}")
+    for t in args:
+        if not is_numeric(t):
+            raise RuleError(f"cmath.{name}() needs numbers, not {t}")
+    if name == "rect":
+        if any(is_complex(t) for t in args):
+            raise RuleError("cmath.rect() takes two real numbers (Python raises TypeError)", "pass abs(z), phase(z)")
+        return [WEAK_FLOAT, WEAK_FLOAT], result
+    return [WEAK_COMPLEX] * nargs, result
 
 
 def builtin_call(name: str, args: list[Type]) -> tuple[list[Type], Type]:
@@ -253,10 +318,17 @@ def builtin_call(name: str, args: list[Type]) -> tuple[list[Type], Type]:
     if name == "abs":
         if len(args) != 1 or not is_numeric(args[0]) or args[0] == BOOL:
             raise RuleError("abs() takes one number")
+        if is_complex(args[0]):  # the magnitude: a real of the matching precision
+            return list(args), component(args[0])
         return list(args), enum_operand(args[0], WEAK_INT)
     if name in ("min", "max"):
         if len(args) < 2:
             raise RuleError(f"{name}() in kernel code takes two or more numbers", "to reduce an array, loop over it")
+        if any(is_complex(t) for t in args):
+            raise RuleError(
+                f"{name}() of complex numbers: complex numbers are not ordered (Python raises TypeError)",
+                "compare abs(z), z.real or z.imag",
+            )
         result = args[0]
         for t in args[1:]:
             result = common(result, t, f"{name}()")

@@ -21,7 +21,7 @@ from . import rules
 #: Where a parameter's value comes from in a call: the k-th positional argument (int), a keyword
 #: argument (its name) or the parameter's default value (a node made for the call).
 ArgSource = int | str | ir.Const
-BUILTINS = {"len", "abs", "min", "max", "int", "float", "bool", "range", "print"}
+BUILTINS = {"len", "abs", "min", "max", "int", "float", "bool", "complex", "range", "print"}
 
 
 @dataclass(eq=False)

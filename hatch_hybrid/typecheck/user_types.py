@@ -12,7 +12,7 @@ from .. import ir
 from ..errors import CompileError, Loc, Note
 from ..frontend.discover import EnumSym, ExternalSym, KernelDecl, StructSym, TypeVarSym
 from ..frontend.parse import Parser, parse_function
-from ..types import ArrayT, EnumT, Scalar, StructT, Type, Weak, is_numeric
+from ..types import ArrayT, EnumT, Scalar, StructT, Type, Weak, is_complex, is_numeric
 from .cuda_spelling import rewrite_cuda_spelling
 from .typed import Callee, MethodSym, ProgramLike, StructInfo, SymbolT, TypedFunction
 
@@ -204,6 +204,12 @@ class UserTypeChecker:
             root = root.value
         assert isinstance(root, ir.Name)
         field_t = self.expr(target)
+        if is_complex(self.tf.types[target.value.nid]):
+            raise CompileError(
+                target.loc,
+                f"the parts of a complex number cannot be assigned (`.{target.attr}` is read-only in Python)",
+                "make a new number: z = complex(1.0, z.imag)",
+            )
         if root.id in self.params:
             raise CompileError(
                 target.loc,
@@ -215,7 +221,7 @@ class UserTypeChecker:
         if isinstance(field_t, StructT) or isinstance(value, StructT):
             if value != field_t:
                 raise CompileError(value_node.loc, f"cannot assign {value} to field `{target.attr}` of type {field_t}")
-        elif not is_numeric(value):
+        elif not is_numeric(value) or (is_complex(value) and not is_complex(field_t)):
             raise CompileError(value_node.loc, f"cannot assign {value} to field `{target.attr}` of type {field_t}")
         self.mutated.setdefault(root.id, target.loc)
 

@@ -15,7 +15,25 @@ from .manifest import ManifestError
 from .memory import DeviceArray, copy_to_host, device_array, to_device
 from .stream import Event, Graph, Stream, pinned_array
 from .structs import struct
-from .types import Array, boolean, f16, f32, f64, i8, i16, i32, i64, u8, u16, u32, u64
+from .types import (
+    Array,
+    boolean,
+    c64,
+    c128,
+    complex64,
+    complex128,
+    f16,
+    f32,
+    f64,
+    i8,
+    i16,
+    i32,
+    i64,
+    u8,
+    u16,
+    u32,
+    u64,
+)
 
 __version__ = "0.1.0"
 
@@ -57,6 +75,10 @@ __all__ = [
     "NoCudaError",
     "Stream",
     "boolean",
+    "c64",
+    "c128",
+    "complex64",
+    "complex128",
     "copy_to_host",
     "cuda",
     "cuda_available",

@@ -30,6 +30,7 @@ from .config import LaunchConfig
 from .manifest import Manifest, ManifestError
 from .prints import HEADER, read_host_buffer
 from .signature import Param
+from .structs import leaf_dtypes, leaves
 
 LAUNCH_WORDS = 13
 
@@ -343,21 +344,12 @@ def _slot_format(p: Param) -> str:
         return "q" * (1 + 2 * p.ndim)
     if p.kind == "enum":
         return "q"
-    dtypes = [p.dtype] if p.kind == "scalar" else _leaf_dtypes(p.dtype)
+    dtypes = leaf_dtypes(p.dtype)
     out = ""
     for d in dtypes:
         out += _CHARS["b" if d.kind == "b" else f"{d.kind}{d.itemsize}"] + (
             f"{8 - d.itemsize}x" if d.itemsize < 8 else ""
         )
-    return out
-
-
-def _leaf_dtypes(dtype: np.dtype[Any]) -> list[np.dtype[Any]]:
-    assert dtype.names is not None and dtype.fields is not None
-    out: list[np.dtype[Any]] = []
-    for name in dtype.names:
-        field = dtype.fields[name][0]
-        out += _leaf_dtypes(field) if field.names is not None else [field]
     return out
 
 
@@ -375,18 +367,11 @@ def _flatten(params: list[Param], values: list[Any]) -> list[Any]:
         elif p.kind == "enum":
             out.append(int(v))
         elif p.kind == "struct":
-            out += _struct_values(p.dtype, v)
+            out += leaves(v)
+        elif p.dtype.kind == "c":
+            out += (v.real, v.imag)
         else:
             out.append(v)
-    return out
-
-
-def _struct_values(dtype: np.dtype[Any], value: Any) -> list[Any]:
-    assert dtype.names is not None and dtype.fields is not None
-    out: list[Any] = []
-    for name in dtype.names:
-        field_dtype, field = dtype.fields[name][0], getattr(value, name)
-        out += _struct_values(field_dtype, field) if field_dtype.names is not None else [field]
     return out
 
 

@@ -45,7 +45,7 @@ _FORMAT = {
     "float32": "f",
     "float64": "d",
 }
-_PY_TYPES = {"b": (bool,), "i": (int,), "u": (int,), "f": (float, int)}
+_PY_TYPES = {"b": (bool,), "i": (int,), "u": (int,), "f": (float, int), "c": (complex, float, int)}
 
 
 def _codes(p: Param) -> list[str]:
@@ -138,7 +138,10 @@ class LaunchPlan:
         entries: list[tuple[Any, ArrayView, Any, tuple[int, ...], bool, int]] = []  # other libraries' arrays
         for index, (p, a) in enumerate(zip(self.params, values)):
             if p.kind == "scalar":
-                flat.append(a.item() if p.dtype.kind != "b" else int(a))
+                if p.dtype.kind == "c":
+                    flat += (a.real, a.imag)
+                else:
+                    flat.append(a.item() if p.dtype.kind != "b" else int(a))
                 continue
             if p.kind == "enum":
                 flat.append(int(a))
@@ -216,10 +219,16 @@ def _never_make(config: Any, stream: Any, env: Any, slow: Callable[..., Any], fo
 
 
 def _leaf_paths(cls: Any, prefix: str = "") -> list[str]:
-    """``["pos.re", "pos.im", "mass"]``: the attribute paths of a struct's scalar fields, depth first."""
+    """``["pos.re", "pos.im", "mass"]``: the attribute paths of a struct's scalar fields, depth first (a
+    complex field's real and imaginary parts: ``z.real``, ``z.imag``)."""
     out = []
     for name, convert in cls.__dict__[STRUCT_MARK].items():
-        out += _leaf_paths(convert, f"{prefix}{name}.") if is_struct(convert) else [f"{prefix}{name}"]
+        if is_struct(convert):
+            out += _leaf_paths(convert, f"{prefix}{name}.")
+        elif isinstance(convert, type) and issubclass(convert, np.complexfloating):
+            out += [f"{prefix}{name}.real", f"{prefix}{name}.imag"]
+        else:
+            out.append(f"{prefix}{name}")
     return out
 
 
@@ -292,8 +301,8 @@ def _generate_fast_path(plan: LaunchPlan) -> tuple[Callable[..., bool], Callable
             check = [f"if not ({' or '.join(accepted)}):", "    return NO"]
             typed += check
             mixed += check
-            values.append(a)
-            make_values.append(a)
+            values.append(f"{a}.real, {a}.imag" if p.dtype.kind == "c" else a)  # complex: two parameters
+            make_values.append(values[-1])
             keys.append(a)
         else:
             env[f"sig{i}"] = launch_signature(p.dtype, plan.device, p.ndim)

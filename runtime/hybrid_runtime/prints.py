@@ -51,6 +51,9 @@ def _is_site(site: Any) -> bool:
     )
 
 
+COMPLEX = ("complex", "c64", "c128")  # Python complex, np.complex64, np.complex128
+
+
 def format_records(data: bytes, sites: list[dict[str, Any]]) -> str:
     """The text of the records in ``data`` (up to a 0 site id or the end)."""
     out: list[str] = []
@@ -60,7 +63,7 @@ def format_records(data: bytes, sites: list[dict[str, Any]]) -> str:
         if not 0 < site_id <= len(sites):
             break
         pieces = sites[site_id - 1]["pieces"]
-        count = sum(1 for p in pieces if not isinstance(p, str))
+        count = sum(slots(p) for p in pieces if not isinstance(p, str))
         if pos + 8 * (1 + count) > size:
             break
         k = pos + 8
@@ -68,14 +71,21 @@ def format_records(data: bytes, sites: list[dict[str, Any]]) -> str:
             if isinstance(piece, str):
                 out.append(piece)
                 continue
-            out.append(format_piece(piece, data[k : k + 8]))
-            k += 8
+            end = k + 8 * slots(piece)
+            out.append(format_piece(piece, data[k:end]))
+            k = end
         pos = k
     return "".join(out)
 
 
+def slots(piece: dict[str, Any]) -> int:
+    """The 8-byte slots a value takes in a record: two for a complex number (real, imaginary)."""
+    return 2 if piece["type"] in COMPLEX else 1
+
+
 def format_piece(piece: dict[str, Any], raw: bytes) -> str:
-    """One value from its 8 bytes, as the Python path shows it: ``format(conv(value), spec)``."""
+    """One value from its 8 bytes (16 for a complex number), as the Python path shows it:
+    ``format(conv(value), spec)``."""
     value = python_value(piece, raw)
     conv = piece["conv"]
     shown = str(value) if conv == "s" else repr(value) if conv == "r" else ascii(value) if conv == "a" else value
@@ -91,6 +101,12 @@ def python_value(piece: dict[str, Any], raw: bytes) -> object:
         return float(struct.unpack("<d", raw)[0])
     if t == "boolean":  # a comparison of Python numbers gives a bool, of NumPy scalars a np.bool_: same text
         return raw[0] != 0
+    if t == "complex":
+        return complex(*struct.unpack("<dd", raw))
+    if t in COMPLEX:  # each part in its own slot, as the part's type
+        part = np.dtype(np.float32 if t == "c64" else np.float64)
+        real, imag = (np.frombuffer(raw[k : k + part.itemsize], part.newbyteorder("<"))[0] for k in (0, 8))
+        return np.array([real, imag], part).view(SCALAR_DTYPES[t])[0]
     if t == "enum":
         members = tuple((str(n), int(v)) for n, v in piece["members"])
         return _enum(str(piece["enum"]), members)(int.from_bytes(raw, "little", signed=True))

@@ -1,4 +1,4 @@
-"""The Python path's ``math``: the device's results where Python's ``math`` raises.
+"""The Python path's ``math`` and ``cmath``: the device's results where Python's raise.
 
 On the GPU and in native CPU code ``math.sqrt(-1.0)`` is nan, ``math.log(0.0)`` is -inf and
 ``math.exp(1000.0)`` is inf (IEEE 754, as NumPy). Python's ``math`` raises ``ValueError`` or
@@ -10,7 +10,9 @@ taken from NumPy.
 
 from __future__ import annotations
 
+import cmath
 import math
+import sys
 import types
 import weakref
 from collections.abc import Callable
@@ -41,10 +43,53 @@ def _ieee(name: str) -> Callable[..., Any]:
     return function
 
 
+def _cmath_ieee(name: str, *args: Any) -> Any:
+    """What the device computes where Python's ``cmath`` raises (the device's formulas, in IEEE arithmetic)."""
+    with np.errstate(all="ignore"):
+        if name == "rect":
+            r, phi = np.float64(args[0]), np.float64(args[1])
+            return complex(r * np.cos(phi), r * np.sin(phi))
+        z = complex(args[0])
+        if name == "log":  # log(0): -inf, as math.log(0.0)
+            return complex(-math.inf, math.atan2(z.imag, z.real))
+        if name == "polar":  # the magnitude overflows, or the angle underflows
+            return float(np.hypot(z.real, z.imag)), math.atan2(z.imag, z.real)
+        if name == "phase":  # the angle underflows (CPython raises OverflowError)
+            return math.atan2(z.imag, z.real)
+        if name == "exp":  # exp(re) overflows: exp(re - 1) * (cos, sin) * e
+            big = z.real > math.log(sys.float_info.max / 4)
+            scale = np.exp(np.float64(z.real - 1.0 if big else z.real))
+            e = np.float64(math.e if big else 1.0)
+            return complex(scale * np.cos(np.float64(z.imag)) * e, scale * np.sin(np.float64(z.imag)) * e)
+        return numpy_cmath[name](z)  # sqrt never raises
+
+
+numpy_cmath: dict[str, Callable[..., Any]] = {"sqrt": lambda z: complex(np.sqrt(np.complex128(z)))}
+
+
+def _cmath_function(name: str) -> Callable[..., Any]:
+    python = getattr(cmath, name)
+
+    def function(*args: Any) -> Any:
+        try:
+            return python(*args)
+        except (ValueError, OverflowError):
+            return _cmath_ieee(name, *args)
+
+    function.__name__ = function.__qualname__ = name
+    return function
+
+
 ieee_math = types.ModuleType("math", __doc__)
 ieee_math.__dict__.update({k: v for k, v in vars(math).items() if not k.startswith("__")})
 ieee_math.__dict__.update({name: _ieee(name) for name in _IEEE})
+_CMATH_RAISING = ("sqrt", "exp", "log", "polar", "rect", "phase")
+ieee_cmath = types.ModuleType("cmath", "The Python path's cmath: the device's results where Python's cmath raises.")
+ieee_cmath.__dict__.update({k: v for k, v in vars(cmath).items() if not k.startswith("__")})
+ieee_cmath.__dict__.update({name: _cmath_function(name) for name in _CMATH_RAISING})
 _REPLACE = {id(getattr(math, name)): getattr(ieee_math, name) for name in _IEEE}
+_REPLACE.update({id(getattr(cmath, name)): getattr(ieee_cmath, name) for name in _CMATH_RAISING})
+_MODULES = {id(math): ieee_math, id(cmath): ieee_cmath}
 
 _patched: weakref.WeakKeyDictionary[types.FunctionType, types.FunctionType] = weakref.WeakKeyDictionary()
 
@@ -62,9 +107,11 @@ def with_ieee_math(func: types.FunctionType) -> types.FunctionType:
     _patched[func] = copy
     names = set(_names(func.__code__))
     for name, value in func.__globals__.items():
-        if value is math:
-            globs[name] = ieee_math
-        elif id(value) in _REPLACE and value is getattr(math, getattr(value, "__name__", ""), None):
+        if value is math or value is cmath:
+            globs[name] = _MODULES[id(value)]
+        elif id(value) in _REPLACE and any(
+            value is getattr(m, getattr(value, "__name__", ""), None) for m in (math, cmath)
+        ):
             globs[name] = _REPLACE[id(value)]
         elif name in names and isinstance(value, types.FunctionType):
             globs[name] = with_ieee_math(value)

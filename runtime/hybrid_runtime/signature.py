@@ -141,14 +141,25 @@ def _in_float_range(kernel: str, p: Param, value: Any) -> Any:
         as_float = float(value)
     except OverflowError:  # an int beyond f64
         raise _out_of_range(kernel, p, value, _float_bounds(p.dtype)) from None
-    if _FLOAT_OVERFLOW.get(p.dtype.itemsize, float("inf")) <= abs(as_float) < float("inf"):
+    part = p.dtype.itemsize // (1 + (p.dtype.kind == "c"))  # a complex number's parts are floats
+    if _FLOAT_OVERFLOW.get(part, float("inf")) <= abs(as_float) < float("inf"):
         raise _out_of_range(kernel, p, value, _float_bounds(p.dtype))
     return value
 
 
+def _in_range(kernel: str, p: Param, value: Any) -> Any:
+    """A number for a float or complex parameter (a complex one's parts are checked one by one)."""
+    if p.dtype.kind == "c" and isinstance(value, (complex, np.complexfloating)):
+        _in_float_range(kernel, p, value.real)
+        _in_float_range(kernel, p, value.imag)
+        return value
+    return _in_float_range(kernel, p, value)
+
+
 def _float_bounds(dtype: np.dtype[Any]) -> str:
-    top = dtype.type(np.finfo(dtype).max)  # as NumPy shows the type's values: 3.4028235e+38
-    top = str(float(top)) if dtype.itemsize == 2 else str(top)  # but 65504.0, not 6.55e+04
+    info = np.finfo(dtype)  # a complex type's parts: its real type's
+    top = info.dtype.type(info.max)  # as NumPy shows the type's values: 3.4028235e+38
+    top = str(float(top)) if info.dtype.itemsize == 2 else str(top)  # but 65504.0, not 6.55e+04
     return f"[-{top}, {top}]"
 
 
@@ -165,8 +176,8 @@ def check_scalar(kernel: str, p: Param, value: Any) -> Any:
         if value.dtype != dtype and not np.can_cast(value.dtype, dtype, "safe"):
             if dtype.kind in "iu":  # a wider integer: its value must fit
                 _in_int_range(kernel, p, int(value))
-            elif dtype.kind == "f":
-                _in_float_range(kernel, p, value)
+            elif dtype.kind in "fc":
+                _in_range(kernel, p, value)
         return dtype.type(value)
     if isinstance(value, bool):
         if dtype.kind != "b":
@@ -175,13 +186,13 @@ def check_scalar(kernel: str, p: Param, value: Any) -> Any:
     if isinstance(value, int):
         if dtype.kind in "iu":
             return dtype.type(_in_int_range(kernel, p, value))
-        if dtype.kind == "f":
+        if dtype.kind in "fc":
             return dtype.type(_in_float_range(kernel, p, value))
         raise TypeError(f"{_expects(kernel, p)}, got int")
-    if isinstance(value, float):
-        if dtype.kind == "f":
-            return dtype.type(_in_float_range(kernel, p, value))
-        raise TypeError(f"{_expects(kernel, p)}, got float")
+    if isinstance(value, (float, complex)):
+        if dtype.kind in "fc" and not (isinstance(value, complex) and dtype.kind == "f"):
+            return dtype.type(_in_range(kernel, p, value))
+        raise TypeError(f"{_expects(kernel, p)}, got {type(value).__name__}")
     if hasattr(value, "__index__") and dtype.kind in "iu":  # e.g. IntEnum members
         return check_scalar(kernel, p, value.__index__())
     raise TypeError(f"{_expects(kernel, p)}, got {type(value).__name__}")

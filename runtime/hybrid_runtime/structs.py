@@ -131,17 +131,24 @@ def from_record(cls: Any, record: Any) -> Any:
 
 
 def leaves(obj: Any) -> Iterator[Any]:
-    """The scalar fields of a struct instance, depth first (how it is passed to a kernel)."""
+    """The scalar fields of a struct instance, depth first (how it is passed to a kernel: a complex
+    field as its real and imaginary parts)."""
     for k in _fields(obj):
         v = getattr(obj, k)
         if is_struct(type(v)):
             yield from leaves(v)
+        elif isinstance(v, (complex, np.complexfloating)):
+            yield v.real
+            yield v.imag
         else:
             yield v
 
 
 def leaf_dtypes(dtype: np.dtype[Any]) -> list[np.dtype[Any]]:
-    """The scalar dtypes of a (structured) dtype, depth first."""
+    """The scalar dtypes of a (structured) dtype, depth first; a complex one as its two parts."""
+    if dtype.kind == "c":
+        part = np.dtype(f"f{dtype.itemsize // 2}")
+        return [part, part]
     if dtype.names is None:
         return [dtype]
     return [leaf for name in dtype.names for leaf in leaf_dtypes(dtype.fields[name][0])]  # type: ignore[index]

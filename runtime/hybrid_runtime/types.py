@@ -23,6 +23,8 @@ u64 = np.uint64
 f16 = np.float16
 f32 = np.float32
 f64 = np.float64
+c64 = complex64 = np.complex64
+c128 = complex128 = np.complex128
 
 #: Canonical short names of the scalar types, keyed by NumPy dtype name.
 SCALAR_NAMES: dict[str, str] = {
@@ -38,6 +40,8 @@ SCALAR_NAMES: dict[str, str] = {
     "float16": "f16",
     "float32": "f32",
     "float64": "f64",
+    "complex64": "c64",
+    "complex128": "c128",
 }
 #: Short name -> NumPy dtype.
 SCALAR_DTYPES: dict[str, np.dtype[Any]] = {short: np.dtype(long) for long, short in SCALAR_NAMES.items()}
@@ -51,6 +55,8 @@ def scalar_name(dtype: Any) -> str:
         return "f64"
     if dtype is bool:
         return "boolean"
+    if dtype is complex:
+        return "c128"
     try:
         name = np.dtype(dtype).name
     except TypeError:

@@ -23,6 +23,7 @@ _BINOPS: dict[type[ast.operator], str] = {
     ast.BitXor: "^",
 }
 _UNARYOPS: dict[type[ast.unaryop], str] = {ast.USub: "-", ast.UAdd: "+", ast.Invert: "~", ast.Not: "not"}
+_IDENTITY_OPS: dict[type[ast.cmpop], str] = {ast.Is: "is", ast.IsNot: "is not", ast.In: "in", ast.NotIn: "not in"}
 _CMPOPS: dict[type[ast.cmpop], str] = {
     ast.Lt: "<",
     ast.LtE: "<=",
@@ -342,7 +343,8 @@ class Parser:
                 if type(op) not in _CMPOPS:
                     raise CompileError(
                         loc,
-                        f"`{type(op).__name__}` comparisons (is, in) are not supported in kernel code",
+                        f"`{_IDENTITY_OPS[type(op)]}` comparisons (is, is not, in, not in) are not supported in "
+                        "kernel code",
                         "compare numbers with ==, !=, <, <=, >, >=",
                     )
                 ops.append(_CMPOPS[type(op)])

@@ -120,10 +120,13 @@ def build(tmp_path: Path, request: pytest.FixtureRequest):
 
 
 @contextlib.contextmanager
-def built_package(root: Path, name: str, source: str, native: bool = False) -> Iterator[ModuleType]:
+def built_package(
+    root: Path, name: str, source: str, native: bool = False, compiled: dict[str, CompiledKernel] | None = None
+) -> Iterator[ModuleType]:
     """For module-scoped fixtures: ``<root>/<name>/kern.py`` compiled (no cache) with its ``_hybrid/`` next to
     it, as its wheel would install it; yields the imported ``<name>.kern``, then forgets the package.
-    ``native``: with native code for this machine too, and every PTX through ptxas, as ``build`` does."""
+    ``native``: with native code for this machine too, and every PTX through ptxas, as ``build`` does;
+    ``compiled`` receives the compiled kernels by name."""
     (root / name).mkdir(parents=True)
     (root / name / "__init__.py").write_text("")
     (root / name / "kern.py").write_text(textwrap.dedent(source))
@@ -133,6 +136,8 @@ def built_package(root: Path, name: str, source: str, native: bool = False) -> I
         for arch, text in k.ptx.items():
             assemble(text, arch, root)
     write_package_artifacts(kernels, TEST_ARCHS, root)
+    if compiled is not None:
+        compiled.update({k.decl.name: k for k in kernels})
     sys.path.insert(0, str(root))
     try:
         yield importlib.import_module(f"{name}.kern")

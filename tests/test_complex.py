@@ -16,8 +16,6 @@ import numpy as np
 import pytest
 from conftest import DEVICES, KERNEL_PRELUDE
 
-from hatch_hybrid.pipeline import compile_packages
-
 SOURCE = (
     KERNEL_PRELUDE
     + """
@@ -238,32 +236,12 @@ def _same(got: np.ndarray, expected: np.ndarray) -> None:
 
 @pytest.fixture(scope="module")
 def cx(tmp_path_factory):  # type: ignore[no-untyped-def]
-    from conftest import HOST_TARGETS, TEST_ARCHS, assemble
+    from conftest import built_package
 
-    from hatch_hybrid.hook.artifacts import write_package_artifacts
-    from hatch_hybrid.pipeline import Options
-
-    root = tmp_path_factory.mktemp("complex")
-    pkg = root / "cxpkg"
-    pkg.mkdir()
-    (pkg / "__init__.py").write_text("")
-    (pkg / "kern.py").write_text(SOURCE)
-    kernels = compile_packages([pkg], options=Options(list(TEST_ARCHS), cubin=False, cpu=HOST_TARGETS))
-    for k in kernels:
-        for arch, text in k.ptx.items():
-            assemble(text, arch, root)
-    write_package_artifacts(kernels, TEST_ARCHS, root)
-    import importlib
-
-    sys.path.insert(0, str(root))
-    try:
-        module = importlib.import_module("cxpkg.kern")
-        module.COMPILED = {k.decl.name: k for k in kernels}
+    compiled: dict[str, Any] = {}
+    with built_package(tmp_path_factory.mktemp("complex"), "cxpkg", SOURCE, native=True, compiled=compiled) as module:
+        module.COMPILED = compiled
         yield module
-    finally:
-        sys.path.remove(str(root))
-        for m in [m for m in sys.modules if m.split(".")[0] == "cxpkg"]:
-            del sys.modules[m]
 
 
 N = 2048

@@ -6,11 +6,8 @@ f16 values; binary operations over a large random sample of bit patterns (inf, n
 from __future__ import annotations
 
 import dataclasses
-import importlib
 import re
 import struct
-import sys
-import textwrap
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,7 +16,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from conftest import HOST_TARGETS, KERNEL_PRELUDE, TEST_ARCHS, assemble
+from conftest import HOST_TARGETS, KERNEL_PRELUDE, TEST_ARCHS, built_package
 from hybrid_runtime import native
 
 from hatch_hybrid.backend.host import half
@@ -27,7 +24,6 @@ from hatch_hybrid.backend.host.link import link
 from hatch_hybrid.backend.host.targets import DEFAULT_TARGETS, TARGETS
 from hatch_hybrid.cache import KernelCache
 from hatch_hybrid.errors import CompileError
-from hatch_hybrid.hook.artifacts import write_package_artifacts
 from hatch_hybrid.pipeline import CompiledKernel, Options, compile_packages
 
 SOURCE = (
@@ -141,23 +137,9 @@ BINARY_ROWS = 13
 def kern(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[ModuleType, dict[str, CompiledKernel]]]:
     """The kernels above, compiled once (PTX through ptxas for sm_70 and sm_90, native code for this
     machine) and imported as their wheel installs them."""
-    root = tmp_path_factory.mktemp("f16")
-    (root / "hkf16").mkdir()
-    (root / "hkf16" / "__init__.py").write_text("")
-    (root / "hkf16" / "kern.py").write_text(textwrap.dedent(SOURCE))
-    options = Options(list(TEST_ARCHS), cubin=False, cpu=HOST_TARGETS, cache=KernelCache(None))
-    kernels = compile_packages([root / "hkf16"], options=options)
-    for k in kernels:
-        for arch, text in k.ptx.items():
-            assemble(text, arch, root)
-    write_package_artifacts(kernels, TEST_ARCHS, root)
-    sys.path.insert(0, str(root))
-    try:
-        yield importlib.import_module("hkf16.kern"), {k.decl.name: k for k in kernels}
-    finally:
-        sys.path.remove(str(root))
-        for m in [m for m in sys.modules if m.split(".")[0] == "hkf16"]:
-            del sys.modules[m]
+    compiled: dict[str, CompiledKernel] = {}
+    with built_package(tmp_path_factory.mktemp("f16"), "hkf16", SOURCE, native=True, compiled=compiled) as module:
+        yield module, compiled
 
 
 #: the native code at each x86-64 level (v4 where the CPU has it), the Python function, the GPU

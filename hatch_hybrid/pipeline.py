@@ -356,7 +356,7 @@ def _compile(
         typed.uses_barrier,
         variant={name.rsplit(".", 1)[-1]: str(t) for name, t in typevars.items()},
         index32=index32,
-        checks=[_site_entry(program, site) for site in lowerer.sites],
+        checks=[_site_entry(program, site) for site in lowerer.checks.sites],
         prints=_print_entry(program, lowerer),
         deps=deps,
         source_hash=source_hash(deps),
@@ -414,7 +414,7 @@ def _compile_host(program: Program, decl: KernelDecl, result: CompiledKernel, op
         shared_bytes=lowerer.shared_bytes,
         barriers=typed.uses_barrier,
         libm=sorted(lowerer.libdevice),
-        checks=[_site_entry(program, site) for site in lowerer.sites],
+        checks=[_site_entry(program, site) for site in lowerer.checks.sites],
         prints=_print_entry(program, lowerer),
     )
     if options.dump_dir is not None:

@@ -27,6 +27,7 @@ from .loops import Loop, LoopLowerer
 from .memory import MemoryLowerer
 from .ops import I8, I32, I64, PTR, VOID, Ops, const, llvm_type
 from .printing import DEFAULT_PRINT_BUFFER, PrintLowerer, PrintSites
+from .sites import SiteTable
 from .tables import TableGlobals, TableLowerer
 from .values import ArrayValue, TupleValue, Value, abi_types, constant_value, flatten, unflatten
 from .views import ViewLowerer
@@ -50,8 +51,7 @@ class ModuleLowerer:
         self.lines: LineInfo | None = None  # set before lowering: the GPU code's line information
         self.fastmath = fastmath
         self.debug = debug  # bounds checks on every array access
-        self.sites: list[dict[str, object]] = []  # failed checks report their index here + 1
-        self._site_ids: dict[tuple[object, ...], int] = {}
+        self.checks = SiteTable()  # a failed check records its site's id in the error slot
         self._error_slot: llir.GlobalVariable | None = None
         self.prints = PrintSites(print_buffer)
         # the variant being lowered: "" (64-bit index math) or INDEX32_SUFFIX (32-bit: every array
@@ -113,15 +113,6 @@ class ModuleLowerer:
             found = (self.shared_bytes + align - 1) // align * align
             self.shared_bytes = found + size
             self._shared_offsets[key] = found
-        return found
-
-    def site(self, site: dict[str, object]) -> int:
-        """The id (from 1) a failed check at this site records; one id per site across variants."""
-        key = tuple(sorted(site.items()))
-        found = self._site_ids.get(key)
-        if found is None:
-            self.sites.append(site)
-            found = self._site_ids[key] = len(self.sites)
         return found
 
     def lower_functions(self, tfs: list[TypedFunction]) -> llir.Module:

@@ -48,7 +48,7 @@ class MemoryLowerer(LowererParts):
             site["source"] = source.strip()
         if msg is not None:
             site["msg"] = msg
-        site_id = parent.site(site)
+        site_id = parent.checks.site(site)
         if parent.host:
             self.host_check(ok, site_id, values)  # type: ignore[attr-defined]
             return

@@ -25,28 +25,19 @@ from .abi import PRINT_BUFFER, PRINT_HEADER
 from .host import as_bits
 from .ops import I8, I64, PTR
 from .parts import LowererParts
+from .sites import SiteTable
 from .values import Value
 
 DEFAULT_PRINT_BUFFER = 1 << 20  # bytes of records, CUDA's printf FIFO default
 
 
-class PrintSites:
-    """A module's print sites (their ids are their index + 1) and its print buffer's capacity."""
+class PrintSites(SiteTable):
+    """A module's print sites and its print buffer's capacity."""
 
     def __init__(self, capacity: int = DEFAULT_PRINT_BUFFER) -> None:
+        super().__init__()
         self.capacity = (capacity + 7) // 8 * 8
-        self.sites: list[dict[str, Any]] = []
-        self._ids: dict[str, int] = {}
         self._global: llir.GlobalVariable | None = None
-
-    def site(self, site: dict[str, Any]) -> int:
-        """The id of this site (one per site across a kernel's variants)."""
-        key = repr(sorted(site.items()))
-        found = self._ids.get(key)
-        if found is None:
-            self.sites.append(site)
-            found = self._ids[key] = len(self.sites)
-        return found
 
     def buffer(self, module: llir.Module) -> llir.GlobalVariable:
         """GPU: the ``hybrid_print`` global, which the runtime finds by name."""

@@ -8,8 +8,6 @@ expressions, each short-circuiting as Python does.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from llvmlite import ir as llir
 
 from .. import ir
@@ -19,9 +17,6 @@ from ..types import Type, Weak, is_complex, storage
 from .ops import I1, const, llvm_type
 from .parts import LowererParts
 from .values import Value, flatten, unflatten
-
-if TYPE_CHECKING:
-    pass
 
 
 class OperatorLowerer(LowererParts):

@@ -7,8 +7,6 @@ grid-stride loops (run-time trip counts), and not for loops that synchronise thr
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from llvmlite import ir as llir
 
 from .. import ir
@@ -16,9 +14,6 @@ from ..typecheck.rules import SHUFFLES, VOTES
 from ..types import WEAK_INT
 from .ops import I64, const
 from .parts import LowererParts
-
-if TYPE_CHECKING:
-    pass
 
 _CONVERGENT = {"syncthreads"} | SHUFFLES | VOTES
 

@@ -8,8 +8,6 @@ the module's error slot.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from llvmlite import ir as llir
 
 from .. import ir
@@ -18,9 +16,6 @@ from ..types import WEAK_INT, ArrayT, Element, Scalar, StructT, TupleT
 from .ops import I8, I32, I64, PTR, VOID, const, memory_type
 from .parts import LowererParts
 from .values import ArrayValue, TupleValue, Value, flatten, leaf_offsets, unflatten
-
-if TYPE_CHECKING:
-    pass
 
 
 def element_memory_type(dtype: Element) -> llir.Type:

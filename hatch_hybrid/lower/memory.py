@@ -15,6 +15,7 @@ from ..errors import Loc
 from ..types import WEAK_INT, ArrayT, Element, Scalar, StructT, TupleT
 from .ops import I8, I32, I64, PTR, VOID, const, memory_type
 from .parts import LowererParts
+from .sites import located
 from .values import ArrayValue, TupleValue, Value, flatten, leaf_offsets, unflatten
 
 
@@ -37,10 +38,7 @@ class MemoryLowerer(LowererParts):
         """Unless ``ok``: record this site (and up to two i64 values) in the error slot if it is still
         empty, then end the thread (PTX ``exit``)."""
         parent = self.parent
-        site: dict[str, object] = {"kind": kind, "module": self.tf.fn.module, "line": loc.line, "col": loc.col + 1}
-        source = loc.source_line()
-        if source:
-            site["source"] = source.strip()
+        site = located(self.tf.fn.module, loc, kind=kind)
         if msg is not None:
             site["msg"] = msg
         site_id = parent.checks.site(site)

@@ -14,8 +14,6 @@ launch passes one (the thread context's ``print`` word). Why the runtime formats
 
 from __future__ import annotations
 
-from typing import Any
-
 from llvmlite import ir as llir
 
 from .. import ir
@@ -25,7 +23,7 @@ from .abi import PRINT_BUFFER, PRINT_HEADER
 from .host import as_bits
 from .ops import I8, I64, PTR
 from .parts import LowererParts
-from .sites import SiteTable
+from .sites import SiteTable, located
 from .values import Value
 
 DEFAULT_PRINT_BUFFER = 1 << 20  # bytes of records, CUDA's printf FIFO default
@@ -55,10 +53,7 @@ class PrintLowerer(LowererParts):
     def print_call(self, e: ir.Call) -> Value:
         parent = self.parent
         prints: PrintSites = parent.prints
-        site: dict[str, Any] = {"module": self.tf.fn.module, "line": e.loc.line, "col": e.loc.col + 1}
-        source = e.loc.source_line()
-        if source:
-            site["source"] = source.strip()
+        site = located(self.tf.fn.module, e.loc)
         site["pieces"] = self.tf.prints[e.nid]
         site_id = prints.site(site)
         b = self.b

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..errors import Loc
+
 
 class SiteTable:
     """Sites (dicts for the manifest) and their ids; one id per distinct site, across a kernel's
@@ -21,3 +23,13 @@ class SiteTable:
             self.sites.append(site)
             found = self._ids[key] = len(self.sites)
         return found
+
+
+def located(module: str, loc: Loc, **fields: Any) -> dict[str, Any]:
+    """A site for the manifest: ``fields``, then where it is (module, line, column from 1) and its
+    source line, which the runtime's messages show."""
+    site = {**fields, "module": module, "line": loc.line, "col": loc.col + 1}
+    source = loc.source_line()
+    if source:
+        site["source"] = source.strip()
+    return site

@@ -52,8 +52,9 @@ def array_table(value: np.ndarray, name: str, loc: Loc) -> TableT:
     return _make("array", scalar_of_dtype(value.dtype), value.shape, value, name)
 
 
-def tuple_layout(value: tuple[Any, ...]) -> tuple[tuple[int, ...], Type] | str:
-    """The shape and element type of a tuple of numbers read as a table, or why it cannot be one."""
+def tuple_layout(value: tuple[Any, ...]) -> tuple[tuple[int, ...], Type, list[Any]] | str:
+    """The shape, element type and elements (row-major) of a tuple of numbers read as a table, or why
+    it cannot be one."""
     shape: list[int] = []
     level: list[Any] = [value]
     while all(isinstance(v, tuple) for v in level):
@@ -73,7 +74,7 @@ def tuple_layout(value: tuple[Any, ...]) -> tuple[tuple[int, ...], Type] | str:
     (elem,) = types
     if elem == WEAK_INT and not all(_I64_MIN <= v <= _I64_MAX for v in level):
         return "an int does not fit in 64 bits (a Python int is held in i64)"
-    return tuple(shape), elem
+    return tuple(shape), elem, level
 
 
 def tuple_table(value: tuple[Any, ...], name: str, loc: Loc) -> TableT:
@@ -87,10 +88,7 @@ def tuple_table(value: tuple[Any, ...], name: str, loc: Loc) -> TableT:
             f"{name} = np.array(..., dtype=np.float64) (or the dtype you mean) for one type, or index it with "
             "literals",
         )
-    shape, elem = layout
-    leaves: list[Any] = list(value)
-    for _ in shape[1:]:
-        leaves = [item for row in leaves for item in row]
+    shape, elem, leaves = layout
     return _make("tuple", elem, shape, np.array(leaves, dtype=storage(elem).dtype), name)
 
 

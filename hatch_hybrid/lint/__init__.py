@@ -8,11 +8,10 @@ a bare ``# hybrid: ignore``) on the reported line silences that one site.
 from __future__ import annotations
 
 import linecache
+import math
 import re
 from dataclasses import dataclass, field
 from typing import Any
-
-import numpy as np
 
 from .. import ir
 from ..errors import LintWarning, Loc, Note
@@ -57,7 +56,7 @@ def shared_memory(kernel: TypedFunction, reached: list[TypedFunction]) -> list[L
             callee = tf.callees.get(node.nid)
             if callee is not None and callee.kind == "gpu" and callee.name == "shared_array":
                 itemsize = callee.arg_types[0].dtype.itemsize  # type: ignore[attr-defined]
-                sites.append((node.loc, itemsize * int(np.prod(tf.consts[node.nid], dtype=object))))
+                sites.append((node.loc, itemsize * math.prod(tf.consts[node.nid])))
     total = sum(size for _, size in sites)
     if total <= SHARED_MEMORY_LIMIT:
         return []

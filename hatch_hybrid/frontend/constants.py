@@ -161,9 +161,8 @@ class Evaluator:
                 target = f"builtins.{node.func.id}"
         else:
             target = self.lookup(node.func)
-        if isinstance(target, str) and target.rpartition(".")[::2] in [("numpy", f) for f in ARRAY_FUNCTIONS]:
-            name = target.rpartition(".")[2]
-            return self._array(lambda: arrays.call(name, node))
+        if isinstance(target, str) and target.startswith("numpy.") and target[6:] in ARRAY_FUNCTIONS:
+            return self._array(lambda: arrays.call(target[6:], node))
         if not isinstance(target, str) or node.keywords:
             raise NotConstant("a call of something other than a type or a math function")
         args = [self(a) for a in node.args]

@@ -14,7 +14,7 @@ from typing import Protocol
 
 from llvmlite import ir as llir
 
-from ..types import Scalar, Type, Weak, component, is_complex, storage
+from ..types import Type, Weak, component, is_complex, storage
 
 
 class Emitter(Protocol):
@@ -187,10 +187,6 @@ class ComplexOps:
         nan = llir.Constant(ar.type, float("nan"))
         return self.pack(b.select(either, f("fdiv", re, denom), nan), b.select(either, f("fdiv", im, denom), nan))
 
-    def nonzero(self, v: llir.Value) -> llir.Value:
-        """The divisor test of CPython's complex division: not both parts equal to zero."""
-        return self.truth(v)
-
     def compare(self, op: str, a: llir.Value, b_: llir.Value) -> llir.Value:
         """``==``: both parts equal; ``!=``: either part differs (NaN differs from everything)."""
         (ar, ai), (br, bi) = self.parts(a), self.parts(b_)
@@ -221,8 +217,3 @@ class ComplexOps:
 
     def part(self, v: llir.Value, name: str) -> llir.Value:
         return self.b.extract_value(v, 0 if name == "real" else 1)
-
-
-def is_complex_scalar(t: Type) -> bool:
-    """Whether values of ``t`` are held as complex numbers on the device."""
-    return isinstance(t, (Scalar, Weak)) and is_complex(t)

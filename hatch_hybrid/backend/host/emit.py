@@ -40,8 +40,3 @@ def optimise(llvm_ir: str, entries: set[str], name: str, level: str = "") -> llv
 
 def emit_object(mod: llvm.ModuleRef, name: str, level: str = "") -> bytes:
     return bytes(target_machine(name, level).emit_object(mod))
-
-
-def undefined_symbols(mod: llvm.ModuleRef) -> list[str]:
-    """The C library functions the code calls (the platform's libm provides them at load time)."""
-    return sorted(fn.name for fn in mod.functions if fn.is_declaration and not fn.name.startswith("llvm."))

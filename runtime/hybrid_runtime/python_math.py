@@ -56,15 +56,11 @@ def _cmath_ieee(name: str, *args: Any) -> Any:
             return float(np.hypot(z.real, z.imag)), math.atan2(z.imag, z.real)
         if name == "phase":  # the angle underflows (CPython raises OverflowError)
             return math.atan2(z.imag, z.real)
-        if name == "exp":  # exp(re) overflows: exp(re - 1) * (cos, sin) * e
-            big = z.real > math.log(sys.float_info.max / 4)
-            scale = np.exp(np.float64(z.real - 1.0 if big else z.real))
-            e = np.float64(math.e if big else 1.0)
-            return complex(scale * np.cos(np.float64(z.imag)) * e, scale * np.sin(np.float64(z.imag)) * e)
-        return numpy_cmath[name](z)  # sqrt never raises
-
-
-numpy_cmath: dict[str, Callable[..., Any]] = {"sqrt": lambda z: complex(np.sqrt(np.complex128(z)))}
+        assert name == "exp", name  # exp(re) overflows: exp(re - 1) * (cos, sin) * e
+        big = z.real > math.log(sys.float_info.max / 4)
+        scale = np.exp(np.float64(z.real - 1.0 if big else z.real))
+        e = np.float64(math.e if big else 1.0)
+        return complex(scale * np.cos(np.float64(z.imag)) * e, scale * np.sin(np.float64(z.imag)) * e)
 
 
 def _cmath_function(name: str) -> Callable[..., Any]:
@@ -83,7 +79,7 @@ def _cmath_function(name: str) -> Callable[..., Any]:
 ieee_math = types.ModuleType("math", __doc__)
 ieee_math.__dict__.update({k: v for k, v in vars(math).items() if not k.startswith("__")})
 ieee_math.__dict__.update({name: _ieee(name) for name in _IEEE})
-_CMATH_RAISING = ("sqrt", "exp", "log", "polar", "rect", "phase")
+_CMATH_RAISING = ("exp", "log", "polar", "rect", "phase")  # cmath.sqrt never raises
 ieee_cmath = types.ModuleType("cmath", "The Python path's cmath: the device's results where Python's cmath raises.")
 ieee_cmath.__dict__.update({k: v for k, v in vars(cmath).items() if not k.startswith("__")})
 ieee_cmath.__dict__.update({name: _cmath_function(name) for name in _CMATH_RAISING})

@@ -157,7 +157,8 @@ class HostCode:
     frame_bytes: int = 0  # per thread, for kernels whose threads meet at barriers: context and locals
     exchange_bytes: int = 0  # per thread, for kernels with warp calls: the warp exchange buffers
     shared_bytes: int = 0  # static shared memory per block
-    barriers: bool = False  # threads meet (barriers, warp calls): the driver's state machine runs
+    barriers: bool = False  # threads meet (barriers, warp calls)
+    state_machine: str = ""  # threads meet where loops over threads cannot run them: why (lower.fission_plan)
     libm: list[str] = field(default_factory=list)  # C library functions called
     checks: list[dict[str, Any]] = field(default_factory=list)  # sites of failed checks (assert, bounds)
     prints: dict[str, Any] = field(default_factory=dict)  # print() sites and buffer bytes (lower.printing)
@@ -172,6 +173,8 @@ class HostCode:
             "shared_bytes": self.shared_bytes,
             "barriers": self.barriers,
         }
+        if self.state_machine:
+            entry["state_machine"] = self.state_machine
         if self.exchange_bytes:
             entry["exchange_bytes"] = self.exchange_bytes
         if self.checks:
@@ -395,7 +398,10 @@ def _compile_host(program: Program, decl: KernelDecl, result: CompiledKernel, op
     except NativeUnsupported as exc:
         return HostCode(unsupported=str(exc))
     # a thread's context, then its locals (kernels whose threads meet at barriers)
-    frame_bytes = CTX_WORDS * 8 + lowerer.frame_bytes if typed.uses_barrier else 0
+    if lowerer.fission:  # per thread: the slots of the locals that cross meeting points
+        frame_bytes = lowerer.frame_bytes
+    else:
+        frame_bytes = CTX_WORDS * 8 + lowerer.frame_bytes if typed.uses_barrier else 0
     levels = sorted({level for t in options.cpu for level, _ in TARGETS[t].levels})
     for level in ["", *levels]:
         host_driver.add_entry(
@@ -406,6 +412,7 @@ def _compile_host(program: Program, decl: KernelDecl, result: CompiledKernel, op
             frame_bytes,
             lowerer.ctx_reads,
             lowerer.warp_calls,
+            lowerer.fission,
         )
     text = lowerer.text()
     code = HostCode(
@@ -413,6 +420,7 @@ def _compile_host(program: Program, decl: KernelDecl, result: CompiledKernel, op
         exchange_bytes=EXCHANGE_BYTES if lowerer.warp_calls else 0,
         shared_bytes=lowerer.shared_bytes,
         barriers=typed.uses_barrier,
+        state_machine=lowerer.fission_reason if typed.uses_barrier and not lowerer.fission else "",
         libm=sorted(lowerer.libdevice),
         checks=[_site_entry(program, site) for site in lowerer.checks.sites],
         prints=_print_entry(program, lowerer),

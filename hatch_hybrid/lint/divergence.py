@@ -61,14 +61,14 @@ class Divergence:
         key = (id(tf), params)
         found = self.summaries.get(key)
         if found is None:
-            found = self.summaries[key] = _Function(self, tf, params).run()
+            found = self.summaries[key] = FunctionLevels(self, tf, params).run()
         return found
 
     def warn(self, name: str, loc: Loc, message: str, hint: str, note: Note | None = None) -> None:
         self.found.setdefault((name, str(loc)), LintWarning(name, loc, message, hint, [note] if note else None))
 
 
-class _Function:
+class FunctionLevels:
     def __init__(self, analysis: Divergence, tf: TypedFunction, params: tuple[int, ...]) -> None:
         self.analysis, self.tf = analysis, tf
         self.levels = {p.name: level for p, level in zip(tf.fn.params, params)}
@@ -81,13 +81,16 @@ class _Function:
         self.barrier: Loc | None = None
         self.warp: Loc | None = None
 
-    def run(self) -> Summary:
+    def run(self, body: list[ir.Stmt] | None = None) -> Summary:
+        """Levels of every local to a fixpoint; ``body``: a rewritten body of the function (the host
+        lowering's, with warp calls in statements of their own) instead of the parsed one."""
+        stmts = self.tf.fn.body if body is None else body
         self.changed = True
         while self.changed:  # levels only rise: a fixpoint over every assignment
             self.changed = False
-            self.block(self.tf.fn.body, UNIFORM)
+            self.block(stmts, UNIFORM)
         self.report = True
-        self.block(self.tf.fn.body, UNIFORM)
+        self.block(stmts, UNIFORM)
         return Summary(self.returns, self.barrier, self.warp)
 
     def set(self, name: str, level: int) -> None:

@@ -8,11 +8,13 @@ that LLVM's mem2reg turns into registers.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from llvmlite import ir as llir
 
 from .. import ir
 from ..errors import CompileError
+from ..typecheck.arguments import bound_nodes
 from ..typecheck.rules import MATH_FLOAT_TO_FLOAT
 from ..typecheck.typed import TypedFunction
 from ..types import BOOL, F16, F32, NONE, ArrayT, Scalar, StructT, TableT, TupleT, Type, is_complex, is_numeric, storage
@@ -21,6 +23,8 @@ from . import intrinsics
 from .abi import ERROR_SLOT, INDEX32_SUFFIX, TRIPLE
 from .calls import CallLowerer
 from .expressions import OperatorLowerer
+from .fission import FissionLowerer, FissionState, ThreadFrame
+from .fission_plan import NotFissionable, Plan, plan_fission
 from .host import Frame, HostLowerer, Yield, hoist_warp_calls
 from .lineinfo import LineInfo, LineInfoLowerer
 from .loops import Loop, LoopLowerer
@@ -68,6 +72,8 @@ class ModuleLowerer:
         self.shared_bytes = 0  # host: the static shared memory of a block, laid out here
         self._shared_offsets: dict[tuple[str, int], int] = {}
         self.frame_bytes = 0  # host: the bytes a thread's locals take when saved at a barrier
+        self.fission = False  # host: the kernel's threads meet, and run as loops between meeting points
+        self.fission_reason = ""  # host: why a kernel whose threads meet runs as a state machine
         self.ctx_reads: set[str] = set()  # host: the thread-context words any function reads
         self.warp_calls = False  # host: the kernel's threads stop at warp calls (not only at barriers)
         # unroll.count (not unroll.runtime.enable): only a count lets LLVM pay for the division that
@@ -196,6 +202,7 @@ class FunctionLowerer(
     MemoryLowerer,
     ViewLowerer,
     LoopLowerer,
+    FissionLowerer,
     HostLowerer,
     OperatorLowerer,
     LineInfoLowerer,
@@ -207,6 +214,7 @@ class FunctionLowerer(
         self.parent = parent
         self.tf = tf
         self.slots: dict[str, list[llir.AllocaInstr]] = {}
+        self._thread_types: dict[str, list[llir.Type]] = {}  # per-thread locals' parts (fission)
         self.loops: list[Loop] = []
         self.inline_exit: tuple[llir.Block, list[llir.AllocaInstr]] | None = None
         if inline_into is not None:
@@ -226,6 +234,20 @@ class FunctionLowerer(
             self.start_lines(parent.lines)
         # on the host, warp calls of functions that meet other threads get statements of their own
         self.body = hoist_warp_calls(tf) if parent.host and tf.uses_barrier else tf.fn.body
+        # host kernels whose threads meet: a block's threads as loops between meeting points, where the
+        # kernel's structure allows (see .fission_plan); else the state machine of .host
+        self.plan: Plan | None = None
+        self.fs: FissionState | None = None
+        self.fission_inner = False
+        if inline_into is None and self.kernel_fn is not None and tf.uses_barrier:
+            try:
+                self.plan = plan_fission(tf, self.body, bound_nodes, None, hoist_warp_calls)
+            except NotFissionable as exc:
+                parent.fission_reason = f"{exc.loc}: {exc.reason}" if exc.loc is not None else exc.reason
+            else:
+                self.frame = ThreadFrame(self.entry, self.fn.args[1])
+                self.fs = FissionState(self.frame, self.plan)
+                parent.fission = True
 
     # ------------------------------------------------------------------ setup
     def lower(self) -> None:
@@ -237,12 +259,18 @@ class FunctionLowerer(
         if host_kernel:  # the entry block keeps the locals; it dispatches to the start or a resumption
             body = self.fn.append_basic_block("start")
             self.b.position_at_end(body)
+        params = []
         for p, t in zip(tf.fn.params, tf.arg_types):
             value, args = unflatten(t, args, tf.is_kernel)
             if tf.is_kernel:
                 value = self._from_kernel_abi(value, t)
-            self.store_local(p.name, value)
-        self.block(self.body)
+            params.append((p.name, value))
+        if self.plan is not None and host_kernel:
+            self.fission_kernel(params)
+        else:
+            for name, value in params:
+                self.store_local(name, value)
+            self.block(self.body)
         if not self.b.block.is_terminated:
             if host_kernel:
                 self.b.ret(llir.Constant(I32, hx.DONE))
@@ -268,6 +296,8 @@ class FunctionLowerer(
         return value
 
     def _alloca(self, ty: llir.Type, name: str) -> llir.AllocaInstr:
+        if self.plan is not None:
+            return self.fission_alloca(ty, name)
         if self.frame is not None:
             return self.frame.slot(self.b, ty, name)
         with self.b.goto_block(self.entry):
@@ -276,17 +306,31 @@ class FunctionLowerer(
             return self.b.alloca(ty, name=name)
 
     def store_local(self, name: str, value: Value) -> None:
+        if self.plan is not None and name in self.plan.remat:
+            return  # recomputed where it is read
         parts = flatten(value)
-        slots = self.slots.get(name)
-        if slots is None:
-            slots = [self._alloca(p.type, name) for p in parts]
-            self.slots[name] = slots
+        if self.plan is not None and name in self.plan.per_thread:
+            types = self._thread_types.setdefault(name, [p.type for p in parts])
+            slots: list[Any] = [self.thread_pointer((self.tf.symbol, name, k), ty) for k, ty in enumerate(types)]
+        else:
+            found = self.slots.get(name)
+            if found is None:
+                found = self.slots[name] = [self._alloca(p.type, name) for p in parts]
+            slots = found
         for slot, part in zip(slots, parts):
             self.b.store(part, slot)
 
     def load_local(self, name: str) -> Value:
         t = self.tf.locals[name]
-        parts = [self.b.load(s, typ=s.allocated_type) for s in self.slots[name]]
+        if self.plan is not None and name in self.plan.remat:
+            e = self.plan.remat[name]
+            return self.convert_value(self.expr(e), self.tf.types[e.nid], t)
+        if self.plan is not None and name in self.plan.per_thread:
+            types = self._thread_types[name]
+            slots: list[Any] = [self.thread_pointer((self.tf.symbol, name, k), ty) for k, ty in enumerate(types)]
+        else:
+            slots = self.slots[name]
+        parts = [self.b.load(s, typ=s.allocated_type) for s in slots]
         return unflatten(t, parts)[0]
 
     def _fresh_block(self, name: str) -> None:
@@ -340,6 +384,11 @@ class FunctionLowerer(
     def host_return(self, s: ir.Return) -> None:
         """``return`` in a host kernel (the thread is done) or in a helper lowered inline."""
         rt = self.tf.return_type
+        if self.plan is not None:
+            if s.value is not None:
+                self.expr(s.value)
+            self.fission_return()
+            return
         if self.inline_exit is None:
             if s.value is not None:
                 self.expr(s.value)

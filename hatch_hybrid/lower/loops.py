@@ -7,6 +7,8 @@ grid-stride loops (run-time trip counts), and not for loops that synchronise thr
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from llvmlite import ir as llir
 
 from .. import ir
@@ -29,17 +31,24 @@ class Loop:
 class LoopLowerer(LowererParts):
     loops: list[Loop]
 
-    def while_(self, s: ir.While) -> None:
+    def while_(
+        self, s: ir.While, body: Callable[[], None] | None = None, test: Callable[[], llir.Value] | None = None
+    ) -> None:
+        """``body``/``test``: how to lower the body and the condition instead (host: the loop of a
+        block that runs its threads as loops, see .fission)."""
         head = self.fn.append_basic_block("while.cond")
-        body = self.fn.append_basic_block("while.body")
+        inside = self.fn.append_basic_block("while.body")
         after = self.fn.append_basic_block("while.end")
         self.b.branch(head)
         self.b.position_at_end(head)
-        self.b.cbranch(self.condition(s.test), body, after)
-        self.b.position_at_end(body)
-        self.loops.append(Loop(head, after))
-        self.block(s.body)
-        self.loops.pop()
+        self.b.cbranch(self.condition(s.test) if test is None else test(), inside, after)
+        self.b.position_at_end(inside)
+        if body is None:
+            self.loops.append(Loop(head, after))
+            self.block(s.body)
+            self.loops.pop()
+        else:
+            body()
         if not self.b.block.is_terminated:
             back = self.b.branch(head)
             if self._run_time_bound(s.test) and self._unrollable(s.body):
@@ -82,7 +91,7 @@ class LoopLowerer(LowererParts):
                     return True
         return False
 
-    def for_range(self, s: ir.ForRange) -> None:
+    def for_range(self, s: ir.ForRange, body_fn: Callable[[], None] | None = None) -> None:
         b = self.b
         args = [self.coerce(a, WEAK_INT) for a in s.args]
         consts = [self.tf.consts.get(a.nid) for a in s.args]
@@ -123,9 +132,12 @@ class LoopLowerer(LowererParts):
         b.cbranch(cond, body, after)
         b.position_at_end(body)
         self.store_local(s.target.id, i)
-        self.loops.append(Loop(incr, after))
-        self.block(s.body)
-        self.loops.pop()
+        if body_fn is None:
+            self.loops.append(Loop(incr, after))
+            self.block(s.body)
+            self.loops.pop()
+        else:
+            body_fn()
         if not b.block.is_terminated:
             b.branch(incr)
         b.position_at_end(incr)

@@ -89,11 +89,13 @@ def add_entry(
     frame_bytes: int,
     ctx_reads: set[str],
     warp_calls: bool = True,
+    fission: bool = False,
 ) -> None:
     """Add the exported entry ``symbol`` that runs ``kernel`` (from :meth:`lower_host_kernel`), which
     reads the thread-context words ``ctx_reads`` and, with ``warp_calls``, stops at warp calls.
     ``frame_bytes``: what each thread of a kernel whose threads meet needs in the frames buffer (its
-    context, then its locals)."""
+    context, then its locals). With ``fission`` the kernel function runs a whole block (its threads
+    as loops between meeting points, :mod:`hatch_hybrid.lower.fission`) and is called once per block."""
     fn = llir.Function(module, llir.FunctionType(I32, [PTR, PTR, I64, I64]), symbol)
     fn.storage_class = "dllexport"
     params, launch, first, end = fn.args
@@ -147,6 +149,22 @@ def add_entry(
         return status
 
     zero = llir.Constant(I64, 0)
+    if fission:  # the kernel function runs a whole block, its threads as loops (lower.fission)
+        ctx = b.alloca(I64, size=llir.Constant(I64, hx.CTX_WORDS), name="ctx")
+        frames = b.inttoptr(word["frames"], PTR)
+
+        def run_block(blk: llir.Value) -> None:
+            fill_block(ctx, blk)
+            status = b.call(kernel, [ctx, frames, *values])
+            lb.if_(
+                b.icmp_unsigned("==", status, llir.Constant(I32, hx.FAILED)),
+                lambda: b.ret(llir.Constant(I32, 1)),
+                "failed",
+            )
+
+        lb.loop(first, end, run_block, "block")
+        b.ret(llir.Constant(I32, 0))
+        return
     if not tf.uses_barrier and not hx.PER_BLOCK_X & ctx_reads:
         _rows_of_blocks(lb, (first, end), grid, block, fill_block, call)
         return

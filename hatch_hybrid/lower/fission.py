@@ -1,0 +1,489 @@
+"""Lowering a planned kernel (:mod:`.fission_plan`) as loops over the block's threads.
+
+The host kernel function then runs a whole block per call: each :class:`~.fission_plan.Region` is a
+loop nest over the threads (``x`` innermost, the thread's context words set per iteration, so that
+after inlining they are the loop's induction variables), locals that cross regions live in per-thread
+slots laid out one array per local (``frame + offset * threads``: thread ``t``'s value at index ``t``,
+so a region's loads and stores of them are contiguous), block-uniform conditions and loop bounds are
+evaluated once, for the first thread still running, and warp calls are two thread loops over arrays
+of posts. :class:`FissionLowerer` is mixed into :class:`~.function.FunctionLowerer`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from llvmlite import ir as llir
+
+from .. import ir
+from ..typecheck.rules import SHUFFLES
+from ..types import WEAK_INT
+from . import host_context as hx
+from .fission_plan import (
+    Barrier,
+    Exchange,
+    Inline,
+    MaskedIf,
+    MaskedLoop,
+    Piece,
+    Plan,
+    Region,
+    UniformIf,
+    UniformLoop,
+)
+from .host import Frame, _from_bits, _source_lane, as_bits
+from .ops import I1, I8, I64
+from .parts import LowererParts
+
+_ZERO, _ONE = llir.Constant(I64, 0), llir.Constant(I64, 1)
+
+
+class ThreadFrame(Frame):
+    """Per-thread slots, one array of ``threads`` values per local (structure of arrays)."""
+
+    def __init__(self, entry: llir.Block, base: llir.Value) -> None:
+        super().__init__(entry, base)
+        self.offsets: dict[tuple[Any, ...], int] = {}
+
+    def pointer(
+        self, b: llir.IRBuilder, key: tuple[Any, ...], ty: llir.Type, threads: llir.Value, t: llir.Value
+    ) -> llir.Value:
+        offset = self.offsets.get(key)
+        if offset is None:
+            width = _width(ty)
+            align = 1
+            while align < min(width, 16):
+                align *= 2
+            offset = self.offsets[key] = (self.size + align - 1) // align * align
+            self.size = offset + width
+        base = b.gep(self.base, [b.mul(llir.Constant(I64, offset), threads)], source_etype=I8)
+        ptr = b.gep(base, [t], source_etype=ty)
+        ptr.allocated_type = ty
+        self.slots.add(id(ptr))
+        return ptr
+
+
+def _width(ty: llir.Type) -> int:
+    from .host import _size_of
+
+    return _size_of(ty)
+
+
+class FissionState:
+    """What every lowerer of one block function shares (the kernel's and those of helpers inlined)."""
+
+    def __init__(self, frame: ThreadFrame, plan: Plan) -> None:
+        self.frame = frame
+        self.exits = plan.exits
+        self.masked = plan.masked
+        self.threads: llir.Value = _ZERO
+        self.dims: list[llir.Value] = []
+        self.thread: llir.Value | None = None  # the linear index of the thread being lowered for
+        self.mask: tuple[Any, ...] | None = None  # the per-thread flags of the innermost masked if
+        self.region_next: llir.Block | None = None  # where a thread that returns goes on
+
+
+class FissionLowerer(LowererParts):
+    plan: Plan | None
+    fs: FissionState | None
+    fission_inner: bool
+    ctx: llir.Value
+    entry: llir.Block
+    frame: Frame | None
+    kernel_fn: llir.Function | None
+    while_: Callable[..., None]  # from LoopLowerer
+    for_range: Callable[..., None]
+    store_to: Callable[..., None]
+
+    # ---------------------------------------------------------------- per-thread slots
+    def thread_pointer(self, key: tuple[Any, ...], ty: llir.Type) -> llir.Value:
+        fs = self.fs
+        assert fs is not None and fs.thread is not None, "a per-thread value read outside a thread's code"
+        return fs.frame.pointer(self.b, key, ty, fs.threads, fs.thread)
+
+    def fission_alloca(self, ty: llir.Type, name: str) -> llir.Value:
+        """Per-thread arrays (``gpu.local_array``) keep a slot per thread; everything else is a register."""
+        if name == "local.array":
+            self.local_arrays = getattr(self, "local_arrays", 0) + 1
+            return self.thread_pointer((self.tf.symbol, "local.array", self.local_arrays), ty)
+        with self.b.goto_block(self.entry):
+            if self.entry.instructions:
+                self.b.position_before(self.entry.instructions[0])
+            return self.b.alloca(ty, name=name)
+
+    # ---------------------------------------------------------------- the block function
+    def fission_kernel(self, params: list[tuple[str, Any]]) -> None:
+        """Lower the kernel as a function that runs its whole block; ``params``: names and values."""
+        assert self.plan is not None and self.fs is not None
+        fs, b = self.fs, self.b
+        fs.dims = [hx.ctx_load(self.ops, self.ctx, f"block_dim_{a}") for a in "xyz"]
+        fs.threads = b.mul(b.mul(fs.dims[0], fs.dims[1]), fs.dims[2])
+        per_thread = [(n, v) for n, v in params if n in self.plan.per_thread]
+        for name, value in params:
+            if name not in self.plan.per_thread:
+                self.store_local(name, value)
+        if per_thread or fs.exits:
+
+            def init(t: llir.Value, nxt: llir.Block) -> None:
+                for name, value in per_thread:
+                    self.store_local(name, value)
+                if fs.exits:
+                    b.store(llir.Constant(I8, 0), self.thread_pointer(("exited",), I8))
+
+            self.thread_loop(init, guard=False)
+        self.run_pieces(self.plan.pieces)
+        if not b.block.is_terminated:
+            b.ret(llir.Constant(llir.IntType(32), hx.DONE))
+
+    def run_pieces(self, pieces: list[Piece]) -> None:
+        for p in pieces:
+            if isinstance(p, Region):
+                self.region(p)
+            elif isinstance(p, Barrier):
+                pass  # the regions on either side are loops of their own
+            elif isinstance(p, Exchange):
+                self.exchange(p)
+            elif isinstance(p, UniformIf):
+                self.uniform_if(p)
+            elif isinstance(p, MaskedIf):
+                self.masked_if(p)
+            elif isinstance(p, UniformLoop):
+                self.uniform_loop(p)
+            elif isinstance(p, MaskedLoop):
+                self.masked_loop(p)
+            elif isinstance(p, Inline):
+                self.inline_piece(p)
+            else:
+                raise AssertionError(p)
+
+    # ---------------------------------------------------------------- loops over threads
+    def count_loop(self, start: llir.Value, stop: llir.Value, body: Callable[[llir.Value], None], name: str) -> None:
+        b = self.b
+        counter = self.fission_alloca(I64, f"{name}.i")
+        b.store(start, counter)
+        head, inner, after = (self.fn.append_basic_block(f"{name}.{k}") for k in ("head", "body", "end"))
+        b.branch(head)
+        b.position_at_end(head)
+        i = b.load(counter, typ=I64)
+        b.cbranch(b.icmp_signed("<", i, stop), inner, after)
+        b.position_at_end(inner)
+        body(i)
+        if not b.block.is_terminated:
+            b.store(b.add(b.load(counter, typ=I64), _ONE, flags=["nsw", "nuw"]), counter)
+            b.branch(head)
+        b.position_at_end(after)
+
+    def set_thread(self, tx: llir.Value, ty: llir.Value, tz: llir.Value, t: llir.Value) -> None:
+        """This thread's context words (the thread loop's induction variables, once inlined)."""
+        assert self.fs is not None
+        b, ops, ctx = self.b, self.ops, self.ctx
+        for axis, v, dim in zip("xyz", (tx, ty, tz), self.fs.dims):
+            hx.ctx_store(ops, ctx, f"thread_idx_{axis}", v)
+            block = hx.ctx_load(ops, ctx, f"block_idx_{axis}")
+            hx.ctx_store(ops, ctx, f"global_tid_{axis}", b.add(b.mul(block, dim), v))
+        hx.ctx_store(ops, ctx, "linear", t)
+        self.fs.thread = t
+
+    def active(self, t: llir.Value) -> llir.Value:
+        """Whether thread ``t`` runs the code being lowered (it has not returned; its branch)."""
+        assert self.fs is not None
+        b, fs = self.b, self.fs
+        ok: llir.Value = llir.Constant(I1, 1)
+        saved, fs.thread = fs.thread, t
+        if fs.mask is not None:
+            ok = b.and_(
+                ok, b.icmp_unsigned("!=", b.load(self.thread_pointer(fs.mask, I8), typ=I8), llir.Constant(I8, 0))
+            )
+        if fs.exits:
+            ok = b.and_(
+                ok, b.icmp_unsigned("==", b.load(self.thread_pointer(("exited",), I8), typ=I8), llir.Constant(I8, 0))
+            )
+        fs.thread = saved
+        return ok
+
+    def thread_loop(self, body: Callable[[llir.Value, llir.Block], None], guard: bool = True) -> None:
+        """``body(t, next)`` for every thread of the block (with ``guard``, every active one), x fastest."""
+        assert self.fs is not None
+        fs, b = self.fs, self.b
+        bdx, bdy, bdz = fs.dims
+
+        def z_body(tz: llir.Value) -> None:
+            def y_body(ty: llir.Value) -> None:
+                row = b.mul(bdx, b.add(ty, b.mul(bdy, tz)))
+
+                def x_body(tx: llir.Value) -> None:
+                    t = b.add(tx, row)
+                    nxt = self.fn.append_basic_block("thread.next")
+                    self.set_thread(tx, ty, tz, t)
+                    if guard and (fs.mask is not None or fs.exits):
+                        go = self.fn.append_basic_block("thread.run")
+                        b.cbranch(self.active(t), go, nxt)
+                        b.position_at_end(go)
+                    saved = fs.region_next
+                    fs.region_next = nxt
+                    body(t, nxt)
+                    fs.region_next = saved
+                    if not b.block.is_terminated:
+                        b.branch(nxt)
+                    b.position_at_end(nxt)
+
+                self.count_loop(_ZERO, bdx, x_body, "tx")
+
+            self.count_loop(_ZERO, bdy, y_body, "ty")
+
+        self.count_loop(_ZERO, bdz, z_body, "tz")
+        fs.thread = None
+
+    def at_representative(self, body: Callable[[], None], skip: llir.Block) -> None:
+        """Lower block-level code (a uniform condition, loop bounds) for one thread that runs: the
+        first active one (its values are every active thread's: the condition is uniform); with none,
+        go to ``skip``."""
+        assert self.fs is not None
+        fs, b = self.fs, self.b
+        if fs.mask is None and not fs.exits:
+            self.set_thread(_ZERO, _ZERO, _ZERO, _ZERO)
+            body()
+            return
+        found = self.fission_alloca(I64, "first.active")
+        b.store(fs.threads, found)
+
+        def search(t: llir.Value) -> None:
+            hit = self.fn.append_basic_block("first.hit")
+            cont = self.fn.append_basic_block("first.next")
+            first = b.load(found, typ=I64)
+            b.cbranch(b.and_(b.icmp_unsigned("==", first, fs.threads), self.active(t)), hit, cont)
+            b.position_at_end(hit)
+            b.store(t, found)
+            b.branch(cont)
+            b.position_at_end(cont)
+
+        self.count_loop(_ZERO, fs.threads, search, "first")
+        t = b.load(found, typ=I64)
+        go = self.fn.append_basic_block("first.go")
+        b.cbranch(b.icmp_unsigned("<", t, fs.threads), go, skip)
+        b.position_at_end(go)
+        bdx, bdy = fs.dims[0], fs.dims[1]
+        rest = b.udiv(t, bdx)
+        self.set_thread(b.urem(t, bdx), b.urem(rest, bdy), b.udiv(rest, bdy), t)
+        body()
+
+    def uniform_value(self, compute: Callable[[], llir.Value]) -> llir.Value:
+        """An i1 computed at the representative thread (false when no thread runs)."""
+        b = self.b
+        skip = self.fn.append_basic_block("uniform.none")
+        merge = self.fn.append_basic_block("uniform.merge")
+        got: list[tuple[llir.Value, llir.Block]] = []
+
+        def body() -> None:
+            got.append((compute(), b.block))
+            b.branch(merge)
+
+        self.at_representative(body, skip)
+        b.position_at_end(skip)
+        b.branch(merge)
+        b.position_at_end(merge)
+        phi = b.phi(I1)
+        phi.add_incoming(got[0][0], got[0][1])
+        phi.add_incoming(llir.Constant(I1, 0), skip)
+        return phi
+
+    # ---------------------------------------------------------------- pieces
+    def region(self, p: Region) -> None:
+        def body(t: llir.Value, nxt: llir.Block) -> None:
+            self.block(p.stmts)
+
+        self.thread_loop(body)
+
+    def exchange(self, p: Exchange) -> None:
+        """A shuffle or vote: every active lane posts its value, then every active lane reads."""
+        assert self.fs is not None
+        fs, b = self.fs, self.b
+        e, name = p.call, p.name
+        value_t = self.tf.types[e.nid]
+        masked = fs.mask is not None or fs.exits
+
+        def post(t: llir.Value, nxt: llir.Block) -> None:
+            if masked:
+                b.store(b.zext(self.active(t), I8), self.thread_pointer(("posted",), I8))
+                go = self.fn.append_basic_block("post.run")
+                b.cbranch(self.active(t), go, nxt)
+                b.position_at_end(go)
+            if name in SHUFFLES:
+                bits = as_bits(b, self.coerce(e.args[0], value_t))
+                arg = self.coerce(e.args[1], WEAK_INT)
+                b.store(arg, self.thread_pointer(("xarg",), I64))
+            else:
+                bits = b.zext(self.condition(e.args[0]), I64)
+            b.store(bits, self.thread_pointer(("xval",), I64))
+
+        self.thread_loop(post, guard=False)
+
+        def read(t: llir.Value, nxt: llir.Block) -> None:
+            lane = b.and_(t, llir.Constant(I64, 31))
+            base = b.sub(t, lane)
+
+            def lane_post(k: llir.Value) -> tuple[llir.Value, llir.Value]:
+                index = b.add(base, k)
+                exists = b.icmp_unsigned("<", index, fs.threads)
+                safe = b.select(exists, index, t)
+                saved, fs.thread = fs.thread, safe
+                value = b.load(self.thread_pointer(("xval",), I64), typ=I64)
+                posted = exists
+                if masked:
+                    flag = b.load(self.thread_pointer(("posted",), I8), typ=I8)
+                    posted = b.and_(exists, b.icmp_unsigned("!=", flag, llir.Constant(I8, 0)))
+                fs.thread = saved
+                return posted, value
+
+            if name in SHUFFLES:
+                mine = b.load(self.thread_pointer(("xval",), I64), typ=I64)
+                d = b.load(self.thread_pointer(("xarg",), I64), typ=I64)
+                src = _source_lane(b, name, lane, d)
+                in_warp = b.icmp_unsigned("<", src, llir.Constant(I64, 32))
+                posted, theirs = lane_post(b.select(in_warp, src, lane))
+                result: llir.Value = _from_bits(b, b.select(b.and_(in_warp, posted), theirs, mine), value_t)
+            else:
+                ballot: llir.Value = _ZERO
+                for k in range(32):
+                    posted, theirs = lane_post(llir.Constant(I64, k))
+                    bit = b.and_(posted, b.icmp_unsigned("!=", theirs, _ZERO))
+                    if name == "all_":
+                        bit = b.or_(bit, b.xor(posted, llir.Constant(I1, 1)))
+                    ballot = b.or_(ballot, b.shl(b.zext(bit, I64), llir.Constant(I64, k)))
+                if name == "ballot":
+                    result = ballot
+                elif name == "any_":
+                    result = b.icmp_unsigned("!=", ballot, _ZERO)
+                else:
+                    result = b.icmp_unsigned("==", ballot, llir.Constant(I64, 0xFFFFFFFF))
+            self.store_to(p.stmt.target, result, value_t)
+
+        self.thread_loop(read)
+
+    def uniform_if(self, p: UniformIf) -> None:
+        b = self.b
+        cond = self.uniform_value(lambda: self.condition(p.stmt.test))
+        then, other, after = (self.fn.append_basic_block(f"uif.{k}") for k in ("then", "else", "end"))
+        b.cbranch(cond, then, other)
+        for block, pieces in ((then, p.body), (other, p.orelse)):
+            b.position_at_end(block)
+            self.run_pieces(pieces)
+            if not b.block.is_terminated:
+                b.branch(after)
+        b.position_at_end(after)
+
+    def masked_if(self, p: MaskedIf) -> None:
+        assert self.fs is not None
+        fs, b = self.fs, self.b
+        yes, no = ("mask", p.stmt.nid), ("mask.else", p.stmt.nid)
+
+        def record(t: llir.Value, nxt: llir.Block) -> None:
+            b.store(llir.Constant(I8, 0), self.thread_pointer(yes, I8))
+            b.store(llir.Constant(I8, 0), self.thread_pointer(no, I8))
+            go = self.fn.append_basic_block("mask.run")
+            b.cbranch(self.active(t), go, nxt)
+            b.position_at_end(go)
+            c = self.condition(p.stmt.test)
+            b.store(b.zext(c, I8), self.thread_pointer(yes, I8))
+            b.store(b.zext(b.xor(c, llir.Constant(I1, 1)), I8), self.thread_pointer(no, I8))
+
+        self.thread_loop(record, guard=False)
+        saved = fs.mask
+        fs.mask = yes
+        self.run_pieces(p.body)
+        if p.orelse:
+            fs.mask = no
+            self.run_pieces(p.orelse)
+        fs.mask = saved
+
+    def uniform_loop(self, p: UniformLoop) -> None:
+        s = p.stmt
+        if isinstance(s, ir.While):
+            self.while_(
+                s, body=lambda: self.run_pieces(p.body), test=lambda: self.uniform_value(lambda: self.condition(s.test))
+            )
+            return
+        b = self.b
+        after = self.fn.append_basic_block("uloop.skip")
+
+        def loop() -> None:
+            self.for_range(s, body_fn=lambda: self.run_pieces(p.body))
+            b.branch(after)
+
+        self.at_representative(loop, after)
+        b.position_at_end(after)
+
+    def masked_loop(self, p: MaskedLoop) -> None:
+        """Each thread runs the loop until its own condition fails (its flag in the loop's mask); the
+        loop goes round while any thread's does."""
+        assert self.fs is not None
+        fs, b = self.fs, self.b
+        key = ("loop", p.stmt.nid)
+
+        def enter(t: llir.Value, nxt: llir.Block) -> None:
+            b.store(b.zext(self.active(t), I8), self.thread_pointer(key, I8))
+
+        self.thread_loop(enter, guard=False)
+        saved = fs.mask
+        fs.mask = key
+        head, inside, after = (self.fn.append_basic_block(f"mloop.{k}") for k in ("head", "body", "end"))
+        b.branch(head)
+        b.position_at_end(head)
+        going = self.fission_alloca(I1, "mloop.any")
+        b.store(llir.Constant(I1, 0), going)
+
+        def test(t: llir.Value, nxt: llir.Block) -> None:
+            c = self.condition(p.stmt.test)
+            b.store(b.zext(c, I8), self.thread_pointer(key, I8))
+            b.store(b.or_(b.load(going, typ=I1), c), going)
+
+        self.thread_loop(test)
+        b.cbranch(b.load(going, typ=I1), inside, after)
+        b.position_at_end(inside)
+        self.run_pieces(p.body)
+        if not b.block.is_terminated:
+            b.branch(head)
+        b.position_at_end(after)
+        fs.mask = saved
+
+    def inline_piece(self, p: Inline) -> None:
+        """A helper that meets other threads: its parameters bound (once when its arguments are the
+        same for the block, else per thread), then its pieces."""
+        assert self.fs is not None
+        b = self.b
+        inner: Any = type(self)(self.parent, p.target, inline_into=self)  # type: ignore[call-arg]
+        inner.plan, inner.fs, inner.fission_inner = p.plan, self.fs, True
+        names = [param.name for param in p.target.fn.params]
+        if p.uniform_args and not (set(names) & p.plan.per_thread):
+            after = self.fn.append_basic_block("inline.skip")
+
+            def bind() -> None:
+                for name, node in zip(names, p.args):
+                    inner.store_local(
+                        name, self.convert_value(self.expr(node), self.tf.types[node.nid], p.target.locals[name])
+                    )
+                inner.run_pieces(p.plan.pieces)
+                if not b.block.is_terminated:
+                    b.branch(after)
+
+            self.at_representative(bind, after)
+            b.position_at_end(after)
+            return
+
+        def bind_each(t: llir.Value, nxt: llir.Block) -> None:
+            for name, node in zip(names, p.args):
+                inner.store_local(
+                    name, self.convert_value(self.expr(node), self.tf.types[node.nid], p.target.locals[name])
+                )
+
+        self.thread_loop(bind_each)
+        inner.run_pieces(p.plan.pieces)
+
+    def fission_return(self) -> None:
+        """``return`` in a region: the thread is done (the kernel's) or leaves the helper (its last
+        statement); it goes on with the next thread."""
+        assert self.fs is not None and self.fs.region_next is not None
+        if not self.fission_inner and self.fs.exits:
+            self.b.store(llir.Constant(I8, 1), self.thread_pointer(("exited",), I8))
+        self.b.branch(self.fs.region_next)

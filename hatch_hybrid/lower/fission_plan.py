@@ -1,0 +1,455 @@
+"""Where a host kernel's threads meet, planned as loops over threads (MCUDA's loop fission).
+
+A kernel whose ``syncthreads()`` and warp calls stand in structured code (at the top level, in loops
+and branches whose conditions are the same for the whole block, or in branches on a thread's own
+condition) runs each stretch between two meeting points as one loop over the block's threads, the
+thread loop innermost, so that LLVM vectorises it. This module plans that from the typed IR: the
+kernel body as a tree of :class:`Region` (statements every thread runs in turn), :class:`Barrier`,
+:class:`Exchange` (a warp shuffle or vote: every lane posts, then every lane reads), branches and
+loops, and where each local lives: one value for the block (:attr:`Plan.block`: parameters never
+assigned, loop variables of block-uniform loops, values the block computes once), a slot per thread
+(:attr:`Plan.per_thread`: what crosses from one region to another), or a register inside one region.
+Kernels that do not fit get the state machine of :mod:`.host` and a reason (:class:`NotFissionable`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .. import ir
+from ..lint.divergence import UNIFORM, Divergence, FunctionLevels
+from ..typecheck.rules import GPU_INDEX, SHUFFLES, VOTES
+from ..typecheck.typed import TypedFunction
+from ..types import Scalar, Weak
+
+WARP_CALLS = SHUFFLES | VOTES
+
+
+class NotFissionable(Exception):
+    """Why a kernel keeps the state machine (shown in the build output)."""
+
+    def __init__(self, loc: object, reason: str) -> None:
+        super().__init__(reason)
+        self.loc, self.reason = loc, reason
+
+
+@dataclass
+class Region:
+    """Statements with no meeting point: one loop over the active threads."""
+
+    stmts: list[ir.Stmt]
+    in_loop: bool  # inside a block-uniform loop that meets: runs again with the locals of before
+
+
+@dataclass
+class Barrier:
+    stmt: ir.Stmt
+
+
+@dataclass
+class Exchange:
+    """``name = gpu.<shuffle or vote>(...)``: the lanes post, then read each other's posts."""
+
+    stmt: ir.Assign
+    call: ir.Call
+    name: str  # the gpu function
+
+
+@dataclass
+class UniformIf:
+    stmt: ir.If
+    body: list[Piece]
+    orelse: list[Piece]
+
+
+@dataclass
+class MaskedIf:
+    """An ``if`` on a condition that differs between threads, with meeting points inside: each thread
+    records its outcome, then both sides run for the threads that took them."""
+
+    stmt: ir.If
+    body: list[Piece]
+    orelse: list[Piece]
+
+
+@dataclass
+class UniformLoop:
+    stmt: ir.While | ir.ForRange
+    body: list[Piece]
+
+
+@dataclass
+class MaskedLoop:
+    """A ``while`` loop with meeting points whose condition may differ between threads: it runs while
+    any thread's condition holds, each thread until its own condition fails."""
+
+    stmt: ir.While
+    body: list[Piece]
+
+
+@dataclass
+class Inline:
+    """A helper that meets other threads, called as a statement: its body planned the same way."""
+
+    stmt: ir.ExprStmt
+    call: ir.Call
+    target: TypedFunction
+    args: list[ir.Expr]
+    plan: Plan
+    uniform_args: bool  # every argument the same for the block: bound once, not per thread
+
+
+Piece = Region | Barrier | Exchange | UniformIf | MaskedIf | UniformLoop | MaskedLoop | Inline
+
+
+@dataclass
+class Plan:
+    tf: TypedFunction
+    pieces: list[Piece]
+    per_thread: set[str] = field(default_factory=set)
+    block: set[str] = field(default_factory=set)
+    remat: dict[str, ir.Expr] = field(default_factory=dict)  # locals recomputed where read (thread indices)
+    exits: bool = False  # a thread may return before the others are done: an exited mask
+    masked: bool = False
+
+
+def plan_fission(
+    tf: TypedFunction,
+    body: list[ir.Stmt],
+    bound_nodes: object,
+    param_levels: tuple[int, ...] | None = None,
+    hoist: object = None,
+) -> Plan:
+    """The plan for ``tf`` (its host body ``body``, warp calls hoisted into statements of their own);
+    raises :class:`NotFissionable`. ``bound_nodes``: typecheck.arguments.bound_nodes; ``hoist``: the
+    hoisting of warp calls (for helpers' bodies)."""
+    params = param_levels if param_levels is not None else (UNIFORM,) * len(tf.fn.params)
+    levels = FunctionLevels(Divergence(), tf, params)
+    levels.run(body)
+    return _Planner(tf, levels, bound_nodes, hoist).plan(body, params)
+
+
+class _Planner:
+    def __init__(self, tf: TypedFunction, levels: FunctionLevels, bound_nodes: object, hoist: object) -> None:
+        self.tf, self.levels, self.bound_nodes, self.hoist = tf, levels, bound_nodes, hoist
+        self.exits = False
+        self.masked = False
+
+    def pure(self, e: ir.Expr, remat: dict[str, ir.Expr], block: set[str], params: set[str]) -> bool:
+        return _pure(self, e, remat, block, params)
+
+    # ------------------------------------------------------------------ meeting points
+    def yields(self, node: ir.Node) -> bool:
+        for n in ir.walk(node):
+            if isinstance(n, ir.Call):
+                callee = self.tf.callees.get(n.nid)
+                if callee is None:
+                    continue
+                if callee.kind == "gpu" and (callee.name == "syncthreads" or callee.name in WARP_CALLS):
+                    return True
+                if callee.target is not None and callee.target.uses_barrier:
+                    return True
+        return False
+
+    def gpu_call(self, e: ir.Expr) -> str | None:
+        callee = self.tf.callees.get(e.nid) if isinstance(e, ir.Call) else None
+        return callee.name if callee is not None and callee.kind == "gpu" else None
+
+    # -------------------------------------------------------------------------- pieces
+    def plan(self, body: list[ir.Stmt], params: tuple[int, ...]) -> Plan:
+        pieces = self.pieces(body, in_loop=False, top=True)
+        if self.tf.is_kernel is False and any(isinstance(s, ir.Return) for s in _all_stmts(body)):
+            self.check_helper_returns(body)
+        plan = Plan(self.tf, pieces, exits=self.exits, masked=self.masked)
+        self.places(plan, body)
+        return plan
+
+    def check_helper_returns(self, body: list[ir.Stmt]) -> None:
+        """A helper's ``return`` must be its last statement (a return elsewhere would have to mask the
+        rest of the helper for that thread)."""
+        for s in _all_stmts(body):
+            if isinstance(s, ir.Return) and not (body and s is body[-1]):
+                raise NotFissionable(s.loc, "a `return` before the end of a helper that meets other threads")
+            if isinstance(s, ir.Return) and s.value is not None:
+                raise NotFissionable(s.loc, "a helper that meets other threads and returns a value")
+
+    def pieces(self, stmts: list[ir.Stmt], in_loop: bool, top: bool = False) -> list[Piece]:
+        out: list[Piece] = []
+        region: list[ir.Stmt] = []
+
+        def flush() -> None:
+            if region:
+                self.region_exits(region, in_loop)
+                out.append(Region(list(region), in_loop))
+                region.clear()
+
+        for s in stmts:
+            if not self.yields(s):
+                region.append(s)
+                continue
+            flush()
+            if isinstance(s, ir.ExprStmt) and self.gpu_call(s.value) == "syncthreads":
+                out.append(Barrier(s))
+            elif isinstance(s, ir.Assign) and isinstance(s.target, ir.Name) and self.gpu_call(s.value) in WARP_CALLS:
+                assert isinstance(s.value, ir.Call)
+                out.append(Exchange(s, s.value, str(self.gpu_call(s.value))))
+            elif isinstance(s, ir.If):
+                if self.yields(s.test):
+                    raise NotFissionable(s.test.loc, "a meeting point in an `if` condition")
+                level = self.levels.condition(s.test, UNIFORM)
+                body, orelse = self.pieces(s.body, in_loop), self.pieces(s.orelse, in_loop)
+                if level == UNIFORM:
+                    out.append(UniformIf(s, body, orelse))
+                else:
+                    self.masked = True
+                    out.append(MaskedIf(s, body, orelse))
+            elif isinstance(s, (ir.While, ir.ForRange)):
+                heads = [s.test] if isinstance(s, ir.While) else s.args
+                if any(self.yields(h) for h in heads):
+                    raise NotFissionable(s.loc, "a meeting point in a loop's condition")
+                level = max((self.levels.condition(h, UNIFORM) for h in heads), default=UNIFORM)
+                level = max(level, self.levels.loop_exits.get(s.nid, UNIFORM))
+                if level == UNIFORM:
+                    out.append(UniformLoop(s, self.pieces(s.body, in_loop=True)))
+                elif isinstance(s, ir.While):
+                    self.masked = True
+                    out.append(MaskedLoop(s, self.pieces(s.body, in_loop=True)))
+                else:
+                    raise NotFissionable(
+                        s.loc, "a `for` loop that meets other threads has bounds that differ between threads"
+                    )
+            elif isinstance(s, ir.ExprStmt) and isinstance(s.value, ir.Call):
+                out.append(self.inline(s, s.value))
+            else:
+                raise NotFissionable(s.loc, "a call that meets other threads inside an expression")
+        flush()
+        return out
+
+    def inline(self, s: ir.ExprStmt, call: ir.Call) -> Inline:
+        callee = self.tf.callees.get(call.nid)
+        if callee is None or callee.target is None or callee.kind not in ("helper",):
+            raise NotFissionable(s.loc, "a call that meets other threads")
+        target = callee.target
+        args = self.bound_nodes(call, self.tf.call_args[call.nid])  # type: ignore[operator]
+        arg_levels = tuple(self.levels.expr(a, UNIFORM) for a in args)
+        body = self.hoist(target)  # type: ignore[operator]
+        plan = plan_fission(target, body, self.bound_nodes, arg_levels, self.hoist)
+        self.exits |= plan.exits
+        self.masked |= plan.masked
+        return Inline(s, call, target, args, plan, all(level == UNIFORM for level in arg_levels))
+
+    def region_exits(self, region: list[ir.Stmt], in_loop: bool) -> None:
+        """``return`` in a region: the thread is done (an exited mask); ``break``/``continue`` that leave
+        the region for a loop that meets other threads: not planned."""
+
+        def walk(stmts: list[ir.Stmt], loop_depth: int) -> None:
+            for s in stmts:
+                if isinstance(s, ir.Return):
+                    self.exits = True
+                elif isinstance(s, (ir.Break, ir.Continue)) and loop_depth == 0 and in_loop:
+                    word = "break" if isinstance(s, ir.Break) else "continue"
+                    raise NotFissionable(s.loc, f"`{word}` out of a loop that meets other threads")
+                elif isinstance(s, ir.If):
+                    walk(s.body, loop_depth)
+                    walk(s.orelse, loop_depth)
+                elif isinstance(s, (ir.While, ir.ForRange)):
+                    walk(s.body, loop_depth + 1)
+
+        walk(region, 0)
+
+    # -------------------------------------------------------------------------- places
+    def places(self, plan: Plan, body: list[ir.Stmt]) -> None:
+        """Decide where each local lives (see the module docstring)."""
+        tf = self.tf
+        seen: dict[str, set[int]] = {}  # local -> the places that mention it
+        loops_of: dict[int, bool] = {}  # place -> inside a uniform loop that meets
+        first_def: dict[tuple[int, str], bool] = {}  # (place, local) -> its first mention assigns it
+        assigned: dict[str, int] = {}
+        block_reads: set[str] = set()
+        counter = [0]
+
+        def names(node: ir.Node) -> set[str]:
+            return {n.id for n in ir.walk(node) if isinstance(n, ir.Name) and n.id in tf.locals}
+
+        def new_place(in_loop: bool) -> int:
+            counter[0] += 1
+            loops_of[counter[0]] = in_loop
+            return counter[0]
+
+        def mention(place: int, found: set[str]) -> None:
+            for name in found:
+                seen.setdefault(name, set()).add(place)
+
+        def region_defs(place: int, stmts: list[ir.Stmt]) -> None:
+            """Which locals a region's first mention of assigns whole (then its value of before is dead)."""
+            done: set[str] = set()
+
+            def first(found: set[str], assigns: bool) -> None:
+                for name in found - done:
+                    first_def[(place, name)] = assigns
+                    done.add(name)
+
+            for s in stmts:
+                if isinstance(s, ir.Assign) and isinstance(s.target, ir.Name):
+                    first(names(s.value), False)
+                    first({s.target.id}, True)
+                elif isinstance(s, ir.ForRange):
+                    first(set().union(*(names(a) for a in s.args)) if s.args else set(), False)
+                    first({s.target.id}, True)
+                first(names(s), False)
+
+        def count_assignments(stmts: list[ir.Stmt]) -> None:
+            for s in _all_stmts(stmts):
+                targets: list[ir.Expr] = []
+                if isinstance(s, (ir.Assign, ir.AugAssign)):
+                    targets = [s.target]
+                elif isinstance(s, ir.ForRange):
+                    targets = [s.target]
+                for t in targets:
+                    for name, whole in _assigned_names(t):
+                        if name in tf.locals:
+                            assigned[name] = assigned.get(name, 0) + (2 if isinstance(s, ir.ForRange) else 1)
+                            if isinstance(s, ir.AugAssign) or not whole:
+                                assigned[name] += 1  # a read-modify-write, or a field of it
+
+        loop_targets: set[str] = set()
+
+        def walk(pieces: list[Piece], in_loop: bool) -> None:
+            for p in pieces:
+                if isinstance(p, Region):
+                    place = new_place(in_loop)
+                    mention(place, set().union(*(names(s) for s in p.stmts)))
+                    region_defs(place, p.stmts)
+                elif isinstance(p, Exchange):
+                    place = new_place(in_loop)
+                    mention(place, names(p.stmt))
+                elif isinstance(p, (UniformIf, MaskedIf)):
+                    found = names(p.stmt.test)
+                    if isinstance(p, UniformIf):
+                        block_reads.update(found)
+                    mention(new_place(in_loop), found)
+                    walk(p.body, in_loop)
+                    walk(p.orelse, in_loop)
+                elif isinstance(p, MaskedLoop):
+                    mention(new_place(True), names(p.stmt.test))
+                    walk(p.body, True)
+                elif isinstance(p, UniformLoop):
+                    s = p.stmt
+                    heads = [s.test] if isinstance(s, ir.While) else s.args
+                    found = set().union(*(names(h) for h in heads)) if heads else set()
+                    block_reads.update(found)
+                    mention(new_place(True), found)
+                    if isinstance(s, ir.ForRange):
+                        loop_targets.add(s.target.id)
+                    walk(p.body, True)
+                elif isinstance(p, Inline):
+                    found = set().union(*(names(a) for a in p.args)) if p.args else set()
+                    if p.uniform_args:
+                        block_reads.update(found)
+                    mention(new_place(in_loop), found)
+
+        walk(plan.pieces, False)
+        count_assignments(body)
+        params = {p.name for p in tf.fn.params}
+        top_uniform = set()
+        for s in body:  # values computed once, unconditionally, the same for every thread
+            if isinstance(s, ir.Assign) and isinstance(s.target, ir.Name) and not self.yields(s):
+                name = s.target.id
+                uniform = self.levels.levels.get(name, UNIFORM) == UNIFORM and name not in self.levels.private
+                if assigned.get(name) == 1 and uniform:  # (a local_array is each thread's own)
+                    top_uniform.add(name)
+        for s in body:  # integers computed from thread indices alone: recomputed in each region, so
+            # that LLVM sees them as the thread loop's induction variables (contiguous accesses)
+            if isinstance(s, ir.Assign) and isinstance(s.target, ir.Name) and not self.yields(s):
+                name = s.target.id
+                local = tf.locals.get(name)
+                if (
+                    name not in top_uniform
+                    and assigned.get(name) == 1
+                    and (
+                        (isinstance(local, Scalar) and local.kind in "iub")
+                        or (isinstance(local, Weak) and local.kind == "int")
+                    )
+                    and self.pure(s.value, plan.remat, top_uniform, params - set(assigned))
+                ):
+                    plan.remat[name] = s.value
+        for name in loop_targets:
+            if assigned.get(name, 0) > 2:
+                raise NotFissionable(
+                    tf.fn.loc, f"`{name}`, the variable of a loop that meets other threads, is also assigned elsewhere"
+                )
+            if self.levels.levels.get(name, UNIFORM) != UNIFORM:
+                raise NotFissionable(
+                    tf.fn.loc, f"`{name}`, the variable of a loop that meets other threads, differs between threads"
+                )
+        for name in set(tf.locals) | params:
+            places = seen.get(name, set())
+            if name in plan.remat:
+                continue
+            if (
+                name in loop_targets
+                or name in top_uniform
+                or (name in params and name not in assigned and self.levels.levels.get(name, UNIFORM) == UNIFORM)
+            ):
+                plan.block.add(name)
+            elif name in params:
+                plan.per_thread.add(name)
+            elif len(places) > 1 or name in block_reads:
+                plan.per_thread.add(name)
+            elif places:
+                (place,) = places
+                if loops_of[place] and not first_def.get((place, name), False):
+                    plan.per_thread.add(name)
+
+
+_PURE_OPS = {"+", "-", "*", "&", "|", "^", "<<", ">>"}
+
+
+def _pure(self: _Planner, e: ir.Expr, remat: dict[str, ir.Expr], block: set[str], params: set[str]) -> bool:
+    """Can ``e`` be evaluated again anywhere with the same result: integer arithmetic (no checks) on
+    constants, the block's values and thread indices?"""
+    tf = self.tf
+    if isinstance(e, ir.Const) or (e.nid in tf.consts and not isinstance(e, ir.Call)):
+        return True
+    if e.nid in tf.callees and not isinstance(e, ir.Call):
+        return False  # an operator of a struct
+    if isinstance(e, ir.Name):
+        return e.id in remat or e.id in block or e.id in params
+    if isinstance(e, ir.BinOp):
+        if e.op not in _PURE_OPS:
+            divisor = tf.consts.get(e.right.nid)
+            if e.op not in ("//", "%") or not isinstance(divisor, int) or isinstance(divisor, bool) or divisor <= 0:
+                return False
+        return _pure(self, e.left, remat, block, params) and _pure(self, e.right, remat, block, params)
+    if isinstance(e, ir.UnaryOp):
+        return e.op in ("-", "+", "~") and _pure(self, e.operand, remat, block, params)
+    if isinstance(e, ir.Call):
+        callee = tf.callees.get(e.nid)
+        return callee is not None and callee.kind == "gpu" and (callee.name in GPU_INDEX or callee.name == "lane_id")
+    return False
+
+
+def _assigned_names(target: ir.Expr) -> list[tuple[str, bool]]:
+    """The locals an assignment target changes, each with whether it is assigned whole (an element of an
+    array changes memory, not the local that holds the array)."""
+    if isinstance(target, ir.Name):
+        return [(target.id, True)]
+    if isinstance(target, ir.TupleExpr):
+        return [x for item in target.elts for x in _assigned_names(item)]
+    if isinstance(target, ir.Attribute):
+        root: ir.Expr = target
+        while isinstance(root, ir.Attribute):
+            root = root.value
+        return [(root.id, False)] if isinstance(root, ir.Name) else []
+    return []
+
+
+def _all_stmts(stmts: list[ir.Stmt]) -> list[ir.Stmt]:
+    out: list[ir.Stmt] = []
+    for s in stmts:
+        out.append(s)
+        if isinstance(s, ir.If):
+            out += _all_stmts(s.body) + _all_stmts(s.orelse)
+        elif isinstance(s, (ir.While, ir.ForRange)):
+            out += _all_stmts(s.body)
+    return out

@@ -1,22 +1,34 @@
-"""hatch-hybrid's native CPU code vs numba's parallel loops vs NumPy vs the Python path, on this CPU.
+"""hatch-hybrid's native CPU code vs numba's parallel loops vs C + OpenMP vs NumPy vs the Python path, on this CPU.
 
 The six kernels of benchmarks/suite.py (saxpy, Mandelbrot, block reduction, tiled matmul, 2-D
-stencil, one bitonic-sort pass), each compiled into its package's native library exactly as a wheel
-build does (in-process: hatch_hybrid.pipeline + hook.artifacts, all CPU targets, this machine's
-library loaded). numba gets the plain loops a numba user would write, with ``@njit(parallel=True)``.
-Every result is checked before it is timed (bit-identical where the arithmetic is the same, else
-against NumPy within float tolerance). Times: best of several runs after a warm-up. Then
+stencil, one bitonic-sort pass) and a shared-memory blur, each compiled into its package's native
+library exactly as a wheel build does (in-process: hatch_hybrid.pipeline + hook.artifacts, all CPU
+targets, this machine's library loaded). numba gets the plain loops a numba user would write, with
+``@njit(parallel=True)``; C + OpenMP the same loops in C (``#pragma omp parallel for``; Mandelbrot's
+rows ``schedule(dynamic)``, as OpenMP codes write it; the sum a ``reduction(+:s)``), compiled now
+by the system's C compiler ($CC, else cc, gcc or clang) with ``-O3 -march=native -ffp-contract=off
+-fopenmp -shared -fPIC`` into a temporary library called through ctypes (``-ffp-contract=off``: no
+fused multiply-adds, as in the other two, so that the same arithmetic gives the same bits); without
+a compiler or OpenMP that column is skipped with a note. Every result is checked before it is timed
+(bit-identical where the arithmetic is the same, else against NumPy within float tolerance). Times:
+best of several rounds in which the implementations take turns, after a warm-up; all three at the
+same thread count (hatch-hybrid's: $HYBRID_CPU_THREADS, else every core this process may use).
+Then each kernel at 1, 2, 4, 8, 16 threads and this machine's count (``--threads`` to choose;
+hatch-hybrid through $HYBRID_CPU_THREADS, read at each launch; numba through
+``numba.set_num_threads``; C through ``omp_set_num_threads``), the launch overhead per call, and
 import-to-first-result in a fresh process for each.
-    python benchmarks/cpu_suite.py [--markdown FILE] [--quick]
+    python benchmarks/cpu_suite.py [--markdown FILE] [--quick] [--threads 1,2,4] [--installed]
 """
 
 from __future__ import annotations
 
 import argparse
+import ctypes
 import datetime
 import os
 import platform
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -43,18 +55,52 @@ def build(out: Path) -> None:
     write_package_artifacts(kernels, ["sm_70"], out)
 
 
-def race(fns: list[Callable[[], object]], rounds: int = 9) -> list[float]:
+def race(
+    fns: list[Callable[[], object]], rounds: int = 9, setups: list[Callable[[], object]] | None = None
+) -> list[float]:
     """Best time (ms) of each function over ``rounds`` rounds in which they take turns, so that what
-    else the machine does falls on all of them alike."""
-    for fn in fns:
+    else the machine does falls on all of them alike. ``setups[k]`` (untimed: a thread count) runs
+    before each call of ``fns[k]``."""
+    for k, fn in enumerate(fns):
+        if setups:
+            setups[k]()
         fn()  # warm-up (and numba's compilation)
     best = [float("inf")] * len(fns)
     for _ in range(rounds):
         for k, fn in enumerate(fns):
+            if setups:
+                setups[k]()
             start = time.perf_counter()
             fn()
             best[k] = min(best[k], time.perf_counter() - start)
     return [t * 1e3 for t in best]
+
+
+def per_call_us(
+    fns: list[Callable[[], object]],
+    calls: int = 200,
+    rounds: int = 15,
+    setups: list[Callable[[], object]] | None = None,
+) -> list[float]:
+    """Median time (µs) of one call of each function, each call timed alone (perf_counter's own
+    ~0.05 µs included), the functions taking turns in ``rounds`` rounds of ``calls`` calls."""
+    samples: list[list[float]] = [[] for _ in fns]
+    clock = time.perf_counter
+    for k, fn in enumerate(fns):
+        if setups:
+            setups[k]()
+        for _ in range(10):
+            fn()  # warm-up
+    for _ in range(rounds):
+        for k, fn in enumerate(fns):
+            if setups:
+                setups[k]()
+            times = samples[k]
+            for _ in range(calls):
+                start = clock()
+                fn()
+                times.append(clock() - start)
+    return [statistics.median(t) * 1e6 for t in samples]
 
 
 def best_ms(fn: Callable[[], object], runs: int = 7) -> float:
@@ -131,7 +177,188 @@ def numba_kernels():  # type: ignore[no-untyped-def]
                     x[i] = b
                     x[partner] = a
 
-    return saxpy, mandelbrot, total, matmul, stencil, bitonic_pass
+    @njit(parallel=True)
+    def blur(src, dst):  # type: ignore[no-untyped-def]
+        for i in prange(1, src.shape[0] - 1):
+            for j in range(1, src.shape[1] - 1):
+                dst[i, j] = f32(0.2) * (src[i, j] + src[i - 1, j] + src[i + 1, j] + src[i, j - 1] + src[i, j + 1])
+
+    @njit(parallel=True)
+    def empty3(x, y, n):  # type: ignore[no-untyped-def]
+        for _ in prange(n):
+            if n < 0:
+                x[0] = y[0]
+
+    return saxpy, mandelbrot, total, matmul, stencil, bitonic_pass, blur, empty3
+
+
+# ------------------------------------------------------------------------------------------ C + OpenMP
+C_FLAGS = ["-O3", "-march=native", "-ffp-contract=off", "-fopenmp", "-shared", "-fPIC"]
+C_SOURCE = r"""
+#include <omp.h>
+#include <stdint.h>
+
+void set_threads(int n) { omp_set_num_threads(n); }
+int max_threads(void) { return omp_get_max_threads(); }
+
+void empty_region(void) {
+#pragma omp parallel
+    {
+        __asm__ __volatile__("" ::: "memory"); /* nothing, which the compiler may not remove */
+    }
+}
+
+void saxpy(int64_t n, float a, const float *x, float *y) {
+#pragma omp parallel for
+    for (int64_t i = 0; i < n; i++)
+        y[i] = a * x[i] + y[i];
+}
+
+void mandelbrot(int32_t *out, int64_t h, int64_t w, float x0, float y0, float dx, float dy, int32_t max_iter) {
+#pragma omp parallel for schedule(dynamic)
+    for (int64_t row = 0; row < h; row++) {
+        for (int64_t col = 0; col < w; col++) {
+            float cr = x0 + dx * (float)col;
+            float ci = y0 + dy * (float)row;
+            float zr = 0.0f, zi = 0.0f;
+            int32_t n = 0;
+            while (n < max_iter) {
+                float zr2 = zr * zr, zi2 = zi * zi;
+                if (zr2 + zi2 > 4.0f)
+                    break;
+                zi = 2.0f * zr * zi + ci;
+                zr = zr2 - zi2 + cr;
+                n++;
+            }
+            out[row * w + col] = n;
+        }
+    }
+}
+
+float total(int64_t n, const float *x) {
+    float s = 0.0f;
+#pragma omp parallel for reduction(+ : s)
+    for (int64_t i = 0; i < n; i++)
+        s += x[i];
+    return s;
+}
+
+/* c (n x m) = a (n x p) @ b (p x m), row-major */
+void matmul(int64_t n, int64_t m, int64_t p, const float *a, const float *b, float *c) {
+#pragma omp parallel for
+    for (int64_t i = 0; i < n; i++) {
+        for (int64_t j = 0; j < m; j++) {
+            float acc = 0.0f;
+            for (int64_t k = 0; k < p; k++)
+                acc += a[i * p + k] * b[k * m + j];
+            c[i * m + j] = acc;
+        }
+    }
+}
+
+void stencil(int64_t h, int64_t w, const float *src, float *dst) {
+#pragma omp parallel for
+    for (int64_t i = 1; i < h - 1; i++)
+        for (int64_t j = 1; j < w - 1; j++)
+            dst[i * w + j] = 0.25f * (src[(i - 1) * w + j] + src[(i + 1) * w + j] + src[i * w + j - 1] +
+                                      src[i * w + j + 1]) - src[i * w + j];
+}
+
+void blur(int64_t h, int64_t w, const float *src, float *dst) {
+#pragma omp parallel for
+    for (int64_t i = 1; i < h - 1; i++)
+        for (int64_t j = 1; j < w - 1; j++)
+            dst[i * w + j] = 0.2f * (src[i * w + j] + src[(i - 1) * w + j] + src[(i + 1) * w + j] +
+                                     src[i * w + j - 1] + src[i * w + j + 1]);
+}
+
+void bitonic_pass(float *x, int64_t n, int64_t j, int64_t k) {
+#pragma omp parallel for
+    for (int64_t i = 0; i < n; i++) {
+        int64_t partner = i ^ j;
+        if (partner > i) {
+            float a = x[i], b = x[partner];
+            int up = (i & k) == 0;
+            if ((up && a > b) || (!up && a < b)) {
+                x[i] = b;
+                x[partner] = a;
+            }
+        }
+    }
+}
+"""
+
+
+class OpenMP:
+    """The C + OpenMP loops, compiled into a shared library in ``folder`` (``lib`` None, and ``about``
+    the reason, where this machine has no C compiler or no OpenMP)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.lib: ctypes.CDLL | None = None
+        names = [os.environ["CC"]] if os.environ.get("CC") else ["cc", "gcc", "clang"]
+        compiler = next((shutil.which(n) for n in names if shutil.which(n)), None)
+        if compiler is None:
+            self.about = f"no C compiler ({', '.join(names)}) on PATH"
+            return
+        folder.mkdir(parents=True, exist_ok=True)
+        source, library = folder / "loops.c", folder / "loops.so"
+        source.write_text(C_SOURCE)
+        command = [compiler, *C_FLAGS, "-o", str(library), str(source)]
+        done = subprocess.run(command, capture_output=True, text=True)
+        if done.returncode != 0:
+            tail = " ".join(done.stderr.strip().splitlines()[-2:]) or f"exit status {done.returncode}"
+            self.about = f"`{' '.join([Path(compiler).name, *C_FLAGS])}` failed (no OpenMP?): {tail}"
+            return
+        version = subprocess.run([compiler, "--version"], capture_output=True, text=True).stdout.splitlines()
+        self.about = f"{version[0] if version else Path(compiler).name}, `{' '.join(C_FLAGS)}`"
+        lib = ctypes.CDLL(str(library))
+        f32p = np.ctypeslib.ndpointer(np.float32, flags="C_CONTIGUOUS")
+        i32p = np.ctypeslib.ndpointer(np.int32, flags="C_CONTIGUOUS")
+        i64, f32 = ctypes.c_int64, ctypes.c_float
+        for name, argtypes, restype in (
+            ("set_threads", [ctypes.c_int], None),
+            ("max_threads", [], ctypes.c_int),
+            ("empty_region", [], None),
+            ("saxpy", [i64, f32, f32p, f32p], None),
+            ("mandelbrot", [i32p, i64, i64, f32, f32, f32, f32, ctypes.c_int32], None),
+            ("total", [i64, f32p], f32),
+            ("matmul", [i64, i64, i64, f32p, f32p, f32p], None),
+            ("stencil", [i64, i64, f32p, f32p], None),
+            ("blur", [i64, i64, f32p, f32p], None),
+            ("bitonic_pass", [f32p, i64, i64, i64], None),
+        ):
+            fn = getattr(lib, name)
+            fn.argtypes, fn.restype = argtypes, restype
+        self.lib = lib
+
+    # the numba functions' signatures, NumPy arrays in (C-contiguous; ndpointer checks dtype and layout)
+    def set_threads(self, n: int) -> None:
+        self.lib.set_threads(n)  # type: ignore[union-attr]
+
+    def saxpy(self, a, x, y):  # type: ignore[no-untyped-def]
+        self.lib.saxpy(len(y), float(a), x, y)  # type: ignore[union-attr]
+
+    def mandelbrot(self, out, x0, y0, dx, dy, max_iter):  # type: ignore[no-untyped-def]
+        h, w = out.shape
+        self.lib.mandelbrot(out, h, w, float(x0), float(y0), float(dx), float(dy), int(max_iter))  # type: ignore[union-attr]
+
+    def total(self, x):  # type: ignore[no-untyped-def]
+        return self.lib.total(len(x), x)  # type: ignore[union-attr]
+
+    def matmul(self, a, b, c):  # type: ignore[no-untyped-def]
+        self.lib.matmul(a.shape[0], b.shape[1], a.shape[1], a, b, c)  # type: ignore[union-attr]
+
+    def stencil(self, src, dst):  # type: ignore[no-untyped-def]
+        self.lib.stencil(src.shape[0], src.shape[1], src, dst)  # type: ignore[union-attr]
+
+    def blur(self, src, dst):  # type: ignore[no-untyped-def]
+        self.lib.blur(src.shape[0], src.shape[1], src, dst)  # type: ignore[union-attr]
+
+    def bitonic_pass(self, x, j, k):  # type: ignore[no-untyped-def]
+        self.lib.bitonic_pass(x, len(x), j, k)  # type: ignore[union-attr]
+
+    def empty_region(self) -> None:
+        self.lib.empty_region()  # type: ignore[union-attr]
 
 
 # ------------------------------------------------------------------------------------------ numpy
@@ -158,6 +385,12 @@ def numpy_stencil(src, dst):  # type: ignore[no-untyped-def]
     )
 
 
+def numpy_blur(src, dst):  # type: ignore[no-untyped-def]
+    dst[1:-1, 1:-1] = np.float32(0.2) * (
+        src[1:-1, 1:-1] + src[:-2, 1:-1] + src[2:, 1:-1] + src[1:-1, :-2] + src[1:-1, 2:]
+    )
+
+
 def numpy_bitonic_pass(x, j, k):  # type: ignore[no-untyped-def]
     i = np.arange(len(x))
     p = i ^ j
@@ -170,187 +403,414 @@ def numpy_bitonic_pass(x, j, k):  # type: ignore[no-untyped-def]
 
 
 # ------------------------------------------------------------------------------------------ runs
+OURS, NUMBA, OMP = "hatch-hybrid", "numba parallel", "C+OpenMP"
+COLUMNS = [OURS, NUMBA, OMP, "NumPy", "Python path", "numba / ours", "C / ours"]
+
+
 class Table:
     def __init__(self) -> None:
         self.rows: list[tuple[str, dict[str, str]]] = []
 
     def add(self, name: str, cells: dict[str, str]) -> None:
         self.rows.append((name, cells))
-        print(f"{name:<28}" + "  ".join(f"{k}: {v}" for k, v in cells.items()), flush=True)
+        print(f"{name:<30}" + "  ".join(f"{k}: {v}" for k, v in cells.items()), flush=True)
 
 
 def same(a: np.ndarray, b: np.ndarray) -> bool:
     return bool(np.array_equal(a, b))
 
 
-def run(table: Table, quick: bool) -> None:
+def usable_cores() -> int:
+    affinity = getattr(os, "sched_getaffinity", None)
+    return len(affinity(0)) if affinity is not None else os.cpu_count() or 1
+
+
+def default_threads() -> int:
+    """hatch-hybrid's thread count: $HYBRID_CPU_THREADS, else every core this process may use."""
+    env = os.environ.get("HYBRID_CPU_THREADS", "").strip()
+    return int(env) if env else usable_cores()
+
+
+def cpu_model() -> str:
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def busy_cores(seconds: float = 0.5) -> float | None:
+    """How many cores other processes keep busy now (this one sleeps meanwhile): /proc/stat over
+    ``seconds`` (None where there is none)."""
+
+    def sample() -> tuple[int, int]:
+        with open("/proc/stat", encoding="ascii") as f:
+            v = [int(t) for t in f.readline().split()[1:9]]  # user nice system idle iowait irq softirq steal
+        return sum(v), v[3] + v[4]
+
+    try:
+        total0, idle0 = sample()
+        time.sleep(seconds)
+        total1, idle1 = sample()
+    except (OSError, ValueError, IndexError):
+        return None
+    total = total1 - total0
+    return (total - (idle1 - idle0)) / total * (os.cpu_count() or 1) if total else None
+
+
+def check_quiet(when: str) -> str | None:
+    """A note when other processes keep part of the machine busy: the times are then theirs too, and
+    OpenMP teams that spin-wait for a thread the OS has not scheduled (C, numba's omp layer) lose most."""
+    busy = busy_cores()
+    if busy is None or busy < 0.25:
+        return None
+    note = f"{busy:.1f} of {os.cpu_count()} cores busy with other processes {when}"
+    print(f"note: {note}: the times below are not reliable", flush=True)
+    return note
+
+
+class Threads:
+    """Each implementation's thread count: hatch-hybrid's through $HYBRID_CPU_THREADS (read at each
+    launch), numba's through numba.set_num_threads, OpenMP's through omp_set_num_threads."""
+
+    def __init__(self, omp: OpenMP) -> None:
+        import numba
+
+        self.numba = numba
+        self.omp = omp
+        self.env = os.environ.get("HYBRID_CPU_THREADS")
+        self.default = default_threads()
+        self.numba_max = numba.config.NUMBA_NUM_THREADS  # numba's pool cannot grow after its import
+
+    def setter(self, impl: str, n: int) -> Callable[[], None]:
+        if impl == OURS:
+            return lambda: os.environ.__setitem__("HYBRID_CPU_THREADS", str(n))
+        if impl == NUMBA:
+            return lambda: self.numba.set_num_threads(n)
+        return lambda: self.omp.set_threads(n)
+
+    def reset(self) -> None:
+        """All three at hatch-hybrid's default count (numba's at most its pool)."""
+        if self.env is None:
+            os.environ.pop("HYBRID_CPU_THREADS", None)
+        else:
+            os.environ["HYBRID_CPU_THREADS"] = self.env
+        self.numba.set_num_threads(min(self.default, self.numba_max))
+        if self.omp.lib is not None:
+            self.omp.set_threads(self.default)
+
+
+Job = tuple[str, dict[str, Callable[[], object]]]
+
+
+def run(table: Table, quick: bool, omp: OpenMP) -> tuple[list[Job], dict[str, Callable[[], object]]]:
+    """The first table (each kernel checked, then timed); returns each kernel's timed calls and the
+    launch calls, for the thread-scaling table."""
     from bench_kernels import kernels as hk
     from hybrid_demo import mandelbrot_kernel
 
-    nb_saxpy, nb_mandelbrot, nb_total, nb_matmul, nb_stencil, nb_bitonic = numba_kernels()
-    for k in (hk.saxpy, hk.block_sum, hk.matmul, hk.stencil, hk.bitonic_pass, mandelbrot_kernel):
+    nb_saxpy, nb_mandelbrot, nb_total, nb_matmul, nb_stencil, nb_bitonic, nb_blur, nb_empty3 = numba_kernels()
+    for k in (hk.saxpy, hk.block_sum, hk.matmul, hk.stencil, hk.bitonic_pass, hk.blur, mandelbrot_kernel):
         assert k.native_code() is not None, f"{k.qualname} has no native code for this machine"
+    c = omp if omp.lib is not None else None
     rng = np.random.default_rng(0)
+    jobs: list[Job] = []
 
     def row(
         name: str,
         ours: Callable[[], object],
         numba: Callable[[], object],
+        openmp: Callable[[], object],
         numpy: float | None,
         python: tuple[float, str] | None,
         rounds: int = 9,
+        scale: bool = True,
     ) -> None:
-        ours, numba = race([ours, numba], rounds)  # type: ignore[assignment]
+        fns = {OURS: ours, NUMBA: numba}
+        if c is not None:
+            fns[OMP] = openmp
+        t = dict(zip(fns, race(list(fns.values()), rounds)))
         cells = {
-            "hatch-hybrid": f"{ours:.2f} ms",
-            "numba parallel": f"{numba:.2f} ms",
+            OURS: f"{t[OURS]:.2f} ms",
+            NUMBA: f"{t[NUMBA]:.2f} ms",
+            OMP: f"{t[OMP]:.2f} ms" if OMP in t else "-",
             "NumPy": f"{numpy:.2f} ms" if numpy is not None else "-",
             "Python path": f"{python[0]:.0f} ms ({python[1]})" if python else "-",
-            "numba / ours": f"{numba / ours:.2f}x",
+            "numba / ours": f"{t[NUMBA] / t[OURS]:.2f}x",
+            "C / ours": f"{t[OMP] / t[OURS]:.2f}x" if OMP in t else "-",
         }
         table.add(name, cells)
+        if scale:
+            jobs.append((name, fns))
 
+    # each benchmark in a function of its own: the calls kept for the scaling table hold its variables
     # saxpy
-    n = 1 << (20 if quick else 24)
-    x = rng.standard_normal(n).astype(np.float32)
-    y0 = rng.standard_normal(n).astype(np.float32)
-    a = np.float32(2.5)
-    outs = {}
-    for impl, fn in (
-        ("ours", lambda y: hk.saxpy.launch(256, n // 256, a, x, y, device="cpu")),
-        ("numba", lambda y: nb_saxpy(a, x, y)),
-        ("numpy", lambda y: np.add(a * x, y, out=y)),
-    ):
+    def saxpy() -> None:
+        n = 1 << (20 if quick else 24)
+        x = rng.standard_normal(n).astype(np.float32)
+        y0 = rng.standard_normal(n).astype(np.float32)
+        a = np.float32(2.5)
+        outs = {}
+        for impl, fn in (
+            ("ours", lambda y: hk.saxpy.launch(256, n // 256, a, x, y, device="cpu")),
+            ("numba", lambda y: nb_saxpy(a, x, y)),
+            ("numpy", lambda y: np.add(a * x, y, out=y)),
+            *((("c", lambda y: c.saxpy(a, x, y)),) if c else ()),
+        ):
+            y = y0.copy()
+            fn(y)
+            outs[impl] = y
+        assert all(same(outs["ours"], v) for v in outs.values()), "saxpy results differ"
         y = y0.copy()
-        fn(y)
-        outs[impl] = y
-    assert same(outs["ours"], outs["numba"]) and same(outs["ours"], outs["numpy"])
-    y = y0.copy()
-    small = 1 << 12
-    py = best_ms(lambda: hk.saxpy.launch(256, small // 256, a, x[:small], y[:small], device="cpu-python"), 1)
-    row(
-        f"saxpy 2^{int(np.log2(n))} f32",
-        lambda: hk.saxpy.launch(256, n // 256, a, x, y, device="cpu"),
-        lambda: nb_saxpy(a, x, y),
-        best_ms(lambda: np.add(a * x, y, out=y)),
-        (py, "2^12"),
-    )
-
-    # mandelbrot
-    for size, it in ((256, 64), (1024, 256)):
-        if quick and size > 256:
-            continue
-        args = (np.float32(-2.2), np.float32(-1.2), np.float32(3.2 / size), np.float32(2.4 / size), np.int32(it))
-        grid = (size // 16, size // 16)
-        mine = np.zeros((size, size), np.int32)
-        mandelbrot_kernel.launch((16, 16), grid, mine, *args, device="cpu")
-        theirs = np.zeros_like(mine)
-        nb_mandelbrot(theirs, *args)
-        vec = np.zeros_like(mine)
-        numpy_mandelbrot(vec, *args)
-        assert same(mine, theirs) and same(mine, vec), "mandelbrot images differ"
-        crop = np.zeros((48, 64), np.int32)
-        py = best_ms(lambda: mandelbrot_kernel.launch((16, 16), (4, 3), crop, *args, device="cpu-python"), 1)
+        small = 1 << 12
+        py = best_ms(lambda: hk.saxpy.launch(256, small // 256, a, x[:small], y[:small], device="cpu-python"), 1)
         row(
-            f"mandelbrot {size}^2 x{it}",
-            lambda: mandelbrot_kernel.launch((16, 16), grid, mine, *args, device="cpu"),
-            lambda: nb_mandelbrot(theirs, *args),
-            best_ms(lambda: numpy_mandelbrot(vec, *args), 2),
-            (py * size * size / (48 * 64), "64x48, scaled"),
+            f"saxpy 2^{int(np.log2(n))} f32",
+            lambda: hk.saxpy.launch(256, n // 256, a, x, y, device="cpu"),
+            lambda: nb_saxpy(a, x, y),
+            lambda: c.saxpy(a, x, y),
+            best_ms(lambda: np.add(a * x, y, out=y)),
+            (py, "2^12"),
         )
 
-    # block reduction (sum)
-    n = 1 << (20 if quick else 24)
-    x = rng.standard_normal(n).astype(np.float32)
-    partial = np.zeros(256, np.float32)
-    hk.block_sum.launch(256, 256, x, partial, device="cpu")
-    assert np.isclose(partial.sum(dtype=np.float64), x.sum(dtype=np.float64), rtol=1e-4)
-    assert np.isclose(nb_total(x), x.sum(dtype=np.float64), rtol=1e-3)
-    xs = x[: 1 << 12]
-    ps = np.zeros(4, np.float32)
-    py = best_ms(lambda: hk.block_sum.launch(256, 4, xs, ps, device="cpu-python"), 1)
-    row(
-        f"block reduction 2^{int(np.log2(n))}",
-        lambda: hk.block_sum.launch(256, 256, x, partial, device="cpu"),
-        lambda: nb_total(x),
-        best_ms(lambda: x.sum()),
-        (py, "2^12"),
-    )
+    saxpy()
 
-    # tiled matmul
-    m = 256 if quick else 512
-    am = rng.standard_normal((m, m)).astype(np.float32)
-    bm = rng.standard_normal((m, m)).astype(np.float32)
-    cm = np.zeros((m, m), np.float32)
-    hk.matmul.launch((16, 16), (m // 16, m // 16), am, bm, cm, device="cpu")
-    cn = np.zeros_like(cm)
-    nb_matmul(am, bm, cn)
-    assert same(cm, cn), "matmul: the same sums in the same order must give the same bits"
-    np.testing.assert_allclose(cm, am @ bm, rtol=1e-3, atol=1e-3)
-    a32, b32 = am[:32, :32].copy(), bm[:32, :32].copy()
-    c32 = np.zeros((32, 32), np.float32)
-    py = best_ms(lambda: hk.matmul.launch((16, 16), (2, 2), a32, b32, c32, device="cpu-python"), 1)
-    row(
-        f"tiled matmul {m}^3 f32",
-        lambda: hk.matmul.launch((16, 16), (m // 16, m // 16), am, bm, cm, device="cpu"),
-        lambda: nb_matmul(am, bm, cn),
-        best_ms(lambda: am @ bm),
-        (py, "32^3"),
-    )
+    # mandelbrot
+    def mandelbrot() -> None:
+        sizes = ((256, 64),) if quick else ((256, 64), (1024, 256))
+        for size, it in sizes:
+            args = (np.float32(-2.2), np.float32(-1.2), np.float32(3.2 / size), np.float32(2.4 / size), np.int32(it))
+            grid = (size // 16, size // 16)
+            mine = np.zeros((size, size), np.int32)
+            mandelbrot_kernel.launch((16, 16), grid, mine, *args, device="cpu")
+            theirs = np.zeros_like(mine)
+            nb_mandelbrot(theirs, *args)
+            vec = np.zeros_like(mine)
+            numpy_mandelbrot(vec, *args)
+            assert same(mine, theirs) and same(mine, vec), "mandelbrot images differ"
+            cimg = np.zeros_like(mine)
+            if c:
+                c.mandelbrot(cimg, *args)
+                assert same(mine, cimg), "mandelbrot: the C image differs"
+            crop = np.zeros((48, 64), np.int32)
+            py = best_ms(lambda: mandelbrot_kernel.launch((16, 16), (4, 3), crop, *args, device="cpu-python"), 1)
+            row(
+                f"mandelbrot {size}^2 x{it}",
+                lambda: mandelbrot_kernel.launch((16, 16), grid, mine, *args, device="cpu"),
+                lambda: nb_mandelbrot(theirs, *args),
+                lambda: c.mandelbrot(cimg, *args),
+                best_ms(lambda: numpy_mandelbrot(vec, *args), 2),
+                (py * size * size / (48 * 64), "64x48, scaled"),
+                scale=size == sizes[-1][0],  # the thread-scaling table takes the biggest
+            )
+
+    mandelbrot()
+
+    # block reduction (sum)
+    def reduction() -> None:
+        n = 1 << (20 if quick else 24)
+        x = rng.standard_normal(n).astype(np.float32)
+        partial = np.zeros(256, np.float32)
+        hk.block_sum.launch(256, 256, x, partial, device="cpu")
+        assert np.isclose(partial.sum(dtype=np.float64), x.sum(dtype=np.float64), rtol=1e-4)
+        assert np.isclose(nb_total(x), x.sum(dtype=np.float64), rtol=1e-3)
+        if c:
+            assert np.isclose(c.total(x), x.sum(dtype=np.float64), rtol=1e-3), "reduction: the C sum is off"
+        xs = x[: 1 << 12]
+        ps = np.zeros(4, np.float32)
+        py = best_ms(lambda: hk.block_sum.launch(256, 4, xs, ps, device="cpu-python"), 1)
+        row(
+            f"block reduction 2^{int(np.log2(n))}",
+            lambda: hk.block_sum.launch(256, 256, x, partial, device="cpu"),
+            lambda: nb_total(x),
+            lambda: c.total(x),
+            best_ms(lambda: x.sum()),
+            (py, "2^12"),
+        )
+
+    reduction()
+
+    # tiled matmul (numba and C: the naive triple loop, which sums in the same order)
+    def matmul() -> None:
+        m = 256 if quick else 512
+        am = rng.standard_normal((m, m)).astype(np.float32)
+        bm = rng.standard_normal((m, m)).astype(np.float32)
+        cm = np.zeros((m, m), np.float32)
+        hk.matmul.launch((16, 16), (m // 16, m // 16), am, bm, cm, device="cpu")
+        cn = np.zeros_like(cm)
+        nb_matmul(am, bm, cn)
+        assert same(cm, cn), "matmul: the same sums in the same order must give the same bits"
+        cc = np.zeros_like(cm)
+        if c:
+            c.matmul(am, bm, cc)
+            assert same(cm, cc), "matmul: the C loop's sums must give the same bits"
+        np.testing.assert_allclose(cm, am @ bm, rtol=1e-3, atol=1e-3)
+        a32, b32 = am[:32, :32].copy(), bm[:32, :32].copy()
+        c32 = np.zeros((32, 32), np.float32)
+        py = best_ms(lambda: hk.matmul.launch((16, 16), (2, 2), a32, b32, c32, device="cpu-python"), 1)
+        row(
+            f"tiled matmul {m}^3 f32",
+            lambda: hk.matmul.launch((16, 16), (m // 16, m // 16), am, bm, cm, device="cpu"),
+            lambda: nb_matmul(am, bm, cn),
+            lambda: c.matmul(am, bm, cc),
+            best_ms(lambda: am @ bm),
+            (py, "32^3"),
+        )
+
+    matmul()
 
     # stencil
-    s = 512 if quick else 2048
-    src = rng.standard_normal((s, s)).astype(np.float32)
-    outs = {k: np.zeros_like(src) for k in ("ours", "numba", "numpy")}
-    hk.stencil.launch((32, 8), (s // 32, s // 8), src, outs["ours"], device="cpu")
-    nb_stencil(src, outs["numba"])
-    numpy_stencil(src, outs["numpy"])
-    assert same(outs["ours"], outs["numba"]) and same(outs["ours"], outs["numpy"])
-    s64 = src[:64, :64].copy()
-    d64 = np.zeros_like(s64)
-    py = best_ms(lambda: hk.stencil.launch((32, 8), (2, 8), s64, d64, device="cpu-python"), 1)
-    row(
-        f"stencil {s}^2 f32",
-        lambda: hk.stencil.launch((32, 8), (s // 32, s // 8), src, outs["ours"], device="cpu"),
-        lambda: nb_stencil(src, outs["numba"]),
-        best_ms(lambda: numpy_stencil(src, outs["numpy"])),
-        (py, "64^2"),
-    )
+    def stencil() -> None:
+        s = 512 if quick else 2048
+        src = rng.standard_normal((s, s)).astype(np.float32)
+        outs = {k: np.zeros_like(src) for k in ("ours", "numba", "numpy", "c")}
+        hk.stencil.launch((32, 8), (s // 32, s // 8), src, outs["ours"], device="cpu")
+        nb_stencil(src, outs["numba"])
+        numpy_stencil(src, outs["numpy"])
+        if c:
+            c.stencil(src, outs["c"])
+        else:
+            outs.pop("c")
+        assert all(same(outs["ours"], v) for v in outs.values()), "stencil results differ"
+        s64 = src[:64, :64].copy()
+        d64 = np.zeros_like(s64)
+        py = best_ms(lambda: hk.stencil.launch((32, 8), (2, 8), s64, d64, device="cpu-python"), 1)
+        row(
+            f"stencil {s}^2 f32",
+            lambda: hk.stencil.launch((32, 8), (s // 32, s // 8), src, outs["ours"], device="cpu"),
+            lambda: nb_stencil(src, outs["numba"]),
+            lambda: c.stencil(src, outs["c"]),
+            best_ms(lambda: numpy_stencil(src, outs["numpy"])),
+            (py, "64^2"),
+        )
+
+    stencil()
 
     # bitonic pass
-    n = 1 << (18 if quick else 22)
-    keys = rng.standard_normal(n).astype(np.float32)
-    outs = {k: keys.copy() for k in ("ours", "numba", "numpy")}
-    hk.bitonic_pass.launch(256, n // 256, outs["ours"], 1, 2, device="cpu")
-    nb_bitonic(outs["numba"], 1, 2)
-    numpy_bitonic_pass(outs["numpy"], 1, 2)
-    assert same(outs["ours"], outs["numba"]) and same(outs["ours"], outs["numpy"])
-    ks = keys[:4096].copy()
-    py = best_ms(lambda: hk.bitonic_pass.launch(256, 16, ks, 1, 2, device="cpu-python"), 1)
-    row(
-        f"bitonic pass 2^{int(np.log2(n))}",
-        lambda: hk.bitonic_pass.launch(256, n // 256, outs["ours"], 1, 2, device="cpu"),
-        lambda: nb_bitonic(outs["numba"], 1, 2),
-        best_ms(lambda: numpy_bitonic_pass(outs["numpy"], 1, 2)),
-        (py, "2^12"),
-    )
+    def bitonic() -> None:
+        n = 1 << (18 if quick else 22)
+        keys = rng.standard_normal(n).astype(np.float32)
+        outs = {k: keys.copy() for k in ("ours", "numba", "numpy", "c")}
+        hk.bitonic_pass.launch(256, n // 256, outs["ours"], 1, 2, device="cpu")
+        nb_bitonic(outs["numba"], 1, 2)
+        numpy_bitonic_pass(outs["numpy"], 1, 2)
+        if c:
+            c.bitonic_pass(outs["c"], 1, 2)
+        else:
+            outs.pop("c")
+        assert all(same(outs["ours"], v) for v in outs.values()), "bitonic pass results differ"
+        ks = keys[:4096].copy()
+        py = best_ms(lambda: hk.bitonic_pass.launch(256, 16, ks, 1, 2, device="cpu-python"), 1)
+        row(
+            f"bitonic pass 2^{int(np.log2(n))}",
+            lambda: hk.bitonic_pass.launch(256, n // 256, outs["ours"], 1, 2, device="cpu"),
+            lambda: nb_bitonic(outs["numba"], 1, 2),
+            lambda: c.bitonic_pass(outs["c"], 1, 2),
+            best_ms(lambda: numpy_bitonic_pass(outs["numpy"], 1, 2)),
+            (py, "2^12"),
+        )
 
-    # launch overhead
+    bitonic()
+
+    # blur: ours through a 16x16 block's shared 18x18 tile, the others straight from the image
+    def blur() -> None:
+        s = 512 if quick else 2048
+        src = rng.standard_normal((s, s)).astype(np.float32)
+        outs = {k: np.zeros_like(src) for k in ("ours", "numba", "numpy", "c")}
+        hk.blur.launch((16, 16), (s // 16, s // 16), src, outs["ours"], device="cpu")
+        nb_blur(src, outs["numba"])
+        numpy_blur(src, outs["numpy"])
+        if c:
+            c.blur(src, outs["c"])
+        else:
+            outs.pop("c")
+        assert all(same(outs["ours"], v) for v in outs.values()), "blur results differ"
+        s64 = src[:64, :64].copy()
+        d64 = np.zeros_like(s64)
+        py = best_ms(lambda: hk.blur.launch((16, 16), (4, 4), s64, d64, device="cpu-python"), 1)
+        row(
+            f"blur {s}^2 (shared tile)",
+            lambda: hk.blur.launch((16, 16), (s // 16, s // 16), src, outs["ours"], device="cpu"),
+            lambda: nb_blur(src, outs["numba"]),
+            lambda: c.blur(src, outs["c"]),
+            best_ms(lambda: numpy_blur(src, outs["numpy"])),
+            (py, "64^2"),
+        )
+
+    blur()
+
+    # launch overhead: one call each, timed alone
     z = np.zeros(1, np.float32)
-    ours_ms, numba_ms = race(
-        [
-            lambda: [hk.empty3.launch(32, 1, z, z, np.int32(1), device="cpu") for _ in range(100)],
-            lambda: [nb_saxpy(np.float32(0), z, z) for _ in range(100)],
-        ]
-    )
+    n32 = np.int32(32)
+    launch: dict[str, Callable[[], object]] = {
+        OURS: lambda: hk.empty3.launch(32, 1, z, z, np.int32(1), device="cpu"),  # 1 block of 32 threads
+        NUMBA: lambda: nb_empty3(z, z, n32),  # a prange of 32 iterations
+    }
+    if c is not None:
+        launch[OMP] = c.lib.empty_region  # type: ignore[union-attr]  # `#pragma omp parallel {}`
+    us = dict(zip(launch, per_call_us(list(launch.values()), 100 if quick else 200, 7 if quick else 15)))
     table.add(
         "launch (3 arguments, 1 block)",
-        {  # per call: a hundredth of the time of 100
-            "hatch-hybrid": f"{ours_ms * 10:.1f} µs",
-            "numba parallel": f"{numba_ms * 10:.1f} µs",
-            "numba / ours": f"{numba_ms / ours_ms:.2f}x",
+        {
+            OURS: f"{us[OURS]:.2f} µs",
+            NUMBA: f"{us[NUMBA]:.2f} µs",
+            OMP: f"{us[OMP]:.2f} µs (empty region)" if OMP in us else "-",
+            "numba / ours": f"{us[NUMBA] / us[OURS]:.2f}x",
+            "C / ours": f"{us[OMP] / us[OURS]:.2f}x" if OMP in us else "-",
         },
     )
+    return jobs, launch
+
+
+ScaleRow = tuple[str, str, dict[int, str]]
+
+
+def scaling(
+    jobs: list[Job], launch: dict[str, Callable[[], object]], counts: list[int], threads: Threads, quick: bool
+) -> list[ScaleRow]:
+    """Each kernel (and the launch) per implementation at each thread count; within a kernel every
+    (implementation, count) takes its turn in each round. Cells: time (speed-up over the same
+    implementation at the first count)."""
+    rows: list[ScaleRow] = []
+
+    def add(name: str, impl: str, cells: dict[int, str]) -> None:
+        rows.append((name, impl, cells))
+        print(f"{name:<30}{impl:<16}" + "  ".join(f"{n}: {cells[n]}" for n in counts), flush=True)
+
+    def entries(impls: dict[str, Callable[[], object]]) -> list[tuple[str, int]]:
+        return [(impl, n) for n in counts for impl in impls if impl != NUMBA or n <= threads.numba_max]
+
+    try:
+        for name, fns in jobs:
+            todo = entries(fns)
+            times = race([fns[i] for i, _ in todo], 5 if quick else 7, [threads.setter(i, n) for i, n in todo])
+            got = dict(zip(todo, times))
+            for impl in fns:
+                base = got.get((impl, counts[0]))
+                cells = {}
+                for n in counts:
+                    t = got.get((impl, n))
+                    speedup = f" ({base / t:.2f}x)" if base is not None and t is not None and n != counts[0] else ""
+                    cells[n] = "-" if t is None else f"{t:.2f} ms{speedup}"
+                add(name, impl, cells)
+        todo = entries(launch)
+        us = per_call_us(
+            [launch[i] for i, _ in todo],
+            100 if quick else 200,
+            5 if quick else 10,
+            [threads.setter(i, n) for i, n in todo],
+        )
+        got = dict(zip(todo, us))
+        for impl in launch:
+            add(
+                "launch (µs per call)", impl, {n: f"{got[impl, n]:.2f} µs" if (impl, n) in got else "-" for n in counts}
+            )
+    finally:
+        threads.reset()
+    return rows
 
 
 COLD_OURS = """
@@ -405,38 +865,99 @@ def cold_start(table: Table, site: Path) -> None:
     )
 
 
-def markdown(table: Table) -> str:
-    cols = ["hatch-hybrid", "numba parallel", "NumPy", "Python path", "numba / ours"]
+def default_counts() -> list[int]:
+    """1, 2, 4, 8, 16 up to this machine's count, and that count (and the cores this process may use)."""
+    cpus = os.cpu_count() or 1
+    return sorted({n for n in (1, 2, 4, 8, 16) if n <= cpus} | {cpus, usable_cores()})
+
+
+def thread_counts(text: str) -> list[int]:
+    try:
+        counts = sorted({int(n) for n in text.split(",") if n.strip()})
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected thread counts such as 1,2,4, got {text!r}") from None
+    if not counts or counts[0] < 1:
+        raise argparse.ArgumentTypeError(f"expected positive thread counts such as 1,2,4, got {text!r}")
+    return counts
+
+
+def markdown(header: list[str], table: Table, scale: list[ScaleRow], counts: list[int]) -> str:
     lines = [
-        f"CPU: {platform.processor() or platform.machine()}, {os.cpu_count()} cores; "
-        f"{datetime.date.today().isoformat()}; `python benchmarks/cpu_suite.py`",
+        *header,
         "",
-        "| kernel | " + " | ".join(cols) + " |",
-        "| --- | " + " | ".join("---:" for _ in cols) + " |",
+        "| kernel | " + " | ".join(COLUMNS) + " |",
+        "| --- | " + " | ".join("---:" for _ in COLUMNS) + " |",
     ]
     for name, cells in table.rows:
-        lines.append(f"| {name} | " + " | ".join(cells.get(c, "-") for c in cols) + " |")
+        lines.append(f"| {name} | " + " | ".join(cells.get(c, "-") for c in COLUMNS) + " |")
+    if scale:
+        heads = [f"{n} thread{'s' if n > 1 else ''}" for n in counts]
+        lines += [
+            "",
+            "Thread scaling: best of several rounds in which every implementation at every count takes its turn; "
+            f"in brackets the speed-up over the same implementation at {heads[0]}. Launch: median of single calls "
+            "(hatch-hybrid's one block runs on one thread at every count).",
+            "",
+            "| kernel | implementation | " + " | ".join(heads) + " |",
+            "| --- | --- | " + " | ".join("---:" for _ in heads) + " |",
+        ]
+        for name, impl, cells in scale:
+            lines.append(f"| {name} | {impl} | " + " | ".join(cells.get(n, "-") for n in counts) + " |")
     return "\n".join(lines) + "\n"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--markdown", type=Path, help="also write the table to this file")
+    parser.add_argument("--markdown", type=Path, help="also write the tables to this file")
     parser.add_argument("--quick", action="store_true", help="small sizes (a smoke test)")
+    parser.add_argument(
+        "--threads",
+        type=thread_counts,
+        help="thread counts of the scaling table, e.g. 1,2,4 (default: 1, 2, 4, 8, 16 up to the machine's, and its)",
+    )
     parser.add_argument(
         "--installed", action="store_true", help="use the installed bench_kernels and hybrid_demo wheels (no compiler)"
     )
     args = parser.parse_args()
+    counts = args.threads or default_counts()
+    most = max(*counts, default_threads())
+    if most > (os.cpu_count() or 1) and "NUMBA_NUM_THREADS" not in os.environ:
+        os.environ["NUMBA_NUM_THREADS"] = str(most)  # numba's pool is sized once, at its import
     site = Path(tempfile.mkdtemp(prefix="hybrid-cpu-suite-"))
     try:
+        omp = OpenMP(site / "openmp")
+        print(f"C+OpenMP: {omp.about}" if omp.lib else f"C+OpenMP column skipped: {omp.about}", flush=True)
+        threads = Threads(omp)
+        threads.reset()
         if not args.installed:
             build(site)
             sys.path.insert(0, str(site))
         table = Table()
-        run(table, args.quick)
+        notes = [check_quiet("before the first table")]
+        jobs, launch = run(table, args.quick, omp)
         cold_start(table, site)
+        print(f"\nthread scaling ({', '.join(map(str, counts))} threads)", flush=True)
+        notes.append(check_quiet("before the scaling table"))
+        scale = scaling(jobs, launch, counts, threads, args.quick)
         if args.markdown:
-            args.markdown.write_text(markdown(table))
+            import numba
+
+            command = "python benchmarks/cpu_suite.py" + (" --quick" if args.quick else "")
+            if args.threads:
+                command += " --threads " + ",".join(map(str, counts))
+            header = [
+                f"CPU: {cpu_model()} ({platform.machine()}); {os.cpu_count()} logical CPUs, {usable_cores()} usable "
+                f"by this process; {datetime.date.today().isoformat()}; `{command}`",
+                "",
+                f"numba {numba.__version__} (threading layer: {numba.threading_layer()}), NumPy {np.__version__}; "
+                + (f"C+OpenMP: {omp.about}." if omp.lib else f"C+OpenMP skipped: {omp.about}.")
+                + f" First table: all at {threads.default} threads, best of 9 rounds in which they take turns; "
+                "launch: median of single calls.",
+            ]
+            busy = [n for n in notes if n]
+            if busy:
+                header += ["", f"**Not a quiet machine**: {'; '.join(busy)}."]
+            args.markdown.write_text(markdown(header, table, scale, counts))
     finally:
         shutil.rmtree(site, ignore_errors=True)
 

@@ -127,3 +127,33 @@ def empty16(
     if s0 < 0:
         # hybrid: ignore[f64-in-f32-kernel] (s1..s3 are i32: f32 + i32 is f64)
         a0[0] = a1[0] + a2[0] + a3[0] + a4[0] + a5[0] + a6[0] + a7[0] + s4 + s5 + s6 + s7 + s1 + s2 + s3
+
+
+@kernel
+def blur(src: Array[f32, 2], dst: Array[f32, 2]):
+    """5-point box blur of the interior through a shared tile, launched with 16x16 blocks: each thread
+    loads its pixel into an 18x18 tile, the block's edge threads also the one-pixel halo beside them,
+    then ``dst[i, j] = 0.2 * (centre + up + down + left + right)`` (f32, added in that order) for
+    every pixel not on the image's border (those are left as they are)."""
+    tile = gpu.shared_array(f32, (TILE + 2, TILE + 2))
+    tx = gpu.thread_idx_x()
+    ty = gpu.thread_idx_y()
+    j = gpu.global_tid_x()
+    i = gpu.global_tid_y()
+    h = src.shape[0]
+    w = src.shape[1]
+    if i < h and j < w:
+        tile[ty + 1, tx + 1] = src[i, j]
+        if tx == 0 and j > 0:
+            tile[ty + 1, 0] = src[i, j - 1]
+        if tx == TILE - 1 and j + 1 < w:
+            tile[ty + 1, TILE + 1] = src[i, j + 1]
+        if ty == 0 and i > 0:
+            tile[0, tx + 1] = src[i - 1, j]
+        if ty == TILE - 1 and i + 1 < h:
+            tile[TILE + 1, tx + 1] = src[i + 1, j]
+    gpu.syncthreads()
+    if 0 < i < h - 1 and 0 < j < w - 1:
+        dst[i, j] = f32(0.2) * (
+            tile[ty + 1, tx + 1] + tile[ty, tx + 1] + tile[ty + 2, tx + 1] + tile[ty + 1, tx] + tile[ty + 1, tx + 2]
+        )

@@ -15,6 +15,7 @@ from typing import Any
 import llvmlite.binding as llvm
 from hybrid_runtime.manifest import DIRECTORY, FILENAME, FORMAT
 
+from ..backend.host import pool
 from ..backend.host.link import link
 from ..backend.host.targets import TARGETS
 from ..cache import KernelCache
@@ -115,11 +116,13 @@ def _link_libraries(package: str, kernels: list[CompiledKernel], directory: Path
     written = {}
     for target, blobs in sorted(objects.items()):
         name = TARGETS[target].library(package)
-        inputs = repr((COMPILER_ID, target, libm, [hashlib.sha256(o).hexdigest() for o in blobs]))
+        inputs = repr((COMPILER_ID, pool.digest(), target, libm, [hashlib.sha256(o).hexdigest() for o in blobs]))
         digest = hashlib.sha256(inputs.encode()).hexdigest()
         library = cache.load_blob(digest)
         if library is None:
-            library = link(blobs, target, needs_libc=libm)
+            # the C runtime also for kernels that call no math function: LLVM turns loops of stores
+            # (a block's per-thread flags, a zeroed local array) into memset/memcpy calls
+            library = link(blobs, target, needs_libc=True)
             cache.save_blob(digest, library)
         (directory / name).write_bytes(library)
         written[target] = name

@@ -101,8 +101,8 @@ class HybridBuildHook(BuildHookInterface):  # type: ignore[type-arg]
             what = "PTX + cubin" if k.cubin else "PTX"
             if k.cpu is not None:
                 what += " + CPU" if not k.cpu.unsupported else " (CPU: Python path)"
-            if k.cpu.state_machine:  # threads meet where they cannot run as loops: slower natively
-                what += f" (CPU threads as a state machine: {k.cpu.state_machine})"
+                if k.cpu.state_machine:  # threads meet where they cannot run as loops: slower natively
+                    what += f" (CPU threads as a state machine: {k.cpu.state_machine})"
             how = "from cache" if k.cached else f"compiled in {k.seconds * 1000:.0f} ms"
             self.app.display_info(f"hatch-hybrid: {k.decl.qualname} -> {k.symbol} ({what}, {', '.join(archs)}): {how}")
         hits = sum(k.cached for k in kernels)

@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from . import cpu, native
+from . import cpu, native, native_plan
 from .checks import CHECKED, ERROR_SLOT, ErrorSlot, cpu_failure
 from .config import LaunchConfig
 from .device import CudaDevice, default_device, device_env, python_cpu, select
@@ -88,6 +88,9 @@ class Kernel:
             args = self.bind(args, kwargs)
         if device is None:  # the default device: reuse the configured launcher (validated once)
             self[blocks, threads, stream, shared_bytes](*args)
+            return
+        if device == "cpu":  # the configured launcher's native launch
+            self[blocks, threads, stream, shared_bytes].on_cpu(args)
             return
         self._launch(LaunchConfig.make(threads, blocks, shared_bytes), *args, device=device, stream=stream)
 
@@ -169,6 +172,20 @@ class Kernel:
         found = native.native_kernel(self.qualname, manifest, entry, self.variant_params[variant])
         self._native[variant] = found
         return found
+
+    def cpu_launcher(
+        self, config: LaunchConfig, slow: Callable[[tuple[Any, ...]], None], env: Any
+    ) -> Callable[[tuple[Any, ...]], None] | None:
+        """A native launch for ``config`` with fast checks of plain arguments, made for the calling thread
+        (anything else goes to ``slow``; see :func:`.native_plan.fast_launcher`); None when there is no
+        native code, or the kernel is generic (the arguments choose the specialisation)."""
+        if len(self.variants) > 1:
+            return None
+        code = self.native_code(0)
+        if code is None:
+            return None
+        params = self._cpu_params.get(0) or self._cpu_params_of(0)
+        return code.launcher(config, params, slow, env)
 
     def _launch_cpu(self, config: LaunchConfig, args: tuple[Any, ...], python: bool = False) -> None:
         """On the CPU: the native code when the wheel has it for this machine (and ``python`` is not
@@ -354,6 +371,9 @@ class Launcher:
         "_launch",
         "_env",
         "_libraries",
+        "_cpu_made",
+        "_on_cpu",
+        "_on_cpu_made",
     )
 
     def __init__(self, kernel: Kernel, config: LaunchConfig, stream: Any) -> None:
@@ -369,6 +389,11 @@ class Launcher:
         self._launch: Callable[[tuple[Any, ...]], None] = self._call
         self._env: Any = _UNSET  # the $HYBRID_DEVICE value _launch was made under
         self._libraries = -1  # the LIBRARIES.generation it was made under
+        # the CPU's: ($HYBRID_DEVICE, $HYBRID_CPU_THREADS) when _launch is the native launch, and the
+        # launch for device="cpu" with the $HYBRID_CPU_THREADS it was made under
+        self._cpu_made: tuple[Any, Any] | None = None
+        self._on_cpu: Callable[[tuple[Any, ...]], None] = self._cpu_call
+        self._on_cpu_made: Any = _UNSET
 
     def __call__(self, *args: Any, **kwargs: Any) -> None:
         if kwargs or len(args) != self.kernel.nparams:
@@ -379,7 +404,7 @@ class Launcher:
         env = device_env()
         target = default_device()
         if target is None:
-            self.kernel._launch_cpu(self.config, args, python_cpu(None))
+            self._cpu(args, env)
             return
         plan = self._plan
         if target is not self._device or plan is None or len(self.kernel.variants) > 1:
@@ -400,6 +425,30 @@ class Launcher:
         self._libraries = LIBRARIES.generation
         self._launch = plan.make_launcher(self.config, self.handle, env, self._call, self.stream is None)
         self._env = env
+        self._cpu_made = None
+
+    def _cpu(self, args: tuple[Any, ...], env: Any) -> None:
+        """The default device is the CPU: the native launch becomes ``_launch`` (made once per
+        $HYBRID_DEVICE and $HYBRID_CPU_THREADS value; it checks both and comes back here)."""
+        python = python_cpu(None)
+        made = self._cpu_made
+        threads = native_plan.threads_env()
+        if made is None or made[0] is not env or made[1] is not threads:
+            self._cpu_made, self._env = (env, threads), _UNSET  # the GPU's launch is no longer installed
+            fast = None if python else self.kernel.cpu_launcher(self.config, self._call, env)
+            self._launch = fast or self._call
+        self.kernel._launch_cpu(self.config, args, python)
+
+    def on_cpu(self, args: tuple[Any, ...]) -> None:
+        """``device="cpu"``: the kernel's native code (or its Python function where there is none)."""
+        self._on_cpu(args)
+
+    def _cpu_call(self, args: tuple[Any, ...]) -> None:
+        threads = native_plan.threads_env()
+        if threads is not self._on_cpu_made:
+            self._on_cpu_made = threads
+            self._on_cpu = self.kernel.cpu_launcher(self.config, self._cpu_call, None) or self._cpu_call
+        self.kernel._launch_cpu(self.config, args)
 
 
 _UNSET = object()

@@ -2,37 +2,37 @@
 
 Each package built with CPU targets carries ``_hybrid/<package>.<target>.<so|dylib|dll>`` with one
 exported entry per kernel, ``int32 entry(void **params, int64 *launch, int64 first, int64 end)``,
-which runs blocks ``[first, end)`` (its threads as loops inside the call). Parameters are passed as
-CUDA passes them (one pointer per flattened value) and host arrays in place. Blocks are spread over
-a pool of OS threads (``$HYBRID_CPU_THREADS``, default: every core); ctypes releases the GIL for
-the call. A failed check (assert, bounds) records itself in the launch's error slot, the threads
-stop, and the launch raises what the GPU and the Python path raise.
+which runs blocks ``[first, end)`` (its threads as loops inside the call), and the worker pool
+(:mod:`.native_pool`). Parameters are passed as CUDA passes them (one pointer per flattened value)
+and host arrays in place. A launch is one call into the pool, which spreads the blocks over the
+calling thread and persistent worker threads (``$HYBRID_CPU_THREADS`` in all, default: every core
+this process may run on); ctypes releases the GIL for the call. A failed check (assert, bounds)
+records itself in the launch's error slot, the threads stop taking blocks, and the launch raises
+what the GPU and the Python path raise. What a launch needs is worked out once per configuration
+(:mod:`.native_plan`).
 """
 
 from __future__ import annotations
 
 import ctypes
-import itertools
 import os
 import platform
 import struct
 import sys
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
 import numpy as np
 
-from .checks import ErrorSlot
+from . import native_pool
 from .config import LaunchConfig
 from .manifest import Manifest, ManifestError
-from .prints import HEADER, read_host_buffer
+from .native_plan import CpuLaunch, fast_launcher
 from .signature import Param
 from .structs import leaf_dtypes, leaves
-
-LAUNCH_WORDS = 13
 
 
 def host_target() -> str | None:
@@ -117,63 +117,6 @@ def cpu_threads() -> int:
 _threads_for: dict[str, int] = {}
 
 
-class _Workers:
-    """OS threads that wait on locks for the next launch: handing them work costs a lock release each
-    (a little less than a pool's queue and futures: 99 against 125 µs per launch, measured on 2 cores;
-    the OS waking the thread is most of either)."""
-
-    def __init__(self, n: int) -> None:
-        self.busy = threading.Lock()  # one launch at a time; a concurrent one runs in its own thread
-        self.task: Callable[[], None] = lambda: None
-        self.errors: list[BaseException] = []
-        self.go = [threading.Lock() for _ in range(n)]
-        self.done = [threading.Lock() for _ in range(n)]
-        for k in range(n):
-            self.go[k].acquire()
-            self.done[k].acquire()
-            threading.Thread(target=self._serve, args=(k,), name=f"hybrid-cpu-{k}", daemon=True).start()
-
-    def _serve(self, k: int) -> None:
-        while True:
-            self.go[k].acquire()
-            try:
-                self.task()
-            except BaseException as exc:  # reported by run()
-                self.errors.append(exc)
-            self.done[k].release()
-
-    def run(self, task: Callable[[], None], helpers: int) -> None:
-        """``task`` on this thread and on ``helpers`` of the workers at once; returns when all are done."""
-        if not self.busy.acquire(blocking=False):
-            task()
-            return
-        try:
-            self.task, self.errors = task, []
-            for k in range(helpers):
-                self.go[k].release()
-            try:
-                task()
-            finally:
-                for k in range(helpers):
-                    self.done[k].acquire()
-            if self.errors:
-                raise self.errors[0]
-        finally:
-            self.busy.release()
-
-
-_workers_lock = threading.Lock()
-_workers: dict[int, _Workers] = {}
-
-
-def _pool(n: int) -> _Workers:
-    with _workers_lock:
-        workers = _workers.get(n)
-        if workers is None:
-            workers = _workers[n] = _Workers(n)
-        return workers
-
-
 _libraries: dict[str, ctypes.CDLL] = {}
 _libraries_lock = threading.Lock()
 
@@ -196,6 +139,7 @@ def load_library(manifest: Manifest, target: str, kernel: str) -> ctypes.CDLL | 
                     f"{path}: the native CPU library cannot be loaded ({exc}); reinstall the package"
                 ) from None
             _libraries[str(path)] = lib
+            native_pool.adopt(lib)
     return lib
 
 
@@ -211,7 +155,12 @@ class NativeKernel:
     shared_bytes: int
     sites: list[dict[str, Any]]
     prints: dict[str, Any]  # print() sites and the bytes of records a launch keeps ({}: it never prints)
-    fmt: str = ""  # struct format of the flattened parameters
+    entry: int = 0  # the entry's address
+    packer: struct.Struct = field(init=False)  # the flattened parameters, 8 bytes each
+    _local: threading.local = field(default_factory=threading.local, init=False, repr=False)  # plans
+
+    def __post_init__(self) -> None:
+        self.packer = struct.Struct("<" + "".join(_slot_format(p) for p in self.params))
 
     @classmethod
     def load(
@@ -240,86 +189,36 @@ class NativeKernel:
             int(cpu.get("shared_bytes", 0)),
             list(cpu.get("checks", [])),
             dict(cpu.get("prints", {})),
+            int(ctypes.cast(fn, ctypes.c_void_p).value or 0),
         )
 
     def run(self, config: LaunchConfig, values: list[Any]) -> None:
-        """Run the grid; returns when every block has run (or raises what a failed check reports)."""
-        flat = _flatten(self.params, values)
-        n = len(flat)
-        # one buffer: the values (8 bytes each), a pointer to each (CUDA's kernelParams), the error slot
-        buf = ctypes.create_string_buffer(16 * n + 40)
-        base = ctypes.addressof(buf)
-        struct.pack_into(self._format(), buf, 0, *flat)
-        struct.pack_into(f"<{n}Q", buf, 8 * n, *range(base, base + 8 * n, 8))
-        pointers, error = base + 8 * n, base + 16 * n
-        printed = np.zeros(HEADER + self.prints["bytes"], np.uint8) if self.prints else None
-        launch = (error, printed.ctypes.data if printed is not None else 0)
-        blocks = config.grid[0] * config.grid[1] * config.grid[2]
-        workers = min(cpu_threads(), blocks)
-        fn = self.function
-        if workers <= 1:
-            fn(pointers, self._launch_words(config, *launch), 0, blocks)
-        else:
-            chunk = max(1, blocks // (workers * 8))
-            starts = itertools.count(0, chunk)
-            stop = threading.Event()
-
-            def work() -> None:
-                words = self._launch_words(config, *launch)
-                while not stop.is_set():
-                    first = next(starts)
-                    if first >= blocks:
-                        return
-                    if fn(pointers, words, first, min(first + chunk, blocks)):
-                        stop.set()
-
-            _pool(workers - 1).run(work, workers - 1)  # this thread is one of the workers
-        site, a, b = struct.unpack_from("<3q", buf, 16 * n)
+        """Run the grid on checked arguments; returns when every block has run (or raises what a failed
+        check reports)."""
+        plan = self.plan(config)
+        plan.pack(_flatten(self.params, values))
+        plan.run()
         del values  # the arrays the buffer points into stay alive until here
-        if printed is not None:  # what was printed before a failed check too
-            read_host_buffer(self.qualname, printed, self.prints)
-        if site:
-            raise ErrorSlot(self.qualname, 0, self.sites).exception(site, a, b)
 
-    def _format(self) -> str:
-        if not self.fmt:
-            self.fmt = "<" + "".join(_slot_format(p) for p in self.params)
-        return self.fmt
+    def plan(self, config: LaunchConfig) -> CpuLaunch:
+        """This thread's plan for ``config`` (at the current $HYBRID_CPU_THREADS)."""
+        plans: dict[tuple[LaunchConfig, int], CpuLaunch] | None = getattr(self._local, "plans", None)
+        if plans is None:
+            plans = self._local.plans = {}
+        key = (config, cpu_threads())
+        plan = plans.get(key)
+        if plan is None:
+            if len(plans) >= 64:
+                plans.clear()
+            plan = plans[key] = CpuLaunch(self, config, key[1])
+        return plan
 
-    def _launch_words(self, config: LaunchConfig, error: int, printed: int) -> int:
-        """This OS thread's launch words and block memory (shared, frames, exchange), kept between
-        launches; returns the words' address."""
-        threads = config.threads_per_block
-        shared = (self.shared_bytes + 15) // 16 * 16
-        sizes = (
-            shared + config.shared_bytes + 16,
-            threads * self.frame_bytes + 16,
-            threads * self.exchange_bytes + 16,
-        )
-        memory = getattr(_memory, "buffers", None)
-        if memory is None or any(len(m) < size for m, size in zip(memory, sizes)):
-            memory = _memory.buffers = [ctypes.create_string_buffer(size) for size in sizes]
-            _memory.words = ctypes.create_string_buffer(8 * LAUNCH_WORDS)
-        words = _memory.words
-        shared_at = ctypes.addressof(memory[0])
-        struct.pack_into(
-            f"<{LAUNCH_WORDS}q",
-            words,
-            0,
-            *config.grid,
-            *config.block,
-            shared_at,
-            shared_at + shared,
-            config.shared_bytes,
-            error,
-            ctypes.addressof(memory[1]),
-            ctypes.addressof(memory[2]),
-            printed,
-        )
-        return ctypes.addressof(words)
-
-
-_memory = threading.local()  # each OS thread's block memory
+    def launcher(
+        self, config: LaunchConfig, params: list[Param], slow: Callable[[tuple[Any, ...]], None], env: Any
+    ) -> Callable[[tuple[Any, ...]], None] | None:
+        """A launch for ``config`` made for this thread, with fast checks of plain arguments (see
+        :func:`.native_plan.fast_launcher`); ``params`` say which arrays the kernel writes."""
+        return fast_launcher(self, config, params, slow, env, cpu_threads())
 
 
 _CHARS = {

@@ -3,7 +3,9 @@
 Linked without a C library (nor compiler-rt: the f16 conversions LLVM calls on x86-64 come from
 :mod:`.half`), so that no target needs zig to build one first: the code needs none but the math
 functions, which resolve from the process (Python has libm loaded) on Linux and macOS; on
-Windows the DLL imports them from ucrtbase.dll, the C runtime of every Python 3 there.
+Windows the DLL imports them from ucrtbase.dll, the C runtime of every Python 3 there. Every
+library carries the worker pool that runs a launch's blocks (:mod:`.pool`), whose waits need
+kernel32 on Windows and pthreads (from the process) on macOS.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import tempfile
 from pathlib import Path
 
 from ...errors import CompileError
-from . import half
+from . import half, pool
 from .targets import TARGETS
 
 ZIG_PACKAGE = "ziglang"
@@ -38,6 +40,7 @@ def link(objects: list[bytes], target: str, needs_libc: bool) -> bytes:
         )
     if t.triple.startswith("x86_64") and half.needed(objects):  # f16 conversions: no compiler-rt here
         objects = [*objects, half.builtins_object(target)]
+    objects = [*objects, pool.pool_object(target)]
     with tempfile.TemporaryDirectory(prefix="hatch-hybrid-link-") as tmp:
         paths = []  # relative: nothing of the temporary folder's name may reach the library
         for k, blob in enumerate(objects):
@@ -46,7 +49,7 @@ def link(objects: list[bytes], target: str, needs_libc: bool) -> bytes:
         out = f"out.{t.suffix}"
         flags = [*t.link_flags, "-nostdlib"]
         if t.suffix == "dll":  # no DllMain; math functions from the C runtime every Python 3 uses
-            flags += ["-Wl,--no-entry"] + (["-lucrtbase"] if needs_libc else [])
+            flags += ["-Wl,--no-entry", "-lkernel32"] + (["-lucrtbase"] if needs_libc else [])
         cmd = [sys.executable, "-m", "ziglang", "cc", "-target", t.zig, "-shared", "-s", *flags, *paths, "-o", out]
         proc = subprocess.run(cmd, capture_output=True, text=True, cwd=tmp)
         if proc.returncode != 0:

@@ -1,0 +1,316 @@
+/* The worker pool of the native CPU libraries: the blocks of one launch spread over persistent threads.
+ *
+ * Every package's library links this in (hatch_hybrid/backend/host/pool.py compiles it per target);
+ * the runtime (hybrid_runtime/native.py) uses the copy of the first library it loads for the
+ * kernels of every package. No C library is needed: no malloc (the runtime allocates all memory and
+ * passes pointers), no thread-locals, no thread creation (the runtime starts the workers as Python
+ * threads that call hybrid_pool1_work and never come back). Waiting is a futex on Linux (raw system
+ * calls), pthread mutex and condition variables on macOS, SRW locks and condition variables on
+ * Windows (kernel32).
+ *
+ * One launch is one call of hybrid_pool1_launch: the calling thread is participant 0, workers join
+ * as participants 1, 2, ... up to the number asked for (never more than the launch has chunks of
+ * blocks: a 1-block launch wakes no worker), and all of them take chunks of blocks from one atomic
+ * counter. Each participant builds its own launch words from the job's template at the start of its
+ * own memory (memory + participant * stride), the words flagged in `relative` being offsets into that
+ * memory (its shared, dynamic shared, frames and exchange buffers). An entry that returns nonzero (a
+ * failed check) stops every participant from taking another chunk; the launch returns that value
+ * once every participant has finished. One launch holds the workers at a time: a launch made while
+ * another holds them runs on its caller's thread alone. Workers spin for about 50 microseconds
+ * before they sleep, so that back-to-back launches find them awake.
+ */
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+#if defined(_WIN32)
+#define WIN32_LEAN_AND_MEAN
+#include <windows.h>
+#define EXPORT __declspec(dllexport)
+#else
+#define EXPORT __attribute__((visibility("default")))
+#endif
+#if defined(__APPLE__)
+#include <pthread.h>
+#endif
+
+typedef int32_t (*hybrid_entry)(void **params, int64_t *launch, int64_t first_block, int64_t end_block);
+
+/* What the runtime passes: every field 8 bytes (hybrid_runtime.native packs it with struct). */
+typedef struct {
+    hybrid_entry entry;
+    void **params;
+    const int64_t *words; /* the launch words' template */
+    int64_t nwords;       /* at most MAX_WORDS */
+    int64_t relative;     /* bit k set: words[k] is an offset into the participant's memory */
+    int64_t blocks;
+    int64_t chunk;        /* blocks taken at a time */
+    int64_t participants; /* at most this many threads, the caller's included */
+    char *memory;         /* participant k's: memory + k * stride, its launch words first */
+    int64_t stride;
+} hybrid_job;
+
+#define MAX_WORDS 16
+#define MAX_PARTICIPANTS 0xFFFF /* the claim word counts them in 16 bits */
+#define SPIN_MICROSECONDS 50
+
+/* ------------------------------------------------------------------ waiting */
+
+/* A 32-bit word threads wait on until it changes (a futex, or a condition variable beside it). */
+typedef struct {
+    atomic_uint word;
+#if defined(_WIN32)
+    CONDITION_VARIABLE changed;
+#elif defined(__APPLE__)
+    pthread_cond_t changed;
+#endif
+} event;
+
+#if defined(__linux__)
+static long futex(atomic_uint *word, long op, long value) {
+#if defined(__x86_64__)
+    long ret;
+    register long timeout __asm__("r10") = 0;
+    __asm__ volatile("syscall"
+                     : "=a"(ret)
+                     : "0"(202L), "D"(word), "S"(op), "d"(value), "r"(timeout)
+                     : "rcx", "r11", "memory");
+    return ret;
+#elif defined(__aarch64__)
+    register long x8 __asm__("x8") = 98;
+    register long x0 __asm__("x0") = (long)word;
+    register long x1 __asm__("x1") = op;
+    register long x2 __asm__("x2") = value;
+    register long x3 __asm__("x3") = 0;
+    __asm__ volatile("svc #0" : "+r"(x0) : "r"(x8), "r"(x1), "r"(x2), "r"(x3) : "memory");
+    return x0;
+#else
+#error "pool.c: no futex system call for this architecture"
+#endif
+}
+
+#define FUTEX_WAIT_PRIVATE 128
+#define FUTEX_WAKE_PRIVATE 129
+
+static void event_reset(event *e) { atomic_store(&e->word, 0); }
+
+/* Sleep while the word holds `seen` (or return early: callers check again). */
+static void park(event *e, unsigned seen) { futex(&e->word, FUTEX_WAIT_PRIVATE, (long)seen); }
+
+/* Wake up to `n` of the threads parked on the word (after changing it). */
+static void wake(event *e, unsigned n) { futex(&e->word, FUTEX_WAKE_PRIVATE, (long)n); }
+
+#elif defined(__APPLE__)
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void event_reset(event *e) {
+    static const pthread_cond_t fresh = PTHREAD_COND_INITIALIZER;
+    atomic_store(&e->word, 0);
+    e->changed = fresh;
+}
+
+static void park(event *e, unsigned seen) {
+    pthread_mutex_lock(&lock);
+    if (atomic_load(&e->word) == seen) pthread_cond_wait(&e->changed, &lock);
+    pthread_mutex_unlock(&lock);
+}
+
+static void wake(event *e, unsigned n) {
+    pthread_mutex_lock(&lock); /* a thread between its check and its wait is in the wait once we have the lock */
+    pthread_mutex_unlock(&lock);
+    while (n--) pthread_cond_signal(&e->changed);
+}
+
+#elif defined(_WIN32)
+static SRWLOCK lock = SRWLOCK_INIT;
+
+static void event_reset(event *e) {
+    atomic_store(&e->word, 0);
+    InitializeConditionVariable(&e->changed);
+}
+
+static void park(event *e, unsigned seen) {
+    AcquireSRWLockExclusive(&lock);
+    if (atomic_load(&e->word) == seen) SleepConditionVariableSRW(&e->changed, &lock, INFINITE, 0);
+    ReleaseSRWLockExclusive(&lock);
+}
+
+static void wake(event *e, unsigned n) {
+    AcquireSRWLockExclusive(&lock);
+    ReleaseSRWLockExclusive(&lock);
+    while (n--) WakeConditionVariable(&e->changed);
+}
+#else
+#error "pool.c: no way to wait on this operating system"
+#endif
+
+/* A clock for spinning: the time-stamp counter (about 3 GHz) on x86-64, the generic timer on arm64. */
+static uint64_t ticks(void) {
+#if defined(__x86_64__)
+    return __builtin_ia32_rdtsc();
+#else
+    uint64_t t;
+    __asm__ volatile("mrs %0, cntvct_el0" : "=r"(t));
+    return t;
+#endif
+}
+
+static uint64_t spin_ticks(void) {
+#if defined(__x86_64__)
+    return 3000ull * SPIN_MICROSECONDS;
+#else
+    uint64_t hz;
+    __asm__ volatile("mrs %0, cntfrq_el0" : "=r"(hz));
+    return hz / 1000000 * SPIN_MICROSECONDS;
+#endif
+}
+
+static void relax(void) {
+#if defined(__x86_64__)
+    __builtin_ia32_pause();
+#else
+    __asm__ volatile("isb" ::: "memory");
+#endif
+}
+
+/* Spin, then sleep, until the word is no longer `seen` (`parked`: set while this thread sleeps, so that
+ * the thread changing the word knows to wake it). Returns the new value. */
+static unsigned wait_change(event *e, unsigned seen, atomic_uint *parked) {
+    uint64_t start = ticks(), budget = spin_ticks();
+    unsigned now;
+    while ((now = atomic_load_explicit(&e->word, memory_order_acquire)) == seen) {
+        if (ticks() - start < budget) {
+            relax();
+            continue;
+        }
+        atomic_fetch_add(parked, 1);
+        if (atomic_load(&e->word) == seen) park(e, seen);
+        atomic_fetch_sub(parked, 1);
+    }
+    return now;
+}
+
+/* ------------------------------------------------------------------ the pool */
+
+struct run {
+    const hybrid_job *job;
+    _Alignas(64) _Atomic uint64_t next; /* the first block not yet taken */
+    _Alignas(64) atomic_int status;     /* the first nonzero result of an entry */
+};
+
+static struct {
+    _Alignas(64) atomic_uint busy;   /* a launch holds the workers */
+    _Alignas(64) event start;        /* word: the generation, one per launch handed to the workers */
+    atomic_uint sleeping;            /* workers parked on start */
+    _Alignas(64) _Atomic uint64_t claim; /* generation << 32 | wanted << 16 | joined (the caller included) */
+    struct run *_Atomic current;     /* the run of that generation */
+    _Alignas(64) event done;         /* word: workers that have finished the current launch */
+    atomic_uint caller_parked;       /* the launching thread sleeps on done */
+} pool
+#if defined(__APPLE__) /* a zeroed pthread_cond_t is not a condition variable there */
+    = {.start = {.changed = PTHREAD_COND_INITIALIZER}, .done = {.changed = PTHREAD_COND_INITIALIZER}}
+#endif
+;
+
+/* Take chunks of blocks until none is left or an entry failed; this participant's launch words and block
+ * memory are at the start of its memory. */
+static void participate(struct run *r, int64_t slot) {
+    const hybrid_job *job = r->job;
+    char *base = job->memory + slot * job->stride;
+    int64_t *words = (int64_t *)(void *)base;
+    int64_t nwords = job->nwords < MAX_WORDS ? job->nwords : MAX_WORDS;
+    for (int64_t k = 0; k < nwords; k++)
+        words[k] = job->words[k] + (((job->relative >> k) & 1) ? (int64_t)(intptr_t)base : 0);
+    uint64_t blocks = (uint64_t)job->blocks, chunk = job->chunk > 0 ? (uint64_t)job->chunk : 1;
+    while (!atomic_load_explicit(&r->status, memory_order_relaxed)) {
+        uint64_t first = atomic_fetch_add_explicit(&r->next, chunk, memory_order_relaxed);
+        if (first >= blocks) break;
+        uint64_t end = blocks - first < chunk ? blocks : first + chunk;
+        int32_t status = job->entry(job->params, words, (int64_t)first, (int64_t)end);
+        if (status) {
+            int expected = 0;
+            atomic_compare_exchange_strong(&r->status, &expected, status);
+            break;
+        }
+    }
+}
+
+/* Run the job's blocks; returns 0, or the first nonzero result of the entry. */
+EXPORT int32_t hybrid_pool1_launch(const hybrid_job *job) {
+    struct run r;
+    r.job = job;
+    atomic_init(&r.next, 0);
+    atomic_init(&r.status, 0);
+    if (job->blocks <= 0) return 0;
+    int64_t chunk = job->chunk > 0 ? job->chunk : 1;
+    int64_t wanted = job->blocks / chunk + (job->blocks % chunk != 0);
+    if (wanted > job->participants) wanted = job->participants;
+    if (wanted > MAX_PARTICIPANTS) wanted = MAX_PARTICIPANTS;
+    unsigned idle = 0;
+    if (wanted <= 1 || !atomic_compare_exchange_strong(&pool.busy, &idle, 1)) {
+        participate(&r, 0); /* nothing to share, or the workers are another launch's: this thread alone */
+        return atomic_load(&r.status);
+    }
+    atomic_store_explicit(&pool.current, &r, memory_order_relaxed);
+    atomic_store_explicit(&pool.done.word, 0, memory_order_relaxed);
+    unsigned generation = atomic_load_explicit(&pool.start.word, memory_order_relaxed) + 1;
+    uint64_t open = (uint64_t)generation << 32 | (uint64_t)wanted << 16;
+    atomic_store_explicit(&pool.claim, open | 1, memory_order_release);
+    atomic_store(&pool.start.word, generation);
+    unsigned sleeping = atomic_load(&pool.sleeping);
+    if (sleeping) wake(&pool.start, sleeping < wanted - 1 ? sleeping : (unsigned)(wanted - 1));
+    participate(&r, 0);
+    /* no worker joins from here on; wait for those that did */
+    unsigned joined = (unsigned)(atomic_exchange(&pool.claim, open | (uint64_t)wanted) & 0xFFFF);
+    unsigned helpers = joined - 1, finished;
+    uint64_t start = ticks(), budget = spin_ticks();
+    while ((finished = atomic_load_explicit(&pool.done.word, memory_order_acquire)) != helpers) {
+        if (ticks() - start < budget) {
+            relax();
+            continue;
+        }
+        atomic_store(&pool.caller_parked, 1);
+        if (atomic_load(&pool.done.word) == finished) park(&pool.done, finished);
+        atomic_store(&pool.caller_parked, 0);
+    }
+    atomic_store_explicit(&pool.current, (struct run *)0, memory_order_relaxed);
+    atomic_store_explicit(&pool.busy, 0, memory_order_release);
+    return atomic_load(&r.status);
+}
+
+/* A worker: joins launches until the process ends (the runtime calls it on a thread of its own). */
+EXPORT void hybrid_pool1_work(void) {
+    unsigned seen = atomic_load(&pool.start.word);
+    for (;;) {
+        unsigned generation = wait_change(&pool.start, seen, &pool.sleeping);
+        seen = generation;
+        uint64_t claim = atomic_load_explicit(&pool.claim, memory_order_acquire);
+        while ((unsigned)(claim >> 32) == generation && (claim & 0xFFFF) < ((claim >> 16) & 0xFFFF)) {
+            if (!atomic_compare_exchange_weak_explicit(&pool.claim, &claim, claim + 1, memory_order_acq_rel,
+                                                       memory_order_acquire))
+                continue;
+            /* joined: the run stays alive until this worker counts itself done */
+            participate(atomic_load_explicit(&pool.current, memory_order_relaxed), (int64_t)(claim & 0xFFFF));
+            atomic_fetch_add(&pool.done.word, 1);
+            if (atomic_load(&pool.caller_parked)) wake(&pool.done, 1);
+            break;
+        }
+    }
+}
+
+/* In a child process after fork(): no worker exists there, and no launch is under way. */
+EXPORT void hybrid_pool1_reset(void) {
+    atomic_store(&pool.busy, 0);
+    event_reset(&pool.start);
+    event_reset(&pool.done);
+    atomic_store(&pool.sleeping, 0);
+    atomic_store(&pool.claim, 0);
+    atomic_store(&pool.current, (struct run *)0);
+    atomic_store(&pool.caller_parked, 0);
+#if defined(__APPLE__)
+    static const pthread_mutex_t fresh = PTHREAD_MUTEX_INITIALIZER;
+    lock = fresh;
+#elif defined(_WIN32)
+    InitializeSRWLock(&lock);
+#endif
+}

@@ -1,0 +1,277 @@
+"""Native CPU launch plans: what launching one kernel in one configuration from one thread needs,
+worked out once (the CPU's counterpart of :mod:`.plan`).
+
+A plan is one buffer holding the pool's job (``hybrid_job`` in ``hatch_hybrid/backend/host/pool.c``),
+the launch's error slot, the template of the launch words, the flattened parameters (8 bytes each)
+and a pointer to each (CUDA's ``kernelParams``); and the block memory of every thread that may take
+part, ``stride`` bytes each: its launch words, static then dynamic shared memory (16-byte aligned),
+the frames of its block's threads and their warp-exchange buffers (64-byte aligned). A launch packs
+the arguments into the buffer and makes one foreign call, which returns when every block has run.
+
+:func:`fast_launcher` generates, for one ``kernel[blocks, threads]``, a launch whose checks are a few
+type and dtype identities per argument; anything else goes to the general path, which checks every
+argument and names the one that is wrong.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import struct
+import threading
+from collections.abc import Callable
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from . import native_pool
+from .checks import ErrorSlot
+from .config import LaunchConfig
+from .device import ENV_GET, ENV_KEY
+from .prints import HEADER, read_host_buffer
+from .signature import Param
+
+if TYPE_CHECKING:
+    from .native import NativeKernel
+
+#: the launch words (hatch_hybrid.backend.host.driver.LAUNCH)
+WORD = {
+    "grid": 0,
+    "block": 3,
+    "shared": 6,
+    "dynamic": 7,
+    "dynamic_size": 8,
+    "error": 9,
+    "frames": 10,
+    "exchange": 11,
+    "print": 12,
+}
+LAUNCH_WORDS = 13
+#: the words the pool turns into addresses in each participant's own memory
+RELATIVE = sum(1 << WORD[name] for name in ("shared", "dynamic", "frames", "exchange"))
+OWN_WORDS = 128  # a participant's launch words, at the start of its memory (pool.c: at most 16)
+MAX_PARTICIPANTS = 0xFFFF
+JOB = struct.Struct("<10q")  # entry, params, words, nwords, relative, blocks, chunk, participants, memory, stride
+ERROR_AT = JOB.size  # the launch's error slot: i64[4] (site, two values)
+TEMPLATE_AT = ERROR_AT + 32
+VALUES_AT = TEMPLATE_AT + 8 * LAUNCH_WORDS
+# $HYBRID_CPU_THREADS as device.ENV_GET reads it (the same object while it is unchanged)
+THREADS_KEY: Any = b"HYBRID_CPU_THREADS" if isinstance(ENV_KEY, bytes) else "HYBRID_CPU_THREADS"
+
+
+def threads_env() -> Any:
+    """The raw value of $HYBRID_CPU_THREADS."""
+    return ENV_GET(THREADS_KEY)
+
+
+def _round_up(n: int, to: int) -> int:
+    return -(-n // to) * to
+
+
+_memory = threading.local()  # each OS thread's block memory, shared by its plans
+
+
+def thread_memory(size: int) -> np.ndarray:
+    """At least ``size`` bytes of this thread's block memory, 64-byte aligned. It grows by doubling; a
+    plan keeps the block it was made with, so a plan made before the thread's memory grew still
+    has its own (launches from one thread run one at a time)."""
+    block: np.ndarray | None = getattr(_memory, "block", None)
+    if block is None or block.nbytes < size:
+        size = max(size, 2 * block.nbytes if block is not None else 0)
+        raw = np.zeros(size + 64, np.uint8)
+        start = -raw.ctypes.data % 64
+        block = _memory.block = raw[start : start + size]
+    return block
+
+
+class CpuLaunch:
+    """One kernel's launches in one configuration, from the thread that made it."""
+
+    def __init__(self, kernel: NativeKernel, config: LaunchConfig, threads: int) -> None:
+        self.kernel = kernel
+        pool = native_pool.current()
+        grid, block = config.grid, config.block
+        blocks = grid[0] * grid[1] * grid[2]
+        participants = max(1, min(threads, blocks, MAX_PARTICIPANTS)) if pool is not None else 1
+        chunk = max(1, blocks // (participants * 8))  # enough chunks that no thread waits long for another
+        participants = min(participants, -(-blocks // chunk))
+        self.workers = participants - 1  # the caller is one of them
+        # a participant's memory: its launch words, shared memory, its threads' frames and exchange buffers
+        n = config.threads_per_block
+        dynamic_at = OWN_WORDS + _round_up(kernel.shared_bytes, 16)
+        frames_at = _round_up(dynamic_at + config.shared_bytes, 64)
+        exchange_at = _round_up(frames_at + n * kernel.frame_bytes, 64)
+        stride = _round_up(exchange_at + n * kernel.exchange_bytes, 128)
+        self.memory = thread_memory(participants * stride)
+        slots = kernel.packer.size // 8
+        self.buffer = ctypes.create_string_buffer(VALUES_AT + 16 * slots)
+        base = ctypes.addressof(self.buffer)
+        params = base + VALUES_AT + 8 * slots
+        self.printed = np.zeros(HEADER + kernel.prints["bytes"], np.uint8) if kernel.prints else None
+        memory = self.memory.ctypes.data
+        words = (
+            *grid,
+            *block,
+            OWN_WORDS,
+            dynamic_at,
+            config.shared_bytes,
+            base + ERROR_AT,
+            frames_at,
+            exchange_at,
+            self.printed.ctypes.data if self.printed is not None else 0,
+        )
+        job = (kernel.entry, params, base + TEMPLATE_AT, LAUNCH_WORDS, RELATIVE, blocks, chunk, participants)
+        JOB.pack_into(self.buffer, 0, *job, memory, stride)
+        struct.pack_into(f"<{LAUNCH_WORDS}q", self.buffer, TEMPLATE_AT, *words)
+        struct.pack_into(f"<{slots}Q", self.buffer, VALUES_AT + 8 * slots, *range(base + VALUES_AT, params, 8))
+        self.job = base
+        self.pool = pool
+        self.call: Callable[[int], int]
+        if pool is not None:
+            self.call = pool.launch
+        else:  # a library without the pool, and none loaded that has one: all blocks on this thread
+            own = (ctypes.c_int64 * LAUNCH_WORDS)(*(w + memory * (RELATIVE >> k & 1) for k, w in enumerate(words)))
+            self.own_words = own
+            entry, address = kernel.function, ctypes.addressof(own)
+            self.call = lambda job: int(entry(params, address, 0, blocks))
+
+    def pack(self, flat: list[Any]) -> None:
+        self.kernel.packer.pack_into(self.buffer, VALUES_AT, *flat)
+
+    def run(self) -> None:
+        """Run the grid on the parameters packed last; returns when every block has run (or raises what
+        a failed check reports, after printing what the kernel printed before)."""
+        if self.workers and self.pool is not None and self.pool.started < self.workers:
+            self.pool.start(self.workers)
+        if self.call(self.job):
+            self.fail()
+        if self.printed is not None:
+            self.print_records()
+
+    def print_records(self) -> None:
+        """Print what the launch's records say, and empty the buffer for the next launch."""
+        assert self.printed is not None
+        try:
+            read_host_buffer(self.kernel.qualname, self.printed, self.kernel.prints)
+        finally:
+            self.printed[:HEADER] = 0
+
+    def fail(self) -> None:
+        """After a launch that failed a check: clear the error slot, print what was printed before, raise."""
+        site, a, b = struct.unpack_from("<3q", self.buffer, ERROR_AT)
+        struct.pack_into("<4q", self.buffer, ERROR_AT, 0, 0, 0, 0)
+        if self.printed is not None:
+            self.print_records()
+        if site:
+            raise ErrorSlot(self.kernel.qualname, 0, self.kernel.sites).exception(site, a, b)
+
+
+@cache
+def _data_offset() -> int | None:
+    """Where a NumPy array object keeps the address of its data (the field NumPy's C API reads, in its
+    stable ABI), checked against ``__array_interface__``; None if it is not there."""
+    offset = object.__basicsize__
+    whole = np.zeros(8, np.uint8)
+    for a in (whole, whole[3:]):
+        if ctypes.c_void_p.from_address(id(a) + offset).value != a.__array_interface__["data"][0]:
+            return None
+    return offset
+
+
+_PY_TYPES = {"b": (bool,), "i": (int,), "u": (int,), "f": (float, int), "c": (complex, float, int)}
+
+
+def fast_launcher(
+    kernel: NativeKernel,
+    config: LaunchConfig,
+    params: list[Param],
+    slow: Callable[[tuple[Any, ...]], None],
+    env: Any,
+    threads: int,
+) -> Callable[[tuple[Any, ...]], None] | None:
+    """``launch(args)`` for one configuration, made for the calling thread: plain scalars and NumPy arrays
+    (of the parameter's dtype and dimensions, native byte order, writable where the kernel writes)
+    are checked by type and packed; anything else, another thread, or a changed $HYBRID_CPU_THREADS
+    (or $HYBRID_DEVICE, unless ``env`` is None: device="cpu") goes to ``slow(args)``. ``threads``: what
+    $HYBRID_CPU_THREADS asks for now. None for kernels with struct parameters (the general path packs
+    those)."""
+    if any(p.kind == "struct" for p in params):
+        return None
+    plan = CpuLaunch(kernel, config, threads)
+    offset = _data_offset()
+    names = [f"a{i}" for i in range(len(params))]
+    namespace: dict[str, Any] = {
+        "slow": slow,
+        "env_get": ENV_GET,
+        "ENV_KEY": ENV_KEY,
+        "THREADS_KEY": THREADS_KEY,
+        "env_value": env,
+        "threads_value": threads_env(),
+        "get_ident": threading.get_ident,
+        "owner": threading.get_ident(),
+        "ndarray": np.ndarray,
+        "data_at": ctypes.c_void_p.from_address,
+        "pack": kernel.packer.pack_into,
+        "buf": plan.buffer,
+        "struct_error": struct.error,
+        "plan": plan,
+        "pool": plan.pool,
+        "call": plan.call,
+        "job": plan.job,
+    }
+    body = []
+    if env is not None:
+        body += ["if env_get(ENV_KEY) is not env_value:", "    return slow(args)"]
+    body += [
+        "if env_get(THREADS_KEY) is not threads_value or get_ident() != owner:",
+        "    return slow(args)",
+        f"if len(args) != {len(params)}:",
+        "    return slow(args)",
+    ]
+    if names:
+        body.append(f"{', '.join(names)}{',' if len(names) == 1 else ''} = args")
+    values: list[str] = []
+    for i, (p, a) in enumerate(zip(params, names)):
+        if p.kind == "enum":
+            namespace[f"cls{i}"] = p.cls
+            body += [f"if type({a}) is not cls{i}:", "    return slow(args)"]
+            values.append(a)
+        elif p.kind == "scalar":
+            namespace[f"np{i}"] = p.dtype.type
+            accepted = [f"type({a}) is {t.__name__}" for t in _PY_TYPES[p.dtype.kind]] + [f"type({a}) is np{i}"]
+            body += [f"if not ({' or '.join(accepted)}):", "    return slow(args)"]
+            values.append(f"{a}.real, {a}.imag" if p.dtype.kind == "c" else a)
+        else:
+            namespace[f"dt{i}"] = p.dtype
+            item = p.dtype.itemsize
+            shape, strides = [f"n{i}_{d}" for d in range(p.ndim)], [f"s{i}_{d}" for d in range(p.ndim)]
+            body += [f"if type({a}) is not ndarray or {a}.dtype is not dt{i}:", "    return slow(args)"]
+            if p.ndim:
+                body += [f"sh, st = {a}.shape, {a}.strides", f"if len(sh) != {p.ndim}:", "    return slow(args)"]
+                body += [f"{', '.join(shape)}, = sh", f"{', '.join(strides)}, = st"]
+                if item > 1:  # strides must be multiples of the item size (in elements for the kernel)
+                    test = f"({' | '.join(strides)}) & {item - 1}" if item & (item - 1) == 0 else None
+                    if test is None:
+                        test = " or ".join(f"{s} % {item}" for s in strides)
+                    body += [f"if {test}:", "    return slow(args)"]
+            else:
+                body += [f"if {a}.ndim:", "    return slow(args)"]
+            if p.writes:
+                body += [f"if not {a}.flags.writeable:", "    return slow(args)"]
+            data = f"data_at(id({a}) + {offset}).value" if offset is not None else f"{a}.__array_interface__['data'][0]"
+            values += [data, *shape, *(s if item == 1 else f"{s} // {item}" for s in strides)]
+    body += [
+        "try:",
+        f"    pack(buf, {VALUES_AT}, {', '.join(values)})" if values else "    pass",
+        "except (struct_error, OverflowError, TypeError):",
+        "    return slow(args)",
+    ]
+    if plan.workers and plan.pool is not None:
+        body += [f"if pool.started < {plan.workers}:", f"    pool.start({plan.workers})"]
+    body += ["if call(job):", "    plan.fail()"]
+    if plan.printed is not None:
+        body.append("plan.print_records()")
+    source = "def launch(args):\n" + "".join(f"    {line}\n" for line in body)
+    exec(source, namespace)  # noqa: S102 - generated from the kernel's own signature
+    launch: Callable[[tuple[Any, ...]], None] = namespace["launch"]
+    return launch

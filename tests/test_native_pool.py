@@ -17,7 +17,7 @@ from types import ModuleType
 import numpy as np
 import pytest
 from conftest import HOST_TARGETS, KERNEL_PRELUDE, built_package
-from hybrid_runtime import native_plan, native_pool
+from hybrid_runtime import cpu, native_plan, native_pool
 from test_f16 import _macho_undefined
 
 from hatch_hybrid.backend.host import pool
@@ -221,7 +221,7 @@ def test_the_fast_launch_checks_what_the_general_path_checks(kern, monkeypatch: 
         y = np.ones(256, np.float32)
         launch(a, x[::2], y)
         assert np.array_equal(y, 2 * x[::2] + 1)
-    assert len(general) == 2  # the first launch (which makes the fast one) and the float64 scalar
+    assert len(general) == 3  # the first two launches (the second makes the fast launch) and the float64
     y = np.ones(512, np.float32)[::-2]  # negative strides
     launch(np.float32(3), x[:256], y)
     assert np.array_equal(y, 3 * x[:256] + 1)
@@ -251,8 +251,10 @@ def test_a_library_without_the_pool_runs_launches_on_the_calling_thread(kern, mo
     monkeypatch.setenv("HYBRID_CPU_THREADS", "4")
     x = np.random.default_rng(3).standard_normal(64 * 11).astype(np.float32)
     out = np.zeros(11, np.float32)
-    kern.block_sums.launch(64, 11, x, out, device="cpu")
-    assert np.array_equal(out, x.reshape(11, 64).cumsum(axis=1, dtype=np.float32)[:, -1])
+    for _ in range(2):  # the general path's plan, then the fast launch's
+        out[:] = 0
+        kern.block_sums.launch(64, 11, x, out, device="cpu")
+        assert np.array_equal(out, x.reshape(11, 64).cumsum(axis=1, dtype=np.float32)[:, -1])
     assert kern.block_sums[11, 64, None, 0]._on_cpu.__globals__["plan"].pool is None
     y = np.zeros(64 * 11, np.float32)
     with pytest.raises(AssertionError, match="bad element"):
@@ -260,6 +262,24 @@ def test_a_library_without_the_pool_runs_launches_on_the_calling_thread(kern, mo
     y[:] = 0
     kern.bump_in_rounds.launch(64, 11, y, -1, device="cpu")
     assert np.array_equal(y, np.ones_like(y))
+
+
+def test_the_configured_launch_follows_hybrid_device(kern, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    """``kernel[blocks, threads]`` on the CPU: its native launch (made at the second launch) gives way
+    to the Python path when $HYBRID_DEVICE asks for it, and comes back."""
+    python_runs = []
+    real = cpu.run_grid
+    monkeypatch.setattr(cpu, "run_grid", lambda *a: python_runs.append(1) or real(*a))
+    x = np.arange(64 * 3, dtype=np.float32)
+    launch = kern.saxpy[3, 64]
+    for device, runs in (("cpu", 0), ("cpu-python", 3), ("cpu", 3), ("cpu-python", 6)):
+        monkeypatch.setenv("HYBRID_DEVICE", device)
+        for _ in range(3):
+            y = np.ones_like(x)
+            launch(np.float32(2), x, y)
+            assert np.array_equal(y, 2 * x + 1)
+        assert len(python_runs) == runs, device
+        assert (launch._launch.__name__ == "launch") == (device == "cpu")
 
 
 def test_a_changed_thread_count_is_seen_by_the_next_launch(kern, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]

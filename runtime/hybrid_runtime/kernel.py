@@ -389,11 +389,11 @@ class Launcher:
         self._launch: Callable[[tuple[Any, ...]], None] = self._call
         self._env: Any = _UNSET  # the $HYBRID_DEVICE value _launch was made under
         self._libraries = -1  # the LIBRARIES.generation it was made under
-        # the CPU's: ($HYBRID_DEVICE, $HYBRID_CPU_THREADS) when _launch is the native launch, and the
-        # launch for device="cpu" with the $HYBRID_CPU_THREADS it was made under
-        self._cpu_made: tuple[Any, Any] | None = None
+        # the CPU's: the ($HYBRID_DEVICE, $HYBRID_CPU_THREADS) values of its last launches and whether
+        # _launch is the native launch made for them; the same for device="cpu" and _on_cpu
+        self._cpu_made: tuple[Any, Any, bool] | None = None
         self._on_cpu: Callable[[tuple[Any, ...]], None] = self._cpu_call
-        self._on_cpu_made: Any = _UNSET
+        self._on_cpu_made: tuple[Any, bool] | None = None
 
     def __call__(self, *args: Any, **kwargs: Any) -> None:
         if kwargs or len(args) != self.kernel.nparams:
@@ -428,25 +428,33 @@ class Launcher:
         self._cpu_made = None
 
     def _cpu(self, args: tuple[Any, ...], env: Any) -> None:
-        """The default device is the CPU: the native launch becomes ``_launch`` (made once per
-        $HYBRID_DEVICE and $HYBRID_CPU_THREADS value; it checks both and comes back here)."""
-        python = python_cpu(None)
-        made = self._cpu_made
+        """The default device is the CPU: from the second launch under the same $HYBRID_DEVICE and
+        $HYBRID_CPU_THREADS values, the native launch made for them is ``_launch`` (it checks both and
+        comes back here; making it costs ~0.3 ms, which a configuration launched once does not pay)."""
         threads = native_plan.threads_env()
+        made = self._cpu_made
         if made is None or made[0] is not env or made[1] is not threads:
-            self._cpu_made, self._env = (env, threads), _UNSET  # the GPU's launch is no longer installed
-            fast = None if python else self.kernel.cpu_launcher(self.config, self._call, env)
-            self._launch = fast or self._call
-        self.kernel._launch_cpu(self.config, args, python)
+            self._cpu_made, self._env = (env, threads, False), _UNSET  # the GPU's launch is not installed
+            self._launch = self._call
+        elif not made[2]:
+            self._cpu_made = (env, threads, True)
+            python = python_cpu(None)
+            self._launch = (None if python else self.kernel.cpu_launcher(self.config, self._call, env)) or self._call
+        self.kernel._launch_cpu(self.config, args, python_cpu(None))
 
     def on_cpu(self, args: tuple[Any, ...]) -> None:
         """``device="cpu"``: the kernel's native code (or its Python function where there is none)."""
         self._on_cpu(args)
 
     def _cpu_call(self, args: tuple[Any, ...]) -> None:
+        """on_cpu's general path; makes the native launch for this $HYBRID_CPU_THREADS value at the
+        second launch under it."""
         threads = native_plan.threads_env()
-        if threads is not self._on_cpu_made:
-            self._on_cpu_made = threads
+        made = self._on_cpu_made
+        if made is None or made[0] is not threads:
+            self._on_cpu_made, self._on_cpu = (threads, False), self._cpu_call
+        elif not made[1]:
+            self._on_cpu_made = (threads, True)
             self._on_cpu = self.kernel.cpu_launcher(self.config, self._cpu_call, None) or self._cpu_call
         self.kernel._launch_cpu(self.config, args)
 

@@ -30,7 +30,7 @@ import numpy as np
 from . import native_pool
 from .config import LaunchConfig
 from .manifest import Manifest, ManifestError
-from .native_plan import CpuLaunch, fast_launcher
+from .native_plan import CpuLaunch, data_address, fast_launcher
 from .signature import Param
 from .structs import leaf_dtypes, leaves
 
@@ -260,7 +260,7 @@ def _flatten(params: list[Param], values: list[Any]) -> list[Any]:
         if p.kind == "array":
             arr = v if isinstance(v, np.ndarray) else getattr(v, "array", v)
             item = arr.dtype.itemsize
-            out.append(arr.__array_interface__["data"][0])
+            out.append(data_address(arr))
             out += arr.shape
             out += [st // item for st in arr.strides]
         elif p.kind == "enum":

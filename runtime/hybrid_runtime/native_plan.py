@@ -178,6 +178,14 @@ def _data_offset() -> int | None:
     return offset
 
 
+def data_address(a: np.ndarray) -> int:
+    """The address of an array's data (its first element)."""
+    offset = _data_offset()
+    if offset is not None and type(a) is np.ndarray:
+        return int(ctypes.c_void_p.from_address(id(a) + offset).value or 0)
+    return int(a.__array_interface__["data"][0])
+
+
 _PY_TYPES = {"b": (bool,), "i": (int,), "u": (int,), "f": (float, int), "c": (complex, float, int)}
 
 

@@ -26,13 +26,16 @@ from .fission_plan import (
     Inline,
     MaskedIf,
     MaskedLoop,
+    NotFissionable,
     Piece,
     Plan,
     Region,
     UniformIf,
     UniformLoop,
+    plan_fission,
 )
 from .host import Frame, _from_bits, _source_lane, as_bits
+from .loops import counted_loop
 from .ops import I1, I8, I64
 from .parts import LowererParts
 
@@ -51,23 +54,12 @@ class ThreadFrame(Frame):
     ) -> llir.Value:
         offset = self.offsets.get(key)
         if offset is None:
-            width = _width(ty)
-            align = 1
-            while align < min(width, 16):
-                align *= 2
-            offset = self.offsets[key] = (self.size + align - 1) // align * align
-            self.size = offset + width
+            offset = self.offsets[key] = self.place(ty)  # times threads: the local's array
         base = b.gep(self.base, [b.mul(llir.Constant(I64, offset), threads)], source_etype=I8)
         ptr = b.gep(base, [t], source_etype=ty)
         ptr.allocated_type = ty
         self.slots.add(id(ptr))
         return ptr
-
-
-def _width(ty: llir.Type) -> int:
-    from .host import _size_of
-
-    return _size_of(ty)
 
 
 class FissionState:
@@ -76,41 +68,61 @@ class FissionState:
     def __init__(self, frame: ThreadFrame, plan: Plan) -> None:
         self.frame = frame
         self.exits = plan.exits
-        self.masked = plan.masked
         self.threads: llir.Value = _ZERO
         self.dims: list[llir.Value] = []
         self.thread: llir.Value | None = None  # the linear index of the thread being lowered for
         self.mask: tuple[Any, ...] | None = None  # the per-thread flags of the innermost masked if
         self.region_next: llir.Block | None = None  # where a thread that returns goes on
+        self.types: dict[tuple[str, str], list[llir.Type]] = {}  # (function, local) -> its parts' types
+        self.local_arrays = 0  # gpu.local_array storage slots made so far
 
 
 class FissionLowerer(LowererParts):
-    plan: Plan | None
-    fs: FissionState | None
-    fission_inner: bool
+    plan: Plan | None = None  # the kernel's plan (None: no meeting points, or the state machine runs)
+    fs: FissionState | None = None
+    fission_inner = False  # lowering a helper planned inline
     ctx: llir.Value
     entry: llir.Block
     frame: Frame | None
     kernel_fn: llir.Function | None
+    body: list[ir.Stmt]
     while_: Callable[..., None]  # from LoopLowerer
     for_range: Callable[..., None]
     store_to: Callable[..., None]
 
+    def plan_block_loops(self) -> None:
+        """Plan the kernel's threads as loops between meeting points (:mod:`.fission_plan`); where the
+        plan does not fit, record why and keep the state machine of :mod:`.host`."""
+        try:
+            self.plan = plan_fission(self.tf, self.body)
+        except NotFissionable as exc:
+            self.parent.fission_reason = f"{exc.loc}: {exc.reason}" if exc.loc is not None else exc.reason
+            return
+        self.frame = ThreadFrame(self.entry, self.fn.args[1])
+        self.fs = FissionState(self.frame, self.plan)
+        self.parent.fission = True
+
     # ---------------------------------------------------------------- per-thread slots
+    def planned_slots(self, name: str, types: list[llir.Type] | None = None) -> list[llir.Value] | None:
+        """The slots of a local that lives per thread, one per part (``types``: the parts of a value
+        being stored), at the thread being lowered for; None for a local that does not."""
+        if self.plan is None or name not in self.plan.per_thread:
+            return None
+        assert self.fs is not None
+        key = (self.tf.symbol, name)
+        types = self.fs.types.setdefault(key, types) if types is not None else self.fs.types[key]
+        return [self.thread_pointer((self.tf.symbol, name, k), ty) for k, ty in enumerate(types)]
+
     def thread_pointer(self, key: tuple[Any, ...], ty: llir.Type) -> llir.Value:
         fs = self.fs
         assert fs is not None and fs.thread is not None, "a per-thread value read outside a thread's code"
         return fs.frame.pointer(self.b, key, ty, fs.threads, fs.thread)
 
-    def fission_alloca(self, ty: llir.Type, name: str) -> llir.Value:
-        """Per-thread arrays (``gpu.local_array``) keep a slot per thread; everything else is a register."""
-        if name == "local.array":
-            self.local_arrays = getattr(self, "local_arrays", 0) + 1
-            return self.thread_pointer((self.tf.symbol, "local.array", self.local_arrays), ty)
-        with self.b.goto_block(self.entry):
-            if self.entry.instructions:
-                self.b.position_before(self.entry.instructions[0])
-            return self.b.alloca(ty, name=name)
+    def thread_local_array(self, ty: llir.Type) -> llir.Value:
+        """A ``gpu.local_array``'s storage: a slot per thread (it may cross regions)."""
+        assert self.fs is not None
+        self.fs.local_arrays += 1
+        return self.thread_pointer(("local.array", self.fs.local_arrays), ty)
 
     # ---------------------------------------------------------------- the block function
     def fission_kernel(self, params: list[tuple[str, Any]]) -> None:
@@ -159,20 +171,7 @@ class FissionLowerer(LowererParts):
 
     # ---------------------------------------------------------------- loops over threads
     def count_loop(self, start: llir.Value, stop: llir.Value, body: Callable[[llir.Value], None], name: str) -> None:
-        b = self.b
-        counter = self.fission_alloca(I64, f"{name}.i")
-        b.store(start, counter)
-        head, inner, after = (self.fn.append_basic_block(f"{name}.{k}") for k in ("head", "body", "end"))
-        b.branch(head)
-        b.position_at_end(head)
-        i = b.load(counter, typ=I64)
-        b.cbranch(b.icmp_signed("<", i, stop), inner, after)
-        b.position_at_end(inner)
-        body(i)
-        if not b.block.is_terminated:
-            b.store(b.add(b.load(counter, typ=I64), _ONE, flags=["nsw", "nuw"]), counter)
-            b.branch(head)
-        b.position_at_end(after)
+        counted_loop(self.b, self.fn, self._alloca(I64, f"{name}.i"), start, stop, body, name)
 
     def set_thread(self, tx: llir.Value, ty: llir.Value, tz: llir.Value, t: llir.Value) -> None:
         """This thread's context words (the thread loop's induction variables, once inlined)."""
@@ -245,7 +244,7 @@ class FissionLowerer(LowererParts):
             self.set_thread(_ZERO, _ZERO, _ZERO, _ZERO)
             body()
             return
-        found = self.fission_alloca(I64, "first.active")
+        found = self._alloca(I64, "first.active")
         b.store(fs.threads, found)
 
         def search(t: llir.Value) -> None:
@@ -430,7 +429,7 @@ class FissionLowerer(LowererParts):
         head, inside, after = (self.fn.append_basic_block(f"mloop.{k}") for k in ("head", "body", "end"))
         b.branch(head)
         b.position_at_end(head)
-        going = self.fission_alloca(I1, "mloop.any")
+        going = self._alloca(I1, "mloop.any")
         b.store(llir.Constant(I1, 0), going)
 
         def test(t: llir.Value, nxt: llir.Block) -> None:
@@ -480,10 +479,12 @@ class FissionLowerer(LowererParts):
         self.thread_loop(bind_each)
         inner.run_pieces(p.plan.pieces)
 
-    def fission_return(self) -> None:
+    def fission_return(self, s: ir.Return) -> None:
         """``return`` in a region: the thread is done (the kernel's) or leaves the helper (its last
         statement); it goes on with the next thread."""
         assert self.fs is not None and self.fs.region_next is not None
+        if s.value is not None:
+            self.expr(s.value)
         if not self.fission_inner and self.fs.exits:
             self.b.store(llir.Constant(I8, 1), self.thread_pointer(("exited",), I8))
         self.b.branch(self.fs.region_next)

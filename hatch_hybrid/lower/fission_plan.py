@@ -18,9 +18,11 @@ from dataclasses import dataclass, field
 
 from .. import ir
 from ..lint.divergence import UNIFORM, Divergence, FunctionLevels
+from ..typecheck.arguments import bound_nodes
 from ..typecheck.rules import GPU_INDEX, SHUFFLES, VOTES
 from ..typecheck.typed import TypedFunction
 from ..types import Scalar, Weak
+from .host import hoist_warp_calls
 
 WARP_CALLS = SHUFFLES | VOTES
 
@@ -110,30 +112,21 @@ class Plan:
     block: set[str] = field(default_factory=set)
     remat: dict[str, ir.Expr] = field(default_factory=dict)  # locals recomputed where read (thread indices)
     exits: bool = False  # a thread may return before the others are done: an exited mask
-    masked: bool = False
 
 
-def plan_fission(
-    tf: TypedFunction,
-    body: list[ir.Stmt],
-    bound_nodes: object,
-    param_levels: tuple[int, ...] | None = None,
-    hoist: object = None,
-) -> Plan:
+def plan_fission(tf: TypedFunction, body: list[ir.Stmt], param_levels: tuple[int, ...] | None = None) -> Plan:
     """The plan for ``tf`` (its host body ``body``, warp calls hoisted into statements of their own);
-    raises :class:`NotFissionable`. ``bound_nodes``: typecheck.arguments.bound_nodes; ``hoist``: the
-    hoisting of warp calls (for helpers' bodies)."""
+    raises :class:`NotFissionable`."""
     params = param_levels if param_levels is not None else (UNIFORM,) * len(tf.fn.params)
     levels = FunctionLevels(Divergence(), tf, params)
     levels.run(body)
-    return _Planner(tf, levels, bound_nodes, hoist).plan(body, params)
+    return _Planner(tf, levels).plan(body, params)
 
 
 class _Planner:
-    def __init__(self, tf: TypedFunction, levels: FunctionLevels, bound_nodes: object, hoist: object) -> None:
-        self.tf, self.levels, self.bound_nodes, self.hoist = tf, levels, bound_nodes, hoist
+    def __init__(self, tf: TypedFunction, levels: FunctionLevels) -> None:
+        self.tf, self.levels = tf, levels
         self.exits = False
-        self.masked = False
 
     def pure(self, e: ir.Expr, remat: dict[str, ir.Expr], block: set[str], params: set[str]) -> bool:
         return _pure(self, e, remat, block, params)
@@ -158,9 +151,9 @@ class _Planner:
     # -------------------------------------------------------------------------- pieces
     def plan(self, body: list[ir.Stmt], params: tuple[int, ...]) -> Plan:
         pieces = self.pieces(body, in_loop=False, top=True)
-        if self.tf.is_kernel is False and any(isinstance(s, ir.Return) for s in _all_stmts(body)):
+        if not self.tf.is_kernel and any(isinstance(s, ir.Return) for s in _all_stmts(body)):
             self.check_helper_returns(body)
-        plan = Plan(self.tf, pieces, exits=self.exits, masked=self.masked)
+        plan = Plan(self.tf, pieces, exits=self.exits)
         self.places(plan, body)
         return plan
 
@@ -201,7 +194,6 @@ class _Planner:
                 if level == UNIFORM:
                     out.append(UniformIf(s, body, orelse))
                 else:
-                    self.masked = True
                     out.append(MaskedIf(s, body, orelse))
             elif isinstance(s, (ir.While, ir.ForRange)):
                 heads = [s.test] if isinstance(s, ir.While) else s.args
@@ -212,7 +204,6 @@ class _Planner:
                 if level == UNIFORM:
                     out.append(UniformLoop(s, self.pieces(s.body, in_loop=True)))
                 elif isinstance(s, ir.While):
-                    self.masked = True
                     out.append(MaskedLoop(s, self.pieces(s.body, in_loop=True)))
                 else:
                     raise NotFissionable(
@@ -230,12 +221,10 @@ class _Planner:
         if callee is None or callee.target is None or callee.kind not in ("helper",):
             raise NotFissionable(s.loc, "a call that meets other threads")
         target = callee.target
-        args = self.bound_nodes(call, self.tf.call_args[call.nid])  # type: ignore[operator]
+        args = bound_nodes(call, self.tf.call_args[call.nid])
         arg_levels = tuple(self.levels.expr(a, UNIFORM) for a in args)
-        body = self.hoist(target)  # type: ignore[operator]
-        plan = plan_fission(target, body, self.bound_nodes, arg_levels, self.hoist)
+        plan = plan_fission(target, hoist_warp_calls(target), arg_levels)
         self.exits |= plan.exits
-        self.masked |= plan.masked
         return Inline(s, call, target, args, plan, all(level == UNIFORM for level in arg_levels))
 
     def region_exits(self, region: list[ir.Stmt], in_loop: bool) -> None:

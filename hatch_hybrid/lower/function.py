@@ -8,13 +8,11 @@ that LLVM's mem2reg turns into registers.
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from llvmlite import ir as llir
 
 from .. import ir
 from ..errors import CompileError
-from ..typecheck.arguments import bound_nodes
 from ..typecheck.rules import MATH_FLOAT_TO_FLOAT
 from ..typecheck.typed import TypedFunction
 from ..types import BOOL, F16, F32, NONE, ArrayT, Scalar, StructT, TableT, TupleT, Type, is_complex, is_numeric, storage
@@ -23,8 +21,7 @@ from . import intrinsics
 from .abi import ERROR_SLOT, INDEX32_SUFFIX, TRIPLE
 from .calls import CallLowerer
 from .expressions import OperatorLowerer
-from .fission import FissionLowerer, FissionState, ThreadFrame
-from .fission_plan import NotFissionable, Plan, plan_fission
+from .fission import FissionLowerer
 from .host import Frame, HostLowerer, Yield, hoist_warp_calls
 from .lineinfo import LineInfo, LineInfoLowerer
 from .loops import Loop, LoopLowerer
@@ -214,7 +211,6 @@ class FunctionLowerer(
         self.parent = parent
         self.tf = tf
         self.slots: dict[str, list[llir.AllocaInstr]] = {}
-        self._thread_types: dict[str, list[llir.Type]] = {}  # per-thread locals' parts (fission)
         self.loops: list[Loop] = []
         self.inline_exit: tuple[llir.Block, list[llir.AllocaInstr]] | None = None
         if inline_into is not None:
@@ -235,19 +231,9 @@ class FunctionLowerer(
         # on the host, warp calls of functions that meet other threads get statements of their own
         self.body = hoist_warp_calls(tf) if parent.host and tf.uses_barrier else tf.fn.body
         # host kernels whose threads meet: a block's threads as loops between meeting points, where the
-        # kernel's structure allows (see .fission_plan); else the state machine of .host
-        self.plan: Plan | None = None
-        self.fs: FissionState | None = None
-        self.fission_inner = False
+        # kernel's structure allows (see .fission); else the state machine of .host
         if inline_into is None and self.kernel_fn is not None and tf.uses_barrier:
-            try:
-                self.plan = plan_fission(tf, self.body, bound_nodes, None, hoist_warp_calls)
-            except NotFissionable as exc:
-                parent.fission_reason = f"{exc.loc}: {exc.reason}" if exc.loc is not None else exc.reason
-            else:
-                self.frame = ThreadFrame(self.entry, self.fn.args[1])
-                self.fs = FissionState(self.frame, self.plan)
-                parent.fission = True
+            self.plan_block_loops()
 
     # ------------------------------------------------------------------ setup
     def lower(self) -> None:
@@ -296,9 +282,9 @@ class FunctionLowerer(
         return value
 
     def _alloca(self, ty: llir.Type, name: str) -> llir.AllocaInstr:
-        if self.plan is not None:
-            return self.fission_alloca(ty, name)
-        if self.frame is not None:
+        if self.plan is not None and name == "local.array":
+            return self.thread_local_array(ty)
+        if self.plan is None and self.frame is not None:  # the state machine: locals in the thread's frame
             return self.frame.slot(self.b, ty, name)
         with self.b.goto_block(self.entry):
             if self.entry.instructions:
@@ -309,10 +295,8 @@ class FunctionLowerer(
         if self.plan is not None and name in self.plan.remat:
             return  # recomputed where it is read
         parts = flatten(value)
-        if self.plan is not None and name in self.plan.per_thread:
-            types = self._thread_types.setdefault(name, [p.type for p in parts])
-            slots: list[Any] = [self.thread_pointer((self.tf.symbol, name, k), ty) for k, ty in enumerate(types)]
-        else:
+        slots = self.planned_slots(name, [p.type for p in parts])
+        if slots is None:
             found = self.slots.get(name)
             if found is None:
                 found = self.slots[name] = [self._alloca(p.type, name) for p in parts]
@@ -325,12 +309,8 @@ class FunctionLowerer(
         if self.plan is not None and name in self.plan.remat:
             e = self.plan.remat[name]
             return self.convert_value(self.expr(e), self.tf.types[e.nid], t)
-        if self.plan is not None and name in self.plan.per_thread:
-            types = self._thread_types[name]
-            slots: list[Any] = [self.thread_pointer((self.tf.symbol, name, k), ty) for k, ty in enumerate(types)]
-        else:
-            slots = self.slots[name]
-        parts = [self.b.load(s, typ=s.allocated_type) for s in slots]
+        slots = self.planned_slots(name)
+        parts = [self.b.load(s, typ=s.allocated_type) for s in (self.slots[name] if slots is None else slots)]
         return unflatten(t, parts)[0]
 
     def _fresh_block(self, name: str) -> None:
@@ -385,9 +365,7 @@ class FunctionLowerer(
         """``return`` in a host kernel (the thread is done) or in a helper lowered inline."""
         rt = self.tf.return_type
         if self.plan is not None:
-            if s.value is not None:
-                self.expr(s.value)
-            self.fission_return()
+            self.fission_return(s)
             return
         if self.inline_exit is None:
             if s.value is not None:

@@ -48,13 +48,18 @@ class Frame:
         self.base = base  # the kernel function's frame argument (noalias)
         self.slots: set[int] = set()  # the locals' addresses in it
 
-    def slot(self, b: llir.IRBuilder, ty: llir.Type, name: str) -> llir.Value:
+    def place(self, ty: llir.Type) -> int:
+        """Room for a value of ``ty`` (aligned to its size, up to 16): its offset."""
         width = _size_of(ty)
         align = 1
         while align < min(width, 16):
             align *= 2
         offset = (self.size + align - 1) // align * align
         self.size = offset + width
+        return offset
+
+    def slot(self, b: llir.IRBuilder, ty: llir.Type, name: str) -> llir.Value:
+        offset = self.place(ty)
         with b.goto_block(self.entry):
             if self.entry.instructions:
                 b.position_before(self.entry.instructions[0])

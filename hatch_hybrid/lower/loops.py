@@ -20,6 +20,31 @@ from .parts import LowererParts
 _CONVERGENT = {"syncthreads"} | SHUFFLES | VOTES
 
 
+def counted_loop(
+    b: llir.IRBuilder,
+    fn: llir.Function,
+    counter: llir.Value,
+    start: llir.Value,
+    stop: llir.Value,
+    body: Callable[[llir.Value], None],
+    name: str,
+) -> None:
+    """``body(i)`` for i in [start, stop) (i64), the count kept in ``counter`` (an alloca: LLVM's mem2reg
+    makes it a register); for the loops the compiler makes itself (over blocks, over threads)."""
+    b.store(start, counter)
+    head, inner, after = (fn.append_basic_block(f"{name}.{k}") for k in ("head", "body", "end"))
+    b.branch(head)
+    b.position_at_end(head)
+    i = b.load(counter, typ=I64)
+    b.cbranch(b.icmp_signed("<", i, stop), inner, after)
+    b.position_at_end(inner)
+    body(i)
+    if not b.block.is_terminated:
+        b.store(b.add(b.load(counter, typ=I64), llir.Constant(I64, 1), flags=["nsw"]), counter)
+        b.branch(head)
+    b.position_at_end(after)
+
+
 class Loop:
     """Where `continue` and `break` go in the innermost loop being lowered."""
 

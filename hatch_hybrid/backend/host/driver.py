@@ -17,6 +17,7 @@ from collections.abc import Callable
 from llvmlite import ir as llir
 
 from ...lower import host_context as hx
+from ...lower.loops import counted_loop
 from ...lower.ops import I1, I32, I64, PTR, Ops
 from ...lower.values import abi_types
 from ...typecheck.typed import TypedFunction
@@ -43,27 +44,19 @@ class _Builder:
         self.entry = fn.append_basic_block("entry")
         self.b = llir.IRBuilder(self.entry)
 
-    def var(self, value: llir.Value, name: str) -> llir.AllocaInstr:
+    def slot(self, ty: llir.Type, name: str) -> llir.AllocaInstr:
         with self.b.goto_block(self.entry):
             if self.entry.instructions:
                 self.b.position_before(self.entry.instructions[0])
-            slot = self.b.alloca(value.type, name=name)
+            return self.b.alloca(ty, name=name)
+
+    def var(self, value: llir.Value, name: str) -> llir.AllocaInstr:
+        slot = self.slot(value.type, name)
         self.b.store(value, slot)
         return slot
 
     def loop(self, start: llir.Value, stop: llir.Value, body: Callable[[llir.Value], None], name: str) -> None:
-        b = self.b
-        counter = self.var(start, name)
-        head, inner, after = (self.fn.append_basic_block(f"{name}.{k}") for k in ("head", "body", "end"))
-        b.branch(head)
-        b.position_at_end(head)
-        i = b.load(counter, typ=I64)
-        b.cbranch(b.icmp_signed("<", i, stop), inner, after)
-        b.position_at_end(inner)
-        body(i)
-        b.store(b.add(b.load(counter, typ=I64), llir.Constant(I64, 1), flags=["nsw"]), counter)
-        b.branch(head)
-        b.position_at_end(after)
+        counted_loop(self.b, self.fn, self.slot(start.type, name), start, stop, body, name)
 
     def if_(self, cond: llir.Value, then: Callable[[], None], name: str) -> None:
         b = self.b

@@ -20,7 +20,7 @@ import struct
 import threading
 from collections.abc import Callable
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -31,8 +31,21 @@ from .device import ENV_GET, ENV_KEY
 from .prints import HEADER, read_host_buffer
 from .signature import Param
 
-if TYPE_CHECKING:
-    from .native import NativeKernel
+
+class NativeKernel(Protocol):
+    """What a launch plan reads of a kernel's native code (:class:`.native.NativeKernel`, which
+    imports this module)."""
+
+    qualname: str
+    function: Any  # the ctypes function of the entry
+    entry: int  # its address
+    frame_bytes: int
+    exchange_bytes: int
+    shared_bytes: int
+    sites: list[dict[str, Any]]
+    prints: dict[str, Any]
+    packer: struct.Struct
+
 
 #: the launch words (hatch_hybrid.backend.host.driver.LAUNCH)
 WORD = {

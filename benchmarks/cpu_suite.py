@@ -35,6 +35,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -662,32 +663,41 @@ def run(table: Table, quick: bool, omp: OpenMP) -> tuple[list[Job], dict[str, Ca
 
     matmul()
 
-    # stencil
-    def stencil() -> None:
+    def image(
+        label: str,
+        kernel: Any,
+        block: tuple[int, int],
+        nb: Callable[..., object],
+        np_fn: Callable[..., object],
+        c_name: str,
+    ) -> None:
+        """A row for a kernel over an s x s f32 image into a second one (one thread a pixel)."""
         s = 512 if quick else 2048
         src = rng.standard_normal((s, s)).astype(np.float32)
         outs = {k: np.zeros_like(src) for k in ("ours", "numba", "numpy", "c")}
-        hk.stencil.launch((32, 8), (s // 32, s // 8), src, outs["ours"], device="cpu")
-        nb_stencil(src, outs["numba"])
-        numpy_stencil(src, outs["numpy"])
+        grid = (s // block[0], s // block[1])
+        kernel.launch(block, grid, src, outs["ours"], device="cpu")
+        nb(src, outs["numba"])
+        np_fn(src, outs["numpy"])
         if c:
-            c.stencil(src, outs["c"])
+            getattr(c, c_name)(src, outs["c"])
         else:
             outs.pop("c")
-        assert all(same(outs["ours"], v) for v in outs.values()), "stencil results differ"
+        assert all(same(outs["ours"], v) for v in outs.values()), f"{c_name} results differ"
         s64 = src[:64, :64].copy()
         d64 = np.zeros_like(s64)
-        py = best_ms(lambda: hk.stencil.launch((32, 8), (2, 8), s64, d64, device="cpu-python"), 1)
+        small = (64 // block[0], 64 // block[1])
+        py = best_ms(lambda: kernel.launch(block, small, s64, d64, device="cpu-python"), 1)
         row(
-            f"stencil {s}^2 f32",
-            lambda: hk.stencil.launch((32, 8), (s // 32, s // 8), src, outs["ours"], device="cpu"),
-            lambda: nb_stencil(src, outs["numba"]),
-            lambda: c.stencil(src, outs["c"]),
-            best_ms(lambda: numpy_stencil(src, outs["numpy"])),
+            label.format(s=s),
+            lambda: kernel.launch(block, grid, src, outs["ours"], device="cpu"),
+            lambda: nb(src, outs["numba"]),
+            lambda: getattr(c, c_name)(src, outs["c"]),
+            best_ms(lambda: np_fn(src, outs["numpy"])),
             (py, "64^2"),
         )
 
-    stencil()
+    image("stencil {s}^2 f32", hk.stencil, (32, 8), nb_stencil, numpy_stencil, "stencil")
 
     # bitonic pass
     def bitonic() -> None:
@@ -716,31 +726,7 @@ def run(table: Table, quick: bool, omp: OpenMP) -> tuple[list[Job], dict[str, Ca
     bitonic()
 
     # blur: ours through a 16x16 block's shared 18x18 tile, the others straight from the image
-    def blur() -> None:
-        s = 512 if quick else 2048
-        src = rng.standard_normal((s, s)).astype(np.float32)
-        outs = {k: np.zeros_like(src) for k in ("ours", "numba", "numpy", "c")}
-        hk.blur.launch((16, 16), (s // 16, s // 16), src, outs["ours"], device="cpu")
-        nb_blur(src, outs["numba"])
-        numpy_blur(src, outs["numpy"])
-        if c:
-            c.blur(src, outs["c"])
-        else:
-            outs.pop("c")
-        assert all(same(outs["ours"], v) for v in outs.values()), "blur results differ"
-        s64 = src[:64, :64].copy()
-        d64 = np.zeros_like(s64)
-        py = best_ms(lambda: hk.blur.launch((16, 16), (4, 4), s64, d64, device="cpu-python"), 1)
-        row(
-            f"blur {s}^2 (shared tile)",
-            lambda: hk.blur.launch((16, 16), (s // 16, s // 16), src, outs["ours"], device="cpu"),
-            lambda: nb_blur(src, outs["numba"]),
-            lambda: c.blur(src, outs["c"]),
-            best_ms(lambda: numpy_blur(src, outs["numpy"])),
-            (py, "64^2"),
-        )
-
-    blur()
+    image("blur {s}^2 (shared tile)", hk.blur, (16, 16), nb_blur, numpy_blur, "blur")
 
     # launch overhead: one call each, timed alone
     z = np.zeros(1, np.float32)

@@ -44,13 +44,14 @@ class Scalar(Type):
 
 @dataclass(frozen=True)
 class Weak(Type):
-    """A Python int, float or complex: i64/f64/c128 storage, weak in promotion."""
+    """A Python bool, int, float or complex: bool/i64/f64/c128 storage, weak in promotion (NEP 50 treats
+    a Python bool as weakly as a Python int: ``np.int8(5) + True`` is an int8)."""
 
-    kind: str  # "int", "float" or "complex"
+    kind: str  # "bool", "int", "float" or "complex"
 
     @property
     def storage(self) -> Scalar:
-        return {"int": I64, "float": F64, "complex": C128}[self.kind]
+        return {"bool": BOOL, "int": I64, "float": F64, "complex": C128}[self.kind]
 
     def __str__(self) -> str:
         return self.kind
@@ -155,6 +156,7 @@ F32 = Scalar("f32")
 F64 = Scalar("f64")
 C64 = Scalar("c64")
 C128 = Scalar("c128")
+WEAK_BOOL = Weak("bool")
 WEAK_INT = Weak("int")
 WEAK_FLOAT = Weak("float")
 WEAK_COMPLEX = Weak("complex")
@@ -173,6 +175,11 @@ def storage(t: Type) -> Scalar:
         return I64
     assert isinstance(t, Scalar)
     return t
+
+
+def is_bool(t: Type) -> bool:
+    """A NumPy bool or a Python bool."""
+    return t == BOOL or t == WEAK_BOOL
 
 
 def is_numeric(t: Type) -> bool:
@@ -239,13 +246,13 @@ def unify_assignment(old: Type, new: Type) -> Type | None:
     if old == new:
         return old
     if isinstance(old, Weak) and isinstance(new, Weak):
-        kinds = ("int", "float", "complex")  # Python's tower: the wider kind holds both
+        kinds = ("bool", "int", "float", "complex")  # Python's tower: the wider kind holds both
         return Weak(max(old.kind, new.kind, key=kinds.index))
     if isinstance(old, Weak) and isinstance(new, Scalar):
         old, new = new, old
     if isinstance(old, Scalar) and isinstance(new, Weak):
-        if old.kind == "b":
-            return None
+        if old.kind == "b" or new.kind == "bool":
+            return old if old.kind == "b" and new.kind == "bool" else None
         if new.kind == "float" and old.kind not in "fc":
             return None
         if new.kind == "complex" and old.kind != "c":

@@ -67,7 +67,8 @@ def fold_binop(op: str, left: Value, right: Value, loc: Loc) -> Value:
             "an integer raised to a negative power",
             "Python gives a float and NumPy raises; write a float base (2.0 ** -1) to get a float",
         )
-    if op in ("<<", ">>") and is_integer(right) and right < 0:
+    if op in ("<<", ">>") and isinstance(left, int) and isinstance(right, int) and right < 0:
+        # Python's ints raise ValueError; NumPy's give 0 (or -1), as the device does at run time
         raise CompileError(loc, f"negative shift count {right}", "shift by 0 or more bits")
     if op in ("<<", "**") and isinstance(left, int) and isinstance(right, int) and left and right >= 128:
         raise CompileError(

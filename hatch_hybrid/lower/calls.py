@@ -47,7 +47,7 @@ class CallLowerer(LowererParts):
         if callee.kind == "struct":
             return self.construct(e, callee)
         if callee.kind == "cast":
-            return self.coerce(e.args[0], self.tf.types[e.nid])
+            return self.coerce(e.args[0], self.tf.types[e.nid], "cast")
         if callee.kind == "builtin":
             return self.call_builtin(e, callee)
         if callee.kind == "math":
@@ -136,7 +136,7 @@ class CallLowerer(LowererParts):
             return TupleValue([first, self.b.sext(second, I64) if callee.name == "frexp" else second])
         result = intrinsics.math_call(self.ops, callee.name, args)
         if callee.name in ("floor", "ceil", "trunc"):  # Python returns an int
-            return self.ops.convert(result, WEAK_FLOAT, WEAK_INT)
+            return self.convert_checked(result, WEAK_FLOAT, WEAK_INT, e.loc, "cast")
         return result
 
     def call_complex(self, e: ir.Call, callee: Callee) -> Value:

@@ -13,18 +13,21 @@ from llvmlite import ir as llir
 from .. import ir
 from ..errors import Loc
 from ..typecheck.rules import OpTypes
-from ..types import Type, Weak, is_complex, storage
+from ..types import WEAK_FLOAT, Type, Weak, is_complex, is_float, storage
 from .ops import I1, const, llvm_type
 from .parts import LowererParts
 from .values import Value, flatten, unflatten
+
+#: CPython's message for a float power that overflows (``1e300 ** 2.5``)
+PYTHON_POW_OVERFLOW = "(34, 'Numerical result out of range')"
 
 
 class OperatorLowerer(LowererParts):
     def _binop_values(
         self, op: str, left: llir.Value, left_t: Type, right_node: ir.Expr, ops: OpTypes, loc: Loc
     ) -> llir.Value:
-        left = self.ops.convert(left, left_t, ops.left)
-        right = self.coerce(right_node, ops.right)
+        left = self.convert_checked(left, left_t, ops.left, loc, "arith")
+        right = self.coerce(right_node, ops.right, "arith")
         right_const = self.tf.consts.get(right_node.nid)
         python_numbers = isinstance(ops.left, Weak) and isinstance(ops.right, Weak)
         if op in ("/", "//", "%") and python_numbers and right_const is None:
@@ -38,8 +41,31 @@ class OperatorLowerer(LowererParts):
             return self.ops.convert(self.ops.binop("/", const(ops.left, 1), power, ops.left), ops.left, ops.result)
         if op in ("<<", ">>") and storage(ops.left) != storage(ops.right):
             right = self.ops.convert(right, ops.right, ops.left)
+        if op == "**" and python_numbers and is_float(ops.left):
+            return self._python_float_power(left, right, right_const, loc)
         result = self.ops.binop(op, left, right, ops.left, right_const)
         return self.ops.convert(result, ops.left, ops.result)
+
+    def _python_float_power(self, left: llir.Value, right: llir.Value, right_const: object, loc: Loc) -> llir.Value:
+        """``x ** y`` of Python floats: CPython raises ZeroDivisionError for 0.0 to a negative power and
+        OverflowError where finite operands give an infinite result; the C library's ``pow`` gives inf
+        for both, so the device checks as CPython does. (A negative base to a non-integral power is a
+        complex number in Python; the device gives NaN: see docs/language.md.)"""
+        b, zero = self.b, llir.Constant(left.type, 0.0)
+        if not (isinstance(right_const, (int, float)) and right_const >= 0):
+            self.check(
+                b.not_(b.and_(b.fcmp_ordered("==", left, zero), b.fcmp_ordered("<", right, zero))), "zerodiv", loc
+            )
+        result = self.ops.binop("**", left, right, WEAK_FLOAT, right_const)
+        fabs = self.ops.intrinsic("llvm.fabs", [left.type])
+        inf = llir.Constant(left.type, float("inf"))
+
+        def finite(v: llir.Value) -> llir.Value:
+            return b.fcmp_ordered("<", b.call(fabs, [v]), inf)
+
+        overflow = b.and_(b.and_(b.fcmp_ordered("==", b.call(fabs, [result]), inf), finite(left)), finite(right))
+        self.check(b.not_(overflow), "overflow", loc, PYTHON_POW_OVERFLOW)
+        return result
 
     def compare(self, e: ir.Compare) -> llir.Value:
         b = self.b

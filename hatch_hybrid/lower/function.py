@@ -393,7 +393,8 @@ class FunctionLowerer(
             return
         dest = self._target_type(target)
         if dest is not None and is_numeric(dest):  # convert as the value is made (f32(sqrt(x)) stays in f32)
-            self.store_to(target, self.coerce(value_node, dest), dest)
+            context = "store" if isinstance(target, ir.Subscript) else "arith" if isinstance(target, ir.Name) else None
+            self.store_to(target, self.coerce(value_node, dest, context), dest)
         else:
             value, t = self.expr(value_node), self.tf.types[value_node.nid]
             if isinstance(t, TableT) and isinstance(target, ir.TupleExpr):
@@ -420,6 +421,8 @@ class FunctionLowerer(
         if isinstance(target, ir.Subscript):
             arr_t = self.tf.types[target.value.nid]
             assert isinstance(arr_t, ArrayT)
+            if isinstance(arr_t.dtype, Scalar) and isinstance(value, llir.Value):
+                value = self.convert_checked(value, t, arr_t.dtype, target.loc, "store")
             self.store_element(self.element_pointer(target), self.convert_value(value, t, arr_t.dtype), arr_t.dtype)
             return
         if isinstance(target, ir.Attribute):
@@ -429,7 +432,10 @@ class FunctionLowerer(
             self.store_local(root, self._replace_field(whole, struct_t, path, value, t))
             return
         assert isinstance(target, ir.Name)
-        self.store_local(target.id, self.convert_value(value, t, self.tf.locals[target.id]))
+        dest = self.tf.locals[target.id]
+        if isinstance(value, llir.Value) and is_numeric(dest):
+            value = self.convert_checked(value, t, dest, target.loc, "arith")
+        self.store_local(target.id, self.convert_value(value, t, dest))
 
     def convert_value(self, value: Value, src: Type, dst: Type) -> Value:
         """Numbers convert as NumPy converts; tuples item by item; arrays and structs stay as they are."""
@@ -479,7 +485,7 @@ class FunctionLowerer(
             ptr = self.element_pointer(s.target)
             current = self.load_element(ptr, arr_t.dtype)
             result = self._binop_values(s.op, current, arr_t.dtype, s.value, ops, s.loc)
-            self.store_element(ptr, self.ops.convert(result, ops.result, arr_t.dtype), arr_t.dtype)
+            self.store_element(ptr, self.convert_checked(result, ops.result, arr_t.dtype, s.loc, "store"), arr_t.dtype)
             return
         assert isinstance(s.target, ir.Name)
         t = self.tf.locals[s.target.id]
@@ -508,8 +514,9 @@ class FunctionLowerer(
     def condition(self, e: ir.Expr) -> llir.Value:
         return self.ops.truth(self.expr(e), self.tf.types[e.nid])
 
-    def coerce(self, e: ir.Expr, to: Type) -> llir.Value:
-        """Lower ``e`` and convert it to ``to`` as NumPy would."""
+    def coerce(self, e: ir.Expr, to: Type, context: str | None = None) -> llir.Value:
+        """Lower ``e`` and convert it to ``to`` as NumPy would; with a ``context`` (see
+        ``convert_checked``), failing where NumPy raises instead."""
         src = self.tf.types[e.nid]
         if to in (F32, F16) and isinstance(e, ir.Call):
             callee = self.tf.callees.get(e.nid)
@@ -526,6 +533,8 @@ class FunctionLowerer(
                 args = [self.ops.convert(self.expr(a), to, F32) for a in e.args]
                 return self.ops.convert(intrinsics.math_call(self.ops, callee.name, args), F32, to)
         value = self.expr(e)
+        if context is not None:
+            return self.convert_checked(value, src, to, e.loc, context)
         return self.ops.convert(value, src, to)
 
     def expr(self, e: ir.Expr) -> Value:
@@ -568,10 +577,13 @@ class FunctionLowerer(
             return self.call_function(tf.callees[e.nid], operands)
         if isinstance(e, ir.BinOp):
             ops = tf.optypes[e.nid]
-            left = self.coerce(e.left, ops.left)
+            left = self.coerce(e.left, ops.left, "arith")
             return self._binop_values(e.op, left, ops.left, e.right, ops, e.loc)
         if isinstance(e, ir.UnaryOp):
-            return self.ops.unary(e.op, self.expr(e.operand), tf.types[e.operand.nid])
+            if e.op == "not":
+                return self.ops.unary(e.op, self.expr(e.operand), tf.types[e.operand.nid])
+            t = tf.types[e.nid]  # -True is -1: a Python bool becomes an int first
+            return self.ops.unary(e.op, self.coerce(e.operand, t), t)
         if isinstance(e, ir.Compare):
             return self.compare(e)
         if isinstance(e, ir.BoolOp):

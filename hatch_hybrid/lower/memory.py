@@ -8,12 +8,15 @@ the module's error slot.
 
 from __future__ import annotations
 
+import math
+
+import numpy as np
 from llvmlite import ir as llir
 
 from .. import ir
 from ..errors import Loc
-from ..types import WEAK_INT, ArrayT, Element, Scalar, StructT, TupleT
-from .ops import I8, I32, I64, PTR, VOID, const, memory_type
+from ..types import WEAK_INT, ArrayT, Element, Scalar, StructT, TupleT, Type, Weak, is_float, is_int, storage
+from .ops import F64, I8, I32, I64, I128, PTR, VOID, const, memory_type
 from .parts import LowererParts
 from .sites import located
 from .values import ArrayValue, TupleValue, Value, flatten, leaf_offsets, unflatten
@@ -65,6 +68,67 @@ class MemoryLowerer(LowererParts):
         b.call(llir.InlineAsm(llir.FunctionType(VOID, []), "exit;", "", side_effect=True), [])
         b.unreachable()
         b.position_at_end(cont)
+
+    # ------------------------------------------------- conversions NumPy refuses
+    def convert_checked(self, v: llir.Value, src: Type, dst: Type, loc: Loc, context: str) -> llir.Value:
+        """``ops.convert``, failing (as the Python path raises) where NumPy refuses to convert:
+
+        * ``"arith"``: a Python int mixed with a fixed-width integer that cannot hold it (OverflowError,
+          "Python integer 300 out of bounds for int8");
+        * ``"cast"``: that, and ``i8(x)`` of a Python float, or ``int(x)`` of any float, that is NaN
+          (ValueError) or infinite (OverflowError), or ``i8(x)`` of one out of range once truncated;
+        * ``"store"``: an element of an integer array set from a Python number it cannot hold, or of a
+          signed integer array from any value (NumPy's ``a[i] = v`` converts those through a Python
+          int, so NaN, inf and out-of-range values raise; NumPy scalars into unsigned arrays wrap).
+        """
+        if is_int(dst) and isinstance(src, (Scalar, Weak)):
+            d = None if isinstance(dst, Weak) else storage(dst)  # None: a Python int
+            weak = isinstance(src, Weak)
+            stored = context == "store" and d is not None and (weak or d.kind == "i")
+            if is_int(src) and d is not None and (weak or stored):
+                self._check_int_fits(v, storage(src), d, loc)
+            elif is_float(src) and (stored or (context == "cast" and (d is None or weak))):
+                self._check_float_fits(v, storage(src), d, loc)
+        return self.ops.convert(v, src, dst)
+
+    def _check_int_fits(self, v: llir.Value, s: Scalar, d: Scalar, loc: Loc) -> None:
+        have, want = np.iinfo(s.dtype), np.iinfo(d.dtype)
+        if want.min <= have.min and have.max <= want.max:
+            return
+        if isinstance(v, llir.Constant) and isinstance(v.constant, int):  # known here: check it here
+            value = v.constant & ((1 << s.bits) - 1)
+            if s.kind == "i" and value >= 1 << (s.bits - 1):
+                value -= 1 << s.bits
+            if want.min <= value <= want.max:
+                return
+        b = self.b
+        wide = b.sext(v, I128) if s.kind == "i" else b.zext(v, I128)
+        ok = b.and_(
+            b.icmp_signed(">=", wide, llir.Constant(I128, int(want.min))),
+            b.icmp_signed("<=", wide, llir.Constant(I128, int(want.max))),
+        )
+        as64 = v if s.bits == 64 else (b.sext(v, I64) if s.kind == "i" else b.zext(v, I64))
+        self.check(ok, "convert", loc, d.dtype.name, (as64, llir.Constant(I64, 1 if s.kind == "u" else 0)))
+
+    def _check_float_fits(self, v: llir.Value, s: Scalar, d: Scalar | None, loc: Loc) -> None:
+        """``d`` None: to a Python int (held in i64), where only NaN and infinities fail."""
+        if isinstance(v, llir.Constant) and isinstance(v.constant, float) and np.isfinite(v.constant):
+            info = np.iinfo(d.dtype) if d is not None else None
+            if info is None or info.min <= math.trunc(v.constant) <= info.max:
+                return
+        b = self.b
+        x = v if s.bits == 64 else b.fpext(v, F64)
+        if d is None:
+            fabs = self.ops.intrinsic("llvm.fabs", [F64])
+            ok = b.fcmp_ordered("<", b.call(fabs, [x]), llir.Constant(F64, float("inf")))
+        else:
+            info = np.iinfo(d.dtype)  # the bounds are powers of two (or 0): exact in every float format
+            t = b.call(self.ops.intrinsic("llvm.trunc", [F64]), [x])
+            ok = b.and_(
+                b.fcmp_ordered(">=", t, llir.Constant(F64, float(info.min))),
+                b.fcmp_ordered("<", t, llir.Constant(F64, float(info.max) + 1.0)),
+            )
+        self.check(ok, "convert", loc, d.dtype.name if d else "int", (b.bitcast(x, I64), llir.Constant(I64, 2)))
 
     # ----------------------------------------------------------------- arrays
     def element_pointer(self, e: ir.Subscript) -> llir.Value:

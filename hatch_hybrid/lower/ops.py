@@ -124,6 +124,15 @@ class Ops:
         fn = self.module.globals.get(name)
         if fn is None:
             fn = llir.Function(self.module, llir.FunctionType(ret, [a.type for a in args]), name)
+            if self.host:
+                # not LLVM's builtin: its library-call simplifier rewrites calls it recognises, and not
+                # always exactly (fmod(x, y) becomes `frem nnan` once x is known finite and y non-zero,
+                # which a NaN y makes poison; pow(1024.0, x) becomes exp2(10 * x), ulps away; pow(x,
+                # 0.0) becomes 1.0, which C's pow is not for a signalling NaN). The C library's result
+                # is the one the Python path computes. readnone: errno, the only memory they write, is
+                # never read by kernel code.
+                for attr in ("nobuiltin", "nounwind", "readnone"):
+                    fn.attributes.add(attr)
         self.libdevice.add(name)
         return self.b.call(fn, args)
 
@@ -174,6 +183,8 @@ class Ops:
         # Python ints never overflow; on the device they are i64 and we tell LLVM so (nsw), which lets
         # it prove indices non-negative. Fixed-width NumPy integers wrap, so they get no flag.
         nsw = ["nsw"] if isinstance(t, Weak) else []
+        if s.kind == "b" and op in ("+", "*"):  # NumPy's booleans: + is `or`, * is `and`
+            return b.or_(a, b_) if op == "+" else b.and_(a, b_)
         if op == "+":
             return b.fadd(a, b_, flags=self.fp_flags) if is_float else b.add(a, b_, flags=nsw)
         if op == "-":
@@ -298,6 +309,11 @@ class Ops:
         b = self.b
         ty = a.type
         width = llir.Constant(ty, s.bits)
+        if not self.host and s.bits == 64:
+            # NVPTX folds the select below into PTX's shl/shr (which give 0 or the sign from the width
+            # on), but passes them the count's low 32 bits: `7 << 2**32` gave 7. Count 2**32 and up as 255
+            limit = llir.Constant(ty, 255)
+            n = b.select(b.icmp_unsigned(">", n, limit), limit, n)
         too_far = b.icmp_unsigned(">=", n, width)  # also catches negative counts
         safe = b.select(too_far, llir.Constant(ty, 0), n)
         if op == "<<":
@@ -345,7 +361,7 @@ class Ops:
             return self.complex.abs(v)
         if s.kind == "f":
             return self.b.call(self.intrinsic("llvm.fabs", [v.type]), [v])
-        if s.kind == "u":
+        if s.kind in "ub":
             return v
         if not self.host and s.bits < 64:
             # ptxas takes PTX's abs to be non-negative, which abs of the most negative value is not (it
@@ -359,9 +375,25 @@ class Ops:
 
     def minmax(self, name: str, values: list[llir.Value], t: Type) -> llir.Value:
         """Python's min/max: keep the current value unless the next one is strictly smaller/larger."""
+        s = storage(t)
+        if not self.host and s.kind in "iu" and s.bits < 32:
+            return self._narrow_minmax(name, values, s)
         result = values[0]
         op = "<" if name == "min" else ">"
         for v in values[1:]:
             better = self.compare(op, v, result, t, t)
             result = self.b.select(better, v, result)
         return result
+
+    def _narrow_minmax(self, name: str, values: list[llir.Value], s: Scalar) -> llir.Value:
+        """min/max of 8- and 16-bit integers on the GPU, taken on 32-bit registers: ptxas miscompiled
+        ``min.s16`` of a ``neg.s16`` result (``min(x, -y, z)`` of 3, 1, 0 gave 0), and LLVM narrows
+        32-bit min/max of extended values back to 16 bits, so the 32-bit one is inline PTX."""
+        b, signed = self.b, s.kind == "i"
+        suffix = "s32" if signed else "u32"
+        asm = llir.InlineAsm(llir.FunctionType(I32, [I32, I32]), f"{name}.{suffix} $0, $1, $2;", "=r,r,r")
+        wide = [b.sext(v, I32) if signed else b.zext(v, I32) for v in values]
+        result = wide[0]
+        for v in wide[1:]:
+            result = b.call(asm, [result, v])
+        return b.trunc(result, values[0].type)

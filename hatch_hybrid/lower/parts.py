@@ -28,7 +28,10 @@ class LowererParts:
     def expr(self, e: ir.Expr) -> Value:
         raise NotImplementedError
 
-    def coerce(self, e: ir.Expr, to: Type) -> llir.Value:
+    def coerce(self, e: ir.Expr, to: Type, context: str | None = None) -> llir.Value:
+        raise NotImplementedError
+
+    def convert_checked(self, v: llir.Value, src: Type, dst: Type, loc: Loc, context: str) -> llir.Value:
         raise NotImplementedError
 
     def condition(self, e: ir.Expr) -> llir.Value:

@@ -15,8 +15,8 @@ from ..errors import CompileError, Loc
 from ..frontend.constants import is_integer
 from ..frontend.discover import EnumSym, ExternalSym, FunctionSym, StructSym, TypeVarSym, UnknownSym
 from ..types import (
-    BOOL,
     NONE,
+    WEAK_BOOL,
     WEAK_COMPLEX,
     WEAK_INT,
     ArrayT,
@@ -25,6 +25,7 @@ from ..types import (
     TableT,
     TupleT,
     Type,
+    is_bool,
     is_complex,
     is_int,
     is_numeric,
@@ -142,7 +143,7 @@ class CallChecker:
     def _cast(self, e: ir.Call, args: list[Type], target: Type, name: str) -> Type:
         if len(args) != 1 or not is_numeric(args[0]):
             raise CompileError(e.loc, f"{name}() converts one number")
-        if is_complex(args[0]) and not is_complex(target) and target != BOOL:
+        if is_complex(args[0]) and not is_complex(target) and not is_bool(target):
             raise CompileError(
                 e.loc,
                 f"{name}() of a complex number ({args[0]}) is not supported (Python raises TypeError; NumPy "
@@ -345,7 +346,7 @@ class CallChecker:
         self.tf.callees[e.nid] = Callee("gpu", name, tuple(args))
         if name in rules.SHUFFLES:
             return args[0]
-        return WEAK_INT if name == "ballot" else BOOL
+        return WEAK_INT if name == "ballot" else WEAK_BOOL
 
     def grid(self, e: ir.Call, name: str) -> Type:
         """``cuda.grid(n)``/``cuda.gridsize(n)``: the global thread index (grid size) in n dimensions."""

@@ -13,7 +13,7 @@ import numpy as np
 
 from ..errors import CompileError, Loc
 from ..frontend.constants import check_int, fold_binop
-from ..types import BOOL, WEAK_COMPLEX, WEAK_FLOAT, WEAK_INT, Scalar, TupleT, Type, Weak, scalar_of_dtype
+from ..types import BOOL, WEAK_BOOL, WEAK_COMPLEX, WEAK_FLOAT, WEAK_INT, Scalar, TupleT, Type, Weak, scalar_of_dtype
 
 _I64_MIN, _I64_MAX = -(1 << 63), (1 << 63) - 1
 
@@ -22,7 +22,9 @@ def type_of_value(value: Any) -> Type:
     """The kernel type of a constant: Python numbers are weak, NumPy scalars keep their type."""
     if isinstance(value, tuple):
         return TupleT(tuple(type_of_value(v) for v in value))
-    if isinstance(value, (bool, np.bool_)):
+    if isinstance(value, bool):
+        return WEAK_BOOL
+    if isinstance(value, np.bool_):
         return BOOL
     if isinstance(value, np.generic):
         return scalar_of_dtype(value.dtype)
@@ -34,7 +36,7 @@ def type_of_value(value: Any) -> Type:
 def convert(value: Any, t: Type) -> Any:
     """``value`` as the CPU path holds it when it has type ``t``."""
     if isinstance(t, Weak):
-        return {"int": int, "float": float, "complex": complex}[t.kind](value)
+        return {"bool": bool, "int": int, "float": float, "complex": complex}[t.kind](value)
     if isinstance(t, Scalar):
         with np.errstate(all="ignore"):
             return t.dtype.type(value)

@@ -24,6 +24,7 @@ from ..frontend.discover import (
 from ..types import (
     BOOL,
     NONE,
+    WEAK_BOOL,
     WEAK_COMPLEX,
     WEAK_FLOAT,
     WEAK_INT,
@@ -329,7 +330,7 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
         tf = self.tf
         if isinstance(e, ir.Const):
             if isinstance(e.value, bool):
-                return BOOL
+                return WEAK_BOOL
             if e.value is None:
                 return NONE
             if isinstance(e.value, int):
@@ -355,12 +356,15 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
             return result
         if isinstance(e, ir.Compare):
             left = self.expr(e.left)
+            results = set()
             for k, (op, comp) in enumerate(zip(e.ops, e.comparators)):
                 right = self.expr(comp)
                 with rule_errors(e.loc):
                     tf.cmptypes[(e.nid, k)] = rules.compare(op, left, right)
+                results.add(tf.cmptypes[(e.nid, k)].result)
                 left = right
-            return BOOL
+            # Python numbers compare to a Python bool; a chain mixing them with NumPy scalars gives either
+            return WEAK_BOOL if results == {WEAK_BOOL} else BOOL
         if isinstance(e, (ir.BoolOp, ir.IfExp)):
             if isinstance(e, ir.IfExp):
                 self.condition(e.test)

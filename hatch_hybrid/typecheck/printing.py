@@ -133,8 +133,8 @@ def _value(
         assert isinstance(sym, EnumSym)
         piece.update(enum=sym.name, members=[[n, int(v)] for n, v in sym.members])
     if t == BOOL and conv in ("r", "a"):
-        # a comparison gives a Python bool on the Python path when its operands are Python numbers, a
-        # NumPy bool otherwise, and their reprs differ; str() and format() agree
+        # a NumPy bool's repr is np.True_ on the Python path (a Python bool's, True, is fine); str() and
+        # format() agree
         raise CompileError(
             node.loc,
             f"!{conv} of a boolean is not supported in kernel code",
@@ -150,7 +150,7 @@ def _value(
 
 def _type_name(t: Type) -> str:
     if isinstance(t, Weak):
-        return t.kind  # "int" or "float": a Python number on the Python path
+        return t.kind  # "bool", "int", "float", "complex": a Python number on the Python path
     if isinstance(t, EnumT):
         return "enum"
     assert isinstance(t, Scalar)

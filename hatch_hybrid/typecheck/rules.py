@@ -13,6 +13,7 @@ import numpy as np
 from ..types import (
     BOOL,
     I64,
+    WEAK_BOOL,
     WEAK_COMPLEX,
     WEAK_FLOAT,
     WEAK_INT,
@@ -81,11 +82,16 @@ def binop(op: str, a: Type, b: Type, right_const: object = None) -> OpTypes:
             f"unsupported operand types for {op}: {a} and {b}",
             "arithmetic works on scalars; index arrays to get their elements",
         )
-    if op in ARITHMETIC and a == BOOL and b == BOOL:  # NumPy: logical ops or errors; Python: ints
+    if op == "-" and a == BOOL and b == BOOL:  # NumPy's + and * of booleans are `or` and `and`
         raise RuleError(
-            f"arithmetic `{op}` on two booleans is not supported in kernel code",
-            "convert with int(...) first, or use & | ^ for logic",
+            "`-` of two NumPy booleans is not supported (NumPy raises TypeError)",
+            "use ^ (logical xor), or convert with int(...) first",
         )
+    # a Python bool beside a NumPy scalar is weak (NEP 50): it takes the scalar's type, as 0 and 1
+    if a == WEAK_BOOL and isinstance(b, Scalar):
+        a = b
+    elif b == WEAK_BOOL and isinstance(a, Scalar):
+        b = a
     if is_complex(a) or is_complex(b):
         _check_complex_binop(op, a, b, right_const)
     if isinstance(a, Weak) and isinstance(b, Weak):
@@ -121,6 +127,9 @@ def _check_complex_binop(op: str, a: Type, b: Type, right_const: object) -> None
 
 
 def _python_binop(op: str, a: Weak, b: Weak, right_const: object) -> OpTypes:
+    if a.kind == "bool" and b.kind == "bool" and op in ("&", "|", "^"):
+        return OpTypes(WEAK_BOOL, WEAK_BOOL, WEAK_BOOL)  # Python: True & False is a bool
+    a, b = (WEAK_INT if a.kind == "bool" else a), (WEAK_INT if b.kind == "bool" else b)  # else bools are ints
     if "complex" in (a.kind, b.kind):
         return OpTypes(WEAK_COMPLEX, WEAK_COMPLEX, WEAK_COMPLEX)
     if op in BITWISE:
@@ -145,10 +154,11 @@ def compare(op: str, a: Type, b: Type) -> OpTypes:
             f"`{op}` is not supported between {a} and {b}: complex numbers are not ordered",
             "compare abs(z), z.real or z.imag; == and != work",
         )
-    if isinstance(a, Weak) and isinstance(b, Weak):
+    if isinstance(a, Weak) and isinstance(b, Weak):  # Python numbers: a Python bool
         kinds = {a.kind, b.kind}
         common = WEAK_COMPLEX if "complex" in kinds else (WEAK_FLOAT if "float" in kinds else WEAK_INT)
-        return OpTypes(common, common, BOOL)
+        return OpTypes(common, common, WEAK_BOOL)
+    a, b = (b if a == WEAK_BOOL else a), (a if b == WEAK_BOOL else b)  # as 0 and 1 of the other's type
     for weak, strong in ((a, b), (b, a)):
         if weak == WEAK_INT and isinstance(strong, Scalar) and strong.kind in "iu":
             # NumPy 2 compares a Python int with a fixed-width integer by value, even out of its range
@@ -159,15 +169,21 @@ def compare(op: str, a: Type, b: Type) -> OpTypes:
 
 
 def unary(op: str, a: Type) -> Type:
+    """The result type; the operand is converted to it first (a Python bool to an int: ``-True`` is -1)."""
     if op == "not":
         if not is_numeric(a):
             raise RuleError(f"`not` needs a number or boolean, not {a}")
-        return BOOL
+        return WEAK_BOOL  # Python's `not` gives a Python bool, whatever the operand
     if not is_numeric(a):
         raise RuleError(f"bad operand type for unary {op}: {a}")
+    if a == WEAK_BOOL:
+        return WEAK_INT
     if a == BOOL:
+        if op == "~":
+            return BOOL  # NumPy: logical not
         raise RuleError(
-            f"unary `{op}` on a boolean is not supported in kernel code", "use `not x` for logical negation"
+            f"unary `{op}` on a NumPy boolean is not supported (NumPy raises TypeError)",
+            "use `not x` or `~x` for logical negation, or convert with int(...) first",
         )
     if op == "~" and (is_float(a) or is_complex(a)):
         raise RuleError(f"bad operand type for unary ~: {a}", "~ needs an integer")
@@ -183,7 +199,11 @@ def common(a: Type, b: Type, what: str) -> Type:
     """
     if a == b:
         return a
-    if BOOL in (a, b) and is_numeric(a) and is_numeric(b):
+    if {a, b} == {BOOL, WEAK_BOOL}:
+        # `i < n and x[i] > 0` is a Python bool or a NumPy bool: one as good as the other in a condition
+        # or stored; in arithmetic the NumPy bool's typing is the one kept (see docs/language.md)
+        return BOOL
+    if (BOOL in (a, b) or WEAK_BOOL in (a, b)) and is_numeric(a) and is_numeric(b):
         raise RuleError(
             f"the values of {what} mix a boolean and a number ({a} and {b})",
             "convert explicitly so both sides have one type",
@@ -197,7 +217,7 @@ def common(a: Type, b: Type, what: str) -> Type:
 
 
 # ------------------------------------------------------------------- calls
-CAST_NAMES = {"int": WEAK_INT, "float": WEAK_FLOAT, "bool": BOOL, "complex": WEAK_COMPLEX}
+CAST_NAMES = {"int": WEAK_INT, "float": WEAK_FLOAT, "bool": WEAK_BOOL, "complex": WEAK_COMPLEX}
 
 # math functions: (number of arguments, result type); arguments become Python floats
 MATH_FUNCS: dict[str, tuple[int, Type]] = {
@@ -227,9 +247,9 @@ MATH_FUNCS: dict[str, tuple[int, Type]] = {
     "erfc": (1, WEAK_FLOAT),
     "hypot": (2, WEAK_FLOAT),
     "copysign": (2, WEAK_FLOAT),
-    "isnan": (1, BOOL),
-    "isinf": (1, BOOL),
-    "isfinite": (1, BOOL),
+    "isnan": (1, WEAK_BOOL),
+    "isinf": (1, WEAK_BOOL),
+    "isfinite": (1, WEAK_BOOL),
     "fmod": (2, WEAK_FLOAT),
     "remainder": (2, WEAK_FLOAT),
     "ldexp": (2, WEAK_FLOAT),  # (float, int)
@@ -256,9 +276,9 @@ CMATH_FUNCS: dict[str, tuple[int, Type]] = {
     "phase": (1, WEAK_FLOAT),
     "polar": (1, TupleT((WEAK_FLOAT, WEAK_FLOAT))),
     "rect": (2, WEAK_COMPLEX),
-    "isnan": (1, BOOL),
-    "isinf": (1, BOOL),
-    "isfinite": (1, BOOL),
+    "isnan": (1, WEAK_BOOL),
+    "isinf": (1, WEAK_BOOL),
+    "isfinite": (1, WEAK_BOOL),
 }
 
 GPU_INDEX = {
@@ -316,10 +336,12 @@ def builtin_call(name: str, args: list[Type]) -> tuple[list[Type], Type]:
             raise RuleError("len() takes one array", "len(a) is the size of a's first dimension")
         return list(args), WEAK_INT
     if name == "abs":
-        if len(args) != 1 or not is_numeric(args[0]) or args[0] == BOOL:
+        if len(args) != 1 or not is_numeric(args[0]):
             raise RuleError("abs() takes one number")
         if is_complex(args[0]):  # the magnitude: a real of the matching precision
             return list(args), component(args[0])
+        if args[0] == WEAK_BOOL:  # abs(True) is the int 1; NumPy's abs of a bool is the bool
+            return [WEAK_INT], WEAK_INT
         return list(args), enum_operand(args[0], WEAK_INT)
     if name in ("min", "max"):
         if len(args) < 2:

@@ -10,7 +10,9 @@ launches, clears it, and raises the same exception the CPU path raises (``Assert
 
 from __future__ import annotations
 
+import math
 import os
+import struct
 import sys
 import traceback
 from types import TracebackType
@@ -28,15 +30,35 @@ _FAILURES: dict[str, type[BaseException]] = {
     "assert": AssertionError,
     "zerodiv": ZeroDivisionError,
     "slicestep": ValueError,
+    "overflow": OverflowError,
 }
 ZERODIV = "division by zero (of Python numbers; NumPy scalars give inf or 0)"
 SLICESTEP = "slice step cannot be zero"  # NumPy's message
+NAN_TO_INT = "cannot convert float NaN to integer"  # Python's and NumPy's messages
+INF_TO_INT = "cannot convert float infinity to integer"
 
 
 def failure(kernel: str, kind: str, what: str, where: str) -> BaseException:
     """The exception for a failed check: ``AssertionError``, ``IndexError``, ``ZeroDivisionError`` or
     ``ValueError`` (a slice step of zero), one format on every path."""
     return _FAILURES.get(kind, IndexError)(f"kernel {kernel}: {what} ({where})")
+
+
+def conversion_failure(kernel: str, dtype: str, value: int, how: int, where: str) -> BaseException:
+    """A value NumPy refuses to convert to ``dtype`` ("int": a Python int), as NumPy and Python word it:
+    ``how`` says what ``value`` holds (0: a signed integer, 1: an unsigned one, 2: a float's bits)."""
+    if how == 2:
+        x = struct.unpack("<d", struct.pack("<q", value))[0]
+        if math.isnan(x):
+            return ValueError(f"kernel {kernel}: {NAN_TO_INT} ({where})")
+        if math.isinf(x):
+            return OverflowError(f"kernel {kernel}: {INF_TO_INT} ({where})")
+        value = int(x)
+    elif how == 1:
+        value &= (1 << 64) - 1
+    if not -(2**63) <= value < 2**64:
+        return OverflowError(f"kernel {kernel}: Python int too large to convert to C long ({where})")
+    return OverflowError(f"kernel {kernel}: Python integer {value} out of bounds for {dtype} ({where})")
 
 
 def _assert_what(msg: str | None) -> str:
@@ -71,18 +93,23 @@ class ErrorSlot:
             return failure(self.kernel, kind, ZERODIV, where)
         if kind == "slicestep":
             return failure(self.kernel, kind, SLICESTEP, where)
+        if kind == "overflow":
+            return failure(self.kernel, kind, str(site.get("msg")), where)
+        if kind == "convert":
+            return conversion_failure(self.kernel, str(site.get("msg")), a, b, where)
         axis = int(kind[len("index") :])
         return failure(self.kernel, "index", f"index {a} is out of bounds for axis {axis} with size {b}", where)
 
 
-#: The exceptions the CPU path raises where the device's checks fail (ValueError: a slice step of zero).
-CHECKED = (AssertionError, IndexError, ZeroDivisionError, ValueError)
+#: The exceptions the CPU path raises where the device's checks fail (ValueError: a slice step of zero, or
+#: NaN converted to an integer; OverflowError: a value an integer type cannot hold).
+CHECKED = (AssertionError, IndexError, ZeroDivisionError, ValueError, OverflowError)
 
 
 def cpu_failure(kernel: str, exc: BaseException, tb: TracebackType | None) -> BaseException | None:
     """The CPU path's version of a failed check: the same exception type and message format, pointing at
     the kernel-code line that raised (None for exceptions that are not checks)."""
-    if not isinstance(exc, CHECKED) or (isinstance(exc, ValueError) and str(exc) != SLICESTEP):
+    if not isinstance(exc, CHECKED) or (isinstance(exc, ValueError) and str(exc) not in (SLICESTEP, NAN_TO_INT)):
         return None
     frames = [f for f in traceback.extract_tb(tb) if not f.filename.startswith(_RUNTIME_DIR)]
     if not frames:
@@ -93,8 +120,10 @@ def cpu_failure(kernel: str, exc: BaseException, tb: TracebackType | None) -> Ba
         return failure(kernel, "assert", _assert_what(str(exc) or None), where)
     if isinstance(exc, ZeroDivisionError):
         return failure(kernel, "zerodiv", ZERODIV, where)
+    if isinstance(exc, OverflowError):
+        return OverflowError(f"kernel {kernel}: {exc} ({where})")
     if isinstance(exc, ValueError):
-        return failure(kernel, "slicestep", SLICESTEP, where)
+        return ValueError(f"kernel {kernel}: {exc} ({where})")
     return failure(kernel, "index", str(exc), where)
 
 

@@ -99,7 +99,7 @@ def python_value(piece: dict[str, Any], raw: bytes) -> object:
         return int.from_bytes(raw, "little", signed=True)
     if t == "float":
         return float(struct.unpack("<d", raw)[0])
-    if t == "boolean":  # a comparison of Python numbers gives a bool, of NumPy scalars a np.bool_: same text
+    if t in ("boolean", "bool"):  # a NumPy bool (shown only by str() and format(): the same text) or a Python bool
         return raw[0] != 0
     if t == "complex":
         return complex(*struct.unpack("<dd", raw))

@@ -29,15 +29,59 @@ _IEEE: dict[str, Callable[..., Any]] = {
 }  # fmt: skip
 
 
-def _ieee(name: str) -> Callable[..., Any]:
-    python, numpy = getattr(math, name), _IEEE[name]
+def _gamma(x: float) -> float:
+    """C's ``tgamma`` where Python's raises: a pole at zero (±inf), NaN at negative integers and -inf,
+    inf where the result overflows."""
+    if x == 0.0:
+        return math.copysign(math.inf, x)
+    if x < 0.0 and (math.isinf(x) or x == math.floor(x)):
+        return math.nan
+    return math.inf
+
+
+def _fma(x: float, y: float, z: float) -> float:
+    """C's ``fma`` where Python's raises: NaN for an invalid operation (inf * 0, inf - inf), else the
+    infinity of an overflow (the float product and sum have its sign)."""
+    with np.errstate(all="ignore"):
+        return float(np.float64(x) * np.float64(y) + np.float64(z))
+
+
+def _from_numpy(ufunc: Callable[..., Any]) -> Callable[..., float]:
+    def c(*args: Any) -> float:
+        with np.errstate(all="ignore"):
+            return float(ufunc(*(np.float64(a) for a in args)))
+
+    return c
+
+
+#: Python's math functions that raise where C's give a result, and C's result in those cases.
+_C_RESULT: dict[str, Callable[..., float]] = {
+    **{name: _from_numpy(ufunc) for name, ufunc in _IEEE.items()},
+    "exp2": lambda x: math.inf,  # overflow
+    "ldexp": lambda x, i: math.copysign(math.inf, x),  # overflow
+    "remainder": lambda x, y: math.nan,  # x infinite or y zero
+    "gamma": _gamma,
+    "lgamma": lambda x: math.inf,  # poles at non-positive integers, and overflow
+    "fma": _fma,
+}
+
+
+def _trunc(x: Any) -> int:
+    """``math.trunc`` of NumPy floats too (``numpy.float32`` has no ``__trunc__``; the device truncates it)."""
+    if isinstance(x, np.floating):
+        x = float(x)
+    result: int = math.trunc(x)
+    return result
+
+
+def _c_result(name: str) -> Callable[..., Any]:
+    python, c = getattr(math, name), _C_RESULT[name]
 
     def function(*args: Any) -> Any:
         try:
             return python(*args)
         except (ValueError, OverflowError):
-            with np.errstate(all="ignore"):
-                return float(numpy(*(np.float64(a) for a in args)))
+            return c(*args)
 
     function.__name__ = function.__qualname__ = name
     return function
@@ -78,12 +122,14 @@ def _cmath_function(name: str) -> Callable[..., Any]:
 
 ieee_math = types.ModuleType("math", __doc__)
 ieee_math.__dict__.update({k: v for k, v in vars(math).items() if not k.startswith("__")})
-ieee_math.__dict__.update({name: _ieee(name) for name in _IEEE})
+ieee_math.__dict__.update({name: _c_result(name) for name in _C_RESULT if hasattr(math, name)})
+ieee_math.trunc = _trunc  # type: ignore[attr-defined]
+_PATCHED_MATH = [*(n for n in _C_RESULT if hasattr(math, n)), "trunc"]
 _CMATH_RAISING = ("exp", "log", "polar", "rect", "phase")  # cmath.sqrt never raises
 ieee_cmath = types.ModuleType("cmath", "The Python path's cmath: the device's results where Python's cmath raises.")
 ieee_cmath.__dict__.update({k: v for k, v in vars(cmath).items() if not k.startswith("__")})
 ieee_cmath.__dict__.update({name: _cmath_function(name) for name in _CMATH_RAISING})
-_REPLACE = {id(getattr(math, name)): getattr(ieee_math, name) for name in _IEEE}
+_REPLACE = {id(getattr(math, name)): getattr(ieee_math, name) for name in _PATCHED_MATH}
 _REPLACE.update({id(getattr(cmath, name)): getattr(ieee_cmath, name) for name in _CMATH_RAISING})
 _MODULES = {id(math): ieee_math, id(cmath): ieee_cmath}
 

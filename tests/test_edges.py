@@ -1,0 +1,380 @@
+"""Issue 22: one meaning at the edges. Each reproducer the differential fuzzer found, run on the Python
+path (the reference), natively and on the GPU: the same values, or the same exception with the same
+message, everywhere."""
+
+from __future__ import annotations
+
+import math
+import re
+import warnings
+
+import numpy as np
+import pytest
+from conftest import DEVICES, KERNEL_PRELUDE
+from hybrid_runtime.types import SCALAR_DTYPES
+
+PATHS = [d for d in DEVICES if d != "cpu-python"]  # each compared with the Python path
+
+
+def _launch(kernel, device: str, args: list, n: int):
+    args = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        kernel.launch(max(1, n // 64), min(n, 64), *args, device=device)
+    return args[-1]
+
+
+def _same(a: np.ndarray, b: np.ndarray) -> bool:
+    if a.dtype.kind == "f":
+        bits = f"u{a.dtype.itemsize}"
+        return bool(np.all((np.isnan(a) & np.isnan(b)) | (a.view(bits) == b.view(bits))))
+    return np.array_equal(a, b)
+
+
+def agree(build, device: str, params: str, body: str, args: list, n: int = 4, helpers: str = "") -> np.ndarray | str:
+    """Run ``body`` (indented for the kernel, ``i`` the thread's index) on the Python path and on
+    ``device``: the results agree bit for bit (NaN equals NaN), or both raise the same exception with
+    the same message; returns the result, or the exception's "Type: message"."""
+    body = "".join(f"    {line}\n" for line in body.strip("\n").splitlines())
+    built = build(f"{KERNEL_PRELUDE}\n{helpers}\n@kernel\ndef k({params}):\n    i = gpu.global_tid_x()\n{body}")
+    outcomes = []
+    for where in ("cpu-python", device):
+        try:
+            outcomes.append(_launch(built.module.k, where, args, n))
+        except (ArithmeticError, ValueError) as exc:
+            # the package's file as the manifest names it (the Python path names the full path here, as the
+            # test's package is no longer on sys.path)
+            outcomes.append(re.sub(r"\(/\S*/(\w+/kern\.py:)", r"(\1", f"{type(exc).__name__}: {exc}"))
+    python, other = outcomes
+    if isinstance(python, str) or isinstance(other, str):
+        assert python == other, f"{body}\nPython path: {python}\n{device}: {other}"
+    else:
+        assert _same(python, other), f"{body}\nPython path: {python}\n{device}: {other}"
+    return python
+
+
+def zeros(dtype: str, n: int = 4) -> np.ndarray:
+    return np.zeros(n, SCALAR_DTYPES[dtype])
+
+
+# ------------------------------------------------------------ 1. Python bools in arithmetic
+@pytest.mark.parametrize("device", PATHS)
+def test_python_bools_are_weak_in_arithmetic(build, device):
+    x = np.array([0.5, 1.5, 2.5, 3.5], np.float32)
+    out = agree(build, device, "x: Array[f32], o: Array[f32]", "o[i] = x[i] * (0.1 + (i > 0))", [x, zeros("f32")])
+    assert out[1] == np.float32(1.5) * np.float32(1.1)  # an f32 product: the bool and 0.1 are Python values
+    i8 = np.array([100, 100, 1, 2], np.int8)
+    out = agree(build, device, "x: Array[i8], o: Array[i8]", "o[i] = x[i] + (i > 0) * 100", [i8, zeros("i8")])
+    assert out[1] == -56  # i8 arithmetic, wrapping as NumPy's
+    out = agree(build, device, "x: Array[i8], o: Array[i64]", "o[i] = min(i & (i > 0), int(x[i]))", [i8, zeros("i64")])
+    assert list(out) == [0, 1, 0, 1]
+    agree(
+        build,
+        device,
+        "x: Array[boolean], o: Array[i64]",
+        "o[i] = (i > 1) + (i > 2) - (not x[i]) + -(i == 3) + abs(i < 2) + (True & (i > 0))",
+        [np.array([1, 0, 1, 0], bool), zeros("i64")],
+    )
+
+
+@pytest.mark.parametrize("device", PATHS)
+def test_numpy_booleans_in_arithmetic_are_logic(build, device):
+    a, b = np.array([1, 1, 0, 0], bool), np.array([1, 0, 1, 0], bool)
+    params = "a: Array[boolean], b: Array[boolean], o: Array[boolean]"
+    assert list(agree(build, device, params, "o[i] = a[i] * b[i]", [a, b, zeros("boolean")])) == [1, 0, 0, 0]
+    assert list(agree(build, device, params, "o[i] = a[i] + b[i]", [a, b, zeros("boolean")])) == [1, 1, 1, 0]
+    assert list(agree(build, device, params, "o[i] = ~a[i]", [a, b, zeros("boolean")])) == [0, 0, 1, 1]
+    assert list(agree(build, device, params, "o[i] = abs(a[i])", [a, b, zeros("boolean")])) == [1, 1, 0, 0]
+    agree(
+        build,
+        device,
+        "a: Array[boolean], b: Array[boolean], o: Array[i8]",
+        "o[i] = a[i] // b[i] + a[i] ** b[i]",
+        [a, b, zeros("i8")],
+    )
+
+
+def test_numpy_shift_by_a_negative_constant_is_numpy_s(build):
+    out = agree(
+        build,
+        "cpu",
+        "a: Array[i16], o: Array[i16]",
+        "o[i] = (-16) << (-(D & D))",
+        [zeros("i16"), zeros("i16")],
+        helpers="D = i16(-32768)",
+    )
+    assert list(out) == [0, 0, 0, 0]
+
+
+# ------------------------------------------------ 2. values an integer type cannot hold
+@pytest.mark.parametrize("device", PATHS)
+@pytest.mark.parametrize(
+    "params, body, arg, message",
+    [
+        (
+            "x: Array[i8], o: Array[i8]",
+            "o[i] = x[i] + i * 100",
+            np.zeros(4, np.int8),
+            "Python integer 200 out of bounds for int8",
+        ),
+        (
+            "x: Array[i8], o: Array[i8]",
+            "o[i] = i8(i * 100)",
+            np.zeros(4, np.int8),
+            "Python integer 200 out of bounds for int8",
+        ),
+        (
+            "x: Array[i8], o: Array[i8]",
+            "o[i] = i * 100",
+            np.zeros(4, np.int8),
+            "Python integer 200 out of bounds for int8",
+        ),
+        (
+            "x: Array[i32], o: Array[i8]",
+            "o[i] = x[i]",
+            np.array([1, 2, 300, 4], np.int32),
+            "Python integer 300 out of bounds for int8",
+        ),
+        (
+            "x: Array[u64], o: Array[u64]",
+            "o[i] = x[i] + (i - 2)",
+            np.array([1, 1, 1, 1], np.uint64),
+            "Python integer -2 out of bounds for uint64",
+        ),
+        (
+            "x: Array[f64], o: Array[i8]",
+            "o[i] = x[i]",
+            np.array([1, 2, np.nan, 4]),
+            "cannot convert float NaN to integer",
+        ),
+        (
+            "x: Array[f64], o: Array[i8]",
+            "o[i] = i8(float(x[i]))",
+            np.array([1, 2, 300.7, 4]),
+            "Python integer 300 out of bounds for int8",
+        ),
+        (
+            "x: Array[f64], o: Array[i64]",
+            "o[i] = int(x[i])",
+            np.array([1, 2, np.inf, 4]),
+            "cannot convert float infinity to integer",
+        ),
+        (
+            "x: Array[f32], o: Array[i64]",
+            "o[i] = math.floor(x[i])",
+            np.array([1, 2, np.nan, 4], np.float32),
+            "cannot convert float NaN to integer",
+        ),
+        (
+            "x: Array[f64], o: Array[i8]",
+            "o[i] = x[i] * 1e300",
+            np.array([0, 0, 1, 0.0]),
+            "Python int too large to convert to C long",
+        ),
+        (
+            "x: Array[f64], o: Array[u8]",
+            "o[i] = math.fabs(x[i]) * 300.0",
+            np.array([0, 0, 1, 0.0]),
+            "Python integer 300 out of bounds for uint8",
+        ),
+        (
+            "x: Array[i32], o: Array[u8]",
+            "o[i] = i - 1",
+            np.array([0, 0, 1, 0], np.int32),
+            "Python integer -1 out of bounds for uint8",
+        ),
+    ],
+)
+def test_values_an_integer_type_cannot_hold_raise_everywhere(build, device, params, body, arg, message):
+    out_type = params.rsplit("Array[", 1)[1].rstrip("]")
+    got = agree(build, device, params, body, [arg, zeros(out_type)])
+    assert isinstance(got, str) and message in got and "kern.py:" in got, got
+
+
+@pytest.mark.parametrize("device", PATHS)
+def test_values_that_fit_convert_as_before(build, device):
+    out = agree(
+        build,
+        device,
+        "x: Array[i32], o: Array[i8]",
+        "o[i] = x[i] + i - i8(i) + int(-2.5) + math.trunc(f32(1.5))",
+        [np.array([1, 2, 3, 4], np.int32), zeros("i8")],
+    )
+    assert list(out) == [0, 1, 2, 3]
+    agree(
+        build, device, "x: Array[i8], o: Array[i8]", "o[i] = i8(x[i] * 100)", [np.arange(4, dtype=np.int8), zeros("i8")]
+    )
+    # NumPy scalars stored into unsigned arrays wrap (NumPy casts them); Python numbers are checked
+    out = agree(
+        build, device, "x: Array[i32], o: Array[u8]", "o[i] = x[i] - 1", [np.arange(4, dtype=np.int32), zeros("u8")]
+    )
+    assert list(out) == [255, 0, 1, 2]
+
+
+# --------------------------------------------------------------- 3. ** of Python floats
+@pytest.mark.parametrize("device", PATHS)
+@pytest.mark.parametrize(
+    "body, error",
+    [
+        ("o[i] = math.fabs(x[i]) ** 2.5", "OverflowError: kernel .*: \\(34, 'Numerical result out of range'\\)"),
+        ("o[i] = float(x[i]) ** 2", "OverflowError"),
+        ("o[i] = (0.0 * i) ** -1", "ZeroDivisionError"),
+        ("o[i] = x[i] ** 2.5", None),  # NumPy's f64: inf, no exception
+    ],
+)
+def test_python_float_powers_raise_as_python(build, device, body, error):
+    got = agree(build, device, "x: Array[f64], o: Array[f64]", body, [np.array([1.0, 2.0, 1e300, 4.0]), zeros("f64")])
+    if error is None:
+        assert not isinstance(got, str) and math.isinf(got[2])
+    else:
+        assert isinstance(got, str)
+        assert re.match(error, got), got
+
+
+# ------------------------------------------------------------------- 4. % with NaN
+@pytest.mark.parametrize("device", PATHS)
+@pytest.mark.parametrize(
+    "body", ["o[i] = a[i] % math.nan", "o[i] = f32(a[i]) % math.nan", "o[i] = f64(a[i]) // math.nan"]
+)
+def test_remainder_by_nan_is_nan(build, device, body):
+    got = agree(build, device, "a: Array[i32], o: Array[f64]", body, [np.arange(4, dtype=np.int32), zeros("f64")])
+    assert np.isnan(got).all()
+
+
+@pytest.mark.parametrize("device", PATHS)
+def test_remainder_by_nan_in_a_loop_returns(build, device):
+    """LLVM's library-call simplifier made fmod(x, NaN) of an integer x poison (`frem nnan`), and the
+    branch on it undefined: the native loop never ended."""
+    body = """
+for j in range(-3, 1):
+    t = j % math.nan
+    if t:
+        pass
+    else:
+        o[i] = 1.0
+"""
+    got = agree(build, device, "a: Array[i32], o: Array[f64]", body, [np.arange(4, dtype=np.int32), zeros("f64")])
+    assert (got == 0.0).all()
+
+
+# ----------------------------------------------------------------- 5, 6. math functions
+MATH_EDGES = [0.0, -0.0, 1.0, -1.0, 0.5, -2.5, 2000.0, -2000.0, 1e308, -1e308, 5e-324, math.inf, -math.inf, math.nan]
+MATH_CALLS = [
+    *(
+        f"math.{f}(x[i])"
+        for f in (
+            "sqrt",
+            "exp",
+            "exp2",
+            "expm1",
+            "log",
+            "log2",
+            "log10",
+            "log1p",
+            "sin",
+            "cos",
+            "tan",
+            "asin",
+            "acos",
+            "atan",
+            "sinh",
+            "cosh",
+            "tanh",
+            "erf",
+            "erfc",
+            "gamma",
+            "lgamma",
+            "cbrt",
+            "degrees",
+            "radians",
+            "fabs",
+        )
+    ),
+    *(f"math.{f}(x[i], y[i])" for f in ("pow", "atan2", "hypot", "copysign", "fmod", "remainder")),
+    "math.ldexp(x[i], int(y[i] * 0) + 5000)",
+    "math.ldexp(x[i], -5000)",
+]
+
+
+@pytest.mark.parametrize("device", PATHS)
+@pytest.mark.parametrize("call", MATH_CALLS)
+def test_math_functions_give_c_results_where_python_raises(build, device, call):
+    if call.startswith(("math.exp2", "math.cbrt")) and not hasattr(math, "exp2"):
+        pytest.skip("math.exp2 and math.cbrt are Python 3.11+")
+    xs = np.repeat(np.array(MATH_EDGES), len(MATH_EDGES))
+    ys = np.tile(np.array(MATH_EDGES), len(MATH_EDGES))
+    n = 256
+    xs, ys = np.resize(xs, n), np.resize(ys, n)
+    if call.startswith(("math.gamma", "math.lgamma")):
+        # CPython computes these itself (Lanczos), the device with the C library's or libdevice's: equal
+        # where CPython raises (compared here), within a few ulps elsewhere (docs/language.md's table)
+        python = np.array([_raises(call, x, y) for x, y in zip(xs, ys)])
+        xs, ys = np.where(python, xs, 0.0), np.where(python, ys, 0.0)
+    agree(
+        build, device, "x: Array[f64], y: Array[f64], o: Array[f64]", f"o[i] = {call}", [xs, ys, zeros("f64", n)], n=n
+    )
+
+
+def _raises(call: str, x: float, y: float) -> bool:
+    try:
+        eval(call.replace("x[i]", "x").replace("y[i]", "y"), {"math": math, "x": float(x), "y": float(y)})
+    except (ValueError, OverflowError):
+        return True
+    return False
+
+
+@pytest.mark.parametrize("device", PATHS)
+def test_math_trunc_of_numpy_floats(build, device):
+    got = agree(
+        build,
+        device,
+        "x: Array[f32], o: Array[i64]",
+        "o[i] = math.trunc(x[i])",
+        [np.array([1.5, -2.5, 3e9, -0.5], np.float32), zeros("i64")],
+    )
+    assert list(got) == [1, -2, 3000000000, 0]
+
+
+# ------------------------------------------------- 7, 10. C's pow, not the optimiser's
+@pytest.mark.parametrize("device", PATHS)
+def test_pow_is_the_c_library_s(build, device):
+    signalling = np.array([1.0, 0.0, 2.0, 1.0], np.float32)
+    signalling.view(np.uint32)[0] = 0x7F800001  # a signalling NaN: C's powf(sNaN, 0) is NaN, not 1
+    agree(build, device, "x: Array[f32], o: Array[f32]", "o[i] = x[i] ** f32(0.0)", [signalling, zeros("f32")])
+    xs = np.random.default_rng(22).uniform(-3, 3, 256)
+    if device == "cpu":  # natively exactly the C library's; libdevice's pow is within its documented ulps
+        agree(
+            build,
+            device,
+            "x: Array[f64], o: Array[f64]",
+            "o[i] = math.pow(1024.0, x[i]) + 32768 ** x[i]",
+            [xs, zeros("f64", 256)],
+            n=256,
+        )
+
+
+# ------------------------------------------------------------------- 8, 9. the GPU's
+@pytest.mark.parametrize("device", PATHS)
+def test_shifts_by_2_to_the_32_or_more_give_0(build, device):
+    counts = np.array([2**32, 2**32 + 1, 2**40, 3], np.int64)
+    got = agree(
+        build,
+        device,
+        "x: Array[i64], c: Array[i64], o: Array[i64]",
+        "o[i] = (x[i] << c[i]) + (x[i] >> c[i])",
+        [np.full(4, 7, np.int64), counts, zeros("i64")],
+    )
+    assert list(got) == [0, 0, 0, 56]
+
+
+@pytest.mark.parametrize("device", PATHS)
+def test_min_of_narrow_integers_keeps_negations(build, device):
+    x, y, z = (np.full(4, v, np.int16) for v in (3, 1, 0))
+    got = agree(
+        build,
+        device,
+        "x: Array[i16], y: Array[i16], z: Array[i16], o: Array[i16]",
+        "o[i] = min(x[i], -y[i], z[i]) + max(-x[i], y[i] - z[i], -z[i])",
+        [x, y, z, zeros("i16")],
+    )
+    assert list(got) == [0, 0, 0, 0]

@@ -16,7 +16,7 @@ PRELUDE = """from __future__ import annotations
 import enum
 import math
 from typing import TypeVar
-from hybrid_runtime import kernel, gpu, cuda, struct, Array, f32, i32, i8
+from hybrid_runtime import kernel, gpu, cuda, struct, Array, boolean, f32, i32, i8
 """
 
 # (kernel body line or lines, the marked snippet the caret must start at, message part, hint part)
@@ -84,7 +84,7 @@ CATALOGUE = [
     ("v = undefined_name + 1", "undefined_name", "not defined", "module level"),
     ("v = n + x", "n + x", "unsupported operand types", "index arrays"),
     ("v = 1.5 << 2", "1.5 << 2", "unsupported operand types", "integers"),
-    ("v = True + True", "True + True", "two booleans", "int("),
+    ("v = boolean(n) - boolean(n)", "boolean(n) - boolean(n)", "two NumPy booleans", "int("),
     ("v = i8(n) + 300", "300", "out of bounds for i8", "OverflowError"),
     ("v = x[1.5]", "1.5", "indices must be integers", "int("),
     ("v = x[1, 2]", "1, 2", "too many indices for Array[f32]: it is 1-dimensional, but 2", "each dimension once"),

@@ -71,7 +71,7 @@ def _compile_error(tmp_path: Path, body: str) -> str:
         ("t = (m[0], 1)", "tuples of arrays"),
         ("v = x[1:] if x[0] > 0 else x[2:]", "cannot choose between Array"),
         ("v = m[0]\nv = m", "changes type from Array[f32] to Array[f32, 2]"),
-        ("v = x[True:]", "slice bounds and steps must be integers or None, not boolean"),
+        ("v = x[True:]", "slice bounds and steps must be integers or None, not bool"),
         ("v = x[m[0]]", "array indices must be integers or slices, not Array[f32]"),
         ("v = m[0, 1, 2]", "too many indices for Array[f32, 2]: it is 2-dimensional, but 3 were indexed"),
     ],

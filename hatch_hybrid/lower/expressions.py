@@ -8,18 +8,21 @@ expressions, each short-circuiting as Python does.
 
 from __future__ import annotations
 
+import numpy as np
 from llvmlite import ir as llir
 
 from .. import ir
 from ..errors import Loc
 from ..typecheck.rules import OpTypes
-from ..types import WEAK_FLOAT, Type, Weak, is_complex, is_float, storage
+from ..types import WEAK_FLOAT, Type, Weak, is_complex, is_float, is_int, storage
 from .ops import I1, const, llvm_type
 from .parts import LowererParts
 from .values import Value, flatten, unflatten
 
-#: CPython's message for a float power that overflows (``1e300 ** 2.5``)
+#: CPython's message for a float power that overflows (``1e300 ** 2.5``), NumPy's for an integer to a
+#: negative integer power
 PYTHON_POW_OVERFLOW = "(34, 'Numerical result out of range')"
+NEGATIVE_POWER = "Integers to negative integer powers are not allowed."
 
 
 class OperatorLowerer(LowererParts):
@@ -43,6 +46,11 @@ class OperatorLowerer(LowererParts):
             right = self.ops.convert(right, ops.right, ops.left)
         if op == "**" and python_numbers and is_float(ops.left):
             return self._python_float_power(left, right, right_const, loc)
+        if op == "**" and not python_numbers and storage(ops.right).kind == "i" and is_int(ops.left):
+            if not (isinstance(right_const, (int, np.integer)) and right_const >= 0):
+                # NumPy raises ValueError for an integer to a negative integer power
+                nonnegative = self.b.icmp_signed(">=", right, llir.Constant(right.type, 0))
+                self.check(nonnegative, "value", loc, NEGATIVE_POWER)
         result = self.ops.binop(op, left, right, ops.left, right_const)
         return self.ops.convert(result, ops.left, ops.result)
 

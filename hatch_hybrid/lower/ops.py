@@ -129,9 +129,10 @@ class Ops:
                 # always exactly (fmod(x, y) becomes `frem nnan` once x is known finite and y non-zero,
                 # which a NaN y makes poison; pow(1024.0, x) becomes exp2(10 * x), ulps away; pow(x,
                 # 0.0) becomes 1.0, which C's pow is not for a signalling NaN). The C library's result
-                # is the one the Python path computes. readnone: errno, the only memory they write, is
-                # never read by kernel code.
-                for attr in ("nobuiltin", "nounwind", "readnone"):
+                # is the one the Python path computes. readnone (but for frexp and modf, which store a
+                # part through their pointer): errno, the only other memory they write, is never read.
+                pointers = any(isinstance(a.type, llir.PointerType) for a in args)
+                for attr in ("nobuiltin", "nounwind") if pointers else ("nobuiltin", "nounwind", "readnone"):
                     fn.attributes.add(attr)
         self.libdevice.add(name)
         return self.b.call(fn, args)
@@ -266,7 +267,20 @@ class Ops:
             if right_const == 2:
                 return b.fmul(a, a)  # the correctly rounded square; libm's pow may be off by an ulp
             name = "__nv_powf" if s.bits == 32 else "__nv_pow"
-            return self.libcall(name, [a, e], a.type)
+            result = self.libcall(name, [a, e], a.type)
+            if not self.host:
+                # the C library's pow (the Python path's) gives NaN for a signalling NaN to the power 0,
+                # libdevice's 1: a signalling NaN is the one NaN whose quiet bit (the top of the
+                # mantissa) is clear
+                ity = llir.IntType(s.bits)
+                bits = b.bitcast(a, ity)
+                quiet = 1 << (22 if s.bits == 32 else 51)
+                is_nan = b.fcmp_unordered("uno", a, a)
+                signalling = b.and_(
+                    is_nan, b.icmp_unsigned("==", b.and_(bits, llir.Constant(ity, quiet)), llir.Constant(ity, 0))
+                )
+                result = b.select(signalling, b.fadd(a, e), result)
+            return result
         return b.call(self._ipow(a.type, signed=s.kind == "i"), [a, e])
 
     def _ipow(self, ty: llir.IntType, signed: bool) -> llir.Function:

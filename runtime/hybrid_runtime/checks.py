@@ -31,10 +31,12 @@ _FAILURES: dict[str, type[BaseException]] = {
     "zerodiv": ZeroDivisionError,
     "slicestep": ValueError,
     "overflow": OverflowError,
+    "value": ValueError,
 }
 ZERODIV = "division by zero (of Python numbers; NumPy scalars give inf or 0)"
 SLICESTEP = "slice step cannot be zero"  # NumPy's message
 NAN_TO_INT = "cannot convert float NaN to integer"  # Python's and NumPy's messages
+NEGATIVE_POWER = "Integers to negative integer powers are not allowed."
 INF_TO_INT = "cannot convert float infinity to integer"
 
 
@@ -93,7 +95,7 @@ class ErrorSlot:
             return failure(self.kernel, kind, ZERODIV, where)
         if kind == "slicestep":
             return failure(self.kernel, kind, SLICESTEP, where)
-        if kind == "overflow":
+        if kind in ("overflow", "value"):
             return failure(self.kernel, kind, str(site.get("msg")), where)
         if kind == "convert":
             return conversion_failure(self.kernel, str(site.get("msg")), a, b, where)
@@ -109,7 +111,7 @@ CHECKED = (AssertionError, IndexError, ZeroDivisionError, ValueError, OverflowEr
 def cpu_failure(kernel: str, exc: BaseException, tb: TracebackType | None) -> BaseException | None:
     """The CPU path's version of a failed check: the same exception type and message format, pointing at
     the kernel-code line that raised (None for exceptions that are not checks)."""
-    if not isinstance(exc, CHECKED) or (isinstance(exc, ValueError) and str(exc) not in (SLICESTEP, NAN_TO_INT)):
+    if not isinstance(exc, CHECKED) or (isinstance(exc, ValueError) and str(exc) not in (SLICESTEP, NAN_TO_INT, NEGATIVE_POWER)):
         return None
     frames = [f for f in traceback.extract_tb(tb) if not f.filename.startswith(_RUNTIME_DIR)]
     if not frames:

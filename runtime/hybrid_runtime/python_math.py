@@ -67,9 +67,12 @@ _C_RESULT: dict[str, Callable[..., float]] = {
 
 
 def _trunc(x: Any) -> int:
-    """``math.trunc`` of NumPy floats too (``numpy.float32`` has no ``__trunc__``; the device truncates it)."""
+    """``math.trunc`` of NumPy numbers too (``numpy.float32`` and ``numpy.int32`` have no ``__trunc__``;
+    the device truncates them)."""
     if isinstance(x, np.floating):
         x = float(x)
+    elif isinstance(x, (np.integer, np.bool_)):
+        x = int(x)
     result: int = math.trunc(x)
     return result
 

@@ -1,0 +1,310 @@
+"""A differential fuzzer of kernels at the edges (issue 22): random kernel bodies over every scalar type,
+run on the Python path (the reference) and natively (and on the GPU where there is one), comparing
+results bit for bit (any NaN equals any NaN) or the exception (type and kernel line; which thread fails
+first, and so the value in the message, is the device's choice).
+
+    python scripts/fuzz_edges.py --count 10000 --seed 1            # generate, build, run here
+    python scripts/fuzz_edges.py --count 2000 --build-only DIR     # build into DIR (carry it to a GPU)
+    python scripts/fuzz_edges.py --run DIR --devices cpu,cuda      # run what DIR holds
+
+The bodies draw on what the fuzzer of issue 22 found: Python ints from thread indices, comparisons used
+as numbers, stores into narrower arrays, Python-float ``**`` and ``%``, ``math`` on extremes, signalling
+NaNs, constant and run-time operands of one expression, statements, branches and small loops. Kernels
+the compiler refuses are counted (they are build-time errors, one meaning by construction).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import random
+import re
+import shutil
+import sys
+import tempfile
+import time
+import warnings
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT), str(ROOT / "runtime")]
+
+PRELUDE = (
+    "import math\nimport numpy as np\n"
+    "from hybrid_runtime import kernel, gpu, Array, boolean, f16, f32, f64, i8, i16, i32, i64, u8, u16, u32, u64\n"
+)
+TYPES = ["boolean", "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "f16", "f32", "f64"]
+INTS = ["i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64"]
+FLOATS = ["f16", "f32", "f64"]
+MATH1 = ["sqrt", "exp", "exp2", "log", "log2", "sin", "tan", "floor", "trunc", "fabs", "gamma", "lgamma", "cosh"]
+ROWS = 64
+
+
+class Gen:
+    """Random expressions and statements over ``a[i]``, ``b[i]`` and the thread index ``i``."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.r = rng
+
+    def leaf(self) -> str:
+        r = self.r
+        return r.choice(
+            [
+                "a[i]", "b[i]", "a[i]", "b[i]", "i", "(i - 2)", "(i * 100)", "(i > 1)", "(a[i] > b[i])",
+                str(r.choice([0, 1, 2, -1, 3, 100, 300, -129, 2**31, 2**40])),
+                repr(r.choice([0.5, -2.5, 0.1, 2.0, 1e300, 1e-310])), r.choice(["math.nan", "math.inf", "-math.inf"]),
+                f"{r.choice(TYPES[1:])}({r.choice(['a[i]', 'b[i]', 'i', '1', '-1'])})",
+            ]
+        )  # fmt: skip
+
+    def expr(self, depth: int = 0) -> str:
+        r = self.r
+        if depth >= 2 or r.random() < 0.3:
+            return self.leaf()
+        shape = r.random()
+        x, y = self.expr(depth + 1), self.expr(depth + 1)
+        if shape < 0.55:
+            op = r.choice(["+", "-", "*", "/", "//", "%", "**", "<<", ">>", "&", "|", "^", "+", "*", "%", "**"])
+            return f"({x} {op} {y})"
+        if shape < 0.7:
+            return f"math.{r.choice(MATH1)}({x})"
+        if shape < 0.8:
+            return f"{r.choice(['min', 'max'])}({x}, {y})"
+        if shape < 0.87:
+            return f"{r.choice(['-', '~', 'not ', 'abs'])}({x})"
+        if shape < 0.94:
+            return f"{r.choice(['int', 'float', 'bool'])}({x})"
+        return f"{r.choice(TYPES[1:])}({x})"
+
+    def body(self) -> list[str]:
+        r = self.r
+        lines = []
+        shape = r.random()
+        if shape < 0.45:
+            lines.append(f"o[i] = {self.expr()}")
+        elif shape < 0.65:
+            lines += [f"t = {self.expr()}", f"o[i] = {self.expr()} if t else {self.expr()}"]
+        elif shape < 0.85:
+            lines += [f"if {self.expr()}:", f"    o[i] = {self.expr()}", "else:", f"    o[i] = {self.expr()}"]
+        else:
+            start = r.choice(["0.0", "0", "a[i]", "f64(0)"])
+            lines += [
+                f"acc = {start}",
+                f"for j in range({r.choice([-3, 0])}, {r.choice([1, 3])}):",
+                f"    acc = acc + {self.expr().replace('b[i]', 'j')}",
+                "o[i] = acc",
+            ]
+        return lines
+
+    def kernel(self, name: str) -> str:
+        r = self.r
+        ta, tb, to = r.choice(TYPES), r.choice(TYPES), r.choice(TYPES[1:] + ["f64", "i64", "i8"])
+        body = "".join(f"    {line}\n" for line in self.body())
+        return (
+            f"@kernel\ndef {name}(a: Array[{ta}], b: Array[{tb}], o: Array[{to}]):\n    i = gpu.global_tid_x()\n{body}"
+        )
+
+
+def edge_values(dtype: np.dtype, rng: np.random.Generator) -> np.ndarray:
+    if dtype.kind == "b":
+        return rng.integers(0, 2, ROWS).astype(bool)
+    if dtype.kind in "iu":
+        info = np.iinfo(dtype)
+        edges = [0, 1, 2, 3, 100, 127, info.max, info.min, info.max - 1] + ([-1, -128] if dtype.kind == "i" else [])
+        values = [int(v) for v in rng.integers(int(info.min), int(info.max), ROWS, dtype=dtype, endpoint=True)]
+        values[: len(edges)] = edges
+        return np.array(values, dtype)
+    finfo = np.finfo(dtype)
+    edges = [0.0, -0.0, 1.0, -1.0, 0.5, 2.5, np.inf, -np.inf, np.nan, float(finfo.max), float(finfo.tiny) / 4, 300.0]
+    out = np.concatenate([np.array(edges, dtype), rng.uniform(-1e3, 1e3, ROWS - len(edges) - 1).astype(dtype), [0]])
+    out = out.astype(dtype)
+    out.view(f"u{dtype.itemsize}")[-1] = {2: 0x7C01, 4: 0x7F800001, 8: 0x7FF0000000000001}[dtype.itemsize]  # sNaN
+    return out
+
+
+# ------------------------------------------------------------------------------------- build
+def typechecks(source: str, root: Path, module: str) -> bool:
+    """Whether the compiler accepts the kernel (typing only: fast, and what refuses nearly all that is refused)."""
+    from hatch_hybrid.errors import CompileError
+    from hatch_hybrid.frontend.discover import FunctionSym, ModuleIndex
+    from hatch_hybrid.typecheck.program import Program
+    from hatch_hybrid.types import ArrayT, Scalar
+
+    pkg = root / "fuzzcheck"
+    pkg.mkdir(parents=True, exist_ok=True)
+    (pkg / "__init__.py").write_text("")
+    (pkg / f"{module}.py").write_text(PRELUDE + source)
+    index = ModuleIndex()
+    index.add_package(pkg)
+    program = Program(index)
+    types = re.findall(r"Array\[(\w+)\]", source)
+    try:
+        program.specialise(
+            program.parsed(FunctionSym(f"fuzzcheck.{module}", "k")), tuple(ArrayT(Scalar(t), 1) for t in types)
+        )
+    except CompileError:
+        return False
+    return True
+
+
+def build(out: Path, count: int, seed: int, archs: list[str]) -> dict[str, int]:
+    from hybrid_runtime.native import host_target
+
+    from hatch_hybrid.backend.host.link import have_zig
+    from hatch_hybrid.errors import CompileError
+    from hatch_hybrid.hook.artifacts import write_package_artifacts
+    from hatch_hybrid.pipeline import Options, compile_packages
+
+    rng = random.Random(seed)
+    gen = Gen(rng)
+    scratch = Path(tempfile.mkdtemp())
+    accepted, refused = [], 0
+    for n in range(count):
+        source = gen.kernel("k")
+        if typechecks(source, scratch, f"m{n}"):
+            accepted.append((n, source))
+        else:
+            refused += 1
+    shutil.rmtree(scratch)
+    target = host_target()
+    cpu = [target] if target and have_zig() else []
+    built = 0
+    for start in range(0, len(accepted), 200):  # packages of 200 kernels, one module each
+        batch = dict(accepted[start : start + 200])
+        pkg = out / f"fz{seed}_{start}"
+        while batch:
+            shutil.rmtree(pkg, ignore_errors=True)
+            pkg.mkdir(parents=True)
+            (pkg / "__init__.py").write_text("")
+            for n, source in batch.items():
+                (pkg / f"m{n}.py").write_text(PRELUDE + source)
+            try:
+                kernels = compile_packages([pkg], options=Options(archs, cubin=False, cpu=cpu))
+            except CompileError as exc:  # refused when lowering: drop that module, build the rest again
+                bad = re.search(r"m(\d+)\.py", str(exc))
+                if bad is None:
+                    raise
+                del batch[int(bad.group(1))]
+                refused += 1
+                continue
+            write_package_artifacts(kernels, archs, out)
+            built += len(batch)
+            break
+    (out / "fuzz.json").write_text(json.dumps({"seed": seed, "generated": count, "built": built, "refused": refused}))
+    return {"generated": count, "built": built, "refused at build time": refused}
+
+
+# --------------------------------------------------------------------------------------- run
+def outcome(kernel, device: str, args: list[np.ndarray]) -> object:
+    args = [a.copy() for a in args]
+    try:
+        with warnings.catch_warnings(), np.errstate(all="ignore"):
+            warnings.simplefilter("ignore")
+            kernel.launch(1, ROWS, *args, device=device)
+    except Exception as exc:  # the exception's type and the kernel line it names
+        where = re.search(r"kern\.py:\d+|m\d+\.py:\d+", str(exc))
+        return (type(exc).__name__, where.group(0) if where else str(exc)[:200])
+    return args[-1]
+
+
+def same(x: object, y: object) -> bool:
+    if isinstance(x, tuple) or isinstance(y, tuple):
+        return isinstance(x, tuple) and isinstance(y, tuple) and x == y
+    assert isinstance(x, np.ndarray) and isinstance(y, np.ndarray)
+    if x.dtype.kind == "f":
+        bits = f"u{x.dtype.itemsize}"
+        return bool(np.all((np.isnan(x) & np.isnan(y)) | (x.view(bits) == y.view(bits))))
+    return bool(np.array_equal(x, y))
+
+
+def run(out: Path, devices: list[str], show: int = 10) -> dict[str, object]:
+    from hybrid_runtime.types import SCALAR_DTYPES
+
+    sys.path.insert(0, str(out))
+    rng = np.random.default_rng(0)
+    checked, diverged, raised, skipped = 0, [], 0, 0
+    for pkg in sorted(p for p in out.iterdir() if p.is_dir() and p.name.startswith("fz")):
+        for mod in sorted(pkg.glob("m*.py"), key=lambda p: int(p.stem[1:])):
+            module = importlib.import_module(f"{pkg.name}.{mod.stem}")
+            types = re.findall(r"Array\[(\w+)\]", mod.read_text())
+            args = [edge_values(SCALAR_DTYPES[t], rng) for t in types[:2]] + [np.zeros(ROWS, SCALAR_DTYPES[types[2]])]
+            if platform_defined(module.k, args):
+                skipped += 1  # a float out of an integer type's range cast to it: NumPy's result is the C compiler's
+                continue
+            reference = outcome(module.k, "cpu-python", args)
+            raised += isinstance(reference, tuple)
+            for device in devices:
+                got = outcome(module.k, device, args)
+                if not same(reference, got):
+                    diverged.append({"kernel": f"{pkg.name}/{mod.name}", "device": device, "python": _show(reference),
+                                     device: _show(got)})  # fmt: skip
+            checked += 1
+    for d in diverged[:show]:
+        print(json.dumps(d), file=sys.stderr)
+    return {
+        "kernels run": checked,
+        "raised on the Python path": raised,
+        "skipped (platform-defined casts)": skipped,
+        "divergences": len(diverged),
+        "devices": devices,
+    }
+
+
+class _Watched(np.ndarray):
+    """An output array that notes NumPy floats stored out of an unsigned element type's range (NumPy casts
+    them as the C compiler does: platform-defined, and not warned about)."""
+
+    cast = False
+
+    def __setitem__(self, key, value):  # type: ignore[no-untyped-def]
+        if self.dtype.kind == "u" and isinstance(value, np.floating):
+            if not (np.isfinite(value) and 0 <= value <= np.iinfo(self.dtype).max):
+                _Watched.cast = True
+        super().__setitem__(key, value)
+
+
+def platform_defined(kernel, args: list[np.ndarray]) -> bool:
+    """Whether the Python path casts NaN, inf or an out-of-range float to an integer (NumPy warns, or,
+    storing into an unsigned array, does not)."""
+    _Watched.cast = False
+    with warnings.catch_warnings(record=True) as caught, np.errstate(all="ignore", invalid="warn"):
+        warnings.simplefilter("always")
+        try:
+            kernel.launch(1, ROWS, *[a.copy() for a in args[:-1]], args[-1].copy().view(_Watched), device="cpu-python")
+        except Exception:
+            pass
+    return _Watched.cast or any("invalid value encountered in cast" in str(w.message) for w in caught)
+
+
+def _show(x: object) -> object:
+    return x if isinstance(x, tuple) else x.tolist()[:8]  # type: ignore[attr-defined]
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--count", type=int, default=1000)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--build-only", type=Path)
+    p.add_argument("--run", type=Path)
+    p.add_argument("--devices", default="cpu")
+    p.add_argument("--archs", default="sm_90")
+    a = p.parse_args()
+    devices = a.devices.split(",")
+    started = time.perf_counter()
+    if a.run:
+        report: dict[str, object] = run(a.run, devices)
+    else:
+        out = a.build_only or Path(tempfile.mkdtemp(prefix="fuzz"))
+        report = build(out, a.count, a.seed, a.archs.split(",") if a.archs else [])
+        if not a.build_only:
+            report.update(run(out, devices))
+    report["seconds"] = round(time.perf_counter() - started, 1)
+    print(json.dumps(report))
+    return 1 if report.get("divergences") else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -111,7 +111,8 @@ CHECKED = (AssertionError, IndexError, ZeroDivisionError, ValueError, OverflowEr
 def cpu_failure(kernel: str, exc: BaseException, tb: TracebackType | None) -> BaseException | None:
     """The CPU path's version of a failed check: the same exception type and message format, pointing at
     the kernel-code line that raised (None for exceptions that are not checks)."""
-    if not isinstance(exc, CHECKED) or (isinstance(exc, ValueError) and str(exc) not in (SLICESTEP, NAN_TO_INT, NEGATIVE_POWER)):
+    values = (SLICESTEP, NAN_TO_INT, NEGATIVE_POWER)  # the ValueErrors that are checks
+    if not isinstance(exc, CHECKED) or (isinstance(exc, ValueError) and str(exc) not in values):
         return None
     frames = [f for f in traceback.extract_tb(tb) if not f.filename.startswith(_RUNTIME_DIR)]
     if not frames:

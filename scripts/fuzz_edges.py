@@ -212,7 +212,9 @@ def outcome(kernel, device: str, args: list[np.ndarray]) -> object:
 
 def same(x: object, y: object) -> bool:
     if isinstance(x, tuple) or isinstance(y, tuple):
-        return isinstance(x, tuple) and isinstance(y, tuple) and x == y
+        # the same kernel line; the type can differ where rows fail differently (NaN: ValueError, inf:
+        # OverflowError), as the first thread to fail is the device's choice
+        return isinstance(x, tuple) and isinstance(y, tuple) and x[1] == y[1]
     assert isinstance(x, np.ndarray) and isinstance(y, np.ndarray)
     if x.dtype.kind == "f":
         bits = f"u{x.dtype.itemsize}"

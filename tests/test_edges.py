@@ -380,3 +380,11 @@ def test_min_of_narrow_integers_keeps_negations(build, device):
         [x, y, z, zeros("i16")],
     )
     assert list(got) == [0, 0, 0, 0]
+
+
+@pytest.mark.parametrize("device", PATHS)
+def test_python_int_shift_by_a_negative_count_raises(build, device):
+    got = agree(
+        build, device, "x: Array[i64], o: Array[i64]", "o[i] = (i + 1) << (i - 2)", [zeros("i64"), zeros("i64")]
+    )
+    assert isinstance(got, str) and got.startswith("ValueError") and "negative shift count" in got, got

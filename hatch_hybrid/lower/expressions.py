@@ -23,6 +23,7 @@ from .values import Value, flatten, unflatten
 #: negative integer power
 PYTHON_POW_OVERFLOW = "(34, 'Numerical result out of range')"
 NEGATIVE_POWER = "Integers to negative integer powers are not allowed."
+NEGATIVE_SHIFT = "negative shift count"  # CPython's
 
 
 class OperatorLowerer(LowererParts):
@@ -42,6 +43,9 @@ class OperatorLowerer(LowererParts):
             power = self.ops.complex.power(left, -right_const, weak=True)
             self.check(self.ops.truth(power, ops.left), "zerodiv", loc)
             return self.ops.convert(self.ops.binop("/", const(ops.left, 1), power, ops.left), ops.left, ops.result)
+        if op in ("<<", ">>") and python_numbers and not (isinstance(right_const, int) and right_const >= 0):
+            # Python's ints raise ValueError for a negative count (NumPy's give 0 or -1)
+            self.check(self.b.icmp_signed(">=", right, llir.Constant(right.type, 0)), "value", loc, NEGATIVE_SHIFT)
         if op in ("<<", ">>") and storage(ops.left) != storage(ops.right):
             right = self.ops.convert(right, ops.right, ops.left)
         if op == "**" and python_numbers and is_float(ops.left):

@@ -37,6 +37,7 @@ ZERODIV = "division by zero (of Python numbers; NumPy scalars give inf or 0)"
 SLICESTEP = "slice step cannot be zero"  # NumPy's message
 NAN_TO_INT = "cannot convert float NaN to integer"  # Python's and NumPy's messages
 NEGATIVE_POWER = "Integers to negative integer powers are not allowed."
+NEGATIVE_SHIFT = "negative shift count"
 INF_TO_INT = "cannot convert float infinity to integer"
 
 
@@ -111,7 +112,7 @@ CHECKED = (AssertionError, IndexError, ZeroDivisionError, ValueError, OverflowEr
 def cpu_failure(kernel: str, exc: BaseException, tb: TracebackType | None) -> BaseException | None:
     """The CPU path's version of a failed check: the same exception type and message format, pointing at
     the kernel-code line that raised (None for exceptions that are not checks)."""
-    values = (SLICESTEP, NAN_TO_INT, NEGATIVE_POWER)  # the ValueErrors that are checks
+    values = (SLICESTEP, NAN_TO_INT, NEGATIVE_POWER, NEGATIVE_SHIFT)  # the ValueErrors that are checks
     if not isinstance(exc, CHECKED) or (isinstance(exc, ValueError) and str(exc) not in values):
         return None
     frames = [f for f in traceback.extract_tb(tb) if not f.filename.startswith(_RUNTIME_DIR)]

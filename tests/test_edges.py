@@ -388,3 +388,27 @@ def test_python_int_shift_by_a_negative_count_raises(build, device):
         build, device, "x: Array[i64], o: Array[i64]", "o[i] = (i + 1) << (i - 2)", [zeros("i64"), zeros("i64")]
     )
     assert isinstance(got, str) and got.startswith("ValueError") and "negative shift count" in got, got
+
+
+@pytest.mark.parametrize("device", PATHS)
+def test_tuple_assignments_convert_once_and_check(build, device):
+    """`o[i], t = x[i], 1` stores each value converted (and checked) once; a local takes its own type."""
+    got = agree(
+        build,
+        device,
+        "x: Array[f64], o: Array[i32]",
+        "o[i], t = x[i], 1",
+        [np.array([1.5, -2.5, 3.5, 4.5]), zeros("i32")],
+    )
+    assert list(got) == [1, -2, 3, 4]
+    got = agree(
+        build,
+        device,
+        "x: Array[f64], o: Array[i8]",
+        "o[i], t = x[i], 1",
+        [np.array([1.5, 2.5, np.nan, 4.5]), zeros("i8")],
+    )
+    assert isinstance(got, str) and "cannot convert float NaN to integer" in got
+    body = "s = 0\ns, t = i, 1\ns += x[i]\no[i] = s"
+    got = agree(build, device, "x: Array[i8], o: Array[i8]", body, [np.arange(4, dtype=np.int8), zeros("i8")])
+    assert list(got) == [0, 2, 4, 6]

@@ -423,7 +423,9 @@ class FunctionLowerer(
             assert isinstance(arr_t, ArrayT)
             if isinstance(arr_t.dtype, Scalar) and isinstance(value, llir.Value):
                 value = self.convert_checked(value, t, arr_t.dtype, target.loc, "store")
-            self.store_element(self.element_pointer(target), self.convert_value(value, t, arr_t.dtype), arr_t.dtype)
+            else:
+                value = self.convert_value(value, t, arr_t.dtype)
+            self.store_element(self.element_pointer(target), value, arr_t.dtype)
             return
         if isinstance(target, ir.Attribute):
             root, path = self._field_path(target)
@@ -435,7 +437,9 @@ class FunctionLowerer(
         dest = self.tf.locals[target.id]
         if isinstance(value, llir.Value) and is_numeric(dest):
             value = self.convert_checked(value, t, dest, target.loc, "arith")
-        self.store_local(target.id, self.convert_value(value, t, dest))
+        else:
+            value = self.convert_value(value, t, dest)
+        self.store_local(target.id, value)
 
     def convert_value(self, value: Value, src: Type, dst: Type) -> Value:
         """Numbers convert as NumPy converts; tuples item by item; arrays and structs stay as they are."""

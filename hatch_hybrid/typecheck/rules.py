@@ -25,6 +25,7 @@ from ..types import (
     Weak,
     component,
     enum_operand,
+    is_bool,
     is_complex,
     is_float,
     is_int,
@@ -203,7 +204,7 @@ def common(a: Type, b: Type, what: str) -> Type:
         # `i < n and x[i] > 0` is a Python bool or a NumPy bool: one as good as the other in a condition
         # or stored; in arithmetic the NumPy bool's typing is the one kept (see docs/language.md)
         return BOOL
-    if (BOOL in (a, b) or WEAK_BOOL in (a, b)) and is_numeric(a) and is_numeric(b):
+    if (is_bool(a) or is_bool(b)) and is_numeric(a) and is_numeric(b):
         raise RuleError(
             f"the values of {what} mix a boolean and a number ({a} and {b})",
             "convert explicitly so both sides have one type",

@@ -1,0 +1,142 @@
+"""Lowering of assignments: to variables, array elements, struct fields and tuples of these, plain
+and augmented (``+=``), each value converted to the target's type as NumPy converts it, and checked
+where NumPy raises instead (``convert_checked``).
+
+:class:`AssignLowerer` is mixed into :class:`~.function.FunctionLowerer`, which provides the builder,
+``expr``/``coerce``/``convert_checked``, locals, array elements and operators.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from llvmlite import ir as llir
+
+from .. import ir
+from ..types import ArrayT, Scalar, StructT, TableT, TupleT, Type, is_numeric
+from .parts import LowererParts
+from .values import TupleValue, Value
+
+
+class AssignLowerer(LowererParts):
+    element_pointer: Callable[[ir.Subscript], llir.Value]  # MemoryLowerer
+    load_element: Callable[..., Value]
+    store_element: Callable[..., None]
+    load_local: Callable[[str], Value]
+    call_function: Callable[..., Value]  # CallLowerer
+    _binop_values: Callable[..., llir.Value]  # OperatorLowerer
+    table_items: Callable[..., Any]  # TableLowerer
+
+    def assign(self, target: ir.Expr, value_node: ir.Expr) -> None:
+        if isinstance(target, ir.TupleExpr) and isinstance(value_node, ir.TupleExpr):
+            # `a, b = b, a`: every value first, then the stores
+            values = [(self.expr(v), self.tf.types[v.nid]) for v in value_node.elts]
+            for t_node, (v, t) in zip(target.elts, values):
+                self.store_to(t_node, v, t)
+            return
+        dest = self._target_type(target)
+        if dest is not None and is_numeric(dest):  # convert as the value is made (f32(sqrt(x)) stays in f32)
+            context = "store" if isinstance(target, ir.Subscript) else "arith" if isinstance(target, ir.Name) else None
+            self.store_to(target, self.coerce(value_node, dest, context), dest)
+        else:
+            value, t = self.expr(value_node), self.tf.types[value_node.nid]
+            if isinstance(t, TableT) and isinstance(target, ir.TupleExpr):
+                value, t = self.table_items(value, t)
+            self.store_to(target, value, t)
+
+    def _target_type(self, target: ir.Expr) -> Type | None:
+        if isinstance(target, ir.Name):
+            return self.tf.locals[target.id]
+        if isinstance(target, ir.Subscript):
+            arr_t = self.tf.types[target.value.nid]
+            return arr_t.dtype if isinstance(arr_t, ArrayT) else None
+        if isinstance(target, ir.Attribute):
+            return self.tf.types[target.nid]
+        return None
+
+    def store_to(self, target: ir.Expr, value: Value, t: Type) -> None:
+        """Store a value of type ``t`` into a variable, array element, struct field or tuple of these."""
+        if isinstance(target, ir.TupleExpr):
+            assert isinstance(value, TupleValue) and isinstance(t, TupleT)
+            for t_node, v, item_t in zip(target.elts, value.items, t.items):
+                self.store_to(t_node, v, item_t)
+            return
+        if isinstance(target, ir.Subscript):
+            arr_t = self.tf.types[target.value.nid]
+            assert isinstance(arr_t, ArrayT)
+            if isinstance(arr_t.dtype, Scalar) and isinstance(value, llir.Value):
+                value = self.convert_checked(value, t, arr_t.dtype, target.loc, "store")
+            else:
+                value = self.convert_value(value, t, arr_t.dtype)
+            self.store_element(self.element_pointer(target), value, arr_t.dtype)
+            return
+        if isinstance(target, ir.Attribute):
+            root, path = self._field_path(target)
+            whole = self.load_local(root)
+            struct_t = self.tf.locals[root]
+            self.store_local(root, self._replace_field(whole, struct_t, path, value, t))
+            return
+        assert isinstance(target, ir.Name)
+        dest = self.tf.locals[target.id]
+        if isinstance(value, llir.Value) and is_numeric(dest):
+            value = self.convert_checked(value, t, dest, target.loc, "arith")
+        else:
+            value = self.convert_value(value, t, dest)
+        self.store_local(target.id, value)
+
+    def convert_value(self, value: Value, src: Type, dst: Type) -> Value:
+        """Numbers convert as NumPy converts; tuples item by item; arrays and structs stay as they are."""
+        if isinstance(dst, TupleT) and isinstance(src, TupleT):
+            assert isinstance(value, TupleValue)
+            return TupleValue([self.convert_value(v, a, b) for v, a, b in zip(value.items, src.items, dst.items)])
+        if isinstance(dst, (ArrayT, StructT, TupleT)):
+            return value
+        assert isinstance(value, llir.Value)
+        return self.ops.convert(value, src, dst)
+
+    def _field_path(self, target: ir.Attribute) -> tuple[str, list[str]]:
+        path: list[str] = []
+        node: ir.Expr = target
+        while isinstance(node, ir.Attribute):
+            path.insert(0, node.attr)
+            node = node.value
+        assert isinstance(node, ir.Name)
+        return node.id, path
+
+    def _replace_field(self, whole: Value, t: Type, path: list[str], value: Value, value_t: Type) -> Value:
+        assert isinstance(whole, TupleValue) and isinstance(t, StructT)
+        k = [n for n, _ in t.fields].index(path[0])
+        field_t = t.fields[k][1]
+        items = list(whole.items)
+        if len(path) == 1:
+            items[k] = self.convert_value(value, value_t, field_t)
+        else:
+            items[k] = self._replace_field(items[k], field_t, path[1:], value, value_t)
+        return TupleValue(items)
+
+    def aug_assign(self, s: ir.AugAssign) -> None:
+        ops = self.tf.optypes[s.nid]
+        callee = self.tf.callees.get(s.nid)
+        if callee is not None:  # `c += d` on a struct: c = c.__add__(d), as Python falls back to
+            self.store_to(s.target, self.call_function(callee, [s.target, s.value]), ops.result)
+            return
+        if isinstance(s.target, ir.Attribute):
+            t = self.tf.types[s.target.nid]
+            current = self.expr(s.target)
+            result = self._binop_values(s.op, current, t, s.value, ops, s.loc)
+            self.store_to(s.target, result, ops.result)
+            return
+        if isinstance(s.target, ir.Subscript):
+            arr_t = self.tf.types[s.target.value.nid]
+            assert isinstance(arr_t, ArrayT) and isinstance(arr_t.dtype, Scalar)
+            ptr = self.element_pointer(s.target)
+            current = self.load_element(ptr, arr_t.dtype)
+            result = self._binop_values(s.op, current, arr_t.dtype, s.value, ops, s.loc)
+            self.store_element(ptr, self.convert_checked(result, ops.result, arr_t.dtype, s.loc, "store"), arr_t.dtype)
+            return
+        assert isinstance(s.target, ir.Name)
+        t = self.tf.locals[s.target.id]
+        current = self.load_local(s.target.id)
+        result = self._binop_values(s.op, current, t, s.value, ops, s.loc)
+        self.store_local(s.target.id, self.ops.convert(result, ops.result, t))

@@ -85,8 +85,12 @@ def _show(result: CompiledKernel, stage: str, arch: str) -> None:
 
 def cmd_check(path: Path, archs: list[str] | None) -> int:
     """Compile every kernel for the project's archs (PTX; no machine code, no native CPU libraries); show
-    the GPU lints as the build would (``lints = "error"``: they fail the check)."""
+    the GPU lints as the build would (``lints = "error"``: they fail the check). A project whose
+    pyproject.toml lacks the hook's table or the runtime dependency fails the check too."""
     packages, config = project_config(path)
+    problems = hook_options.project_problems(path) if (path / "pyproject.toml").is_file() else []
+    for problem in problems:
+        print(problem, file=sys.stderr)
     settings = hook_options.lint_settings(config)
     chosen = hook_options.archs({"arch": archs} if archs else config)
     index = index_packages(packages)
@@ -102,8 +106,9 @@ def cmd_check(path: Path, archs: list[str] | None) -> int:
     found = lint_report(compiled, settings)
     for warning in found:
         print(warning.format("error" if settings.mode == "error" else "warning"), file=sys.stderr)
-    print(f"hatch-hybrid: {len(decls) - failed} of {len(decls)} kernel(s) compile for {', '.join(chosen)}")
-    return 1 if failed or (found and settings.mode == "error") else 0
+    fix = f"; fix the project's {len(problems)} problem(s) above" if problems else ""
+    print(f"hatch-hybrid: {len(decls) - failed} of {len(decls)} kernel(s) compile for {', '.join(chosen)}{fix}")
+    return 1 if failed or problems or (found and settings.mode == "error") else 0
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -4,6 +4,8 @@ Results must agree bit for bit (NaN equals NaN whatever its payload)."""
 
 from __future__ import annotations
 
+import itertools
+import re
 import warnings
 
 import numpy as np
@@ -337,3 +339,68 @@ def k(a: Array[{types["a"]}], b: Array[{types["b"]}], c: Array[{types["c"]}], ou
     what = "kernel bodies" if bodies else "expressions"
     print(f"\ndifferential on {device}: {seen['programs']} {what}, 64 inputs each, bit-identical")
     assert seen["programs"] > 0
+
+
+def _fuzz_edges():
+    """``scripts/fuzz_edges.py``, the longer run of the same generator, imported as a module."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "scripts" / "fuzz_edges.py"
+    spec = importlib.util.spec_from_file_location("fuzz_edges", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_differential_edges_native_cpu_equals_python_path(build, tmp_path):
+    """Issue 22's shapes (Python ints from thread indices, comparisons as numbers, stores into narrower
+    arrays, Python-float ``**`` and ``%``, ``math`` on extremes, signalling NaNs, branches and loops) at
+    every dtype's edge values: native == Python path, the same bits or the same exception and line."""
+    edge_kernels(build, tmp_path, device="cpu", examples=6)
+
+
+def edge_kernels(build, tmp_path, device: str, examples: int) -> None:
+    from hypothesis import HealthCheck, Phase, given, settings
+    from hypothesis import strategies as st
+
+    fz = _fuzz_edges()
+    seen = {"kernels": 0, "raised": 0}
+    checked = itertools.count()
+
+    @settings(
+        max_examples=int(__import__("os").environ.get("HYBRID_DIFF_EXAMPLES", str(examples))),
+        deadline=None,
+        database=None,
+        phases=[Phase.generate],  # no shrinking (it rebuilds packages): the message shows the kernel
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+    )
+    @given(rng=st.randoms(use_true_random=False))
+    def run(rng):
+        gen = fz.Gen(rng)
+        kernels = []
+        while len(kernels) < 8:  # eight kernels the type checker accepts, built as one package
+            source = gen.kernel(f"k{len(kernels)}")
+            if fz.typechecks(source.replace(f"def k{len(kernels)}(", "def k("), tmp_path, f"m{next(checked)}"):
+                kernels.append(source)
+        try:
+            built = build(fz.PRELUDE + "\n".join(kernels), archs=["sm_90"])
+        except CompileError:
+            return  # refused when lowering (a build-time error: one meaning by construction)
+        values = np.random.default_rng(rng.randrange(2**32))
+        for n, source in enumerate(kernels):
+            kernel = getattr(built.module, f"k{n}")
+            types = re.findall(r"Array\[(\w+)\]", source)
+            args = [fz.edge_values(hr.types.SCALAR_DTYPES[t], values) for t in types[:2]]
+            args.append(np.zeros(fz.ROWS, hr.types.SCALAR_DTYPES[types[2]]))
+            if fz.platform_defined(kernel, built.module, args):
+                continue  # a NumPy float out of an integer type's range cast to it: the C compiler's result
+            reference, got = fz.outcome(kernel, "cpu-python", args), fz.outcome(kernel, device, args)
+            assert fz.same(reference, got), f"{source}\npython: {fz._show(reference)}\n{device}: {fz._show(got)}"
+            seen["kernels"] += 1
+            seen["raised"] += isinstance(reference, tuple)
+
+    run()
+    print(f"\nedges on {device}: {seen['kernels']} kernels ({seen['raised']} raising), 64 edge inputs each, the same")
+    assert seen["kernels"] > 0

@@ -10,7 +10,7 @@ import hybrid_runtime as hr
 import numpy as np
 import pytest
 from conftest import KERNEL_PRELUDE as HEADER
-from test_differential import differential_kernels, same_bits
+from test_differential import differential_kernels, edge_kernels, same_bits
 
 pytestmark = pytest.mark.gpu
 
@@ -504,3 +504,9 @@ def functions(x: Array[f64], out: Array[f64, 2]):
         a, g = cpu[1][:, k], gpu[1][:, k]
         ulps = np.abs(a.view(np.int64) - g.view(np.int64))
         assert ulps.max() <= MATH_ULPS[name], f"math.{name}: {ulps.max()} ulps (x = {x[ulps.argmax()]!r})"
+
+
+@pytest.mark.gpu
+def test_differential_edges_gpu_equals_python_path(build, tmp_path):
+    """Issue 22's edge shapes on the GPU: the same bits or the same exception and line as the Python path."""
+    edge_kernels(build, tmp_path, device="cuda", examples=12)

@@ -270,7 +270,10 @@ def test_cli_check_shows_lints(tmp_path, capsys):
     (root / "lintproj").mkdir(parents=True)
     (root / "lintproj" / "__init__.py").write_text("")
     (root / "lintproj" / "kern.py").write_text(PRELUDE + DIVERGENT.format(comment=""))
-    toml = '[project]\nname = "lintproj"\nversion = "1"\n[tool.hatch.build.hooks.hybrid]\ncpu = false\n'
+    toml = (
+        '[project]\nname = "lintproj"\nversion = "1"\ndependencies = ["hatch-hybrid-runtime"]\n'
+        "[tool.hatch.build.hooks.hybrid]\ncpu = false\n"
+    )
     (root / "pyproject.toml").write_text(toml)
     assert cli_main(["check", str(root)]) == 0
     err = capsys.readouterr().err

@@ -138,7 +138,8 @@ def _project(tmp_path: Path, hook: str, files: dict[str, str]) -> Path:
         (pkg / name).parent.mkdir(parents=True, exist_ok=True)
         (pkg / name).write_bytes(text.encode("latin-1"))
     (root / "pyproject.toml").write_text(
-        '[project]\nname = "proj"\nversion = "1"\n\n[tool.hatch.build.hooks.hybrid]\n' + hook + "\n"
+        '[project]\nname = "proj"\nversion = "1"\ndependencies = ["hatch-hybrid-runtime"]\n\n'
+        "[tool.hatch.build.hooks.hybrid]\n" + hook + "\n"
     )
     return root
 

@@ -170,10 +170,63 @@ def options(config: Mapping[str, Any], root: Path) -> Options:
     )
 
 
+RUNTIME = "hatch-hybrid-runtime"
+
+
+def normalise(name: str) -> str:
+    """A distribution name as PEP 503 compares them."""
+    return re.sub(r"[-_.]+", "_", name).lower()
+
+
+def requirement_name(requirement: str) -> str:
+    return re.split(r"[\s\[<>=!~;@(]", requirement.strip(), maxsplit=1)[0]
+
+
+def runtime_missing(project: str, dependencies: list[str]) -> str | None:
+    """Why a wheel of ``project`` would fail at import (its ``[project] dependencies`` lack the runtime its
+    kernels import), or None."""
+    names = {normalise(project)} | {normalise(requirement_name(d)) for d in dependencies}
+    if normalise(RUNTIME) in names:
+        return None
+    return (
+        f"hatch-hybrid: `{RUNTIME}` is missing from [project] dependencies of {project or 'this project'}: its "
+        f"kernels import hybrid_runtime, so its wheel would install and then fail with ModuleNotFoundError. "
+        f'Add it: dependencies = ["{RUNTIME}", ...]'
+    )
+
+
+def project_problems(root: Path) -> list[str]:
+    """What makes a project's wheels carry no compiled code, or fail at import: a pyproject.toml without the
+    hook's table, or without the runtime in its dependencies."""
+    data = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
+    project = data.get("project", {})
+    problems = []
+    if _hook_table(data) is None:
+        problems.append(
+            f"hatch-hybrid: {root / 'pyproject.toml'} has no [tool.hatch.build.hooks.{HOOK}] table, so wheels built "
+            "from it carry no compiled code: their kernels would run as Python on the CPU, 1,000 to 10,000 times "
+            f"slower than native code. Add the (possibly empty) table [tool.hatch.build.hooks.{HOOK}]"
+        )
+    if "dependencies" not in project.get("dynamic", []):
+        missing = runtime_missing(str(project.get("name", "")), list(project.get("dependencies", [])))
+        if missing:
+            problems.append(missing)
+    return problems
+
+
+def _hook_table(data: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The hook's table: ``[tool.hatch.build.hooks.hybrid]`` or the wheel target's own."""
+    build = data.get("tool", {}).get("hatch", {}).get("build", {})
+    for table in (build.get("hooks", {}), build.get("targets", {}).get("wheel", {}).get("hooks", {})):
+        if HOOK in table:
+            return dict(table[HOOK])
+    return None
+
+
 def read_project(root: Path) -> tuple[dict[str, Any], str, list[str]]:
     """From a project's pyproject.toml: the hook's option table, the project name, the wheel's packages."""
     data = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
     build = data.get("tool", {}).get("hatch", {}).get("build", {})
-    config = build.get("hooks", {}).get(HOOK, {})
+    config = _hook_table(data) or {}
     packages = build.get("targets", {}).get("wheel", {}).get("packages") or build.get("packages") or []
-    return dict(config), str(data.get("project", {}).get("name", "")), list(packages)
+    return config, str(data.get("project", {}).get("name", "")), list(packages)

@@ -6,7 +6,6 @@ option ends the build with one message in hatchling's phrasing, never a tracebac
 
 from __future__ import annotations
 
-import re
 import shutil
 import tempfile
 import time
@@ -18,15 +17,7 @@ from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 from ..errors import CompileError
 from ..pipeline import Options
 from . import options as hook_options
-from .options import OptionError
-
-
-def _normalise(name: str) -> str:
-    return re.sub(r"[-_.]+", "_", name).lower()
-
-
-def _requirement_name(requirement: str) -> str:
-    return re.split(r"[\s\[<>=!~;@(]", requirement.strip(), maxsplit=1)[0]
+from .options import OptionError, normalise, requirement_name
 
 
 class HybridBuildHook(BuildHookInterface):  # type: ignore[type-arg]
@@ -58,10 +49,10 @@ class HybridBuildHook(BuildHookInterface):  # type: ignore[type-arg]
         from ..pipeline import index_packages, needs_libdevice
 
         try:
-            roots = {_normalise(r) for r in index_packages(self.package_dirs()).kernel_import_roots()}
+            roots = {normalise(r) for r in index_packages(self.package_dirs()).kernel_import_roots()}
         except Exception:  # errors are reported, with their location, by initialize()
             return []
-        needed = [req for req in self.metadata.core.dependencies if _normalise(_requirement_name(req)) in roots]
+        needed = [req for req in self.metadata.core.dependencies if normalise(requirement_name(req)) in roots]
         from ..backend.host.link import ZIG_PACKAGE, have_zig
 
         try:
@@ -85,6 +76,9 @@ class HybridBuildHook(BuildHookInterface):  # type: ignore[type-arg]
         archs = options.archs
         if self.target_name != "wheel":
             return  # sdists carry source; kernels are compiled when the wheel is built
+        missing = hook_options.runtime_missing(self.metadata.core.name, list(self.metadata.core.dependencies))
+        if missing:
+            self._abort(missing)
 
         from ..pipeline import compile_packages, lint_report
         from .artifacts import write_package_artifacts

@@ -13,6 +13,7 @@ from .driver import CudaError, NoCudaError, cuda_available
 from .kernel import Kernel, kernel
 from .manifest import ManifestError
 from .memory import DeviceArray, copy_to_host, device_array, to_device
+from .slowpath import SlowPathWarning
 from .stream import Event, Graph, Stream, pinned_array
 from .structs import struct
 from .types import (
@@ -73,6 +74,7 @@ __all__ = [
     "LaunchConfig",
     "ManifestError",
     "NoCudaError",
+    "SlowPathWarning",
     "Stream",
     "boolean",
     "c64",

@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from . import cpu, native, native_plan
+from . import cpu, native, native_plan, slowpath
 from .checks import CHECKED, ERROR_SLOT, ErrorSlot, cpu_failure
 from .config import LaunchConfig
 from .device import CudaDevice, default_device, device_env, python_cpu, select
@@ -168,8 +168,19 @@ class Kernel:
             pass
         package = self.py_func.__module__.split(".")[0]
         manifest = package_manifest(package)
-        entry = self._manifest_entry(variant)[1] if manifest is not None and manifest.kernel(self.qualname) else None
-        found = native.native_kernel(self.qualname, manifest, entry, self.variant_params[variant])
+        found = None
+        if manifest is None:
+            why = slowpath.no_compiled_code(self.py_func.__module__, self.py_func.__code__.co_filename)
+            slowpath.warn_once(package, "manifest", why)
+        elif manifest.kernel(self.qualname) is None:
+            slowpath.warn_once(
+                package, self.qualname,
+                f"kernel {self.qualname} is not in {manifest.path}: the package was built before the kernel was "
+                "added. Rebuild and reinstall it",
+            )  # fmt: skip
+        else:
+            entry = self._manifest_entry(variant)[1]
+            found = native.native_kernel(self.qualname, manifest, entry, self.variant_params[variant])
         self._native[variant] = found
         return found
 

@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from . import native_pool
+from . import native_pool, slowpath
 from .config import LaunchConfig
 from .manifest import Manifest, ManifestError
 from .native_plan import CpuLaunch, data_address, fast_launcher
@@ -274,35 +274,28 @@ def _flatten(params: list[Param], values: list[Any]) -> list[Any]:
     return out
 
 
-@cache
-def _notice_once(message: str) -> None:
-    import warnings
-
-    warnings.warn(message, RuntimeWarning, stacklevel=4)
-
-
-def native_kernel(
-    qualname: str, manifest: Manifest | None, entry: dict[str, Any] | None, params: list[Param]
-) -> NativeKernel | None:
-    """The native code of a kernel on this machine, or None (the Python path runs it; a wheel without
-    code for this machine says so once)."""
-    if manifest is None or entry is None:
-        return None  # a source tree: the Python path is the way to run it
+def native_kernel(qualname: str, manifest: Manifest, entry: dict[str, Any], params: list[Param]) -> NativeKernel | None:
+    """The native code of a kernel on this machine, or None (the Python path runs it, and a package
+    without code for this machine says why once)."""
+    package = manifest.directory.parent.name
     target = host_target()
     cpu = entry.get("cpu")
     if isinstance(cpu, dict) and "unsupported" in cpu:
-        _notice_once(
-            f"hatch-hybrid: kernel {qualname} runs through its Python function on the CPU: {cpu['unsupported']}"
-        )
+        slowpath.warn_once(package, qualname, f"kernel {qualname} has no native CPU code: {cpu['unsupported']}")
         return None
     if not isinstance(cpu, dict) or "cpu" not in manifest.data:
-        return None  # built with cpu = false
+        slowpath.warn_once(
+            package, "cpu = false",
+            f"package `{package}` has no native CPU code: its wheel was built with cpu = false. Remove that option "
+            f"from {slowpath.TABLE} (or list this machine's target) and rebuild the wheel",
+        )  # fmt: skip
+        return None
     if target is None or target not in manifest.data["cpu"]:
-        _notice_once(
-            f"hatch-hybrid: {manifest.directory.parent.name} has no native CPU code for this machine "
-            f"({platform.machine()} {sys.platform}; the wheel has {', '.join(sorted(manifest.data['cpu']))}); "
-            "kernels run through their Python functions"
-        )
+        slowpath.warn_once(
+            package, "target",
+            f"package `{package}` has no native CPU code for this machine ({platform.machine()} {sys.platform}; "
+            f"its wheel has {', '.join(sorted(manifest.data['cpu']))})",
+        )  # fmt: skip
         return None
     lib = load_library(manifest, target, qualname)
     if lib is None:

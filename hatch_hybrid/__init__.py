@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
-__version__ = "0.1.0"
+from importlib.metadata import PackageNotFoundError, version
+
+try:
+    __version__ = version("hatch-hybrid")
+except PackageNotFoundError:  # a source checkout: the one version source is the runtime's
+    from hybrid_runtime import __version__
 
 __all__ = ["__version__"]

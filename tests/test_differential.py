@@ -358,7 +358,7 @@ def test_differential_edges_native_cpu_equals_python_path(build, tmp_path):
     """Issue 22's shapes (Python ints from thread indices, comparisons as numbers, stores into narrower
     arrays, Python-float ``**`` and ``%``, ``math`` on extremes, signalling NaNs, branches and loops) at
     every dtype's edge values: native == Python path, the same bits or the same exception and line."""
-    edge_kernels(build, tmp_path, device="cpu", examples=6)
+    edge_kernels(build, tmp_path, device="cpu", examples=10)
 
 
 def edge_kernels(build, tmp_path, device: str, examples: int) -> None:
@@ -394,9 +394,12 @@ def edge_kernels(build, tmp_path, device: str, examples: int) -> None:
             types = re.findall(r"Array\[(\w+)\]", source)
             args = [fz.edge_values(hr.types.SCALAR_DTYPES[t], values) for t in types[:2]]
             args.append(np.zeros(fz.ROWS, hr.types.SCALAR_DTYPES[types[2]]))
-            if fz.platform_defined(kernel, built.module, args):
+            if fz.platform_defined(kernel, args):
                 continue  # a NumPy float out of an integer type's range cast to it: the C compiler's result
-            reference, got = fz.outcome(kernel, "cpu-python", args), fz.outcome(kernel, device, args)
+            reference = fz.outcome(kernel, "cpu-python", args)
+            if fz.complex_power(reference):
+                continue  # a negative Python float to a non-integral power: complex in Python, NaN on devices
+            got = fz.outcome(kernel, device, args)
             assert fz.same(reference, got), f"{source}\npython: {fz._show(reference)}\n{device}: {fz._show(got)}"
             seen["kernels"] += 1
             seen["raised"] += isinstance(reference, tuple)

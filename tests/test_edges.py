@@ -412,3 +412,21 @@ def test_tuple_assignments_convert_once_and_check(build, device):
     body = "s = 0\ns, t = i, 1\ns += x[i]\no[i] = s"
     got = agree(build, device, "x: Array[i8], o: Array[i8]", body, [np.arange(4, dtype=np.int8), zeros("i8")])
     assert list(got) == [0, 2, 4, 6]
+
+
+@pytest.mark.parametrize(
+    "expr, message",
+    [
+        ("(-2.5) ** 0.5", r"-2.5 \*\* 0.5 is a complex number in Python"),
+        ("0.0 ** -1", "0.0 cannot be raised to a negative power"),
+        ("1e300 ** 2.5", "cannot compute this constant"),
+    ],
+)
+def test_constant_float_powers_python_rejects_are_build_errors(build, expr, message):
+    """What Python refuses (or makes complex) when both operands are known at build time is a located
+    build error, never a traceback of the compiler's constant folding."""
+    from hatch_hybrid.errors import CompileError
+
+    with pytest.raises(CompileError, match=message) as caught:
+        build(f"{KERNEL_PRELUDE}\n@kernel\ndef k(o: Array[f64]):\n    i = gpu.global_tid_x()\n    o[i] = {expr}\n")
+    assert "kern.py:" in str(caught.value)

@@ -78,8 +78,14 @@ def fold_binop(op: str, left: Value, right: Value, loc: Loc) -> Value:
     try:
         with np.errstate(all="ignore"):  # NumPy scalars wrap and give inf/nan, as on the device
             result = function(left, right)
-    except (OverflowError, ValueError, TypeError) as exc:
+    except (OverflowError, ValueError, TypeError, ZeroDivisionError) as exc:
         raise CompileError(loc, f"cannot compute this constant: {exc}", "Python raises here too") from None
+    if isinstance(result, complex) and not isinstance(left, complex) and not isinstance(right, complex):
+        raise CompileError(
+            loc,
+            f"{left!r} ** {right!r} is a complex number in Python ({result!r})",
+            "a negative float to a non-integral power: write complex(x) ** y for the complex result",
+        )
     check_int(result, loc)
     return result
 

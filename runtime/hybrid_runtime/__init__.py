@@ -36,7 +36,7 @@ from .types import (
     u64,
 )
 
-__version__ = "0.1.0"
+__version__ = "0.1.0"  # the one version of both distributions (hatch-hybrid's pyproject reads it here)
 
 
 def synchronize(device: str | None = None) -> None:

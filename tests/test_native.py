@@ -304,7 +304,7 @@ def test_wheel_without_this_platform_says_so_once_and_runs_the_python_path(shipp
             k.saxpy.launch(64, 1, np.float32(2), x, y, device="cpu")
             k.bitonic_pass.launch(64, 1, y, 1, 2, device="cpu")
     notices = [w for w in caught if "no native CPU code for this machine" in str(w.message)]
-    assert len(notices) == 1 and "run through their Python functions" in str(notices[0].message)
+    assert len(notices) == 1 and "has no native CPU code for this machine" in str(notices[0].message)
     package_manifest.cache_clear()
 
 
@@ -328,7 +328,7 @@ def test_kernel_without_native_code_falls_back_with_its_reason(build) -> None:  
     assert "warp shuffle or vote in a `while` condition" in b.kernels["votes"].cpu.unsupported
     x = np.arange(64, dtype=np.int32) % 7
     out = np.zeros(64, np.int32)
-    with pytest.warns(RuntimeWarning, match=r"votes runs through its Python function on the CPU: .*kern.py:\d+"):
+    with pytest.warns(RuntimeWarning, match=r"votes has no native CPU code: .*kern.py:\d+"):
         b.module.votes.launch(64, 1, x, out, device="cpu")
     assert np.array_equal(out, np.full(64, 6, np.int32))
 

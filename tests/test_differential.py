@@ -374,6 +374,7 @@ def edge_kernels(build, tmp_path, device: str, examples: int) -> None:
         deadline=None,
         database=None,
         phases=[Phase.generate],  # no shrinking (it rebuilds packages): the message shows the kernel
+        derandomize=True,  # the same kernels every run; scripts/fuzz_edges.py explores
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
     )
     @given(rng=st.randoms(use_true_random=False))
@@ -400,9 +401,13 @@ def edge_kernels(build, tmp_path, device: str, examples: int) -> None:
             if fz.complex_power(reference):
                 continue  # a negative Python float to a non-integral power: complex in Python, NaN on devices
             got = fz.outcome(kernel, device, args)
-            assert fz.same(reference, got), f"{source}\npython: {fz._show(reference)}\n{device}: {fz._show(got)}"
             seen["kernels"] += 1
             seen["raised"] += isinstance(reference, tuple)
+            if isinstance(reference, tuple) and isinstance(got, tuple) and got[1] in fz.failing_lines(kernel, args):
+                continue  # a thread that fails on the Python path too (which fails first is the device's choice)
+            if device == "cuda" and ("math." in source or "**" in source) and fz.last_bits(reference, got):
+                continue  # libdevice's math may differ from the C library's in the last bits (documented)
+            assert fz.same(reference, got), f"{source}\npython: {fz._show(reference)}\n{device}: {fz._show(got)}"
 
     run()
     print(f"\nedges on {device}: {seen['kernels']} kernels ({seen['raised']} raising), 64 edge inputs each, the same")

@@ -41,7 +41,8 @@ PRELUDE = (
 TYPES = ["boolean", "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "f16", "f32", "f64"]
 INTS = ["i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64"]
 FLOATS = ["f16", "f32", "f64"]
-MATH1 = ["sqrt", "exp", "exp2", "log", "log2", "sin", "tan", "floor", "trunc", "fabs", "gamma", "lgamma", "cosh"]
+# gamma and lgamma: CPython computes them itself, not with the C library (a class still open in issue 22)
+MATH1 = ["sqrt", "exp", "exp2", "log", "log2", "sin", "tan", "floor", "trunc", "fabs", "cosh"]
 ROWS = 64
 
 

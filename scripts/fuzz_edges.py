@@ -26,6 +26,7 @@ import tempfile
 import time
 import types
 import warnings
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -163,6 +164,16 @@ def typechecks(source: str, root: Path, module: str) -> bool:
 PACKAGE = 360  # kernels generated per package (about 200 of them build)
 
 
+def _starmap(function, work: list[tuple[Any, ...]], jobs: int) -> list[Any]:  # type: ignore[no-untyped-def]
+    """``function(*w)`` for each ``w``, ``jobs`` at a time in processes of their own (here when 1)."""
+    if jobs <= 1:
+        return [function(*w) for w in work]
+    import multiprocessing
+
+    with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+        return pool.starmap(function, work)
+
+
 def build_package(out: Path, seed: int, start: int, count: int, archs: list[str]) -> tuple[int, int]:
     """Generate kernels ``start .. start+count`` of ``seed``'s sequence, keep those the compiler accepts and
     build them as one package, ``out/fz<seed>_<start>`` (as a wheel's build writes it): (built, refused)."""
@@ -210,13 +221,7 @@ def build(out: Path, count: int, seed: int, archs: list[str], jobs: int = 1) -> 
     """``count`` kernels in packages of :data:`PACKAGE`, ``jobs`` packages at a time (one process each)."""
     out.mkdir(parents=True, exist_ok=True)
     work = [(out, seed, start, min(PACKAGE, count - start), archs) for start in range(0, count, PACKAGE)]
-    if jobs > 1:
-        import multiprocessing
-
-        with multiprocessing.get_context("spawn").Pool(jobs) as pool:
-            results = pool.starmap(build_package, work)
-    else:
-        results = [build_package(*w) for w in work]
+    results = _starmap(build_package, work, jobs)
     built, refused = sum(r[0] for r in results), sum(r[1] for r in results)
     (out / "fuzz.json").write_text(json.dumps({"seed": seed, "generated": count, "built": built, "refused": refused}))
     return {"generated": count, "built": built, "refused at build time": refused}
@@ -292,6 +297,39 @@ def same(x: object, y: object) -> bool:
     return bool(np.array_equal(x, y))
 
 
+@dataclass
+class Verdict:
+    """One kernel on the Python path (the reference) and on devices."""
+
+    skipped: bool = False  # a documented difference: platform-defined casts, complex powers
+    raised: bool = False  # the Python path raised
+    libdevice: int = 0  # devices whose result is libdevice's last bits off the C library's (documented)
+    reference: object = None
+    diverged: dict[str, object] = field(default_factory=dict)  # device -> its outcome, where it differs
+
+
+def judge(kernel, args: list[np.ndarray], body: str, devices: list[str]) -> Verdict:  # type: ignore[no-untyped-def]
+    """Run ``kernel`` (whose source is ``body``) on the Python path and on ``devices``: the same bits, or a
+    failure at a line where some row fails on the Python path too, else a divergence."""
+    if platform_defined(kernel, args):
+        return Verdict(skipped=True)  # a float out of an integer type's range cast to it: the C compiler's result
+    reference = outcome(kernel, "cpu-python", args)
+    if complex_power(reference):
+        return Verdict(skipped=True)  # a negative Python float to a non-integral power: complex in Python, NaN here
+    verdict = Verdict(raised=isinstance(reference, tuple), reference=reference)
+    for device in devices:
+        got = outcome(kernel, device, args)
+        if isinstance(reference, tuple) and isinstance(got, tuple):
+            if got[1] in failing_lines(kernel, args):
+                continue  # a thread that fails on the Python path too: the device reported another first
+        elif device == "cuda" and ("math." in body or "**" in body) and last_bits(reference, got):
+            verdict.libdevice += 1  # libdevice's math: last bits may differ from the C library's (documented)
+            continue
+        if not same(reference, got):
+            verdict.diverged[device] = got
+    return verdict
+
+
 def run_package(pkg: Path, devices: list[str]) -> dict[str, Any]:
     """Every kernel of one built package on the Python path and on ``devices``: counts and divergences."""
     from hybrid_runtime.types import SCALAR_DTYPES
@@ -304,27 +342,17 @@ def run_package(pkg: Path, devices: list[str]) -> dict[str, Any]:
         module = importlib.import_module(f"{pkg.name}.{mod.stem}")
         types = re.findall(r"Array\[(\w+)\]", mod.read_text())
         args = [edge_values(SCALAR_DTYPES[t], rng) for t in types[:2]] + [np.zeros(ROWS, SCALAR_DTYPES[types[2]])]
-        if platform_defined(module.k, args):
-            counts["skipped"] += 1  # a float out of an integer type's range cast to it: the C compiler's result
-            continue
-        reference = outcome(module.k, "cpu-python", args)
-        if complex_power(reference):
-            counts["skipped"] += 1  # a negative Python float to a non-integral power: complex in Python, NaN here
-            continue
-        counts["raised"] += isinstance(reference, tuple)
         body = mod.read_text().split("gpu.global_tid_x()\n", 1)[-1]
-        for device in devices:
-            got = outcome(module.k, device, args)
-            if isinstance(reference, tuple) and isinstance(got, tuple):
-                if got[1] in failing_lines(module.k, args):
-                    continue  # a thread that fails on the Python path too: the device reported another first
-            elif device == "cuda" and ("math." in body or "**" in body) and last_bits(reference, got):
-                counts["libdevice"] += 1  # libdevice's math: last bits may differ from the C library's (documented)
-                continue
-            if not same(reference, got):
-                counts["diverged"].append({"kernel": f"{pkg.name}/{mod.name}", "device": device,
-                                           "python": _show(reference), device: _show(got),
-                                           "body": body})  # fmt: skip
+        verdict = judge(module.k, args, body, devices)
+        if verdict.skipped:
+            counts["skipped"] += 1
+            continue
+        counts["raised"] += verdict.raised
+        counts["libdevice"] += verdict.libdevice
+        for device, got in verdict.diverged.items():
+            reference = _show(verdict.reference)
+            counts["diverged"].append({"kernel": f"{pkg.name}/{mod.name}", "device": device,
+                                       "python": reference, device: _show(got), "body": body})  # fmt: skip
         counts["checked"] += 1
     return counts
 
@@ -332,13 +360,7 @@ def run_package(pkg: Path, devices: list[str]) -> dict[str, Any]:
 def run(out: Path, devices: list[str], jobs: int = 1, show: int = 10) -> dict[str, object]:
     """Every package ``out`` holds, ``jobs`` packages at a time (one process each)."""
     packages = sorted(p for p in out.iterdir() if p.is_dir() and p.name.startswith("fz"))
-    if jobs > 1:
-        import multiprocessing
-
-        with multiprocessing.get_context("spawn").Pool(jobs) as pool:
-            results = pool.starmap(run_package, [(p, devices) for p in packages])
-    else:
-        results = [run_package(p, devices) for p in packages]
+    results = _starmap(run_package, [(p, devices) for p in packages], jobs)
     diverged = [d for r in results for d in r["diverged"]]
     for d in diverged[:show]:
         print(json.dumps(d), file=sys.stderr)

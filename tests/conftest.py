@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
+import numpy as np
 import pytest
 from hybrid_runtime.native import host_target
 
@@ -50,6 +51,16 @@ def saxpy(a: f32, x: Array[f32], y: Array[f32]):
 )
 _counter = itertools.count()
 ROOT = Path(__file__).resolve().parents[1]
+
+
+def same_bits(a: np.ndarray, b: np.ndarray) -> bool:
+    """Bit-identical, except that any NaN equals any NaN: IEEE 754 leaves NaN sign and payload to the
+    hardware (x86 propagates an operand's NaN, NVIDIA GPUs return the canonical 0x7fffffff)."""
+    if a.dtype.kind == "f":
+        both_nan = np.isnan(a) & np.isnan(b)
+        bits = f"u{a.dtype.itemsize}"
+        return bool(np.all(both_nan | (a.view(bits) == b.view(bits))))
+    return np.array_equal(a, b)
 
 
 def find_ptxas() -> str | None:

@@ -10,7 +10,7 @@ import warnings
 
 import numpy as np
 import pytest
-from conftest import DEVICES, KERNEL_PRELUDE
+from conftest import DEVICES, KERNEL_PRELUDE, same_bits
 from hybrid_runtime.types import SCALAR_DTYPES
 
 PATHS = [d for d in DEVICES if d != "cpu-python"]  # each compared with the Python path
@@ -22,13 +22,6 @@ def _launch(kernel, device: str, args: list, n: int):
         warnings.simplefilter("ignore")
         kernel.launch(min(n, 64), max(1, n // 64), *args, device=device)
     return args[-1]
-
-
-def _same(a: np.ndarray, b: np.ndarray) -> bool:
-    if a.dtype.kind == "f":
-        bits = f"u{a.dtype.itemsize}"
-        return bool(np.all((np.isnan(a) & np.isnan(b)) | (a.view(bits) == b.view(bits))))
-    return np.array_equal(a, b)
 
 
 def agree(build, device: str, params: str, body: str, args: list, n: int = 4, helpers: str = "") -> np.ndarray | str:
@@ -49,7 +42,7 @@ def agree(build, device: str, params: str, body: str, args: list, n: int = 4, he
     if isinstance(python, str) or isinstance(other, str):
         assert python == other, f"{body}\nPython path: {python}\n{device}: {other}"
     else:
-        assert _same(python, other), f"{body}\nPython path: {python}\n{device}: {other}"
+        assert same_bits(python, other), f"{body}\nPython path: {python}\n{device}: {other}"
     return python
 
 

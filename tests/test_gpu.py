@@ -10,7 +10,8 @@ import hybrid_runtime as hr
 import numpy as np
 import pytest
 from conftest import KERNEL_PRELUDE as HEADER
-from test_differential import differential_kernels, edge_kernels, same_bits
+from conftest import same_bits
+from test_differential import differential_kernels, edge_kernels
 
 pytestmark = pytest.mark.gpu
 

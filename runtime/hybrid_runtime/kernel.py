@@ -442,16 +442,15 @@ class Launcher:
         """The default device is the CPU: from the second launch under the same $HYBRID_DEVICE and
         $HYBRID_CPU_THREADS values, the native launch made for them is ``_launch`` (it checks both and
         comes back here; making it costs ~0.3 ms, which a configuration launched once does not pay)."""
-        threads = native_plan.threads_env()
+        threads, python = native_plan.threads_env(), python_cpu(None)
         made = self._cpu_made
         if made is None or made[0] is not env or made[1] is not threads:
             self._cpu_made, self._env = (env, threads, False), _UNSET  # the GPU's launch is not installed
             self._launch = self._call
         elif not made[2]:
             self._cpu_made = (env, threads, True)
-            python = python_cpu(None)
             self._launch = (None if python else self.kernel.cpu_launcher(self.config, self._call, env)) or self._call
-        self.kernel._launch_cpu(self.config, args, python_cpu(None))
+        self.kernel._launch_cpu(self.config, args, python)
 
     def on_cpu(self, args: tuple[Any, ...]) -> None:
         """``device="cpu"``: the kernel's native code (or its Python function where there is none)."""

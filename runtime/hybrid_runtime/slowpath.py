@@ -53,26 +53,23 @@ def no_compiled_code(module: str, filename: str) -> str:
             "built. Move the kernel into a package whose pyproject.toml has the " + TABLE + " table"
         )
     folder = file.parents[len(parts) - (1 if file.name == "__init__.py" else 2)]  # the top-level package's
-    locations = [str(folder)]
-    for location in locations:
-        folder = Path(location)
-        for project in (folder.parent, folder.parent.parent):  # <project>/<pkg> or <project>/src/<pkg>
-            pyproject = project / "pyproject.toml"
-            if not pyproject.is_file():
-                continue
-            try:
-                text = pyproject.read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError):
-                continue
-            if not _TABLE.search(text):
-                return (
-                    f"package `{package}` has no compiled code: {pyproject} has no {TABLE} table, so hatch-hybrid's "
-                    f"build hook never ran. Add the table and build the wheel (pip install {project})"
-                )
+    for project in (folder.parent, folder.parent.parent):  # <project>/<pkg> or <project>/src/<pkg>
+        pyproject = project / "pyproject.toml"
+        if not pyproject.is_file():
+            continue
+        try:
+            text = pyproject.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+        if not _TABLE.search(text):
             return (
-                f"package `{package}` has no compiled code: it is imported from its source tree ({folder}), where "
-                f"nothing is compiled. Install it (pip install {project}; pip install -e {project} compiles in place)"
+                f"package `{package}` has no compiled code: {pyproject} has no {TABLE} table, so hatch-hybrid's "
+                f"build hook never ran. Add the table and build the wheel (pip install {project})"
             )
+        return (
+            f"package `{package}` has no compiled code: it is imported from its source tree ({folder}), where "
+            f"nothing is compiled. Install it (pip install {project}; pip install -e {project} compiles in place)"
+        )
     return (
         f"package `{package}` has no compiled code (no _hybrid/manifest.json): its wheel was built without "
         f"hatch-hybrid's build hook. Add the {TABLE} table to its pyproject.toml and rebuild the wheel"

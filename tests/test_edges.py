@@ -413,6 +413,7 @@ def test_tuple_assignments_convert_once_and_check(build, device):
         ("(-2.5) ** 0.5", r"-2.5 \*\* 0.5 is a complex number in Python"),
         ("0.0 ** -1", "0.0 cannot be raised to a negative power"),
         ("1e300 ** 2.5", "cannot compute this constant"),
+        ("int(1e+300) % -2", "does not fit in 64 bits"),
     ],
 )
 def test_constant_float_powers_python_rejects_are_build_errors(build, expr, message):

@@ -15,6 +15,7 @@ from llvmlite import ir as llir
 
 from .. import ir
 from ..errors import Loc
+from ..frontend.constants import check_int
 from ..types import WEAK_INT, ArrayT, Element, Scalar, StructT, TupleT, Type, Weak, is_float, is_int, storage
 from .ops import F64, I8, I32, I64, I128, PTR, VOID, const, memory_type
 from .parts import LowererParts
@@ -113,8 +114,10 @@ class MemoryLowerer(LowererParts):
     def _check_float_fits(self, v: llir.Value, s: Scalar, d: Scalar | None, loc: Loc) -> None:
         """``d`` None: to a Python int (held in i64), where only NaN and infinities fail."""
         if isinstance(v, llir.Constant) and isinstance(v.constant, float) and np.isfinite(v.constant):
-            info = np.iinfo(d.dtype) if d is not None else None
-            if info is None or info.min <= math.trunc(v.constant) <= info.max:
+            if d is None:  # a Python int known here, as any other constant: it must fit in 64 bits
+                check_int(math.trunc(v.constant), loc)
+                return
+            if np.iinfo(d.dtype).min <= math.trunc(v.constant) <= np.iinfo(d.dtype).max:
                 return
         b = self.b
         x = v if s.bits == 64 else b.fpext(v, F64)

@@ -42,8 +42,7 @@ PRELUDE = (
 TYPES = ["boolean", "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "f16", "f32", "f64"]
 INTS = ["i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64"]
 FLOATS = ["f16", "f32", "f64"]
-# gamma and lgamma: CPython computes them itself, not with the C library (a class still open in issue 22)
-MATH1 = ["sqrt", "exp", "exp2", "log", "log2", "sin", "tan", "floor", "trunc", "fabs", "cosh"]
+MATH1 = ["sqrt", "exp", "exp2", "log", "log2", "sin", "tan", "floor", "trunc", "fabs", "cosh", "gamma", "lgamma"]
 ROWS = 64
 
 
@@ -350,9 +349,10 @@ def run_package(pkg: Path, devices: list[str]) -> dict[str, Any]:
         counts["raised"] += verdict.raised
         counts["libdevice"] += verdict.libdevice
         for device, got in verdict.diverged.items():
-            reference = _show(verdict.reference)
+            rows = _differing(verdict.reference, got)
             counts["diverged"].append({"kernel": f"{pkg.name}/{mod.name}", "device": device,
-                                       "python": reference, device: _show(got), "body": body})  # fmt: skip
+                                       "python": _show(verdict.reference, rows), device: _show(got, rows),
+                                       "inputs": [_show(a, rows) for a in args[:2]], "body": body})  # fmt: skip
         counts["checked"] += 1
     return counts
 
@@ -423,8 +423,17 @@ def platform_defined(kernel, args: list[np.ndarray]) -> bool:  # type: ignore[no
     return _Watched.cast or complex_cast or any("invalid value encountered in cast" in str(w.message) for w in caught)
 
 
-def _show(x: object) -> object:
-    return x if isinstance(x, tuple) else x.tolist()[:8]  # type: ignore[attr-defined]
+def _show(x: object, rows: list[int]) -> object:
+    """``x``'s ``rows`` (an exception as it is)."""
+    return x if isinstance(x, tuple) else {k: x[k].item() for k in rows}  # type: ignore[index]
+
+
+def _differing(x: object, y: object) -> list[int]:
+    """The first rows where two results differ (the first 8 when either raised)."""
+    if isinstance(x, tuple) or isinstance(y, tuple):
+        return list(range(8))
+    assert isinstance(x, np.ndarray) and isinstance(y, np.ndarray)
+    return [k for k in range(len(x)) if not same(x[k : k + 1], y[k : k + 1])][:8]
 
 
 def main() -> int:

@@ -204,6 +204,74 @@ def test_values_that_fit_convert_as_before(build, device):
     assert list(out) == [255, 0, 1, 2]
 
 
+@pytest.mark.parametrize("device", PATHS)
+@pytest.mark.parametrize(
+    "params, body, x",
+    [
+        ("x: Array[f64], o: Array[i64]", "o[i] = int(x[i]) // 3", [1.0, -(2.0**63), 1e300, 4.0]),
+        ("x: Array[f64], o: Array[i64]", "o[i] = math.floor(x[i]) % 5", [1.5, 2.0**62, 2.0**63, 4.0]),
+        ("x: Array[f32], o: Array[i64]", "o[i] = math.ceil(x[i]) >> 3", [1.5, -3e18, -3e19, 4.0]),
+        ("x: Array[f64], o: Array[i64]", "o[i] = math.trunc(x[i]) & 7", [1.5, 9e18, -1e19, 4.0]),
+        ("x: Array[u64], o: Array[i64]", "o[i] = int(x[i]) % 7", [1, 2**63 - 1, 2**64 - 1, 3]),
+    ],
+)
+def test_python_ints_beyond_64_bits_raise_everywhere(build, device, params, body, x):
+    """A Python int made from a float or a u64 is held in 64 bits on the device: one beyond them raises
+    OverflowError on every path (the Python path's `int`, `math.floor`, `ceil` and `trunc` check)."""
+    dtype = params.split("[", 1)[1].split("]", 1)[0]
+    got = agree(build, device, params, body, [np.array(x, SCALAR_DTYPES[dtype]), zeros("i64")])
+    assert isinstance(got, str) and got.startswith("OverflowError:") and "kern.py:" in got, got
+    assert "out of bounds for int64" in got, got
+    fits = [x[0], x[1], x[3], x[3]]  # the values that fit convert as before
+    out = agree(build, device, params, body, [np.array(fits, SCALAR_DTYPES[dtype]), zeros("i64")])
+    assert not isinstance(out, str), out
+
+
+@pytest.mark.parametrize("device", PATHS)
+def test_python_int_powers_with_exponents_known_not_negative(build, device):
+    """`b ** e` of Python ints compiles where `e` cannot be negative (else a build error, as Python's
+    result would be a float for a negative `e`): counters of ranges from 0 or down to -1, indices, len,
+    abs, and sums, products, remainders and `&` of them."""
+    body = """
+acc = 0
+for j in range(3):
+    for k in range(j, 3):
+        acc += (i + 1) ** k + 2 ** (j * k % 5) + 3 ** abs(int(x[i]))
+for m in range(4, -1, -1):
+    acc += 2 ** (m & int(x[i])) + 2 ** min(m, len(x)) + 1 ** (x.shape[0] // 2)
+o[i] = acc + (i if i > 1 else 2) ** (i % 3)
+"""
+    out = agree(build, device, "x: Array[f64], o: Array[i64]", body, [np.array([-2.0, 1.0, 3.0, 5.0]), zeros("i64")])
+    assert out[0] > 0
+
+
+@pytest.mark.parametrize("device", PATHS)
+def test_abs_of_a_python_complex_that_overflows_raises_everywhere(build, device):
+    """CPython raises OverflowError where finite parts give an infinite magnitude; so does the device."""
+    params, body = "x: Array[f64], o: Array[f64]", "o[i] = abs(complex(x[i], x[i] * 0.5))"
+    got = agree(build, device, params, body, [np.array([1.0, 1.7e308, 3.0, 4.0]), zeros("f64")])
+    assert isinstance(got, str) and re.match(r"OverflowError: kernel \S+\.k: absolute value too large \(", got), got
+    out = agree(build, device, params, body, [np.array([1.0, math.inf, math.nan, -1e300]), zeros("f64")])
+    assert math.isinf(out[1]) and out[3] == abs(complex(-1e300, -5e299))
+
+
+@pytest.mark.parametrize("device", PATHS)
+def test_either_bools_where_python_and_numpy_bools_mean_the_same(build, device):
+    """`x[i] > 0 or i > 1` is a NumPy bool or a Python bool, as Python returns one operand: as a condition,
+    with `not`, stored or converted the two are the same (in arithmetic they differ: a compile error,
+    tests/test_errors.py)."""
+    body = """
+if x[i] > 0 and i > 1 or min(x[i] > 1, i > 2):
+    o[i, 0] = 1
+o[i, 1] = x[i] > 2 or i > 2
+o[i, 2] = int(x[i] > 0 and i < 3) + bool(max(x[i] < 3, i == 1)) * 2 + i64(boolean(x[i] > 1 or i == 0)) * 4
+o[i, 3] = not (x[i] > 1 if i % 2 else i > 1)
+"""
+    x = np.array([0.0, 1.5, 2.5, 3.5])
+    out = agree(build, device, "x: Array[f64], o: Array[i64, 2]", body, [x, np.zeros((4, 4), np.int64)])
+    assert out.tolist() == [[0, 0, 6, 1], [0, 0, 7, 0], [1, 1, 7, 0], [1, 1, 4, 0]], out.tolist()
+
+
 # --------------------------------------------------------------- 3. ** of Python floats
 @pytest.mark.parametrize("device", PATHS)
 @pytest.mark.parametrize(
@@ -299,10 +367,9 @@ def test_math_functions_give_c_results_where_python_raises(build, device, call):
     ys = np.tile(np.array(MATH_EDGES), len(MATH_EDGES))
     n = 256
     xs, ys = np.resize(xs, n), np.resize(ys, n)
-    if call.startswith(("math.gamma", "math.lgamma")) or device == "cuda":
-        # CPython computes gamma and lgamma itself (Lanczos), native code with the C library, the GPU every
-        # function with libdevice: equal where CPython raises (compared here), within the ulps of
-        # docs/language.md's table elsewhere
+    if device == "cuda":
+        # the GPU computes every function with libdevice: equal where CPython raises (compared here),
+        # within the ulps of docs/language.md's table elsewhere
         python = np.array([_raises(call, x, y) for x, y in zip(xs, ys)])
         xs, ys = np.where(python, xs, 0.0), np.where(python, ys, 0.0)
     agree(

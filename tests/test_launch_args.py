@@ -177,8 +177,8 @@ def test_array_written_by_a_helper_is_known_from_the_manifest(built: ModuleType)
     with pytest.raises(
         ValueError, match=r"through_helper\(\): parameter `out` is written by the kernel, got a read-only"
     ):
-        built.through_helper.launch(N, 1, x, _read_only(out), device="cpu")
-    built.through_helper.launch(N, 1, _read_only(x), out := np.zeros(N, np.float32), device="cpu")
+        built.through_helper.launch(N, 1, x, _read_only(out), device="cpu-python")
+    built.through_helper.launch(N, 1, _read_only(x), out := np.zeros(N, np.float32), device="cpu-python")
     assert np.array_equal(out, x)
 
 

@@ -13,9 +13,10 @@ from typing import TYPE_CHECKING, Any
 from llvmlite import ir as llir
 
 from .. import ir
+from ..errors import Loc
 from ..typecheck.arguments import bound_nodes
 from ..typecheck.typed import Callee
-from ..types import NONE, WEAK_FLOAT, WEAK_INT, ArrayT, Scalar, StructT, TupleT, is_complex
+from ..types import NONE, WEAK_COMPLEX, WEAK_FLOAT, WEAK_INT, ArrayT, Scalar, StructT, TupleT, is_complex
 from . import host_context as hx
 from . import intrinsics
 from .cmath import CMath
@@ -23,6 +24,8 @@ from .host import WARP_CALLS
 from .ops import I1, I8, I64, PTR, VOID, const
 from .parts import LowererParts
 from .values import ArrayValue, TupleValue, Value, abi_types, fixed_shape_array, flatten, unflatten
+
+COMPLEX_ABS_OVERFLOW = "absolute value too large"  # CPython's message
 
 if TYPE_CHECKING:
     from ..typecheck.typed import TypedFunction
@@ -123,9 +126,20 @@ class CallLowerer(LowererParts):
         t = self.tf.types[e.nid]
         if callee.name == "abs":
             operand = callee.arg_types[0] if is_complex(callee.arg_types[0]) else t
-            return self.ops.abs(self.coerce(e.args[0], operand), operand)
+            value = self.coerce(e.args[0], operand)
+            result = self.ops.abs(value, operand)
+            if operand == WEAK_COMPLEX:  # CPython raises where finite parts give an infinite magnitude
+                self._check_complex_abs(value, result, e.loc)
+            return result
         values = [self.coerce(a, t) for a in e.args]
         return self.ops.minmax(callee.name, values, t)
+
+    def _check_complex_abs(self, z: llir.Value, magnitude: llir.Value, loc: Loc) -> None:
+        b, fabs = self.b, self.ops.intrinsic("llvm.fabs", [magnitude.type])
+        inf = llir.Constant(magnitude.type, float("inf"))
+        finite = [b.fcmp_ordered("<", b.call(fabs, [part]), inf) for part in self.ops.complex.parts(z)]
+        overflow = b.and_(b.fcmp_ordered("==", magnitude, inf), b.and_(*finite))
+        self.check(b.not_(overflow), "overflow", loc, COMPLEX_ABS_OVERFLOW)
 
     def call_math(self, e: ir.Call, callee: Callee) -> Value:
         args = [self.coerce(a, t) for a, t in zip(e.args, callee.arg_types)]

@@ -88,11 +88,14 @@ class MemoryLowerer(LowererParts):
             stored = context == "store" and d is not None and (weak or d.kind == "i")
             if is_int(src) and d is not None and (weak or stored):
                 self._check_int_fits(v, storage(src), d, loc)
+            elif is_int(src) and d is None and context == "cast" and storage(src).dtype == np.uint64:
+                self._check_int_fits(v, storage(src), storage(WEAK_INT), loc, "int")  # int(x) of a u64: within 64 bits
             elif is_float(src) and (stored or (context == "cast" and (d is None or weak))):
                 self._check_float_fits(v, storage(src), d, loc)
         return self.ops.convert(v, src, dst)
 
-    def _check_int_fits(self, v: llir.Value, s: Scalar, d: Scalar, loc: Loc) -> None:
+    def _check_int_fits(self, v: llir.Value, s: Scalar, d: Scalar, loc: Loc, name: str | None = None) -> None:
+        """``name``: the target's name in the message (``"int"``: a Python int, held in ``d``)."""
         have, want = np.iinfo(s.dtype), np.iinfo(d.dtype)
         if want.min <= have.min and have.max <= want.max:
             return
@@ -109,10 +112,10 @@ class MemoryLowerer(LowererParts):
             b.icmp_signed("<=", wide, llir.Constant(I128, int(want.max))),
         )
         as64 = v if s.bits == 64 else (b.sext(v, I64) if s.kind == "i" else b.zext(v, I64))
-        self.check(ok, "convert", loc, d.dtype.name, (as64, llir.Constant(I64, 1 if s.kind == "u" else 0)))
+        self.check(ok, "convert", loc, name or d.dtype.name, (as64, llir.Constant(I64, 1 if s.kind == "u" else 0)))
 
     def _check_float_fits(self, v: llir.Value, s: Scalar, d: Scalar | None, loc: Loc) -> None:
-        """``d`` None: to a Python int (held in i64), where only NaN and infinities fail."""
+        """``d`` None: to a Python int, held in i64 (NaN, infinities and values beyond 64 bits fail)."""
         if isinstance(v, llir.Constant) and isinstance(v.constant, float) and np.isfinite(v.constant):
             if d is None:  # a Python int known here, as any other constant: it must fit in 64 bits
                 check_int(math.trunc(v.constant), loc)
@@ -121,9 +124,10 @@ class MemoryLowerer(LowererParts):
                 return
         b = self.b
         x = v if s.bits == 64 else b.fpext(v, F64)
-        if d is None:
+        if d is None:  # |x| < 2**63 holds after truncation too; NaN fails the ordered compare
             fabs = self.ops.intrinsic("llvm.fabs", [F64])
-            ok = b.fcmp_ordered("<", b.call(fabs, [x]), llir.Constant(F64, float("inf")))
+            ok = b.fcmp_ordered("<", b.call(fabs, [x]), llir.Constant(F64, 2.0**63))
+            ok = b.or_(ok, b.fcmp_ordered("==", x, llir.Constant(F64, -(2.0**63))))
         else:
             info = np.iinfo(d.dtype)  # the bounds are powers of two (or 0): exact in every float format
             t = b.call(self.ops.intrinsic("llvm.trunc", [F64]), [x])

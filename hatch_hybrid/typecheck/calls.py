@@ -53,6 +53,12 @@ class CallChecker:
     def expr(self, e: ir.Expr) -> Type:  # provided by FunctionChecker
         raise NotImplementedError
 
+    def either_bool(self, e: ir.Expr, operands: list[ir.Expr], types: list[Type]) -> None:  # FunctionChecker
+        raise NotImplementedError
+
+    def same_as_either_bool(self, e: ir.Expr) -> None:  # FunctionChecker
+        raise NotImplementedError
+
     def as_table(self, node: ir.Expr, loc: Loc, required: bool = True) -> TableT | None:  # TableChecker
         raise NotImplementedError
 
@@ -135,6 +141,8 @@ class CallChecker:
             raise CompileError(e.loc, "range() can only be used in `for ... in range(...)`")
         with rule_errors(e.loc):
             operand_types, result = rules.builtin_call(name, args)
+        if name in ("min", "max"):
+            self.either_bool(e, e.args, args)
         self.tf.callees[e.nid] = Callee("builtin", name, tuple(operand_types))
         if name == "len" and isinstance(args[0], (TableT, TupleT)):  # known at compile time
             self.tf.consts[e.nid] = args[0].shape[0] if isinstance(args[0], TableT) else len(args[0].items)
@@ -151,6 +159,7 @@ class CallChecker:
                 "take z.real, z.imag or abs(z)",
             )
         self._check_int_literal(e.args[0], target)
+        self.same_as_either_bool(e.args[0])
         self.tf.callees[e.nid] = Callee("cast", str(target), (args[0],))
         return target
 

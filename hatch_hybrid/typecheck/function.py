@@ -40,7 +40,7 @@ from ..types import (
     is_numeric,
     unify_assignment,
 )
-from . import folding, rules
+from . import folding, rules, signs
 from .calls import CallChecker
 from .printing import check_printed_locals
 from .tables import TableChecker, accepts_table, refuse_write, unpacked
@@ -86,6 +86,9 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
         self.shared: dict[str, Loc] = {}
         self.copies: list[tuple[str, Loc]] = []
         self._defaults: dict[tuple[int, str], ir.Const] = {}
+        # values that are a Python bool or a NumPy bool depending on the operand Python returns
+        # (`i < n and x[i] > 0`), not yet used where the two mean the same (see either_bool)
+        self.either_bools: dict[int, Loc] = {}
 
     # ------------------------------------------------------------------ driver
     def run(self) -> None:
@@ -109,6 +112,7 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
         self.final = True
         self._round()
         self._check_params()
+        self._check_either_bools()
         self._finish_returns()
         self._check_struct_sharing()
         check_printed_locals(tf, self.weak_assigned)
@@ -260,8 +264,34 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
         else:  # pragma: no cover - the parser produces no other statements
             raise CompileError(s.loc, f"unsupported statement {type(s).__name__}")
 
+    def either_bool(self, e: ir.Expr, operands: list[ir.Expr], types: list[Type]) -> None:
+        """Note ``e`` (``and``/``or``, a conditional expression, ``min``/``max``) if its value can be a Python
+        bool or a NumPy bool depending on the operand Python returns: the two are the same as conditions,
+        stored or converted, and differ in arithmetic (``~True`` is -2, ``~np.True_`` False)."""
+        mixed = {BOOL, WEAK_BOOL} <= set(types) or any(n.nid in self.either_bools for n in operands)
+        if mixed and self.final:
+            for n in operands:
+                self.either_bools.pop(n.nid, None)
+            self.either_bools[e.nid] = e.loc
+
+    def same_as_either_bool(self, e: ir.Expr) -> None:
+        """``e``'s value is used where a Python bool and a NumPy bool mean the same."""
+        self.either_bools.pop(e.nid, None)
+
+    def _check_either_bools(self) -> None:
+        if self.either_bools:
+            loc = min(self.either_bools.values(), key=lambda loc: (loc.line, loc.col))
+            raise CompileError(
+                loc,
+                "this value is a Python bool or a NumPy bool, depending on the operand Python returns, and the "
+                "two differ in arithmetic (~True is -2, ~np.True_ is False; True + True is 2)",
+                "use it as a condition (if, while, not) or store it, or convert it first: bool(...) for a Python "
+                "bool, boolean(...) for a NumPy bool",
+            )
+
     def condition(self, test: ir.Expr) -> None:
         t = self.expr(test)
+        self.same_as_either_bool(test)
         if not is_numeric(t):
             raise CompileError(test.loc, f"a condition must be a number or boolean, not {t}")
 
@@ -284,6 +314,7 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
             if base is not None:
                 tf.writes.update(self.aliases.get(base, set()))
             self.check_storable(value_node, value, elem, "cannot store {value} into an array of {dest}")
+            self.same_as_either_bool(value_node)
             return
         if isinstance(target, ir.Attribute):
             self.assign_field(target, value, value_node)
@@ -347,6 +378,8 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
             return self._binop(e.op, self.expr(e.left), self.expr(e.right), e.right, e).result
         if isinstance(e, ir.UnaryOp):
             operand = self.expr(e.operand)
+            if e.op == "not":
+                self.same_as_either_bool(e.operand)
             if isinstance(operand, StructT) and e.op != "not":
                 return self._struct_operator(e, e.op, operand, None)
             with rule_errors(e.loc):
@@ -371,10 +404,13 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
                 values, what = [e.body, e.orelse], "a conditional expression"
             else:
                 values, what = e.values, f"`{e.op}`"
-            result = self.expr(values[0])
+            types = [self.expr(values[0])]
+            result = types[0]
             for v in values[1:]:
+                types.append(self.expr(v))
                 with rule_errors(v.loc, "convert the values to one type"):
-                    result = rules.common(result, self.expr(v), what)
+                    result = rules.common(result, types[-1], what)
+            self.either_bool(e, values, types)
             if isinstance(e, ir.BoolOp) and not is_numeric(result):
                 raise CompileError(e.loc, f"`{e.op}` works on numbers and booleans, not {result}")
             if isinstance(result, (ArrayT, SymbolT)):
@@ -411,6 +447,19 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
         folding.check_power(op, left, self.tf.consts.get(right_node.nid), node.loc)
         with rule_errors(node.loc):
             ops = rules.binop(op, left, right, const)
+        if (
+            op == "**"
+            and ops.left == ops.right == WEAK_INT
+            and const is None
+            and not signs.nonnegative(right_node, self.tf)
+        ):
+            raise CompileError(
+                node.loc,
+                "a Python int to a power that may be negative: Python gives a float for a negative exponent and an "
+                "int otherwise, and kernel code needs one type",
+                "write a float base (2.0 ** e) for a float, 1 << e for a power of two, or an exponent known not to "
+                "be negative (a constant, a range counting from 0, len(...), abs(e))",
+            )
         self.tf.optypes[node.nid] = ops
         left_node = getattr(node, "left", None)
         for t, n in ((ops.left, left_node), (ops.right, right_node)):

@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from .driver import check, initialise
+from .python_math import int64_overflow
 
 ERROR_SLOT = b"hybrid_error"
 _RUNTIME_DIR = os.path.dirname(__file__)
@@ -59,6 +60,8 @@ def conversion_failure(kernel: str, dtype: str, value: int, how: int, where: str
         value = int(x)
     elif how == 1:
         value &= (1 << 64) - 1
+    if dtype == "int":  # int(x), math.floor(x), ...: a Python int, held in 64 bits
+        return OverflowError(f"kernel {kernel}: {int64_overflow(value)} ({where})")
     if not -(2**63) <= value < 2**64:
         return OverflowError(f"kernel {kernel}: Python int too large to convert to C long ({where})")
     return OverflowError(f"kernel {kernel}: Python integer {value} out of bounds for {dtype} ({where})")

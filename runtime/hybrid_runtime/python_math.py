@@ -5,12 +5,15 @@ On the GPU and in native CPU code ``math.sqrt(-1.0)`` is nan, ``math.log(0.0)`` 
 ``OverflowError`` there instead. The Python path therefore runs kernels (and the helpers they
 call) with their ``math`` names bound to this module: every call first asks Python's ``math``,
 so ordinary results are the very same floats, and only where it would raise is the IEEE result
-taken from NumPy.
+taken from NumPy. ``gamma`` and ``lgamma`` are the exception: CPython computes them itself (Lanczos)
+where native code calls the C library, so here they are the C library's ``tgamma`` and ``lgamma``
+too, called through ctypes, and the two paths give the same bits.
 """
 
 from __future__ import annotations
 
 import cmath
+import ctypes
 import math
 import sys
 import types
@@ -29,14 +32,22 @@ _IEEE: dict[str, Callable[..., Any]] = {
 }  # fmt: skip
 
 
-def _gamma(x: float) -> float:
-    """C's ``tgamma`` where Python's raises: a pole at zero (±inf), NaN at negative integers and -inf,
-    inf where the result overflows."""
-    if x == 0.0:
-        return math.copysign(math.inf, x)
-    if x < 0.0 and (math.isinf(x) or x == math.floor(x)):
-        return math.nan
-    return math.inf
+def _c_library() -> ctypes.CDLL:
+    """The C library whose math native code calls: the process's on Linux and macOS (Python has libm
+    loaded), ucrtbase.dll on Windows (see hatch_hybrid.backend.host.link)."""
+    return ctypes.CDLL("ucrtbase") if sys.platform == "win32" else ctypes.CDLL(None)
+
+
+def _c_function(c_name: str, name: str) -> Callable[[float], float]:
+    """The C library's ``double c_name(double)``, as Python's ``math.<name>``."""
+    function = getattr(_c_library(), c_name)
+    function.argtypes, function.restype = [ctypes.c_double], ctypes.c_double
+
+    def call(x: float) -> float:
+        return float(function(float(x)))
+
+    call.__name__ = call.__qualname__ = name
+    return call
 
 
 def _fma(x: float, y: float, z: float) -> float:
@@ -60,21 +71,46 @@ _C_RESULT: dict[str, Callable[..., float]] = {
     "exp2": lambda x: math.inf,  # overflow
     "ldexp": lambda x, i: math.copysign(math.inf, x),  # overflow
     "remainder": lambda x, y: math.nan,  # x infinite or y zero
-    "gamma": _gamma,
-    "lgamma": lambda x: math.inf,  # poles at non-positive integers, and overflow
     "fma": _fma,
 }
 
 
+def int64_overflow(value: int) -> str:
+    """The message for a Python int made from a value beyond 64 bits (kernels hold Python ints in i64)."""
+    return f"Python integer {value} out of bounds for int64 (kernels hold Python ints in 64 bits)"
+
+
+def _in_64_bits(value: int) -> int:
+    if not -(2**63) <= value < 2**63:
+        raise OverflowError(int64_overflow(value))
+    return value
+
+
+def _int(*args: Any, **kwargs: Any) -> Any:
+    """``int(x)`` in kernels: a Python int, which must fit in 64 bits as it does on the device (``int``
+    of a float of 1e300 or of a u64 beyond 2**63 - 1 raises OverflowError on every path)."""
+    result = int(*args, **kwargs)
+    return _in_64_bits(result) if isinstance(result, int) else result
+
+
 def _trunc(x: Any) -> int:
     """``math.trunc`` of NumPy numbers too (``numpy.float32`` and ``numpy.int32`` have no ``__trunc__``;
-    the device truncates them)."""
+    the device truncates them), within 64 bits."""
     if isinstance(x, np.floating):
         x = float(x)
     elif isinstance(x, (np.integer, np.bool_)):
         x = int(x)
-    result: int = math.trunc(x)
-    return result
+    return _in_64_bits(math.trunc(x))
+
+
+def _rounding(name: str) -> Callable[[Any], int]:
+    python = getattr(math, name)
+
+    def function(x: Any) -> int:
+        return _in_64_bits(python(x))
+
+    function.__name__ = function.__qualname__ = name
+    return function
 
 
 def _c_result(name: str) -> Callable[..., Any]:
@@ -127,7 +163,10 @@ ieee_math = types.ModuleType("math", __doc__)
 ieee_math.__dict__.update({k: v for k, v in vars(math).items() if not k.startswith("__")})
 ieee_math.__dict__.update({name: _c_result(name) for name in _C_RESULT if hasattr(math, name)})
 ieee_math.trunc = _trunc  # type: ignore[attr-defined]
-_PATCHED_MATH = [*(n for n in _C_RESULT if hasattr(math, n)), "trunc"]
+ieee_math.floor, ieee_math.ceil = _rounding("floor"), _rounding("ceil")  # type: ignore[attr-defined]
+ieee_math.gamma = _c_function("tgamma", "gamma")  # type: ignore[attr-defined]
+ieee_math.lgamma = _c_function("lgamma", "lgamma")  # type: ignore[attr-defined]
+_PATCHED_MATH = [*(n for n in _C_RESULT if hasattr(math, n)), "trunc", "floor", "ceil", "gamma", "lgamma"]
 _CMATH_RAISING = ("exp", "log", "polar", "rect", "phase")  # cmath.sqrt never raises
 ieee_cmath = types.ModuleType("cmath", "The Python path's cmath: the device's results where Python's cmath raises.")
 ieee_cmath.__dict__.update({k: v for k, v in vars(cmath).items() if not k.startswith("__")})
@@ -141,7 +180,8 @@ _patched: weakref.WeakKeyDictionary[types.FunctionType, types.FunctionType] = we
 
 def with_ieee_math(func: types.FunctionType) -> types.FunctionType:
     """``func`` and the module-level functions it reaches, with ``math`` (and names imported from it)
-    bound to :data:`ieee_math`. The code objects are the same: tracebacks and debuggers see the
+    bound to :data:`ieee_math` and the builtin ``int`` to one whose results fit in 64 bits. The code
+    objects are the same: tracebacks and debuggers see the
     user's source lines."""
     found = _patched.get(func)
     if found is not None:
@@ -151,6 +191,8 @@ def with_ieee_math(func: types.FunctionType) -> types.FunctionType:
     copy.__kwdefaults__, copy.__dict__ = func.__kwdefaults__, func.__dict__
     _patched[func] = copy
     names = set(_names(func.__code__))
+    if "int" in names and "int" not in globs:  # the builtin: Python ints within 64 bits
+        globs["int"] = _int
     for name, value in func.__globals__.items():
         if value is math or value is cmath:
             globs[name] = _MODULES[id(value)]

@@ -185,7 +185,7 @@ def test_array_written_by_a_helper_is_known_from_the_manifest(built: ModuleType)
 def test_generic_kernels_pick_the_variant_before_the_read_only_check(built: ModuleType) -> None:
     x = _read_only(np.arange(N, dtype=np.int32))
     out = np.zeros(N, np.int32)
-    built.copy_generic.launch(N, 1, x, out, device="cpu")  # a read-only input fits the i32 variant
+    built.copy_generic.launch(N, 1, x, out, device="cpu-python")  # a read-only input fits the i32 variant
     assert np.array_equal(out, x)
     with pytest.raises(ValueError, match=r"parameter `out` is written by the kernel"):
         built.copy_generic.launch(N, 1, x, _read_only(np.zeros(N, np.int32)), device="cpu")

@@ -16,7 +16,20 @@ from .. import ir
 from ..errors import Loc
 from ..typecheck.arguments import bound_nodes
 from ..typecheck.typed import Callee
-from ..types import NONE, WEAK_COMPLEX, WEAK_FLOAT, WEAK_INT, ArrayT, Scalar, StructT, TupleT, is_complex
+from ..types import (
+    NONE,
+    WEAK_COMPLEX,
+    WEAK_FLOAT,
+    WEAK_INT,
+    ArrayT,
+    EnumT,
+    Scalar,
+    StructT,
+    TupleT,
+    Weak,
+    is_complex,
+    is_float,
+)
 from . import host_context as hx
 from . import intrinsics
 from .cmath import CMath
@@ -142,6 +155,11 @@ class CallLowerer(LowererParts):
         self.check(b.not_(overflow), "overflow", loc, COMPLEX_ABS_OVERFLOW)
 
     def call_math(self, e: ir.Call, callee: Callee) -> Value:
+        given = self.tf.types[e.args[0].nid] if e.args else None
+        if callee.name in ("floor", "ceil", "trunc") and isinstance(given, (Weak, EnumT)) and not is_float(given):
+            # Python's floor of a Python int (or bool) is that int, exactly; NumPy integers have no __floor__,
+            # so Python rounds them through a float, as the float path below does
+            return self.convert_checked(self.expr(e.args[0]), given, WEAK_INT, e.loc, "cast")
         args = [self.coerce(a, t) for a, t in zip(e.args, callee.arg_types)]
         if callee.name in ("frexp", "modf"):  # C returns one part and stores the other through a pointer
             part = self._alloca(llir.IntType(32) if callee.name == "frexp" else args[0].type, f"{callee.name}.part")

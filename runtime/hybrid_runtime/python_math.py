@@ -94,12 +94,10 @@ def _int(*args: Any, **kwargs: Any) -> Any:
 
 
 def _trunc(x: Any) -> int:
-    """``math.trunc`` of NumPy numbers too (``numpy.float32`` and ``numpy.int32`` have no ``__trunc__``;
-    the device truncates them), within 64 bits."""
-    if isinstance(x, np.floating):
+    """``math.trunc`` of NumPy numbers too (``numpy.float32`` and ``numpy.int32`` have no ``__trunc__``),
+    through a float as Python's ``math.floor`` and ``ceil`` take NumPy integers, within 64 bits."""
+    if isinstance(x, (np.floating, np.integer, np.bool_)):
         x = float(x)
-    elif isinstance(x, (np.integer, np.bool_)):
-        x = int(x)
     return _in_64_bits(math.trunc(x))
 
 

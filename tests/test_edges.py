@@ -420,6 +420,15 @@ def test_pow_is_the_c_library_s(build, device):
     signalling = np.array([1.0, 0.0, 2.0, 1.0], np.float32)
     signalling.view(np.uint32)[0] = 0x7F800001  # a signalling NaN: C's powf(sNaN, 0) is NaN, not 1
     agree(build, device, "x: Array[f32], o: Array[f32]", "o[i] = x[i] ** f32(0.0)", [signalling, zeros("f32")])
+    # and pow(1, sNaN): NaN in C, 1 in libdevice (found by the fuzzer on an H100: `(i > 1) ** a[i]`)
+    got = agree(
+        build,
+        device,
+        "x: Array[f32], o: Array[f64]",
+        "o[i] = (i > 1) ** x[i] + f32(1.0) ** x[i] + math.pow(1.0, x[i])",
+        [signalling[::-1].copy(), zeros("f64")],
+    )
+    assert np.isnan(got[3]) and got[2] == 3.0, got
     xs = np.random.default_rng(22).uniform(-3, 3, 256)
     if device == "cpu":  # natively exactly the C library's; libdevice's pow is within its documented ulps
         agree(

@@ -269,19 +269,19 @@ class Ops:
             name = "__nv_powf" if s.bits == 32 else "__nv_pow"
             result = self.libcall(name, [a, e], a.type)
             if not self.host:
-                # the C library's pow (the Python path's) gives NaN for a signalling NaN to the power 0,
-                # libdevice's 1: a signalling NaN is the one NaN whose quiet bit (the top of the
-                # mantissa) is clear
-                ity = llir.IntType(s.bits)
-                bits = b.bitcast(a, ity)
-                quiet = 1 << (22 if s.bits == 32 else 51)
-                is_nan = b.fcmp_unordered("uno", a, a)
-                signalling = b.and_(
-                    is_nan, b.icmp_unsigned("==", b.and_(bits, llir.Constant(ity, quiet)), llir.Constant(ity, 0))
-                )
+                # the C library's pow (the Python path's) gives NaN where either operand is a signalling
+                # NaN (sNaN ** 0, 1 ** sNaN), libdevice's 1
+                signalling = b.or_(self._signalling(a, s), self._signalling(e, s))
                 result = b.select(signalling, b.fadd(a, e), result)
             return result
         return b.call(self._ipow(a.type, signed=s.kind == "i"), [a, e])
+
+    def _signalling(self, v: llir.Value, s: Scalar) -> llir.Value:
+        """Whether ``v`` is a signalling NaN: the one NaN whose quiet bit (the top of the mantissa) is clear."""
+        b, ity = self.b, llir.IntType(s.bits)
+        quiet = llir.Constant(ity, 1 << (22 if s.bits == 32 else 51))
+        clear = b.icmp_unsigned("==", b.and_(b.bitcast(v, ity), quiet), llir.Constant(ity, 0))
+        return b.and_(b.fcmp_unordered("uno", v, v), clear)
 
     def _ipow(self, ty: llir.IntType, signed: bool) -> llir.Function:
         """Integer power by squaring (wrapping); negative exponents, which NumPy rejects, give 1."""

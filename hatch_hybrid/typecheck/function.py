@@ -472,12 +472,14 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
         return ops
 
     def _check_shadowing(self) -> None:
-        """A parameter or local named like a builtin the kernel language gives meaning to (`range`,
-        `len`, ...) would mean the builtin on the device and the variable in Python: refused."""
+        """A parameter or local may be named like a builtin (`min = j`, `sum = 0`, a parameter `input`):
+        Python makes the name local to the whole function. Only a function that also calls the builtin
+        has a problem (Python calls the variable, or raises UnboundLocalError): that call is refused."""
         shadowed = self.local_names & BUILTINS
         if not shadowed:
             return
         locs = {p.name: p.loc for p in self.fn.params}
+        calls: list[tuple[str, Loc]] = []
         for stmt in self.fn.body:
             for node in ir.walk(stmt):
                 if isinstance(node, (ir.Assign, ir.AugAssign)):
@@ -486,12 +488,20 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
                             locs.setdefault(target.id, target.loc)
                 elif isinstance(node, ir.ForRange):
                     locs.setdefault(node.target.id, node.target.loc)
-        name = min(shadowed, key=lambda n: (locs[n].line, locs[n].col) if n in locs else (0, 0))
+                    if "range" in shadowed:
+                        calls.append(("range", node.loc))
+                if isinstance(node, ir.Call) and isinstance(node.func, ir.Name) and node.func.id in shadowed:
+                    calls.append((node.func.id, node.func.loc))
+        if not calls:
+            return
+        name, loc = min(calls, key=lambda c: (c[1].line, c[1].col))
+        where = f" (assigned at line {locs[name].line})" if name in locs else ""
         raise CompileError(
-            locs.get(name, self.fn.loc),
-            f"`{name}` is a builtin that kernel code uses; a variable of that name would mean the builtin on "
-            "the device and the variable in Python",
-            f"rename it (e.g. `{name}_`)",
+            loc,
+            f"`{name}` is a variable of this function{where}, so this call does not reach the builtin: Python "
+            f"calls the variable or raises UnboundLocalError",
+            f"rename the variable (e.g. `{name}_`)",
+            notes=[Note(locs[name], f"`{name}` is assigned here")] if name in locs else [],
         )
 
     def name(self, e: ir.Name) -> Type:

@@ -5,7 +5,8 @@ where there is one).
     python benchmarks/check_cost.py [--before eab8da5] [--n 16777216] [--devices cpu,cuda]
 
 Kernels: a Python int added to an i32 array (``o[i] = x[i] + i``: a range check per element), an f64
-array stored into an i32 array (``o[i] = y[i]``: NaN, infinity and range checks), and, as a control
+array stored into an i32 array (``o[i] = y[i]``: NaN, infinity and range checks), ``int()`` of an f64
+(``o[i] = int(y[i]) + i``: NaN and 64-bit range checks, the range check new in this session), and, as a control
 without checks, an f32 saxpy.
 """
 
@@ -24,7 +25,7 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCE = """
-from hybrid_runtime import kernel, gpu, Array, f32, f64, i32
+from hybrid_runtime import kernel, gpu, Array, f32, f64, i32, i64
 
 @kernel
 def add_index(x: Array[i32], o: Array[i32]):
@@ -37,6 +38,12 @@ def store_f64(y: Array[f64], o: Array[i32]):
     i = gpu.global_tid_x()
     if i < len(o):
         o[i] = y[i]
+
+@kernel
+def int_of_f64(y: Array[f64], o: Array[i64]):
+    i = gpu.global_tid_x()
+    if i < len(o):
+        o[i] = int(y[i]) + i
 
 @kernel
 def saxpy(a: f32, x: Array[f32], o: Array[f32]):
@@ -104,13 +111,14 @@ def main() -> None:
     x = np.arange(n, dtype=np.int32) % 1000
     y = (np.arange(n) % 1000).astype(np.float64)
     xf = np.ones(n, np.float32)
-    o32, of = np.zeros(n, np.int32), np.zeros(n, np.float32)
+    o32, o64, of = np.zeros(n, np.int32), np.zeros(n, np.int64), np.zeros(n, np.float32)
     threads = 256
     blocks = (n + threads - 1) // threads
     print(f"n = {n}; best of 7, ms")
     print(f"{'kernel':12} {'device':6} {'before':>8} {'after':>8} {'ratio':>6}")
     for device in a.devices.split(","):
-        rows = {"add_index": (x, o32), "store_f64": (y, o32), "saxpy": (np.float32(2.0), xf, of)}
+        saxpy = (np.float32(2.0), xf, of)
+        rows = {"add_index": (x, o32), "store_f64": (y, o32), "int_of_f64": (y, o64), "saxpy": saxpy}
         for name, args in rows.items():
             t = {}
             for _ in range(2):  # interleaved

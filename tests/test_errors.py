@@ -135,6 +135,9 @@ CATALOGUE = [
     ("v = (x[0] > 0.0 or len(x) > 1) + 1", "x[0] > 0.0 or len(x) > 1", "a Python bool or a NumPy bool", "bool(...)"),
     ("v = ~max(x[0] > 0.0, len(x) > 1)", "max(x[0]", "a Python bool or a NumPy bool", "boolean(...)"),
     ("v = x[0] > 0.0 if n else len(x) > 1\nv = not v", "x[0] > 0.0 if n", "a Python bool or a NumPy bool", None),
+    ("v = np.sqrt(x[0])", "np.sqrt", "`numpy.sqrt` is not supported", "math.sqrt(x)"),
+    ("v = np.arctan2(x[0], x[1])", "np.arctan2", "`numpy.arctan2` is not supported", "math.atan2(x)"),
+    ("v = np.clip(x[0], 0.0, 1.0)", "np.clip", "`numpy.clip` is not supported", "min(max(x, lo), hi)"),
     ("v = 2 ** (int(n) - 3)", "2 ** (int(n) - 3)", "a power that may be negative", "2.0 ** e"),
     ("for j in range(-3, 1):\n    v = j ** j", "j ** j", "a power that may be negative", "1 << e"),
     ("for j in range(4):\n    j = j - 1\n    v = 3 ** j", "3 ** j", "a power that may be negative", None),
@@ -199,6 +202,7 @@ def other(x: Array[f32]):
 
 import os
 import notinstalled
+import numpy as np
 G = 1
 T = TypeVar("T")
 SCALE = 2.0

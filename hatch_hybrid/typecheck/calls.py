@@ -42,6 +42,31 @@ from .views import array_root
 SHARED_MEMORY_LIMIT = 48 * 1024
 
 
+#: NumPy's scalar functions that kernels do not take yet, and the spelling that they do take
+_NUMPY_SPELLINGS = {
+    **{n: f"math.{n}(x)" for n in ("sqrt", "exp", "exp2", "log", "log2", "log10", "log1p", "expm1", "sin", "cos",
+                                   "tan", "sinh", "cosh", "tanh", "floor", "ceil", "trunc", "fabs", "isnan",
+                                   "isinf", "isfinite", "hypot", "copysign", "fmod", "ldexp", "frexp", "modf")},
+    **{n: f"math.{m}(x)" for n, m in (("arctan", "atan"), ("arcsin", "asin"), ("arccos", "acos"),
+                                      ("arctan2", "atan2"), ("arctanh", "atanh"), ("arcsinh", "asinh"),
+                                      ("arccosh", "acosh"), ("degrees", "degrees"), ("radians", "radians"))},
+    "abs": "abs(x)", "absolute": "abs(x)", "minimum": "min(x, y)", "maximum": "max(x, y)",
+    "fmin": "min(x, y)", "fmax": "max(x, y)", "power": "x ** y", "where": "x if c else y",
+    "clip": "min(max(x, lo), hi)", "remainder": "x % y", "mod": "x % y", "floor_divide": "x // y",
+}  # fmt: skip
+
+
+def numpy_spelling(name: str) -> str | None:
+    """The hint for ``np.<name>(...)`` in a kernel: the spelling kernels take."""
+    spelling = _NUMPY_SPELLINGS.get(name)
+    if spelling is None:
+        return None
+    return (
+        f"write {spelling} (math functions give Python floats, computed in f64: convert with f32(...) for an f32; "
+        "NumPy's own scalar functions, typed as NumPy types them, are not supported yet)"
+    )
+
+
 class CallChecker:
     tf: TypedFunction
     program: ProgramLike
@@ -290,7 +315,8 @@ class CallChecker:
         raise CompileError(
             e.func.loc,
             f"`{qualname}` is not supported in kernel code",
-            "kernels can call helper functions of this package, math functions, gpu intrinsics and type conversions",
+            (numpy_spelling(name) if module == "numpy" else None)
+            or "kernels can call helper functions of this package, math functions, gpu intrinsics and type conversions",
         )
 
     def gpu(self, e: ir.Call, name: str) -> Type:

@@ -228,6 +228,32 @@ def test_python_ints_beyond_64_bits_raise_everywhere(build, device, params, body
 
 
 @pytest.mark.parametrize("device", PATHS)
+def test_helpers_in_other_modules_follow_the_same_rules(build, device):
+    """The Python path's `int` and `math` reach helpers called as `module.f(...)` too."""
+    source = (
+        KERNEL_PRELUDE
+        + """
+from . import util
+
+@kernel
+def k(x: Array[f64], o: Array[i64]):
+    i = gpu.global_tid_x()
+    o[i] = util.h(x[i]) % 7
+"""
+    )
+    util = "import math\n\ndef h(v):\n    return int(v) + math.floor(v)\n"
+    built = build(source, util=util)
+    outcomes = []
+    for where in ("cpu-python", device):
+        try:
+            outcomes.append(_launch(built.module.k, where, [np.array([1.0, 2.0, 1e19, 3.0]), zeros("i64")], 4))
+        except OverflowError as exc:
+            outcomes.append(re.sub(r"\(/\S*/(\w+/util\.py:)", r"(\1", str(exc)))
+    assert all(isinstance(o, str) and "out of bounds for int64" in o for o in outcomes), outcomes
+    assert outcomes[0] == outcomes[1]
+
+
+@pytest.mark.parametrize("device", PATHS)
 def test_floor_of_an_integer(build, device):
     """`math.floor`/`ceil`/`trunc` of a Python int give it exactly; NumPy integers have no `__floor__`, so
     Python rounds them through a float (i64's largest value becomes 2**63, beyond 64 bits: OverflowError)."""
@@ -283,10 +309,17 @@ if x[i] > 0 and i > 1 or min(x[i] > 1, i > 2):
 o[i, 1] = x[i] > 2 or i > 2
 o[i, 2] = int(x[i] > 0 and i < 3) + bool(max(x[i] < 3, i == 1)) * 2 + i64(boolean(x[i] > 1 or i == 0)) * 4
 o[i, 3] = not (x[i] > 1 if i % 2 else i > 1)
+ok = x[i] > 2 and i > 1
+if not ok:
+    o[i, 3] += 10
+c = False
+if i > 0:
+    c = x[i] > 1.0
+o[i, 2] += int(c) * 100
 """
     x = np.array([0.0, 1.5, 2.5, 3.5])
     out = agree(build, device, "x: Array[f64], o: Array[i64, 2]", body, [x, np.zeros((4, 4), np.int64)])
-    assert out.tolist() == [[0, 0, 6, 1], [0, 0, 7, 0], [1, 1, 7, 0], [1, 1, 4, 0]], out.tolist()
+    assert out.tolist() == [[0, 0, 6, 11], [0, 0, 107, 10], [1, 1, 107, 0], [1, 1, 104, 0]], out.tolist()
 
 
 # --------------------------------------------------------------- 3. ** of Python floats
@@ -429,6 +462,12 @@ def test_pow_is_the_c_library_s(build, device):
         [signalling[::-1].copy(), zeros("f64")],
     )
     assert np.isnan(got[3]) and got[2] == 3.0, got
+    # Python floats and math.pow follow CPython: 1.0 for x ** 0.0 and 1.0 ** y, a signalling NaN too
+    snan = np.array([2.0, 0.5, 1.0, 3.0])
+    snan.view(np.uint64)[1] = 0x7FF0000000000001
+    body = "o[i] = 1.0 ** float(x[i]) + math.pow(1.0, x[i]) + math.pow(x[i], 0.0) + float(x[i]) ** (0.0 * i)"
+    got = agree(build, device, "x: Array[f64], o: Array[f64]", body, [snan, zeros("f64")])
+    assert list(got) == [4.0, 4.0, 4.0, 4.0], got
     xs = np.random.default_rng(22).uniform(-3, 3, 256)
     if device == "cpu":  # natively exactly the C library's; libdevice's pow is within its documented ulps
         agree(

@@ -134,13 +134,17 @@ CATALOGUE = [
     ("v = n ** -2", "n ** -2", "negative power", "float base"),
     ("v = (x[0] > 0.0 or len(x) > 1) + 1", "x[0] > 0.0 or len(x) > 1", "a Python bool or a NumPy bool", "bool(...)"),
     ("v = ~max(x[0] > 0.0, len(x) > 1)", "max(x[0]", "a Python bool or a NumPy bool", "boolean(...)"),
-    ("v = x[0] > 0.0 if n else len(x) > 1\nv = not v", "x[0] > 0.0 if n", "a Python bool or a NumPy bool", None),
+    ("v = x[0] > 0.0 if n else len(x) > 1\nw = ~v", "v", "a Python bool or a NumPy bool", None),
+    ("c = False\nif n > 1:\n    c = x[0] > 0.0\nw = c + 0", "c + 0", "a Python bool or a NumPy bool", None),
+    ("v = ~(len(x) < 2 < x[0]) + 0", "len(x) < 2", "a Python bool or a NumPy bool", "bool(...)"),
+    ("v = either(x[0], n) + 1", "either(x[0], n)", "a Python bool or a NumPy bool", "bool(...)"),
     ("v = np.sqrt(x[0])", "np.sqrt", "`numpy.sqrt` is not supported", "math.sqrt(x)"),
     ("v = np.arctan2(x[0], x[1])", "np.arctan2", "`numpy.arctan2` is not supported", "math.atan2(x)"),
     ("v = np.clip(x[0], 0.0, 1.0)", "np.clip", "`numpy.clip` is not supported", "min(max(x, lo), hi)"),
     ("v = 2 ** (int(n) - 3)", "2 ** (int(n) - 3)", "a power that may be negative", "2.0 ** e"),
     ("for j in range(-3, 1):\n    v = j ** j", "j ** j", "a power that may be negative", "1 << e"),
     ("for j in range(4):\n    j = j - 1\n    v = 3 ** j", "3 ** j", "a power that may be negative", None),
+    ("for j in range(1):\n    a, (j, b) = 1, (-2, 3)\n    v = 2 ** j", "2 ** j", "a power that may be negative", None),
     ("v = i32(2**40)", "2**40", "out of bounds for i32", "OverflowError"),
     ("x2 = gpu.shared_array(i32, 4)\nx2[0] = 3000000000", "3000000000", "out of bounds for i32", None),
     ("v = 1 // 0", "1 // 0", "division by zero", "ZeroDivisionError"),
@@ -191,6 +195,14 @@ def needs(a, b=1):
 
 def scaled(a, k=math.pi):
     return a * k
+
+def either(a, m):
+    if m > 1:
+        return False
+    return x_positive(a)
+
+def x_positive(a):
+    return a > 0.0
 
 def maybe(a):
     if a > 0:

@@ -68,7 +68,10 @@ class OperatorLowerer(LowererParts):
             self.check(
                 b.not_(b.and_(b.fcmp_ordered("==", left, zero), b.fcmp_ordered("<", right, zero))), "zerodiv", loc
             )
-        result = self.ops.binop("**", left, right, WEAK_FLOAT, right_const)
+        if right_const == 2:
+            result = self.ops.binop("**", left, right, WEAK_FLOAT, right_const)  # x * x
+        else:  # CPython: 1.0 for x ** 0.0 and 1.0 ** y, whatever x and y (C's pow: NaN for a signalling NaN)
+            result = self.ops.python_power(left, right, storage(WEAK_FLOAT))
         fabs = self.ops.intrinsic("llvm.fabs", [left.type])
         inf = llir.Constant(left.type, float("inf"))
 

@@ -71,8 +71,8 @@ def math_call(ops: Ops, name: str, args: list[llir.Value]) -> llir.Value:
         args = [args[0], b.trunc(n, I32)]
     if ops.fastmath and ty == F32 and name in FAST_F32:
         return ops.libcall(FAST_F32[name], args, ty)
-    if name == "pow":  # `**`'s pow: the C library's result for signalling NaNs on the GPU too
-        return ops.power(args[0], args[1], Scalar("f32" if ty == F32 else "f64"), None)
+    if name == "pow":  # CPython's math.pow: 1.0 for pow(x, 0) and pow(1, y), whatever x and y
+        return ops.python_power(args[0], args[1], Scalar("f32" if ty == F32 else "f64"))
     suffix = "f" if ty == F32 else ""
     return ops.libcall(f"__nv_{_LIBDEVICE_NAMES.get(name, name)}{suffix}", args, ty)
 

@@ -276,6 +276,14 @@ class Ops:
             return result
         return b.call(self._ipow(a.type, signed=s.kind == "i"), [a, e])
 
+    def python_power(self, a: llir.Value, e: llir.Value, s: Scalar) -> llir.Value:
+        """``pow`` as CPython computes ``float ** float`` and ``math.pow``: 1.0 where the exponent is 0 or
+        the base 1, whatever the other operand (a signalling NaN too, where C's ``pow`` gives NaN)."""
+        b, one = self.b, llir.Constant(a.type, 1.0)
+        result = self.power(a, e, s, None)
+        exact = b.or_(b.fcmp_ordered("==", e, llir.Constant(e.type, 0.0)), b.fcmp_ordered("==", a, one))
+        return b.select(exact, one, result)
+
     def _signalling(self, v: llir.Value, s: Scalar) -> llir.Value:
         """Whether ``v`` is a signalling NaN: the one NaN whose quiet bit (the top of the mantissa) is clear."""
         b, ity = self.b, llir.IntType(s.bits)

@@ -15,6 +15,7 @@ from ..errors import CompileError, Loc
 from ..frontend.constants import is_integer
 from ..frontend.discover import EnumSym, ExternalSym, FunctionSym, StructSym, TypeVarSym, UnknownSym
 from ..types import (
+    BOOL,
     NONE,
     WEAK_BOOL,
     WEAK_COMPLEX,
@@ -249,6 +250,8 @@ class CallChecker:
             if root is not None:
                 self.tf.writes.update(self.aliases.get(root, set()))
         self.tf.uses_barrier |= spec.uses_barrier
+        if spec.either_return:  # a Python bool on some paths, a NumPy bool on others
+            self.either_bool(e, [], [BOOL, WEAK_BOOL])
         return spec.return_type
 
     def check_storable(self, node: ir.Expr, value: Type, dest: Type, message: str) -> None:

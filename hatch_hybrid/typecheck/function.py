@@ -89,6 +89,7 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
         # values that are a Python bool or a NumPy bool depending on the operand Python returns
         # (`i < n and x[i] > 0`), not yet used where the two mean the same (see either_bool)
         self.either_bools: dict[int, Loc] = {}
+        self.either_vars: set[str] = set()  # locals holding such a value (or assigned both kinds of bool)
 
     # ------------------------------------------------------------------ driver
     def run(self) -> None:
@@ -110,6 +111,7 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
             if tf.locals == before:
                 break
         self.final = True
+        self.either_bools = {}  # the final round notes every use again
         self._round()
         self._check_params()
         self._check_either_bools()
@@ -179,6 +181,8 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
             )
         result = values[0][0]
         for t, loc in values[1:]:
+            if {result, t} == {BOOL, WEAK_BOOL}:  # each call's value is either kind, as `a and b` is
+                self.tf.either_return = True
             merged = unify_assignment(result, t)
             if merged is None:
                 raise CompileError(
@@ -254,6 +258,9 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
                 raise CompileError(s.loc, f"`{type(s).__name__.lower()}` outside a loop")
         elif isinstance(s, ir.Return):
             t = self.expr(s.value) if s.value is not None else NONE
+            if s.value is not None and s.value.nid in self.either_bools:  # the call's value is either kind
+                self.either_bools.pop(s.value.nid)
+                self.tf.either_return = True
             self.returns.append((t, s.loc))
         elif isinstance(s, ir.ExprStmt):
             self.expr(s.value)
@@ -269,7 +276,7 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
         bool or a NumPy bool depending on the operand Python returns: the two are the same as conditions,
         stored or converted, and differ in arithmetic (``~True`` is -2, ``~np.True_`` False)."""
         mixed = {BOOL, WEAK_BOOL} <= set(types) or any(n.nid in self.either_bools for n in operands)
-        if mixed and self.final:
+        if mixed:
             for n in operands:
                 self.either_bools.pop(n.nid, None)
             self.either_bools[e.nid] = e.loc
@@ -285,8 +292,8 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
                 loc,
                 "this value is a Python bool or a NumPy bool, depending on the operand Python returns, and the "
                 "two differ in arithmetic (~True is -2, ~np.True_ is False; True + True is 2)",
-                "use it as a condition (if, while, not) or store it, or convert it first: bool(...) for a Python "
-                "bool, boolean(...) for a NumPy bool",
+                "use it (or a variable holding it) as a condition (if, while, not), store it into an array, or "
+                "convert it first: bool(...) for a Python bool, boolean(...) for a NumPy bool",
             )
 
     def condition(self, test: ir.Expr) -> None:
@@ -339,6 +346,11 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
                     [Note(self.assigned[name], f"`{name}` is first assigned a {old} here")],
                 )
             tf.locals[name] = merged
+            if {old, value} == {BOOL, WEAK_BOOL}:  # `c = False` here, `c = x[i] > 0` there
+                self.either_vars.add(name)
+        if value_node.nid in self.either_bools:  # the variable holds either kind of bool from here
+            self.either_bools.pop(value_node.nid)
+            self.either_vars.add(name)
         if isinstance(value, ArrayT):
             root = array_root(value_node)  # a view of an array parameter aliases it
             self.aliases.setdefault(name, set()).update(self.aliases.get(root, set()) if root else set())
@@ -397,6 +409,7 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
                 results.add(tf.cmptypes[(e.nid, k)].result)
                 left = right
             # Python numbers compare to a Python bool; a chain mixing them with NumPy scalars gives either
+            self.either_bool(e, [], list(results))
             return WEAK_BOOL if results == {WEAK_BOOL} else BOOL
         if isinstance(e, (ir.BoolOp, ir.IfExp)):
             if isinstance(e, ir.IfExp):
@@ -506,6 +519,8 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
 
     def name(self, e: ir.Name) -> Type:
         tf = self.tf
+        if e.id in self.either_vars:
+            self.either_bools[e.nid] = e.loc
         if e.id in self.local_names:
             t = tf.locals.get(e.id)
             if t is None:

@@ -3,7 +3,7 @@
 ``b ** e`` of two Python ints is an int in Python only while ``e >= 0``; a negative ``e`` gives a float,
 whose type would depend on a value the device sees only at run time. The compiler therefore accepts
 such a power only where it can tell from the source that ``e`` is not negative: a constant, a thread
-or block index or size, ``len``, an array's shape, ``abs``, a ``range`` loop variable counting from a
+or block index or size, ``len``, an array's shape, ``abs``, a comparison, a ``range`` loop variable counting from a
 non-negative start (or down to a non-negative stop) and never assigned otherwise, and ``+ * // % & | >>
 min max`` and conditional expressions of those.
 """
@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import ir
+from ..types import ArrayT
 from . import rules
 from .typed import TypedFunction
 
@@ -31,8 +32,15 @@ def _nonnegative(e: ir.Expr, tf: TypedFunction, counters: set[str]) -> bool:
         return bool(value >= 0)
     if isinstance(e, ir.Name):
         return e.id in counters
-    if isinstance(e, ir.Subscript):  # a.shape[k]
-        return isinstance(e.value, ir.Attribute) and e.value.attr == "shape"
+    if isinstance(e, ir.Subscript):  # a.shape[k] of an array
+        base = e.value.value if isinstance(e.value, ir.Attribute) else None
+        return (
+            isinstance(e.value, ir.Attribute)
+            and e.value.attr == "shape"
+            and isinstance(tf.types.get(base.nid) if base is not None else None, ArrayT)
+        )
+    if isinstance(e, ir.Compare):  # a bool: 0 or 1
+        return True
     if isinstance(e, ir.IfExp):
         return _nonnegative(e.body, tf, counters) and _nonnegative(e.orelse, tf, counters)
     if isinstance(e, ir.BinOp):
@@ -61,8 +69,7 @@ def _counters(tf: TypedFunction) -> set[str]:
         if isinstance(node, ir.ForRange):
             loops.setdefault(node.target.id, []).append(node)
         elif isinstance(node, (ir.Assign, ir.AugAssign)):
-            targets = node.target.elts if isinstance(node.target, ir.TupleExpr) else [node.target]
-            assigned.update(t.id for t in targets if isinstance(t, ir.Name))
+            assigned.update(_target_names(node.target))
     counters: set[str] = set()
     changed = True
     while changed:  # a loop may start from another loop's variable
@@ -72,6 +79,15 @@ def _counters(tf: TypedFunction) -> set[str]:
                 counters.add(name)
                 changed = True
     return counters
+
+
+def _target_names(target: ir.Expr) -> list[str]:
+    """The variables an assignment target binds (nested tuples too; not the names in an index)."""
+    if isinstance(target, ir.Name):
+        return [target.id]
+    if isinstance(target, ir.TupleExpr):
+        return [name for t in target.elts for name in _target_names(t)]
+    return []
 
 
 def _counts(loop: ir.ForRange, tf: TypedFunction, counters: set[str]) -> bool:

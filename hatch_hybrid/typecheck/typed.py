@@ -44,6 +44,7 @@ class TypedFunction:
     writes: set[int] = field(default_factory=set)  # indices of array parameters written
     consulted: set[str] = field(default_factory=set)  # modules whose names checking this function read
     uses_barrier: bool = False
+    either_return: bool = False  # returns a Python bool on some paths and a NumPy bool on others
 
     def type_of(self, node: ir.Node) -> Type | None:
         return self.types.get(node.nid)

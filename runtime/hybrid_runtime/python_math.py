@@ -39,12 +39,25 @@ def _c_library() -> ctypes.CDLL:
 
 
 def _c_function(c_name: str, name: str) -> Callable[[float], float]:
-    """The C library's ``double c_name(double)``, as Python's ``math.<name>``."""
-    function = getattr(_c_library(), c_name)
-    function.argtypes, function.restype = [ctypes.c_double], ctypes.c_double
+    """The C library's ``double c_name(double)``, as Python's ``math.<name>``: looked up at the first
+    call; where no C library can be loaded (a static interpreter), Python's own, with C's results
+    where Python raises (a pole or an overflow: inf)."""
+    found: list[Any] = []
 
     def call(x: float) -> float:
-        return float(function(float(x)))
+        if not found:
+            try:
+                function = getattr(_c_library(), c_name)
+                function.argtypes, function.restype = [ctypes.c_double], ctypes.c_double
+                found.append(function)
+            except (OSError, AttributeError):
+                found.append(None)
+        if found[0] is not None:
+            return float(found[0](float(x)))
+        try:
+            return float(getattr(math, name)(x))
+        except (ValueError, OverflowError):
+            return math.nan if x < 0 and (math.isinf(x) or x == math.floor(x)) and name == "gamma" else math.inf
 
     call.__name__ = call.__qualname__ = name
     return call
@@ -200,7 +213,30 @@ def with_ieee_math(func: types.FunctionType) -> types.FunctionType:
             globs[name] = _REPLACE[id(value)]
         elif name in names and isinstance(value, types.FunctionType):
             globs[name] = with_ieee_math(value)
+        elif name in names and isinstance(value, types.ModuleType) and _user_module(value):
+            globs[name] = _module_with_ieee_math(value, names)
     return copy
+
+
+def _user_module(module: types.ModuleType) -> bool:
+    """A module of the kernel's package or its dependencies (not the runtime, NumPy or the stdlib)."""
+    top = module.__name__.partition(".")[0]
+    return top not in ("hybrid_runtime", "numpy") and top not in sys.stdlib_module_names
+
+
+def _module_with_ieee_math(module: types.ModuleType, names: set[str]) -> types.ModuleType:
+    """A stand-in for a module whose functions a kernel calls as ``module.f(...)``: those functions with
+    :data:`ieee_math`, everything else the module's own."""
+    members = {
+        n: with_ieee_math(v)
+        for n in names
+        if isinstance(v := getattr(module, n, None), types.FunctionType) and v.__module__ == module.__name__
+    }
+    if not members:
+        return module
+    proxy = types.ModuleType(module.__name__, module.__doc__)
+    proxy.__dict__.update({**vars(module), **members})
+    return proxy
 
 
 def _names(code: types.CodeType) -> list[str]:

@@ -149,6 +149,13 @@ def built_package(
     write_package_artifacts(kernels, TEST_ARCHS, root)
     if compiled is not None:
         compiled.update({k.decl.name: k for k in kernels})
+    with imported_package(root, name) as module:
+        yield module
+
+
+@contextlib.contextmanager
+def imported_package(root: Path, name: str) -> Iterator[ModuleType]:
+    """``<root>/<name>/kern.py`` imported; the package is forgotten again afterwards."""
     sys.path.insert(0, str(root))
     try:
         yield importlib.import_module(f"{name}.kern")

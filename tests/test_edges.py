@@ -24,12 +24,16 @@ def _launch(kernel, device: str, args: list, n: int):
     return args[-1]
 
 
-def agree(build, device: str, params: str, body: str, args: list, n: int = 4, helpers: str = "") -> np.ndarray | str:
+def agree(
+    build, device: str, params: str, body: str, args: list, n: int = 4, helpers: str = "", **modules: str
+) -> np.ndarray | str:
     """Run ``body`` (indented for the kernel, ``i`` the thread's index) on the Python path and on
     ``device``: the results agree bit for bit (NaN equals NaN), or both raise the same exception with
-    the same message; returns the result, or the exception's "Type: message"."""
+    the same message; returns the result, or the exception's "Type: message". ``modules``: more
+    modules of the package, by name."""
     body = "".join(f"    {line}\n" for line in body.strip("\n").splitlines())
-    built = build(f"{KERNEL_PRELUDE}\n{helpers}\n@kernel\ndef k({params}):\n    i = gpu.global_tid_x()\n{body}")
+    source = f"{KERNEL_PRELUDE}\n{helpers}\n@kernel\ndef k({params}):\n    i = gpu.global_tid_x()\n{body}"
+    built = build(source, **modules)
     outcomes = []
     for where in ("cpu-python", device):
         try:
@@ -37,7 +41,7 @@ def agree(build, device: str, params: str, body: str, args: list, n: int = 4, he
         except (ArithmeticError, ValueError) as exc:
             # the package's file as the manifest names it (the Python path names the full path here, as the
             # test's package is no longer on sys.path)
-            outcomes.append(re.sub(r"\(/\S*/(\w+/kern\.py:)", r"(\1", f"{type(exc).__name__}: {exc}"))
+            outcomes.append(re.sub(r"\(/\S*/(\w+/\w+\.py:)", r"(\1", f"{type(exc).__name__}: {exc}"))
     python, other = outcomes
     if isinstance(python, str) or isinstance(other, str):
         assert str(python) == str(other), f"{body}\nPython path: {python}\n{device}: {other}"
@@ -230,27 +234,12 @@ def test_python_ints_beyond_64_bits_raise_everywhere(build, device, params, body
 @pytest.mark.parametrize("device", PATHS)
 def test_helpers_in_other_modules_follow_the_same_rules(build, device):
     """The Python path's `int` and `math` reach helpers called as `module.f(...)` too."""
-    source = (
-        KERNEL_PRELUDE
-        + """
-from . import util
-
-@kernel
-def k(x: Array[f64], o: Array[i64]):
-    i = gpu.global_tid_x()
-    o[i] = util.h(x[i]) % 7
-"""
-    )
     util = "import math\n\ndef h(v):\n    return int(v) + math.floor(v)\n"
-    built = build(source, util=util)
-    outcomes = []
-    for where in ("cpu-python", device):
-        try:
-            outcomes.append(_launch(built.module.k, where, [np.array([1.0, 2.0, 1e19, 3.0]), zeros("i64")], 4))
-        except OverflowError as exc:
-            outcomes.append(re.sub(r"\(/\S*/(\w+/util\.py:)", r"(\1", str(exc)))
-    assert all(isinstance(o, str) and "out of bounds for int64" in o for o in outcomes), outcomes
-    assert outcomes[0] == outcomes[1]
+    params, body = "x: Array[f64], o: Array[i64]", "o[i] = util.h(x[i]) % 7"
+    args = [np.array([1.0, 2.0, 1e19, 3.0]), zeros("i64")]
+    got = agree(build, device, params, body, args, helpers="from . import util", util=util)
+    assert isinstance(got, str) and got.startswith("OverflowError:") and "out of bounds for int64" in got, got
+    assert "util.py:" in got, got
 
 
 @pytest.mark.parametrize("device", PATHS)

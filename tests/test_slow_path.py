@@ -4,16 +4,14 @@ from the project's pyproject.toml."""
 
 from __future__ import annotations
 
-import importlib
 import shutil
-import sys
 import warnings
 from pathlib import Path
 
 import hybrid_runtime as hr
 import numpy as np
 import pytest
-from conftest import built_package
+from conftest import built_package, imported_package
 from hybrid_runtime import slowpath
 
 from hatch_hybrid.cli import main as cli_main
@@ -57,13 +55,8 @@ def _launch(module, device: str = "cpu") -> list[warnings.WarningMessage]:
 
 
 def _imported(root: Path, name: str):
-    sys.path.insert(0, str(root))
-    try:
-        return importlib.import_module(f"{name}.kern")
-    finally:
-        sys.path.remove(str(root))
-        for m in [m for m in sys.modules if m.split(".")[0] == name]:
-            del sys.modules[m]
+    with imported_package(root, name) as module:
+        return module
 
 
 def test_a_project_without_the_hook_table_warns_once_with_the_fix(tmp_path, fresh):

@@ -148,9 +148,8 @@ class CallLowerer(LowererParts):
         return self.ops.minmax(callee.name, values, t)
 
     def _check_complex_abs(self, z: llir.Value, magnitude: llir.Value, loc: Loc) -> None:
-        b, fabs = self.b, self.ops.intrinsic("llvm.fabs", [magnitude.type])
-        inf = llir.Constant(magnitude.type, float("inf"))
-        finite = [b.fcmp_ordered("<", b.call(fabs, [part]), inf) for part in self.ops.complex.parts(z)]
+        b, inf = self.b, llir.Constant(magnitude.type, float("inf"))
+        finite = [self.ops.is_finite(part) for part in self.ops.complex.parts(z)]
         overflow = b.and_(b.fcmp_ordered("==", magnitude, inf), b.and_(*finite))
         self.check(b.not_(overflow), "overflow", loc, COMPLEX_ABS_OVERFLOW)
 

@@ -72,13 +72,8 @@ class OperatorLowerer(LowererParts):
             result = self.ops.binop("**", left, right, WEAK_FLOAT, right_const)  # x * x
         else:  # CPython: 1.0 for x ** 0.0 and 1.0 ** y, whatever x and y (C's pow: NaN for a signalling NaN)
             result = self.ops.python_power(left, right, storage(WEAK_FLOAT))
-        fabs = self.ops.intrinsic("llvm.fabs", [left.type])
-        inf = llir.Constant(left.type, float("inf"))
-
-        def finite(v: llir.Value) -> llir.Value:
-            return b.fcmp_ordered("<", b.call(fabs, [v]), inf)
-
-        overflow = b.and_(b.and_(b.fcmp_ordered("==", b.call(fabs, [result]), inf), finite(left)), finite(right))
+        finite = self.ops.is_finite
+        overflow = b.and_(b.and_(self.ops.is_inf(result), finite(left)), finite(right))
         self.check(b.not_(overflow), "overflow", loc, PYTHON_POW_OVERFLOW)
         return result
 

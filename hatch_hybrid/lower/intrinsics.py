@@ -57,11 +57,9 @@ def math_call(ops: Ops, name: str, args: list[llir.Value]) -> llir.Value:
     if name in _LLVM_MATH:
         return b.call(ops.intrinsic(_LLVM_MATH[name], [ty], nargs=len(args)), args, fastmath=ops.fp_flags)
     if name in _CLASSIFY:
-        inf = llir.Constant(ty, float("inf"))
         if name == "isnan":
             return b.fcmp_unordered("uno", args[0], args[0])
-        magnitude = b.call(ops.intrinsic("llvm.fabs", [ty]), args)
-        return b.fcmp_ordered("==" if name == "isinf" else "<", magnitude, inf)
+        return ops.is_inf(args[0]) if name == "isinf" else ops.is_finite(args[0])
     if name in _SCALE:  # CPython: x * (180 / pi), x * (pi / 180), the constants rounded once
         return b.fmul(args[0], llir.Constant(ty, _SCALE[name]), flags=ops.fp_flags)
     if name == "ldexp":  # C takes an int exponent; beyond +-2**16 every result is 0 or inf already

@@ -284,6 +284,18 @@ class Ops:
         exact = b.or_(b.fcmp_ordered("==", e, llir.Constant(e.type, 0.0)), b.fcmp_ordered("==", a, one))
         return b.select(exact, one, result)
 
+    def is_finite(self, v: llir.Value) -> llir.Value:
+        """``|v| < inf``: false for infinities and NaN."""
+        return self._magnitude_vs_inf("<", v)
+
+    def is_inf(self, v: llir.Value) -> llir.Value:
+        """``|v| == inf``."""
+        return self._magnitude_vs_inf("==", v)
+
+    def _magnitude_vs_inf(self, op: str, v: llir.Value) -> llir.Value:
+        magnitude = self.b.call(self.intrinsic("llvm.fabs", [v.type]), [v])
+        return self.b.fcmp_ordered(op, magnitude, llir.Constant(v.type, float("inf")))
+
     def _signalling(self, v: llir.Value, s: Scalar) -> llir.Value:
         """Whether ``v`` is a signalling NaN: the one NaN whose quiet bit (the top of the mantissa) is clear."""
         b, ity = self.b, llir.IntType(s.bits)

@@ -426,10 +426,16 @@ class _Watched(np.ndarray):
     cast = False
 
     def __setitem__(self, key, value):  # type: ignore[no-untyped-def]
-        if self.dtype.kind == "u" and isinstance(value, np.floating):
-            if not (np.isfinite(value) and 0 <= float(np.trunc(value)) <= np.iinfo(self.dtype).max):
-                _Watched.cast = True
+        if self.dtype.kind == "u":
+            _note_cast(value, np.iinfo(self.dtype))
         super().__setitem__(key, value)
+
+
+def _note_cast(value: object, info: np.iinfo) -> None:
+    """Note a NumPy float that the integer type ``info`` describes cannot hold once truncated (exact
+    comparisons: a float32 of 2**64 is out of u64's range)."""
+    if isinstance(value, np.floating) and not (np.isfinite(value) and info.min <= float(np.trunc(value)) <= info.max):
+        _Watched.cast = True
 
 
 class _WatchedCast:
@@ -441,10 +447,7 @@ class _WatchedCast:
         self.convert, self.info = convert, info
 
     def __call__(self, value):  # type: ignore[no-untyped-def]
-        if isinstance(value, np.floating) and not (
-            np.isfinite(value) and self.info.min <= float(np.trunc(value)) <= self.info.max
-        ):
-            _Watched.cast = True
+        _note_cast(value, self.info)
         return self.convert(value)
 
 

@@ -238,6 +238,16 @@ def walk(node: Node) -> Iterator[Node]:
         yield from walk(child)
 
 
+def target_names(target: Expr) -> list[Name]:
+    """The variables an assignment target binds, nested tuples too (not the names in an index or in
+    an attribute's base: ``a[j] = v`` and ``p.x = v`` bind none)."""
+    if isinstance(target, Name):
+        return [target]
+    if isinstance(target, TupleExpr):
+        return [name for t in target.elts for name in target_names(t)]
+    return []
+
+
 def dump(fn: Function, type_of: Callable[[Node], Any] | None = None) -> str:
     """Render a function as indented text; with ``type_of``, every expression shows its type."""
     lines: list[str] = []

@@ -33,6 +33,7 @@ from ..types import (
 )
 from . import rules
 from .arguments import bind_arguments, bound_nodes
+from .bools import EitherBoolChecker
 from .cuda_spelling import gpu_name
 from .printing import check_print
 from .tables import refuse_write
@@ -68,7 +69,7 @@ def numpy_spelling(name: str) -> str | None:
     )
 
 
-class CallChecker:
+class CallChecker(EitherBoolChecker):
     tf: TypedFunction
     program: ProgramLike
     module: str
@@ -77,12 +78,6 @@ class CallChecker:
     _defaults: dict[tuple[int, str], ir.Const]  # default values' nodes, per call and parameter
 
     def expr(self, e: ir.Expr) -> Type:  # provided by FunctionChecker
-        raise NotImplementedError
-
-    def either_bool(self, e: ir.Expr, operands: list[ir.Expr], types: list[Type]) -> None:  # FunctionChecker
-        raise NotImplementedError
-
-    def same_as_either_bool(self, e: ir.Expr) -> None:  # FunctionChecker
         raise NotImplementedError
 
     def as_table(self, node: ir.Expr, loc: Loc, required: bool = True) -> TableT | None:  # TableChecker

@@ -114,24 +114,16 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
         self.either_bools = {}  # the final round notes every use again
         self._round()
         self._check_params()
-        self._check_either_bools()
+        self.check_either_bools()
         self._finish_returns()
         self._check_struct_sharing()
         check_printed_locals(tf, self.weak_assigned)
 
     def _assigned_names(self, block: list[ir.Stmt]) -> set[str]:
         out: set[str] = set()
-
-        def targets(t: ir.Expr) -> None:
-            if isinstance(t, ir.Name):
-                out.add(t.id)
-            elif isinstance(t, ir.TupleExpr):
-                for e in t.elts:
-                    targets(e)
-
         for s in block:
             if isinstance(s, (ir.Assign, ir.AugAssign)):
-                targets(s.target)
+                out.update(name.id for name in ir.target_names(s.target))
             elif isinstance(s, ir.ForRange):
                 out.add(s.target.id)
                 out |= self._assigned_names(s.body)
@@ -258,8 +250,7 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
                 raise CompileError(s.loc, f"`{type(s).__name__.lower()}` outside a loop")
         elif isinstance(s, ir.Return):
             t = self.expr(s.value) if s.value is not None else NONE
-            if s.value is not None and s.value.nid in self.either_bools:  # the call's value is either kind
-                self.either_bools.pop(s.value.nid)
+            if s.value is not None and self.takes_either_bool(s.value):  # each call's value is either kind
                 self.tf.either_return = True
             self.returns.append((t, s.loc))
         elif isinstance(s, ir.ExprStmt):
@@ -270,31 +261,6 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
             pass
         else:  # pragma: no cover - the parser produces no other statements
             raise CompileError(s.loc, f"unsupported statement {type(s).__name__}")
-
-    def either_bool(self, e: ir.Expr, operands: list[ir.Expr], types: list[Type]) -> None:
-        """Note ``e`` (``and``/``or``, a conditional expression, ``min``/``max``) if its value can be a Python
-        bool or a NumPy bool depending on the operand Python returns: the two are the same as conditions,
-        stored or converted, and differ in arithmetic (``~True`` is -2, ``~np.True_`` False)."""
-        mixed = {BOOL, WEAK_BOOL} <= set(types) or any(n.nid in self.either_bools for n in operands)
-        if mixed:
-            for n in operands:
-                self.either_bools.pop(n.nid, None)
-            self.either_bools[e.nid] = e.loc
-
-    def same_as_either_bool(self, e: ir.Expr) -> None:
-        """``e``'s value is used where a Python bool and a NumPy bool mean the same."""
-        self.either_bools.pop(e.nid, None)
-
-    def _check_either_bools(self) -> None:
-        if self.either_bools:
-            loc = min(self.either_bools.values(), key=lambda loc: (loc.line, loc.col))
-            raise CompileError(
-                loc,
-                "this value is a Python bool or a NumPy bool, depending on the operand Python returns, and the "
-                "two differ in arithmetic (~True is -2, ~np.True_ is False; True + True is 2)",
-                "use it (or a variable holding it) as a condition (if, while, not), store it into an array, or "
-                "convert it first: bool(...) for a Python bool, boolean(...) for a NumPy bool",
-            )
 
     def condition(self, test: ir.Expr) -> None:
         t = self.expr(test)
@@ -346,11 +312,7 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
                     [Note(self.assigned[name], f"`{name}` is first assigned a {old} here")],
                 )
             tf.locals[name] = merged
-            if {old, value} == {BOOL, WEAK_BOOL}:  # `c = False` here, `c = x[i] > 0` there
-                self.either_vars.add(name)
-        if value_node.nid in self.either_bools:  # the variable holds either kind of bool from here
-            self.either_bools.pop(value_node.nid)
-            self.either_vars.add(name)
+        self.either_bool_assignment(name, old, value, value_node)
         if isinstance(value, ArrayT):
             root = array_root(value_node)  # a view of an array parameter aliases it
             self.aliases.setdefault(name, set()).update(self.aliases.get(root, set()) if root else set())
@@ -496,9 +458,8 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
         for stmt in self.fn.body:
             for node in ir.walk(stmt):
                 if isinstance(node, (ir.Assign, ir.AugAssign)):
-                    for target in ir.walk(node.target):
-                        if isinstance(target, ir.Name):
-                            locs.setdefault(target.id, target.loc)
+                    for target in ir.target_names(node.target):
+                        locs.setdefault(target.id, target.loc)
                 elif isinstance(node, ir.ForRange):
                     locs.setdefault(node.target.id, node.target.loc)
                     if "range" in shadowed:
@@ -519,8 +480,7 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
 
     def name(self, e: ir.Name) -> Type:
         tf = self.tf
-        if e.id in self.either_vars:
-            self.either_bools[e.nid] = e.loc
+        self.either_bool_name(e)
         if e.id in self.local_names:
             t = tf.locals.get(e.id)
             if t is None:

@@ -69,7 +69,7 @@ def _counters(tf: TypedFunction) -> set[str]:
         if isinstance(node, ir.ForRange):
             loops.setdefault(node.target.id, []).append(node)
         elif isinstance(node, (ir.Assign, ir.AugAssign)):
-            assigned.update(_target_names(node.target))
+            assigned.update(name.id for name in ir.target_names(node.target))
     counters: set[str] = set()
     changed = True
     while changed:  # a loop may start from another loop's variable
@@ -79,15 +79,6 @@ def _counters(tf: TypedFunction) -> set[str]:
                 counters.add(name)
                 changed = True
     return counters
-
-
-def _target_names(target: ir.Expr) -> list[str]:
-    """The variables an assignment target binds (nested tuples too; not the names in an index)."""
-    if isinstance(target, ir.Name):
-        return [target.id]
-    if isinstance(target, ir.TupleExpr):
-        return [name for t in target.elts for name in _target_names(t)]
-    return []
 
 
 def _counts(loop: ir.ForRange, tf: TypedFunction, counters: set[str]) -> bool:

@@ -163,6 +163,7 @@ class HostCode:
     checks: list[dict[str, Any]] = field(default_factory=list)  # sites of failed checks (assert, bounds)
     prints: dict[str, Any] = field(default_factory=dict)  # print() sites and buffer bytes (lower.printing)
     unsupported: str = ""
+    sanitize: dict[str, Any] = field(default_factory=dict)  # the sanitized entry's manifest entry ({}: none)
 
     def manifest_entry(self, symbol: str) -> dict[str, Any]:
         if self.unsupported:
@@ -181,6 +182,8 @@ class HostCode:
             entry["checks"] = self.checks
         if self.prints:
             entry["prints"] = self.prints
+        if self.sanitize:
+            entry["sanitize"] = self.sanitize
         return entry
 
     def cache_entry(self) -> dict[str, Any]:
@@ -242,6 +245,7 @@ class Options:
     cubin: bool | None = None
     cpu: list[str] = field(default_factory=list)  # host targets to compile native CPU code for
     cpu_checks: bool = False  # bounds checks on every array access of native CPU code
+    cpu_sanitize: bool = True  # native CPU code: each kernel's sanitized entry too (launch(sanitize=True))
     lineinfo: bool = True  # .file/.loc directives in the PTX (and cubins): Python lines in profilers
     lints: LintSettings = field(default_factory=LintSettings)  # how lint findings are reported
     cache: KernelCache = field(default_factory=lambda: KernelCache(None))
@@ -291,6 +295,7 @@ def _compile_variant(program: Program, decl: KernelDecl, options: Options, typev
     variant = {name.rsplit(".", 1)[-1]: str(t) for name, t in typevars.items()}
     key_options = {**decl.options, "variant": variant} if variant else decl.options
     targets = options.archs + [f"cpu:{t}" for t in options.cpu] + (["cpu-checks"] if options.cpu_checks else [])
+    targets += [] if options.cpu_sanitize else ["no-cpu-sanitize"]
     targets += [] if options.lineinfo else ["no-lineinfo"]
     key = options.cache.key(decl.qualname, key_options, targets, machine_code, COMPILER_ID)
     entry = options.cache.load(key, program.index)
@@ -382,39 +387,67 @@ def _compile(
 
 def _compile_host(program: Program, decl: KernelDecl, result: CompiledKernel, options: Options) -> HostCode:
     """Native CPU code for each target in ``options.cpu``: the typed IR lowered once for the host,
-    then optimised and emitted per target."""
+    then optimised and emitted per target (and per CPU level); with ``options.cpu_sanitize`` also the
+    kernel's sanitized entry (:mod:`hatch_hybrid.lower.sanitize`), baseline level only."""
     typed = result.typed
     assert typed is not None
+    try:
+        code, lowerer = _lower_host(program, decl, typed, options, sanitize=False)
+    except NativeUnsupported as exc:
+        return HostCode(unsupported=str(exc))
+    levels = sorted({level for t in options.cpu for level, _ in TARGETS[t].levels})
+    symbols = {level: entry_symbol(typed.symbol, level) for level in ["", *levels]}
+    for symbol in symbols.values():
+        _add_host_entry(lowerer, typed, symbol, code.frame_bytes, sanitize=False)
+    sanitized: ModuleLowerer | None = None
+    if options.cpu_sanitize:
+        san, sanitized = _lower_host(program, decl, typed, options, sanitize=True)
+        code.sanitize = san.manifest_entry(typed.symbol + SANITIZED_SUFFIX)
+        code.sanitize.update(
+            yields=list(sanitized.yield_sites),
+            shared=[_site_entry(program, site) for _, site in sorted(sanitized.shared_arrays.items())],
+            shared_granule=_granule(sanitized.shared_items),
+        )
+        _add_host_entry(sanitized, typed, typed.symbol + SANITIZED_SUFFIX, san.frame_bytes, sanitize=True)
+    text = lowerer.text()
+    if options.dump_dir is not None:
+        options.dump_dir.mkdir(parents=True, exist_ok=True)
+        (options.dump_dir / f"{typed.symbol}.host.ll").write_text(text)
+    for target in options.cpu:
+        for level in ["", *(level for level, _ in TARGETS[target].levels)]:
+            mod = host_emit.optimise(text, {symbols[level]}, target, level)
+            key = f"{target}/{level}" if level else target
+            if options.dump_dir is not None:
+                (options.dump_dir / f"{typed.symbol}.{key.replace('/', '.')}.opt.ll").write_text(str(mod))
+            code.objects[key] = host_emit.emit_object(mod, target, level)
+        if sanitized is not None:
+            mod = host_emit.optimise(sanitized.text(), {typed.symbol + SANITIZED_SUFFIX}, target)
+            code.objects[f"{target}/{SANITIZED_SUFFIX}"] = host_emit.emit_object(mod, target)
+    return code
+
+
+SANITIZED_SUFFIX = "__san"  # a kernel's sanitized entry: its symbol and this (its object: "target/__san")
+
+
+def _lower_host(
+    program: Program, decl: KernelDecl, typed: TypedFunction, options: Options, sanitize: bool
+) -> tuple[HostCode, ModuleLowerer]:
+    """The kernel lowered for the host (raises NativeUnsupported), and what its manifest entry says."""
     lowerer = ModuleLowerer(
         decl.qualname,
         host_emit.data_layout(options.cpu[0]),
         decl.options.get("fastmath", False),
-        decl.options.get("debug", False) or options.cpu_checks,
+        decl.options.get("debug", False) or options.cpu_checks or sanitize,
         host_triple=TARGETS[options.cpu[0]].triple,
         print_buffer=decl.options.get("print_buffer", DEFAULT_PRINT_BUFFER),
+        sanitize=sanitize,
     )
-    try:
-        kernel = lowerer.lower_host_kernel(typed)
-    except NativeUnsupported as exc:
-        return HostCode(unsupported=str(exc))
+    lowerer.lower_host_kernel(typed)
     # a thread's context, then its locals (kernels whose threads meet at barriers)
     if lowerer.fission:  # per thread: the slots of the locals that cross meeting points
         frame_bytes = lowerer.frame_bytes
     else:
         frame_bytes = CTX_WORDS * 8 + lowerer.frame_bytes if typed.uses_barrier else 0
-    levels = sorted({level for t in options.cpu for level, _ in TARGETS[t].levels})
-    for level in ["", *levels]:
-        host_driver.add_entry(
-            lowerer.module,
-            typed,
-            kernel,
-            entry_symbol(typed.symbol, level),
-            frame_bytes,
-            lowerer.ctx_reads,
-            lowerer.warp_calls,
-            lowerer.fission,
-        )
-    text = lowerer.text()
     code = HostCode(
         frame_bytes=frame_bytes,
         exchange_bytes=EXCHANGE_BYTES if lowerer.warp_calls else 0,
@@ -425,17 +458,31 @@ def _compile_host(program: Program, decl: KernelDecl, result: CompiledKernel, op
         checks=[_site_entry(program, site) for site in lowerer.checks.sites],
         prints=_print_entry(program, lowerer),
     )
-    if options.dump_dir is not None:
-        options.dump_dir.mkdir(parents=True, exist_ok=True)
-        (options.dump_dir / f"{typed.symbol}.host.ll").write_text(text)
-    for target in options.cpu:
-        for level in ["", *(level for level, _ in TARGETS[target].levels)]:
-            mod = host_emit.optimise(text, {entry_symbol(typed.symbol, level)}, target, level)
-            key = f"{target}/{level}" if level else target
-            if options.dump_dir is not None:
-                (options.dump_dir / f"{typed.symbol}.{key.replace('/', '.')}.opt.ll").write_text(str(mod))
-            code.objects[key] = host_emit.emit_object(mod, target, level)
-    return code
+    return code, lowerer
+
+
+def _add_host_entry(
+    lowerer: ModuleLowerer, typed: TypedFunction, symbol: str, frame_bytes: int, sanitize: bool
+) -> None:
+    kernel = lowerer.functions[typed.symbol]
+    host_driver.add_entry(
+        lowerer.module,
+        typed,
+        kernel,
+        symbol,
+        frame_bytes,
+        lowerer.ctx_reads,
+        lowerer.warp_calls,
+        lowerer.fission,
+        sanitize,
+    )
+
+
+def _granule(items: set[int]) -> int:
+    """The bytes of the sanitizer's shadow cells of shared memory: the smallest item of a shared array
+    (1 for struct items, whose fields may be smaller)."""
+    small = min(items, default=16)
+    return small if small & (small - 1) == 0 else 1
 
 
 def installed_path(program: Program, module: str) -> str:

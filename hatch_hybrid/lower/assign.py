@@ -69,7 +69,7 @@ class AssignLowerer(LowererParts):
                 value = self.convert_checked(value, t, arr_t.dtype, target.loc, "store")
             else:
                 value = self.convert_value(value, t, arr_t.dtype)
-            self.store_element(self.element_pointer(target), value, arr_t.dtype)
+            self.store_element(self.element_pointer(target), value, arr_t.dtype, target.loc)
             return
         if isinstance(target, ir.Attribute):
             root, path = self._field_path(target)
@@ -131,9 +131,10 @@ class AssignLowerer(LowererParts):
             arr_t = self.tf.types[s.target.value.nid]
             assert isinstance(arr_t, ArrayT) and isinstance(arr_t.dtype, Scalar)
             ptr = self.element_pointer(s.target)
-            current = self.load_element(ptr, arr_t.dtype)
+            current = self.load_element(ptr, arr_t.dtype, s.target.loc)
             result = self._binop_values(s.op, current, arr_t.dtype, s.value, ops, s.loc)
-            self.store_element(ptr, self.convert_checked(result, ops.result, arr_t.dtype, s.loc, "store"), arr_t.dtype)
+            stored = self.convert_checked(result, ops.result, arr_t.dtype, s.loc, "store")
+            self.store_element(ptr, stored, arr_t.dtype, s.target.loc)
             return
         assert isinstance(s.target, ir.Name)
         t = self.tf.locals[s.target.id]

@@ -36,6 +36,8 @@ from .cmath import CMath
 from .host import WARP_CALLS
 from .ops import I1, I8, I64, PTR, VOID, const
 from .parts import LowererParts
+from .sanitize import ATOMIC
+from .sites import located
 from .values import ArrayValue, TupleValue, Value, abi_types, fixed_shape_array, flatten, unflatten
 
 COMPLEX_ABS_OVERFLOW = "absolute value too large"  # CPython's message
@@ -216,6 +218,8 @@ class CallLowerer(LowererParts):
             assert isinstance(arr_t.dtype, Scalar)
             ptr = self.address(arr, [self.coerce(n, WEAK_INT) for n in nodes], arr_t.dtype, e.loc)
             values = [self.coerce(a, arr_t.dtype) for a in e.args[2:]]
+            if self.parent.sanitize:
+                self.sanitize_access(ptr, arr_t.dtype.dtype.itemsize, ATOMIC, e.loc)  # type: ignore[attr-defined]
             return intrinsics.atomic(self.ops, name, ptr, arr_t.dtype, values)
         return intrinsics.special_register(self.ops, name)
 
@@ -251,17 +255,22 @@ class CallLowerer(LowererParts):
         item = dtype.dtype.itemsize
         b = self.b
         if callee.name == "dynamic_shared_array":
+            self.parent.shared_items.add(item)
             if self.parent.host:
                 ptr, size = hx.dynamic_shared(self.ops, self.ctx)
             else:
                 ptr = b.addrspacecast(intrinsics.dynamic_shared(self.parent.module), PTR)
                 size = b.zext(intrinsics.dynamic_shared_size(self.ops), I64)
             return ArrayValue(ptr, [b.udiv(size, llir.Constant(I64, item))], [const(WEAK_INT, 1)])
+        self.parent.shared_items.add(item)
         shape = self.tf.consts[e.nid]
         size = math.prod(shape) * item
         if self.parent.host:
             offset = self.parent.shared_offset((self.tf.symbol, e.nid), size, max(item, 8))
             ptr = hx.shared_pointer(self.ops, self.ctx, offset)
+            if self.parent.sanitize:  # the sanitizer's reports name the array an offset lies in
+                site = located(self.tf.fn.module, e.loc, offset=offset, bytes=size, itemsize=item, shape=list(shape))
+                self.parent.shared_arrays.setdefault(offset, site)
         else:
             ptr = b.addrspacecast(intrinsics.shared_global(self.parent.module, I8, size, max(item, 8)), PTR)
         return fixed_shape_array(ptr, shape)
@@ -271,6 +280,8 @@ class CallLowerer(LowererParts):
         name = callee.name
         ops = self.ops
         if name == "syncthreads":
+            if self.parent.sanitize:
+                self.sanitize_barrier()  # type: ignore[attr-defined]
             self.yield_point(hx.AT_BARRIER, e.loc)
             return None
         if name in WARP_CALLS:

@@ -92,7 +92,10 @@ class FissionLowerer(LowererParts):
 
     def plan_block_loops(self) -> None:
         """Plan the kernel's threads as loops between meeting points (:mod:`.fission_plan`); where the
-        plan does not fit, record why and keep the state machine of :mod:`.host`."""
+        plan does not fit, record why and keep the state machine of :mod:`.host` (which sanitized
+        kernels always run: it keeps each thread's progress, which the sanitizer's synccheck reads)."""
+        if self.parent.sanitize:
+            return
         try:
             self.plan = plan_fission(self.tf, self.body)
         except NotFissionable as exc:

@@ -8,6 +8,7 @@ that LLVM's mem2reg turns into registers.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from llvmlite import ir as llir
 
@@ -29,6 +30,7 @@ from .loops import Loop, LoopLowerer
 from .memory import MemoryLowerer
 from .ops import I8, I32, I64, PTR, VOID, Ops, const, llvm_type
 from .printing import DEFAULT_PRINT_BUFFER, PrintLowerer, PrintSites
+from .sanitize import SanitizeLowerer
 from .sites import SiteTable
 from .tables import TableGlobals, TableLowerer
 from .values import ArrayValue, TupleValue, Value, abi_types, constant_value, flatten, unflatten
@@ -46,10 +48,17 @@ class ModuleLowerer:
         debug: bool = False,
         host_triple: str | None = None,
         print_buffer: int = DEFAULT_PRINT_BUFFER,
+        sanitize: bool = False,
     ) -> None:
         """``host_triple``: lower for that host CPU instead of the GPU (see :mod:`.host`);
-        ``print_buffer``: the bytes of print() records a launch keeps (see :mod:`.printing`)."""
+        ``print_buffer``: the bytes of print() records a launch keeps (see :mod:`.printing`);
+        ``sanitize`` (host): every array access reports to the sanitizer, barriers count the thread's
+        epoch, and threads that meet run as the state machine (see :mod:`.sanitize`)."""
         self.host = host_triple is not None
+        self.sanitize = sanitize and self.host
+        self.shared_items: set[int] = set()  # host: the item sizes of the block's shared arrays
+        self.yield_sites: list[int] = []  # host: the check site of each place a thread stops, in order
+        self.shared_arrays: dict[int, dict[str, Any]] = {}  # sanitized: each shared array by its offset
         self.lines: LineInfo | None = None  # set before lowering: the GPU code's line information
         self.fastmath = fastmath
         self.debug = debug  # bounds checks on every array access
@@ -203,6 +212,7 @@ class FunctionLowerer(
     LoopLowerer,
     FissionLowerer,
     HostLowerer,
+    SanitizeLowerer,
     OperatorLowerer,
     LineInfoLowerer,
     PrintLowerer,
@@ -494,7 +504,7 @@ class FunctionLowerer(
             assert isinstance(base_t, ArrayT)
             if isinstance(tf.types[e.nid], ArrayT):  # fewer indices than dimensions, or slices
                 return self.view(e)
-            return self.load_element(self.element_pointer(e), base_t.dtype)
+            return self.load_element(self.element_pointer(e), base_t.dtype, e.loc)
         if isinstance(e, ir.TupleExpr):
             return TupleValue([self.expr(x) for x in e.elts])
         if isinstance(e, ir.Call):

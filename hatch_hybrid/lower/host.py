@@ -163,6 +163,8 @@ class HostLowerer(LowererParts):
             raise NativeUnsupported(loc, "a barrier outside a kernel cannot run natively")
         b = self.b
         k = len(self.yields) + 1
+        if self.parent.sanitize:
+            self.yield_site(loc, "barrier" if status == hx.AT_BARRIER else "warp")  # type: ignore[attr-defined]
         hx.ctx_store(self.ops, self.ctx, "state", llir.Constant(I64, k))
         b.ret(llir.Constant(I32, status))
         cont = self.fn.append_basic_block(f"yield{k}.cont")

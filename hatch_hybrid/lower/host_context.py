@@ -32,8 +32,10 @@ CTX = {
     "status": 22,  # the driver's record of where the thread stopped
     **{f"global_tid_{a}": 23 + k for k, a in enumerate("xyz")},  # block_idx * block_dim + thread_idx
     "print": 26,  # the launch's print buffer (see .printing)
+    "sanitizer": 27,  # sanitized launches: the sanitizer's state (backend/host/sanitize.c)
+    "epoch": 28,  # sanitized launches: the barriers this thread has passed in its block
 }
-CTX_WORDS = 27  # a kernel whose threads meet keeps its locals right after its context (its frame)
+CTX_WORDS = 29  # a kernel whose threads meet keeps its locals right after its context (its frame)
 # what a kernel may read for the driver to run a row of blocks as one loop over global x
 PER_BLOCK_X = {"thread_idx_x", "block_idx_x", "linear"}
 EXCHANGE_SLOT = 4  # i64 words per lane and buffer: value, argument, tag, padding

@@ -19,6 +19,7 @@ from ..frontend.constants import check_int
 from ..types import WEAK_INT, ArrayT, Element, Scalar, StructT, TupleT, Type, Weak, is_float, is_int, storage
 from .ops import F64, I8, I32, I64, I128, PTR, VOID, const, memory_type
 from .parts import LowererParts
+from .sanitize import READ, WRITE
 from .sites import located
 from .values import ArrayValue, TupleValue, Value, flatten, leaf_offsets, unflatten
 
@@ -179,17 +180,20 @@ class MemoryLowerer(LowererParts):
             self.check(b.icmp_unsigned("<", wrapped, dim), f"index{axis}", loc, values=(idx, dim))
         return wrapped
 
-    def load_element(self, ptr: llir.Value, dtype: Element) -> Value:
+    def load_element(self, ptr: llir.Value, dtype: Element, loc: Loc | None = None) -> Value:
+        """An element's value; ``loc``: where the program reads it (sanitized code reports it there)."""
         if isinstance(dtype, StructT):
             leaves: list[llir.Value] = []
             for off, t in leaf_offsets(dtype):
                 assert isinstance(t, Scalar)
-                leaf = self.load_element(self._byte_offset(ptr, off), t)
+                leaf = self.load_element(self._byte_offset(ptr, off), t, loc)
                 assert isinstance(leaf, llir.Value)
                 leaves.append(leaf)
             value, rest = unflatten(dtype, leaves)
             assert not rest
             return value
+        if self.parent.sanitize and loc is not None:
+            self.sanitize_access(ptr, dtype.dtype.itemsize, READ, loc)  # type: ignore[attr-defined]
         v = self.b.load(ptr, typ=memory_type(dtype), align=alignment(dtype))
         return self.b.icmp_unsigned("!=", v, llir.Constant(I8, 0)) if dtype.kind == "b" else v
 
@@ -199,10 +203,13 @@ class MemoryLowerer(LowererParts):
     def _to_memory(self, v: llir.Value, dtype: Scalar) -> llir.Value:
         return self.b.zext(v, I8) if dtype.kind == "b" else v
 
-    def store_element(self, ptr: llir.Value, value: Value, dtype: Element) -> None:
+    def store_element(self, ptr: llir.Value, value: Value, dtype: Element, loc: Loc | None = None) -> None:
+        """``loc``: where the program writes the element (sanitized code reports it there)."""
         if isinstance(dtype, StructT):
             for (off, t), leaf in zip(leaf_offsets(dtype), flatten(value)):
-                self.store_element(self._byte_offset(ptr, off), leaf, t)  # type: ignore[arg-type]
+                self.store_element(self._byte_offset(ptr, off), leaf, t, loc)  # type: ignore[arg-type]
             return
         assert isinstance(value, llir.Value)
+        if self.parent.sanitize and loc is not None:
+            self.sanitize_access(ptr, dtype.dtype.itemsize, WRITE, loc)  # type: ignore[attr-defined]
         self.b.store(self._to_memory(value, dtype), ptr, align=alignment(dtype))

@@ -13,6 +13,7 @@ from .driver import CudaError, NoCudaError, cuda_available
 from .kernel import Kernel, kernel
 from .manifest import ManifestError
 from .memory import DeviceArray, copy_to_host, device_array, to_device
+from .sanitizer import SanitizerError
 from .slowpath import SlowPathWarning
 from .stream import Event, Graph, Stream, pinned_array
 from .structs import struct
@@ -69,6 +70,7 @@ __all__ = [
     "CudaError",
     "DeviceArray",
     "Event",
+    "SanitizerError",
     "Graph",
     "Kernel",
     "LaunchConfig",

@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from . import cpu, native, native_plan, slowpath
+from . import cpu, native, native_plan, sanitizer, slowpath
 from .checks import CHECKED, ERROR_SLOT, ErrorSlot, cpu_failure
 from .config import LaunchConfig
 from .device import CudaDevice, default_device, device_env, python_cpu, select
@@ -79,13 +79,31 @@ class Kernel:
         device: str | None = None,
         stream: Any = None,
         shared_bytes: int = 0,
+        sanitize: bool | None = None,
         **kwargs: Any,
     ) -> None:
         """Run the kernel on ``blocks`` blocks of ``threads`` threads (ints or tuples of up to 3), with
         ``shared_bytes`` of dynamic shared memory per block (``gpu.dynamic_shared_array``). Arguments
-        may also be passed by parameter name."""
+        may also be passed by parameter name. ``sanitize=True`` (with ``device="cpu"``) runs the
+        kernel's sanitized native code, which raises :class:`~.sanitizer.SanitizerError` for GPU bugs
+        a CPU run hides; ``$HYBRID_SANITIZE`` does so for every CPU launch, and ``sanitize=False`` not."""
         if kwargs or len(args) != self.nparams:
             args = self.bind(args, kwargs)
+        if sanitize is not None:
+            if not isinstance(sanitize, bool):
+                raise TypeError(f"{self.__name__}.launch(): `sanitize` must be True or False, got {sanitize!r}")
+            on_cpu = device == "cpu" or (device is None and default_device() is None)
+            if sanitize and not on_cpu:
+                raise ValueError(
+                    f'{self.__name__}.launch(): `sanitize=True` checks a launch on the CPU; pass device="cpu" '
+                    "too (on a GPU, run the program under compute-sanitizer)"
+                    if device in (None, "cuda") or str(device).startswith("cuda:")
+                    else f"{self.__name__}.launch(): `sanitize=True` runs the kernel's native code; pass "
+                    f'device="cpu", not {device!r}'
+                )
+            if on_cpu:
+                self._launch_cpu(LaunchConfig.make(threads, blocks, shared_bytes), args, sanitize=sanitize)
+                return
         if device is None:  # the default device: reuse the configured launcher (validated once)
             self[blocks, threads, stream, shared_bytes](*args)
             return
@@ -198,15 +216,19 @@ class Kernel:
         params = self._cpu_params.get(0) or self._cpu_params_of(0)
         return code.launcher(config, params, slow, env)
 
-    def _launch_cpu(self, config: LaunchConfig, args: tuple[Any, ...], python: bool = False) -> None:
+    def _launch_cpu(
+        self, config: LaunchConfig, args: tuple[Any, ...], python: bool = False, sanitize: bool | None = None
+    ) -> None:
         """On the CPU: the native code when the wheel has it for this machine (and ``python`` is not
-        asked for: device="cpu-python"), else the kernel's Python function over the grid."""
+        asked for: device="cpu-python"), else the kernel's Python function over the grid. ``sanitize``:
+        the native code's sanitized entry (None: as $HYBRID_SANITIZE says)."""
         variant = self.select_variant(args)
         params = self._cpu_params.get(variant)
         if params is None:
             params = self._cpu_params_of(variant)
         values = check_arguments(self.__name__, params, args)
         code = None if python else self.native_code(variant)
+        sanitized = self._sanitized(code, sanitize) if not python and (sanitize or sanitizer.enabled()) else None
         copies = []
         for i, v in enumerate(values):
             if isinstance(v, DeviceArray):
@@ -221,7 +243,9 @@ class Kernel:
             if params[i].kind == "array" and params[i].cls is not None and code is None:
                 values[i] = StructArray(v, params[i].cls)
         try:
-            if code is not None:
+            if sanitized is not None:
+                sanitized.run(config, params, values, native.flatten(params, values))
+            elif code is not None:
                 code.run(config, values)
             else:
                 cpu.run_grid(self._cpu_func(variant), config, values)
@@ -232,6 +256,25 @@ class Kernel:
             raise reported from None
         for dev, host in copies:
             dev.copy_from_host(host)
+
+    def _sanitized(self, code: native.NativeKernel | None, asked: bool | None) -> sanitizer.SanitizedCode | None:
+        """The sanitized code for a launch that ``asked`` for it (True), or that $HYBRID_SANITIZE asks for
+        (None): where there is none, asking raises and the environment warns once."""
+        if asked is False:
+            return None
+        found = code.sanitized() if code is not None else None
+        if found is None:
+            why = (
+                "its package was built without it (cpu-sanitize = false)"
+                if code is not None
+                else "the kernel has no native code on this machine"
+            )
+            if asked:
+                raise ValueError(
+                    f"kernel {self.qualname}: sanitize=True needs the kernel's sanitized native code; {why}"
+                )
+            sanitizer.warn_unsanitized(self.qualname, why)
+        return found
 
     def _cpu_params_of(self, variant: int) -> list[Param]:
         """The parameters with the arrays the kernel writes (so that a read-only one is refused before the

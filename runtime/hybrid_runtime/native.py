@@ -31,6 +31,7 @@ from . import native_pool, slowpath
 from .config import LaunchConfig
 from .manifest import Manifest, ManifestError
 from .native_plan import CpuLaunch, data_address, fast_launcher
+from .sanitizer import SanitizedCode
 from .signature import Param
 from .structs import leaf_dtypes, leaves
 
@@ -156,7 +157,12 @@ class NativeKernel:
     sites: list[dict[str, Any]]
     prints: dict[str, Any]  # print() sites and the bytes of records a launch keeps ({}: it never prints)
     entry: int = 0  # the entry's address
-    packer: struct.Struct = field(init=False)  # the flattened parameters, 8 bytes each
+    lib: Any = None  # the package's library (ctypes)
+    sanitize: dict[str, Any] = field(default_factory=dict)  # the sanitized entry's manifest entry ({}: none)
+    packer: struct.Struct = field(init=False)
+    _sanitized: SanitizedCode | None = field(
+        default=None, init=False, repr=False
+    )  # the flattened parameters, 8 bytes each
     _local: threading.local = field(default_factory=threading.local, init=False, repr=False)  # plans
 
     def __post_init__(self) -> None:
@@ -190,13 +196,23 @@ class NativeKernel:
             list(cpu.get("checks", [])),
             dict(cpu.get("prints", {})),
             int(ctypes.cast(fn, ctypes.c_void_p).value or 0),
+            lib,
+            dict(cpu.get("sanitize", {})),
         )
+
+    def sanitized(self) -> SanitizedCode | None:
+        """The kernel's sanitized entry (None: the package was built without it)."""
+        found = self._sanitized
+        if found is None and self.sanitize:
+            kernel = NativeKernel.load(self.qualname, self.lib, {"cpu": self.sanitize}, self.params, [])
+            found = self._sanitized = SanitizedCode(kernel, self.sanitize)
+        return found
 
     def run(self, config: LaunchConfig, values: list[Any]) -> None:
         """Run the grid on checked arguments; returns when every block has run (or raises what a failed
         check reports)."""
         plan = self.plan(config)
-        plan.pack(_flatten(self.params, values))
+        plan.pack(flatten(self.params, values))
         plan.run()
         del values  # the arrays the buffer points into stay alive until here
 
@@ -252,7 +268,7 @@ def _slot_format(p: Param) -> str:
     return out
 
 
-def _flatten(params: list[Param], values: list[Any]) -> list[Any]:
+def flatten(params: list[Param], values: list[Any]) -> list[Any]:
     """The flattened parameter values as the kernel ABI lists them (arrays: data, shape, strides in
     elements; structs: their scalar fields, depth first)."""
     out: list[Any] = []

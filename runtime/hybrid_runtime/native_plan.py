@@ -58,8 +58,9 @@ WORD = {
     "frames": 10,
     "exchange": 11,
     "print": 12,
+    "sanitizer": 13,
 }
-LAUNCH_WORDS = 13
+LAUNCH_WORDS = 14
 #: the words the pool turns into addresses in each participant's own memory
 RELATIVE = sum(1 << WORD[name] for name in ("shared", "dynamic", "frames", "exchange"))
 OWN_WORDS = 128  # a participant's launch words, at the start of its memory (pool.c: at most 16)
@@ -70,6 +71,8 @@ TEMPLATE_AT = ERROR_AT + 32
 VALUES_AT = TEMPLATE_AT + 8 * LAUNCH_WORDS
 # $HYBRID_CPU_THREADS as device.ENV_GET reads it (the same object while it is unchanged)
 THREADS_KEY: Any = b"HYBRID_CPU_THREADS" if isinstance(ENV_KEY, bytes) else "HYBRID_CPU_THREADS"
+# $HYBRID_SANITIZE: set, every CPU launch goes the general way (which runs it sanitized, see .sanitizer)
+SANITIZE_KEY: Any = b"HYBRID_SANITIZE" if isinstance(ENV_KEY, bytes) else "HYBRID_SANITIZE"
 
 
 def threads_env() -> Any:
@@ -111,7 +114,7 @@ class CpuLaunch:
         self.workers = participants - 1  # the caller is one of them
         # a participant's memory: its launch words, shared memory, its threads' frames and exchange buffers
         n = config.threads_per_block
-        dynamic_at = OWN_WORDS + _round_up(kernel.shared_bytes, 16)
+        self.dynamic_at = dynamic_at = OWN_WORDS + _round_up(kernel.shared_bytes, 16)
         frames_at = _round_up(dynamic_at + config.shared_bytes, 64)
         exchange_at = _round_up(frames_at + n * kernel.frame_bytes, 64)
         stride = _round_up(exchange_at + n * kernel.exchange_bytes, 128)
@@ -132,6 +135,7 @@ class CpuLaunch:
             frames_at,
             exchange_at,
             self.printed.ctypes.data if self.printed is not None else 0,
+            0,  # sanitized launches: the sanitizer's state (set_word)
         )
         job = (kernel.entry, params, base + TEMPLATE_AT, LAUNCH_WORDS, RELATIVE, blocks, chunk, participants)
         JOB.pack_into(self.buffer, 0, *job, memory, stride)
@@ -147,6 +151,13 @@ class CpuLaunch:
             self.own_words = own
             entry, address = kernel.function, ctypes.addressof(own)
             self.call = lambda job: int(entry(params, address, 0, blocks))
+
+    def set_word(self, name: str, value: int) -> None:
+        """Set a launch word that is not relative to a participant's memory."""
+        struct.pack_into("<q", self.buffer, TEMPLATE_AT + 8 * WORD[name], value)
+        own = getattr(self, "own_words", None)
+        if own is not None:
+            own[WORD[name]] = value
 
     def pack(self, flat: list[Any]) -> None:
         self.kernel.packer.pack_into(self.buffer, VALUES_AT, *flat)
@@ -212,10 +223,10 @@ def fast_launcher(
 ) -> Callable[[tuple[Any, ...]], None] | None:
     """``launch(args)`` for one configuration, made for the calling thread: plain scalars and NumPy arrays
     (of the parameter's dtype and dimensions, native byte order, writable where the kernel writes)
-    are checked by type and packed; anything else, another thread, or a changed $HYBRID_CPU_THREADS
-    (or $HYBRID_DEVICE, unless ``env`` is None: device="cpu") goes to ``slow(args)``. ``threads``: what
-    $HYBRID_CPU_THREADS asks for now. None for kernels with struct parameters (the general path packs
-    those)."""
+    are checked by type and packed; anything else, another thread, a changed $HYBRID_CPU_THREADS
+    (or $HYBRID_DEVICE, unless ``env`` is None: device="cpu") or $HYBRID_SANITIZE set goes to
+    ``slow(args)``. ``threads``: what $HYBRID_CPU_THREADS asks for now. None for kernels with struct
+    parameters (the general path packs those)."""
     if any(p.kind == "struct" for p in params):
         return None
     plan = CpuLaunch(kernel, config, threads)
@@ -226,6 +237,7 @@ def fast_launcher(
         "env_get": ENV_GET,
         "ENV_KEY": ENV_KEY,
         "THREADS_KEY": THREADS_KEY,
+        "SANITIZE_KEY": SANITIZE_KEY,
         "env_value": env,
         "threads_value": threads_env(),
         "get_ident": threading.get_ident,
@@ -245,6 +257,8 @@ def fast_launcher(
         body += ["if env_get(ENV_KEY) is not env_value:", "    return slow(args)"]
     body += [
         "if env_get(THREADS_KEY) is not threads_value or get_ident() != owner:",
+        "    return slow(args)",
+        "if env_get(SANITIZE_KEY) is not None:",
         "    return slow(args)",
         f"if len(args) != {len(params)}:",
         "    return slow(args)",

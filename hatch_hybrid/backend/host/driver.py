@@ -32,8 +32,10 @@ LAUNCH = {
     "frames": 10,  # kernels with barriers: per thread, its context then its locals (frame_bytes each)
     "exchange": 11,  # kernels with warp calls: EXCHANGE_BYTES per thread
     "print": 12,  # kernels that print: the launch's print buffer (lower.printing)
+    "sanitizer": 13,  # sanitized launches: the sanitizer's state (sanitize.c)
 }
 RUN = 5  # a thread the driver is to call (again)
+SANITIZER_SYNC = "hybrid_san1_sync"  # sanitize.c: do a block's threads wait at one barrier?
 
 
 class _Builder:
@@ -83,12 +85,16 @@ def add_entry(
     ctx_reads: set[str],
     warp_calls: bool = True,
     fission: bool = False,
+    sanitize: bool = False,
 ) -> None:
     """Add the exported entry ``symbol`` that runs ``kernel`` (from :meth:`lower_host_kernel`), which
     reads the thread-context words ``ctx_reads`` and, with ``warp_calls``, stops at warp calls.
     ``frame_bytes``: what each thread of a kernel whose threads meet needs in the frames buffer (its
     context, then its locals). With ``fission`` the kernel function runs a whole block (its threads
-    as loops between meeting points, :mod:`hatch_hybrid.lower.fission`) and is called once per block."""
+    as loops between meeting points, :mod:`hatch_hybrid.lower.fission`) and is called once per block.
+    ``sanitize``: the entry of a sanitized kernel (``ModuleLowerer(sanitize=True)``, the state machine),
+    whose threads' contexts point at the sanitizer and count their barriers, and which after each
+    round of a block checks that its threads wait at one barrier and none has returned (synccheck)."""
     fn = llir.Function(module, llir.FunctionType(I32, [PTR, PTR, I64, I64]), symbol)
     fn.storage_class = "dllexport"
     params, launch, first, end = fn.args
@@ -118,6 +124,7 @@ def add_entry(
             ("error", word["error"]),
             ("exchange", word["exchange"]),
             ("print", word["print"]),
+            *((("sanitizer", word["sanitizer"]), ("epoch", llir.Constant(I64, 0))) if sanitize else ()),
             ("threads", threads),
             ("failed", llir.Constant(I64, 0)),
             ("state", llir.Constant(I64, 0)),
@@ -195,6 +202,16 @@ def add_entry(
     def status_of(t: llir.Value) -> llir.Value:
         return _word(b, thread_ctx(t), hx.CTX["status"])
 
+    def sync_check(blk: llir.Value, waiting_status: int) -> None:
+        """Sanitized: every thread of the block that has not returned waits at the same barrier."""
+        check = module.globals.get(SANITIZER_SYNC) or llir.Function(
+            module, llir.FunctionType(I32, [PTR, PTR, I64, I64, I64, I64, I64, I64]), SANITIZER_SYNC
+        )
+        args = (b.inttoptr(word["sanitizer"], PTR), frames, stride, threads, b.mul(blk, threads))
+        words = (hx.CTX["status"], hx.CTX["state"], waiting_status)
+        found = b.call(check, [*args, *(llir.Constant(I64, w) for w in words)])
+        lb.if_(b.icmp_unsigned("!=", found, llir.Constant(I32, 0)), lambda: b.ret(llir.Constant(I32, 1)), "sync.bad")
+
     def run_block_in_rounds(blk: llir.Value) -> None:
         def init(t: llir.Value) -> None:
             ctx = thread_ctx(t)
@@ -237,6 +254,8 @@ def add_entry(
                 lb.if_(b.icmp_unsigned("==", current, llir.Constant(I64, RUN)), go, "resume")
 
             lb.loop(zero, threads, step, "thread")
+            if sanitize:
+                lb.if_(b.load(waiting, typ=I1), lambda: sync_check(blk, RUN), "sync")
             b.cbranch(b.load(waiting, typ=I1), round_head, round_end)
             b.position_at_end(round_end)
             return
@@ -272,6 +291,8 @@ def add_entry(
             b.position_at_end(done)
 
         lb.loop(zero, warps, run_warp, "warp")
+        if sanitize:
+            sync_check(blk, hx.AT_BARRIER)
         waiting = lb.var(llir.Constant(I1, 0), "waiting")
 
         def release(t: llir.Value) -> None:

@@ -40,7 +40,7 @@ def link(objects: list[bytes], target: str, needs_libc: bool) -> bytes:
         )
     if t.triple.startswith("x86_64") and half.needed(objects):  # f16 conversions: no compiler-rt here
         objects = [*objects, half.builtins_object(target)]
-    objects = [*objects, pool.pool_object(target)]
+    objects = [*objects, *pool.runtime_objects(target)]
     with tempfile.TemporaryDirectory(prefix="hatch-hybrid-link-") as tmp:
         paths = []  # relative: nothing of the temporary folder's name may reach the library
         for k, blob in enumerate(objects):

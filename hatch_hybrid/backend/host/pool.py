@@ -1,4 +1,5 @@
-"""The worker pool every native library carries: ``pool.c``, compiled for a target by zig's C compiler.
+"""The C every native library carries, compiled for a target by zig's C compiler: the worker pool
+(``pool.c``) and the sanitizer's checks (``sanitize.c``, called by kernels' sanitized entries).
 
 The runtime launches a grid with one call of the library's ``hybrid_pool1_launch``, which spreads
 the blocks over persistent worker threads (see the comment at the top of ``pool.c``). The object is
@@ -19,9 +20,10 @@ from pathlib import Path
 from ...errors import CompileError
 from .targets import TARGETS
 
-SOURCE = Path(__file__).with_name("pool.c")
-#: the functions the runtime calls (hybrid_runtime.native_pool); the number changes with their interface
-EXPORTS = ("hybrid_pool1_launch", "hybrid_pool1_work", "hybrid_pool1_reset")
+SOURCES = tuple(Path(__file__).with_name(name) for name in ("pool.c", "sanitize.c"))
+#: the functions the runtime and kernels call (hybrid_runtime.native_pool, lower.sanitize); the number
+#: changes with their interface
+EXPORTS = ("hybrid_pool1_launch", "hybrid_pool1_work", "hybrid_pool1_reset", "hybrid_san1_access", "hybrid_san1_sync")
 #: what the pool leaves for the process to resolve on macOS (Linux: none, its waits are system calls;
 #: Windows: kernel32's SRW locks and condition variables, imported by the DLL)
 MACOS_IMPORTS = ("pthread_cond_signal", "pthread_cond_wait", "pthread_mutex_lock", "pthread_mutex_unlock")
@@ -41,24 +43,25 @@ FLAGS = (
 
 
 def digest() -> str:
-    """What the compiled pool depends on: its source and how it is compiled."""
-    return hashlib.sha256(SOURCE.read_bytes() + repr(FLAGS).encode()).hexdigest()
+    """What the compiled objects depend on: their sources and how they are compiled."""
+    return hashlib.sha256(b"".join(path.read_bytes() for path in SOURCES) + repr(FLAGS).encode()).hexdigest()
 
 
-def pool_object(target: str) -> bytes:
-    """The pool compiled for ``target``."""
-    return _compile(target, digest())
+def runtime_objects(target: str) -> list[bytes]:
+    """The pool and the sanitizer compiled for ``target``."""
+    return [_compile(target, source.name, digest()) for source in SOURCES]
 
 
 @cache
-def _compile(target: str, _digest: str) -> bytes:
+def _compile(target: str, name: str, _digest: str) -> bytes:
     t = TARGETS[target]
     # atomics inline: never calls into the compiler runtime's outlined ones (-nostdlib has none)
     arch = ["-mno-outline-atomics"] if t.triple.startswith(("aarch64", "arm64")) else []
     with tempfile.TemporaryDirectory(prefix="hatch-hybrid-pool-") as tmp:
-        (Path(tmp) / "pool.c").write_bytes(SOURCE.read_bytes())  # relative: no temporary path in the object
-        cmd = [sys.executable, "-m", "ziglang", "cc", "-target", t.zig, "-c", *FLAGS, *arch, "pool.c", "-o", "pool.o"]
+        source = Path(__file__).with_name(name)
+        (Path(tmp) / name).write_bytes(source.read_bytes())  # relative: no temporary path in the object
+        cmd = [sys.executable, "-m", "ziglang", "cc", "-target", t.zig, "-c", *FLAGS, *arch, name, "-o", "out.o"]
         proc = subprocess.run(cmd, capture_output=True, text=True, cwd=tmp)
         if proc.returncode != 0:
-            raise CompileError(None, f"compiling the CPU worker pool for {target} failed:\n{proc.stderr.strip()}")
-        return (Path(tmp) / "pool.o").read_bytes()
+            raise CompileError(None, f"compiling {name} for {target} failed:\n{proc.stderr.strip()}")
+        return (Path(tmp) / "out.o").read_bytes()

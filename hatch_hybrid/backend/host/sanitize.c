@@ -1,0 +1,161 @@
+/* The CPU sanitizer: what a sanitized kernel's accesses and barriers are checked against.
+ *
+ * Every package's library links this in beside the worker pool (pool.py compiles both). A kernel's
+ * sanitized entry (hatch_hybrid/lower/sanitize.py) calls hybrid_san1_access for every load, store
+ * and atomic of an array element, and its driver calls hybrid_san1_sync after each round of a
+ * block's threads. The runtime (hybrid_runtime/sanitizer.py) builds the state for one launch, which
+ * runs its blocks one after another on one thread, and reads the report when the launch fails.
+ *
+ * Memory is tracked in regions: the block's shared memory (one cell per granule of `1 << shift`
+ * bytes) and each array argument (one cell per element; arguments that overlap share one region).
+ * Addresses in no region (local arrays, constant tables) are not checked. A cell holds the last
+ * write and two reads (the first of the window in which they are concurrent, and the last by another
+ * thread), each as the thread's linear index in the grid plus one (0: none), the number of barriers
+ * it had passed in its block (its epoch), and the site (bit 31: an atomic). So a write finds a
+ * concurrent read by another thread whenever there is one. Two accesses
+ * by different threads are concurrent when the threads are in different blocks or in the same
+ * epoch of one block: no syncthreads() lies between them. Shared memory's cells count only for the
+ * block that made them (blocks run one at a time here, each from fresh shared memory).
+ */
+
+#include <stdint.h>
+
+#if defined(_WIN32)
+#define EXPORT __declspec(dllexport)
+#else
+#define EXPORT __attribute__((visibility("default")))
+#endif
+
+typedef struct {
+    uint32_t tid, epoch, site; /* tid: the grid thread's index plus one (0: none) */
+} access;
+
+typedef struct {
+    access write; /* the last write (site bit 31: an atomic) */
+    access read;  /* the first read since the element could last be read safely */
+    access other; /* the last read by another thread than `read`'s */
+} cell;
+
+typedef struct {
+    char *lo, *hi;  /* the region's bytes */
+    cell *shadow;   /* a cell per granule */
+    int64_t shift;  /* granule = 1 << shift bytes */
+    int64_t what;   /* -1: the block's shared memory; k: the k-th array argument the runtime lists */
+} region;
+
+/* What the sanitizer found first: these words, then the launch stops (hybrid_runtime/sanitizer.py). */
+enum { FOUND, SITE, TID, HOW, OTHER_SITE, OTHER_TID, OTHER_HOW, WHAT, OFFSET, REPORT_WORDS };
+/* findings */
+enum { NONE, UNINITIALISED, RACE, BARRIER_EXIT, BARRIER_SITES };
+/* how an element is accessed (lower/sanitize.py) */
+enum { READ, WRITE, ATOMIC };
+#define ATOMIC_SITE 0x80000000u
+
+typedef struct {
+    int64_t report[REPORT_WORDS];
+    int64_t *error;     /* the launch's error slot */
+    int64_t error_site; /* what a finding records in it */
+    int64_t threads;    /* per block */
+    int64_t nregions;
+    region regions[];
+} sanitizer;
+
+static int32_t found(sanitizer *s, int64_t kind, int64_t site, int64_t tid, int64_t how, int64_t other_site,
+                     int64_t other_tid, int64_t other_how, int64_t what, int64_t offset) {
+    if (!s->report[FOUND]) {
+        int64_t words[REPORT_WORDS] = {kind, site, tid, how, other_site, other_tid, other_how, what, offset};
+        for (int k = 0; k < REPORT_WORDS; k++) s->report[k] = words[k];
+        if (!s->error[0]) s->error[0] = s->error_site;
+    }
+    return 1;
+}
+
+/* Was the access made in this launch (shared memory: by this block)? */
+static int counts(const access *a, int shared, uint64_t threads, uint64_t block) {
+    return a->tid && (!shared || (a->tid - 1) / threads == block);
+}
+
+/* Is the access by another thread with no barrier between it and thread `me` in epoch `ep` of `block`? */
+static int apart(const access *a, uint32_t me, uint32_t ep, uint64_t threads, uint64_t block) {
+    return a->tid != me && ((a->tid - 1) / threads != block || a->epoch == ep);
+}
+
+/* An access of `nbytes` at `addr` by grid thread `tid` in its block's epoch `epoch`; `how_site` is
+ * site << 2 | how. Returns 1 when it is a hazard (reported), else 0. */
+EXPORT int32_t hybrid_san1_access(sanitizer *s, char *addr, int64_t nbytes, int64_t how_site, int64_t tid,
+                                  int64_t epoch) {
+    region *r = 0;
+    for (int64_t k = 0; k < s->nregions; k++) {
+        if (addr >= s->regions[k].lo && addr < s->regions[k].hi) {
+            r = &s->regions[k];
+            break;
+        }
+    }
+    if (!r) return 0;
+    int64_t how = how_site & 3;
+    uint32_t site = (uint32_t)(how_site >> 2);
+    uint32_t me = (uint32_t)(tid + 1), ep = (uint32_t)epoch;
+    uint64_t threads = (uint64_t)s->threads, block = (uint64_t)tid / threads;
+    int shared = r->what < 0;
+    uint64_t first = (uint64_t)(addr - r->lo) >> r->shift;
+    uint64_t last = (uint64_t)(addr + nbytes - 1 - r->lo) >> r->shift;
+    uint64_t cells = (uint64_t)(r->hi - r->lo) >> r->shift;
+    if (last >= cells) last = cells - 1;
+    access now = {me, ep, site};
+    int64_t offset = (int64_t)(addr - r->lo);
+    for (uint64_t g = first; g <= last; g++) {
+        cell *c = &r->shadow[g];
+        int wrote = counts(&c->write, shared, threads, block);
+        int w_atomic = (c->write.site & ATOMIC_SITE) != 0;
+        if (shared && how != WRITE && !wrote)
+            return found(s, UNINITIALISED, site, tid, how, 0, 0, 0, r->what, offset);
+        if (wrote && apart(&c->write, me, ep, threads, block) && !(how == ATOMIC && w_atomic))
+            return found(s, RACE, site, tid, how, c->write.site & ~ATOMIC_SITE, c->write.tid - 1,
+                         w_atomic ? ATOMIC : WRITE, r->what, offset);
+        if (how != READ) {
+            for (access *a = &c->read; a <= &c->other; a++)
+                if (counts(a, shared, threads, block) && apart(a, me, ep, threads, block))
+                    return found(s, RACE, site, tid, how, a->site, a->tid - 1, READ, r->what, offset);
+            c->write = now;
+            if (how == ATOMIC) c->write.site |= ATOMIC_SITE;
+        } else if (!counts(&c->read, shared, threads, block) ||
+                   (c->read.tid != me && !apart(&c->read, me, ep, threads, block))) {
+            c->read = now; /* no read yet, or only ones a barrier separates from this thread */
+            c->other.tid = 0;
+        } else if (c->read.tid == me) {
+            c->read = now;
+        } else {
+            c->other = now;
+        }
+    }
+    return 0;
+}
+
+/* After a round of a block's threads (the block's first grid thread `first`): each thread's context
+ * is `stride` bytes from the last in `frames`, with the words `status_word` (where it stopped:
+ * `waiting` at a barrier, 0 returned) and `state_word` (which barrier). Returns 1 when some wait at
+ * a barrier that others have returned without reaching, or at different barriers (reported). */
+EXPORT int32_t hybrid_san1_sync(sanitizer *s, char *frames, int64_t stride, int64_t threads, int64_t first,
+                                int64_t status_word, int64_t state_word, int64_t waiting) {
+    int64_t waiter = -1, returned = -1;
+    for (int64_t t = 0; t < threads; t++) {
+        int64_t *ctx = (int64_t *)(void *)(frames + t * stride);
+        if (ctx[status_word] == waiting) {
+            if (waiter < 0) {
+                waiter = t;
+            } else {
+                int64_t *other = (int64_t *)(void *)(frames + waiter * stride);
+                if (other[state_word] != ctx[state_word])
+                    return found(s, BARRIER_SITES, other[state_word], first + waiter, 0, ctx[state_word], first + t,
+                                 0, 0, 0);
+            }
+        } else if (ctx[status_word] == 0 && returned < 0) {
+            returned = t;
+        }
+    }
+    if (waiter >= 0 && returned >= 0) {
+        int64_t *ctx = (int64_t *)(void *)(frames + waiter * stride);
+        return found(s, BARRIER_EXIT, ctx[state_word], first + waiter, 0, 0, first + returned, 0, 0, 0);
+    }
+    return 0;
+}

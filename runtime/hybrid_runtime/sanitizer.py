@@ -1,0 +1,307 @@
+"""The CPU sanitizer: GPU bugs found by running a kernel's sanitized native code on the CPU.
+
+``k.launch(..., device="cpu", sanitize=True)``, or any CPU launch while ``$HYBRID_SANITIZE`` is set
+(to anything but ``0``), runs the kernel's sanitized entry from its package's library (built beside
+the fast one, see ``hatch_hybrid/lower/sanitize.py``): the blocks one after another on the calling
+thread, bounds checks on, and every array access checked against shadow memory by the library's
+``sanitize.c``. It raises :class:`SanitizerError` for
+
+* **initcheck**: shared memory read (or updated atomically) that no thread of the block wrote in this
+  launch, which holds garbage on a GPU;
+* **racecheck**: two threads' accesses of one element of shared memory or of an array argument, one of
+  them a write (an atomic and a plain access count too), with no ``syncthreads()`` between them (or
+  from different blocks, which a GPU runs in any order and at the same time);
+* **synccheck**: threads of a block that wait at a barrier others have returned without reaching, or
+  at different barriers;
+
+plus what a failed bounds check or assert raises. The message names the kernel, each access's file,
+line and source, and the threads. A shadow cell keeps the last write and the last read of each
+element, so a race with an earlier reader that a later one replaced can go unseen.
+"""
+
+from __future__ import annotations
+
+import math
+import struct
+from typing import Any
+
+import numpy as np
+
+from .config import LaunchConfig
+from .device import ENV_GET
+from .native_plan import ERROR_AT, OWN_WORDS, SANITIZE_KEY, CpuLaunch, data_address
+from .signature import Param
+
+_OFF = ("", "0", "false", "no", "off")
+
+# the sanitizer's state (sanitize.c): the report, the error slot's address, the site it records there,
+# threads per block, the number of regions, then per region: lo, hi, shadow, shift, what
+REPORT = ("found", "site", "tid", "how", "other_site", "other_tid", "other_how", "what", "offset")
+HEADER_WORDS = len(REPORT) + 4
+REGION_WORDS = 5
+CELL_BYTES = 36  # three accesses (a write, two reads), each a thread, an epoch and a site in uint32
+UNINITIALISED, RACE, BARRIER_EXIT, BARRIER_SITES = 1, 2, 3, 4
+READ, WRITE, ATOMIC = 0, 1, 2
+MAX_THREADS = 2**32 - 2  # a cell holds a grid thread's index (plus one) in 32 bits
+
+
+class SanitizerError(RuntimeError):
+    """A hazard the CPU sanitizer found: ``check`` is "initcheck", "racecheck" or "synccheck";
+    ``accesses`` lists (what, thread, block, "file:line: source") of each access involved."""
+
+    def __init__(self, message: str, check: str, accesses: list[tuple[str, tuple[int, ...], tuple[int, ...], str]]):
+        super().__init__(message)
+        self.check = check
+        self.accesses = accesses
+
+
+def enabled() -> bool:
+    """Is $HYBRID_SANITIZE set (to anything but 0, false, no, off or nothing)?"""
+    value = ENV_GET(SANITIZE_KEY)
+    if value is None:
+        return False
+    text = value.decode(errors="replace") if isinstance(value, bytes) else value
+    return text.strip().lower() not in _OFF
+
+
+class SanitizedCode:
+    """A kernel's sanitized entry: its launch plans' kernel, and what its reports need."""
+
+    def __init__(self, kernel: Any, entry: dict[str, Any]) -> None:
+        self.kernel = kernel  # a native.NativeKernel of the sanitized symbol
+        self.yields = [int(k) for k in entry.get("yields", [])]  # site ids of the places threads stop
+        self.shared = list(entry.get("shared", []))  # the block's shared arrays: offset, bytes, dtype, shape, site
+        self.granule = int(entry.get("shared_granule", 1))
+
+    def run(self, config: LaunchConfig, params: list[Param], values: list[Any], flat: list[Any]) -> None:
+        """One sanitized launch on checked arguments (``flat``: flattened as the kernel ABI lists them)."""
+        total = config.threads_per_block * math.prod(config.grid)
+        if total > MAX_THREADS:
+            raise ValueError(f"kernel {self.kernel.qualname}: a sanitized launch runs at most {MAX_THREADS} threads")
+        plan = CpuLaunch(self.kernel, config, 1)  # one thread: blocks one after another
+        plan.pack(flat)
+        arrays = [(p, v) for p, v in zip(params, values) if p.kind == "array"]
+        state, keep = self._state(plan, config, arrays)
+        plan.set_word("sanitizer", state.ctypes.data)
+        status = plan.call(plan.job)
+        del keep  # the shadows live until the launch returned
+        if status:
+            (site,) = struct.unpack_from("<q", plan.buffer, ERROR_AT)
+            if site == len(self.kernel.sites) + 1:  # the sanitizer's own site: a finding
+                struct.pack_into("<4q", plan.buffer, ERROR_AT, 0, 0, 0, 0)
+                if plan.printed is not None:
+                    plan.print_records()
+                raise self._error(config, arrays, plan, [int(w) for w in state[: len(REPORT)]])
+            plan.fail()
+        if plan.printed is not None:
+            plan.print_records()
+
+    def _state(
+        self, plan: CpuLaunch, config: LaunchConfig, arrays: list[tuple[Param, Any]]
+    ) -> tuple[np.ndarray, list[np.ndarray]]:
+        """The sanitizer's state for one launch, and the shadow memory it points into."""
+        regions: list[tuple[int, int, int, int]] = []  # lo, hi, shift, what
+        memory = plan.memory.ctypes.data
+        shared_at = memory + OWN_WORDS
+        shared_end = memory + plan.dynamic_at + config.shared_bytes
+        if shared_end > shared_at:
+            regions.append((shared_at, shared_end, int(self.granule).bit_length() - 1, -1))
+        for lo, hi, shift, what in _array_regions(arrays):
+            regions.append((lo, hi, shift, what))
+        state = np.zeros(HEADER_WORDS + REGION_WORDS * len(regions), np.int64)
+        keep = []
+        header = len(REPORT)
+        state[header : header + 4] = (
+            plan.job + ERROR_AT,
+            len(self.kernel.sites) + 1,
+            config.threads_per_block,
+            len(regions),
+        )
+        for k, (lo, hi, shift, what) in enumerate(regions):
+            shadow = np.zeros(max(1, -(-(hi - lo) >> shift)) * CELL_BYTES, np.uint8)
+            keep.append(shadow)
+            at = HEADER_WORDS + REGION_WORDS * k
+            state[at : at + REGION_WORDS] = (lo, hi, shadow.ctypes.data, shift, what)
+        return state, [state, *keep]
+
+    # ---------------------------------------------------------------- reports
+    def _error(
+        self, config: LaunchConfig, arrays: list[tuple[Param, Any]], plan: CpuLaunch, words: list[int]
+    ) -> SanitizerError:
+        r = dict(zip(REPORT, words))
+        name = self.kernel.qualname
+        sites = self.kernel.sites
+        me = _thread(config, r["tid"])
+        other = _thread(config, r["other_tid"])
+        if r["found"] in (BARRIER_EXIT, BARRIER_SITES):
+            here = _where(sites[self.yields[r["site"] - 1] - 1])
+            if r["found"] == BARRIER_EXIT:
+                message = (
+                    f"kernel {name}: synccheck: {_name(me)} waits at syncthreads() ({here}), which "
+                    f"{_name(other, me)} returned without reaching. Every thread of a block must reach each "
+                    "barrier (on a GPU the block hangs or goes on with garbage): move the barrier out of "
+                    "code that only some threads run"
+                )
+                accesses = [("waits", *me, here), ("returned", *other, "")]
+            else:
+                there = _where(sites[self.yields[r["other_site"] - 1] - 1])
+                message = (
+                    f"kernel {name}: synccheck: {_name(me)} waits at syncthreads() ({here}) while "
+                    f"{_name(other, me)} waits at another ({there}). The threads of a block must meet at the same "
+                    "barrier: move it out of code that only some threads run"
+                )
+                accesses = [("waits", *me, here), ("waits", *other, there)]
+            return SanitizerError(message, "synccheck", accesses)
+        element = self._element(r["what"], r["offset"], arrays, plan)
+        here = _where(sites[r["site"] - 1])
+        verb = ("reads", "writes", "updates atomically")[r["how"]]
+        if r["found"] == UNINITIALISED:
+            message = (
+                f"kernel {name}: initcheck: {_name(me)} {verb} {element}, which no thread of its block has written "
+                f"in this launch (on a GPU it holds garbage)\n  {_short(verb)} by {_name(me)} at {here}"
+            )
+            return SanitizerError(message, "initcheck", [(verb, *me, here)])
+        there = _where(sites[r["other_site"] - 1])
+        done = ("read", "wrote", "updated atomically")[r["other_how"]]
+        apart = (
+            "in another block (blocks run in any order, at the same time)"
+            if me[1] != other[1]
+            else "with no syncthreads() between them"
+        )
+        message = (
+            f"kernel {name}: racecheck: {_name(me)} {verb} {element}, which {_name(other, me)} {done} {apart}"
+            f"\n  {_short(verb)} by {_name(me)} at {here}\n  {_short(done)} by {_name(other, me)} at {there}"
+        )
+        return SanitizerError(message, "racecheck", [(verb, *me, here), (done, *other, there)])
+
+    def _element(self, what: int, offset: int, arrays: list[tuple[Param, Any]], plan: CpuLaunch) -> str:
+        """Which element a report's byte is: ``name[i, j]`` of an array argument or a shared array."""
+        if what < 0:
+            for s in self.shared:
+                if s["offset"] <= offset < s["offset"] + s["bytes"]:
+                    index = _unravel((offset - s["offset"]) // s["itemsize"], s["shape"])
+                    return f"element [{index}] of the shared array made at {s['file']}:{s['line']} ({s['source']})"
+            dynamic = offset - (plan.dynamic_at - OWN_WORDS)
+            if dynamic >= 0:
+                return f"byte {dynamic} of the block's dynamic shared memory"
+            return f"byte {offset} of the block's shared memory"
+        address = _array_regions(arrays)[what][0] + offset
+        for p, v in arrays:
+            a = v if isinstance(v, np.ndarray) else np.asarray(v)
+            found = _index_at(a, address)
+            if found is not None:
+                return f"{p.name}[{found}]"
+        return f"byte {offset} of an array argument"
+
+
+def _array_regions(arrays: list[tuple[Param, Any]]) -> list[tuple[int, int, int, int]]:
+    """The bytes the array arguments span, overlapping ones merged: (lo, hi, shift, what) with ``what`` the
+    region's position among them and ``1 << shift`` bytes the granule of its shadow cells."""
+    spans = []
+    for _, v in arrays:
+        a = v if isinstance(v, np.ndarray) else np.asarray(v)
+        if a.size == 0:
+            continue
+        start = data_address(a)
+        low = start + sum(s * (n - 1) for s, n in zip(a.strides, a.shape) if s < 0)
+        high = start + sum(s * (n - 1) for s, n in zip(a.strides, a.shape) if s > 0) + a.itemsize
+        item = _granule(a.dtype)
+        grain = math.gcd(item, *(abs(s) for s in a.strides if s), start) if a.ndim else math.gcd(item, start)
+        spans.append([low, high, grain])
+    spans.sort()
+    merged: list[list[int]] = []
+    for low, high, grain in spans:
+        if merged and low < merged[-1][1]:
+            last = merged[-1]
+            last[2] = math.gcd(last[2], grain, low - last[0])
+            last[1] = max(last[1], high)
+        else:
+            merged.append([low, high, grain])
+    out = []
+    for k, (low, high, grain) in enumerate(merged):
+        shift = (grain & -grain).bit_length() - 1  # the largest power of two dividing every element's place
+        low -= low % (1 << shift)
+        out.append((low, high, shift, k))
+    return out
+
+
+def _granule(dtype: np.dtype) -> int:
+    """The smallest scalar an element of ``dtype`` holds (a struct's fields may be smaller than it)."""
+    if dtype.fields:
+        return math.gcd(*(_granule(f[0]) for f in dtype.fields.values()), *(f[1] for f in dtype.fields.values()))
+    return dtype.itemsize
+
+
+def _index_at(a: np.ndarray, address: int) -> str | None:
+    """The index of ``a``'s element at ``address`` (None: not one of its elements)."""
+    offset = address - data_address(a)
+    if a.ndim == 0:
+        return "()" if 0 <= offset < a.itemsize else None
+    index = []
+    rest = offset
+    for axis in sorted(range(a.ndim), key=lambda d: -abs(a.strides[d])):
+        stride = a.strides[axis]
+        k = rest // stride if stride else 0
+        k = max(0, min(a.shape[axis] - 1, k))
+        index.append((axis, k))
+        rest -= k * stride
+    if not 0 <= rest < a.itemsize:
+        return None
+    return ", ".join(str(k) for _, k in sorted(index))
+
+
+def _unravel(k: int, shape: list[int]) -> str:
+    return ", ".join(str(int(i)) for i in np.unravel_index(k, tuple(shape))) if shape else str(k)
+
+
+Thread = tuple[tuple[int, ...], tuple[int, ...]]  # (thread index, block index), each x, y, z
+
+
+def _thread(config: LaunchConfig, tid: int) -> Thread:
+    """A grid thread's (thread index, block index), each as x, y, z."""
+    per = config.threads_per_block
+    block, linear = divmod(tid, per)
+    bx, by, bz = config.block
+    gx, gy, _ = config.grid
+    return (linear % bx, linear // bx % by, linear // (bx * by)), (block % gx, block // gx % gy, block // (gx * gy))
+
+
+def _name(
+    t: tuple[tuple[int, ...], tuple[int, ...]], other: tuple[tuple[int, ...], tuple[int, ...]] | None = None
+) -> str:
+    """``thread 3 of block 0`` (``thread (3, 1, 0)`` for launches in more dimensions); a thread of the same
+    block as ``other`` says so."""
+    thread, block = (_dims(x) for x in t)
+    if other is not None and other[1] == t[1]:
+        return f"thread {thread} of the same block"
+    return f"thread {thread} of block {block}"
+
+
+def _dims(x: tuple[int, ...]) -> str:
+    return str(x[0]) if x[1:] == (0, 0) else f"({x[0]}, {x[1]}, {x[2]})"
+
+
+def _short(verb: str) -> str:
+    return {"reads": "read", "writes": "write", "updates atomically": "atomic", "wrote": "write",
+            "read": "read", "updated atomically": "atomic"}[verb]  # fmt: skip
+
+
+def _where(site: dict[str, Any]) -> str:
+    return f"{site['file']}:{site['line']}" + (f": {site['source']}" if site.get("source") else "")
+
+
+_warned: set[str] = set()
+
+
+def warn_unsanitized(kernel: str, why: str) -> None:
+    """$HYBRID_SANITIZE is set, but this kernel runs unsanitized: say so once per kernel."""
+    if kernel in _warned:
+        return
+    _warned.add(kernel)
+    import warnings
+
+    from .slowpath import _outside
+
+    warnings.warn(
+        f"$HYBRID_SANITIZE is set, but kernel {kernel} runs unsanitized: {why}", RuntimeWarning, stacklevel=_outside()
+    )

@@ -132,16 +132,27 @@ def build(tmp_path: Path, request: pytest.FixtureRequest):
 
 @contextlib.contextmanager
 def built_package(
-    root: Path, name: str, source: str, native: bool = False, compiled: dict[str, CompiledKernel] | None = None
+    root: Path,
+    name: str,
+    source: str,
+    native: bool = False,
+    compiled: dict[str, CompiledKernel] | None = None,
+    cpu_sanitize: bool = True,
 ) -> Iterator[ModuleType]:
     """For module-scoped fixtures: ``<root>/<name>/kern.py`` compiled (no cache) with its ``_hybrid/`` next to
     it, as its wheel would install it; yields the imported ``<name>.kern``, then forgets the package.
     ``native``: with native code for this machine too, and every PTX through ptxas, as ``build`` does;
-    ``compiled`` receives the compiled kernels by name."""
+    ``compiled`` receives the compiled kernels by name; ``cpu_sanitize``: the hook option."""
     (root / name).mkdir(parents=True)
     (root / name / "__init__.py").write_text("")
     (root / name / "kern.py").write_text(textwrap.dedent(source))
-    options = Options(list(TEST_ARCHS), cubin=False, cache=KernelCache(None), cpu=HOST_TARGETS if native else [])
+    options = Options(
+        list(TEST_ARCHS),
+        cubin=False,
+        cache=KernelCache(None),
+        cpu=HOST_TARGETS if native else [],
+        cpu_sanitize=cpu_sanitize,
+    )
     kernels = compile_packages([root / name], options=options)
     for k in kernels if native else []:
         for arch, text in k.ptx.items():

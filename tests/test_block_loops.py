@@ -132,7 +132,9 @@ def breaks_out(x: Array[i32], out: Array[i32]):
     buf[t] = x[t]
     for k in range(4):
         gpu.syncthreads()
-        if buf[0] > k:
+        stop = buf[0] > k
+        gpu.syncthreads()  # every thread has read buf[0] before thread 0 changes it
+        if stop:
             break
         buf[t] += 1
     gpu.syncthreads()

@@ -124,7 +124,7 @@ def blocks(samples: Array[Sample], scale: f16, s: Sample, out: Array[f16], lanes
     mine[1] = x.value + s.value
     tile[t] = mine[0] + mine[1]
     gpu.syncthreads()
-    out[i] = tile[(t + 1) % 64] + f16(x.count) * s.weight
+    out[i] = tile[(t + 1) % gpu.block_dim_x()] + f16(x.count) * s.weight
     lanes[i] = gpu.shfl_xor(tile[t], 1)
     samples[i] = Sample(x.weight + scale, x.count, x.value)
 """

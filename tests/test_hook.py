@@ -80,7 +80,10 @@ def test_wheel_contents(project, tmp_path):
     assert scale["ptx"] == {"sm_70": "kernlib__ops__scale.sm_70.ptx", "sm_80": "kernlib__ops__scale.sm_80.ptx"}
     # native CPU code by default: one library per target, every kernel in each
     assert manifest["cpu"]["x86_64-linux"] == "kernlib.x86_64-linux.so" and len(manifest["cpu"]) == 5
+    sanitized = scale["cpu"].pop("sanitize")  # and each kernel's sanitized entry (docs/sanitizer.md)
     assert scale["cpu"] == {"symbol": "kernlib__ops__scale", "frame_bytes": 0, "shared_bytes": 0, "barriers": False}
+    assert sanitized["symbol"] == "kernlib__ops__scale__san" and sanitized["yields"] == []
+    assert {site["kind"] for site in sanitized["checks"]} == {"access", "index0"}
 
 
 def test_builds_are_reproducible(project, tmp_path):

@@ -223,8 +223,8 @@ CHECKED = (
 @kernel
 def positive(x: Array[f32], n: i32):
     i = gpu.global_tid_x()
+    gpu.syncthreads()
     if i < len(x):
-        gpu.syncthreads()
         assert x[i] >= 0, "negative input"
         x[i] = x[i] * f32(2)
 """

@@ -21,7 +21,7 @@ from hybrid_runtime import cpu, native_plan, native_pool
 from test_f16 import _macho_undefined
 
 from hatch_hybrid.backend.host import pool
-from hatch_hybrid.backend.host.driver import LAUNCH, SANITIZER_SYNC
+from hatch_hybrid.backend.host.driver import LAUNCH, SANITIZER_BLOCK, SANITIZER_SYNC
 from hatch_hybrid.backend.host.link import link
 from hatch_hybrid.backend.host.targets import DEFAULT_TARGETS, TARGETS
 from hatch_hybrid.lower.sanitize import ACCESS
@@ -96,7 +96,14 @@ def kern(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleType]:
 def test_the_runtime_knows_the_launch_words_and_the_pool_of_the_compiler() -> None:
     assert native_plan.WORD == LAUNCH
     assert native_plan.LAUNCH_WORDS == max(LAUNCH.values()) + 1 <= native_plan.OWN_WORDS // 8
-    assert pool.EXPORTS == (native_pool.LAUNCH, native_pool.WORK, native_pool.RESET, ACCESS, SANITIZER_SYNC)
+    assert pool.EXPORTS == (
+        native_pool.LAUNCH,
+        native_pool.WORK,
+        native_pool.RESET,
+        ACCESS,
+        SANITIZER_SYNC,
+        SANITIZER_BLOCK,
+    )
 
 
 #: linker flags that make any unresolved symbol an error (the default for DLLs; Mach-O: read them below)

@@ -111,7 +111,7 @@ def _link_libraries(package: str, kernels: list[CompiledKernel], directory: Path
         if k.cpu is None or k.cpu.unsupported:
             continue
         libm |= bool(k.cpu.libm)
-        for key, blob in k.cpu.objects.items():  # "target" or "target/level": one library per target
+        for key, blob in sorted(k.cpu.objects.items()):  # "target", "target/level", "target/__san": a library a target
             objects.setdefault(key.split("/")[0], []).append(blob)
     written = {}
     for target, blobs in sorted(objects.items()):

@@ -382,7 +382,7 @@ class FunctionLowerer(
         if self.inline_exit is None:
             if s.value is not None:
                 self.expr(s.value)
-            self.b.ret(llir.Constant(I32, hx.DONE))
+            self.b.ret(llir.Constant(I32, hx.EXITED if self.parent.sanitize else hx.DONE))
             return
         exit_block, slots = self.inline_exit
         if s.value is not None and rt != NONE:

@@ -41,8 +41,10 @@ PER_BLOCK_X = {"thread_idx_x", "block_idx_x", "linear"}
 EXCHANGE_SLOT = 4  # i64 words per lane and buffer: value, argument, tag, padding
 EXCHANGE_BYTES = 2 * EXCHANGE_SLOT * 8  # per thread: two buffers, used in turn
 
-# What a host kernel function returns to its driver
-DONE, FAILED, AT_BARRIER, AT_WARP = 0, 1, 2, 3
+# What a host kernel function returns to its driver; sanitized code tells a thread that left by `return`
+# (EXITED: as on a GPU, it holds up no barrier) from one that ran to the end (DONE: it must have met
+# every barrier the others wait at, see the sanitizer's synccheck)
+DONE, FAILED, AT_BARRIER, AT_WARP, EXITED = 0, 1, 2, 3, 4
 
 
 def ctx_slot(ops: Ops, ctx: llir.Value, word: str) -> llir.Value:

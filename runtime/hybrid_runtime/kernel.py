@@ -244,6 +244,7 @@ class Kernel:
                 values[i] = StructArray(v, params[i].cls)
         try:
             if sanitized is not None:
+                native.cpu_threads()  # a bad $HYBRID_CPU_THREADS is refused here too (the blocks run on one)
                 sanitized.run(config, params, values, native.flatten(params, values))
             elif code is not None:
                 code.run(config, values)

@@ -37,7 +37,7 @@ _OFF = ("", "0", "false", "no", "off")
 # the sanitizer's state (sanitize.c): the report, the error slot's address, the site it records there,
 # threads per block, the number of regions, then per region: lo, hi, shadow, shift, what
 REPORT = ("found", "site", "tid", "how", "other_site", "other_tid", "other_how", "what", "offset")
-HEADER_WORDS = len(REPORT) + 4
+HEADER_WORDS = 2 * len(REPORT) + 4  # the report, a pending initcheck, then four words
 REGION_WORDS = 5
 CELL_BYTES = 36  # three accesses (a write, two reads), each a thread, an epoch and a site in uint32
 UNINITIALISED, RACE, BARRIER_EXIT, BARRIER_SITES = 1, 2, 3, 4
@@ -110,7 +110,7 @@ class SanitizedCode:
             regions.append((lo, hi, shift, what))
         state = np.zeros(HEADER_WORDS + REGION_WORDS * len(regions), np.int64)
         keep = []
-        header = len(REPORT)
+        header = 2 * len(REPORT)
         state[header : header + 4] = (
             plan.job + ERROR_AT,
             len(self.kernel.sites) + 1,
@@ -138,11 +138,12 @@ class SanitizedCode:
             if r["found"] == BARRIER_EXIT:
                 message = (
                     f"kernel {name}: synccheck: {_name(me)} waits at syncthreads() ({here}), which "
-                    f"{_name(other, me)} returned without reaching. Every thread of a block must reach each "
-                    "barrier (on a GPU the block hangs or goes on with garbage): move the barrier out of "
-                    "code that only some threads run"
+                    f"{_name(other, me)} skipped: it ran on to the kernel's end. Every thread of a block that "
+                    "goes on must reach each barrier (on a GPU the block hangs or reads what others have not "
+                    "written yet): move the barrier out of code that only some threads run, or have the "
+                    "others `return` before it"
                 )
-                accesses = [("waits", *me, here), ("returned", *other, "")]
+                accesses = [("waits", *me, here), ("ran past", *other, "")]
             else:
                 there = _where(sites[self.yields[r["other_site"] - 1] - 1])
                 message = (

@@ -36,6 +36,7 @@ LAUNCH = {
 }
 RUN = 5  # a thread the driver is to call (again)
 SANITIZER_SYNC = "hybrid_san1_sync"  # sanitize.c: do a block's threads wait at one barrier?
+SANITIZER_BLOCK = "hybrid_san1_block"  # sanitize.c: did the block read shared memory it never wrote?
 
 
 class _Builder:
@@ -148,6 +149,16 @@ def add_entry(
         )
         return status
 
+    def block_check() -> None:
+        """Sanitized: after a block, a read of shared memory that no thread wrote before it."""
+        if not sanitize:
+            return
+        check = module.globals.get(SANITIZER_BLOCK) or llir.Function(
+            module, llir.FunctionType(I32, [PTR]), SANITIZER_BLOCK
+        )
+        found = b.call(check, [b.inttoptr(word["sanitizer"], PTR)])
+        lb.if_(b.icmp_unsigned("!=", found, llir.Constant(I32, 0)), lambda: b.ret(llir.Constant(I32, 1)), "block.bad")
+
     zero = llir.Constant(I64, 0)
     if fission:  # the kernel function runs a whole block, its threads as loops (lower.fission)
         ctx = b.alloca(I64, size=llir.Constant(I64, hx.CTX_WORDS), name="ctx")
@@ -187,6 +198,7 @@ def add_entry(
                 lb.loop(zero, block[1], y_body, "ty")
 
             lb.loop(zero, block[2], z_body, "tz")
+            block_check()
 
         lb.loop(first, end, run_block, "block")
         b.ret(llir.Constant(I32, 0))
@@ -258,6 +270,7 @@ def add_entry(
                 lb.if_(b.load(waiting, typ=I1), lambda: sync_check(blk, RUN), "sync")
             b.cbranch(b.load(waiting, typ=I1), round_head, round_end)
             b.position_at_end(round_end)
+            block_check()
             return
         warps = b.udiv(b.add(threads, llir.Constant(I64, 31)), llir.Constant(I64, 32))
 
@@ -307,6 +320,7 @@ def add_entry(
         lb.loop(zero, threads, release, "barrier")
         b.cbranch(b.load(waiting, typ=I1), round_head, round_end)
         b.position_at_end(round_end)
+        block_check()
 
     lb.loop(first, end, run_block_in_rounds, "block")
     b.ret(llir.Constant(I32, 0))

@@ -23,7 +23,10 @@ from .targets import TARGETS
 SOURCES = tuple(Path(__file__).with_name(name) for name in ("pool.c", "sanitize.c"))
 #: the functions the runtime and kernels call (hybrid_runtime.native_pool, lower.sanitize); the number
 #: changes with their interface
-EXPORTS = ("hybrid_pool1_launch", "hybrid_pool1_work", "hybrid_pool1_reset", "hybrid_san1_access", "hybrid_san1_sync")
+EXPORTS = (
+    "hybrid_pool1_launch", "hybrid_pool1_work", "hybrid_pool1_reset", "hybrid_san1_access", "hybrid_san1_sync",
+    "hybrid_san1_block",
+)  # fmt: skip
 #: what the pool leaves for the process to resolve on macOS (Linux: none, its waits are system calls;
 #: Windows: kernel32's SRW locks and condition variables, imported by the DLL)
 MACOS_IMPORTS = ("pthread_cond_signal", "pthread_cond_wait", "pthread_mutex_lock", "pthread_mutex_unlock")

@@ -3,7 +3,7 @@
  * Every package's library links this in beside the worker pool (pool.py compiles both). A kernel's
  * sanitized entry (hatch_hybrid/lower/sanitize.py) calls hybrid_san1_access for every load, store
  * and atomic of an array element, and its driver calls hybrid_san1_sync after each round of a
- * block's threads. The runtime (hybrid_runtime/sanitizer.py) builds the state for one launch, which
+ * block's threads and hybrid_san1_block after each block. The runtime (hybrid_runtime/sanitizer.py) builds the state for one launch, which
  * runs its blocks one after another on one thread, and reads the report when the launch fails.
  *
  * Memory is tracked in regions: the block's shared memory (one cell per granule of `1 << shift`
@@ -53,6 +53,7 @@ enum { READ, WRITE, ATOMIC };
 
 typedef struct {
     int64_t report[REPORT_WORDS];
+    int64_t pending[REPORT_WORDS]; /* the block's first read of shared memory not yet written */
     int64_t *error;     /* the launch's error slot */
     int64_t error_site; /* what a finding records in it */
     int64_t threads;    /* per block */
@@ -107,8 +108,12 @@ EXPORT int32_t hybrid_san1_access(sanitizer *s, char *addr, int64_t nbytes, int6
         cell *c = &r->shadow[g];
         int wrote = counts(&c->write, shared, threads, block);
         int w_atomic = (c->write.site & ATOMIC_SITE) != 0;
-        if (shared && how != WRITE && !wrote)
-            return found(s, UNINITIALISED, site, tid, how, 0, 0, 0, r->what, offset);
+        if (shared && how != WRITE && !wrote && !s->pending[FOUND]) {
+            /* reported when the block ends, unless a write by another thread before the next barrier
+             * makes it a race (a missing syncthreads() between a write and the read) */
+            int64_t words[REPORT_WORDS] = {UNINITIALISED, site, tid, how, 0, 0, 0, r->what, offset};
+            for (int k = 0; k < REPORT_WORDS; k++) s->pending[k] = words[k];
+        }
         if (wrote && apart(&c->write, me, ep, threads, block) && !(how == ATOMIC && w_atomic))
             return found(s, RACE, site, tid, how, c->write.site & ~ATOMIC_SITE, c->write.tid - 1,
                          w_atomic ? ATOMIC : WRITE, r->what, offset);
@@ -131,10 +136,18 @@ EXPORT int32_t hybrid_san1_access(sanitizer *s, char *addr, int64_t nbytes, int6
     return 0;
 }
 
+/* After each block: report the block's first read of shared memory that no thread wrote before it. */
+EXPORT int32_t hybrid_san1_block(sanitizer *s) {
+    if (!s->pending[FOUND]) return 0;
+    int64_t *p = s->pending;
+    return found(s, p[FOUND], p[SITE], p[TID], p[HOW], 0, 0, 0, p[WHAT], p[OFFSET]);
+}
+
 /* After a round of a block's threads (the block's first grid thread `first`): each thread's context
  * is `stride` bytes from the last in `frames`, with the words `status_word` (where it stopped:
- * `waiting` at a barrier, 0 returned) and `state_word` (which barrier). Returns 1 when some wait at
- * a barrier that others have returned without reaching, or at different barriers (reported). */
+ * `waiting` at a barrier, 0 at the kernel's end) and `state_word` (which barrier). Returns 1 when some
+ * wait at a barrier that others ran past to the kernel's end, or at different barriers (reported).
+ * A thread that left by `return` (another status) holds up no barrier, as an exited GPU thread. */
 EXPORT int32_t hybrid_san1_sync(sanitizer *s, char *frames, int64_t stride, int64_t threads, int64_t first,
                                 int64_t status_word, int64_t state_word, int64_t waiting) {
     int64_t waiter = -1, returned = -1;

@@ -3,7 +3,10 @@ entry (``launch(..., device="cpu", sanitize=True)``) on the same inputs, best of
 which they take turns. The plain run uses every core ($HYBRID_CPU_THREADS), the sanitized one runs
 its blocks one after another on one thread, as it always does.
 
-    python benchmarks/sanitizer_cost.py [--markdown FILE]
+    python benchmarks/sanitizer_cost.py [--markdown FILE] [--prebuilt DIR]
+
+``--prebuilt DIR``: the packages built already into DIR (``--build-only DIR`` builds them there), for a
+machine without the compiler.
 """
 
 from __future__ import annotations
@@ -27,9 +30,15 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--markdown", type=Path)
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--prebuilt", type=Path)
+    parser.add_argument("--build-only", type=Path)
     args = parser.parse_args()
-    tmp = Path(tempfile.mkdtemp(prefix="hatch-hybrid-sanitizer-"))
-    build(tmp)
+    if args.build_only:
+        build(args.build_only)
+        return
+    tmp = args.prebuilt or Path(tempfile.mkdtemp(prefix="hatch-hybrid-sanitizer-"))
+    if args.prebuilt is None:
+        build(tmp)
     sys.path.insert(0, str(tmp))
     import bench_kernels.kernels as hk
     from hybrid_demo.mandelbrot import mandelbrot_kernel

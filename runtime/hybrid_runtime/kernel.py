@@ -244,8 +244,7 @@ class Kernel:
                 values[i] = StructArray(v, params[i].cls)
         try:
             if sanitized is not None:
-                native.cpu_threads()  # a bad $HYBRID_CPU_THREADS is refused here too (the blocks run on one)
-                sanitized.run(config, params, values, native.flatten(params, values))
+                sanitized.run(config, params, values, native.flatten(params, values), native.cpu_threads())
             elif code is not None:
                 code.run(config, values)
             else:

@@ -103,7 +103,9 @@ def thread_memory(size: int) -> np.ndarray:
 class CpuLaunch:
     """One kernel's launches in one configuration, from the thread that made it."""
 
-    def __init__(self, kernel: NativeKernel, config: LaunchConfig, threads: int) -> None:
+    def __init__(self, kernel: NativeKernel, config: LaunchConfig, threads: int, own_bytes: int = 0) -> None:
+        """``own_bytes``: room at ``self.own_at`` in each participant's memory for the sanitizer's state,
+        to which the ``sanitizer`` launch word then points (each participant's own)."""
         self.kernel = kernel
         pool = native_pool.current()
         grid, block = config.grid, config.block
@@ -117,7 +119,9 @@ class CpuLaunch:
         self.dynamic_at = dynamic_at = OWN_WORDS + _round_up(kernel.shared_bytes, 16)
         frames_at = _round_up(dynamic_at + config.shared_bytes, 64)
         exchange_at = _round_up(frames_at + n * kernel.frame_bytes, 64)
-        stride = _round_up(exchange_at + n * kernel.exchange_bytes, 128)
+        self.own_at = _round_up(exchange_at + n * kernel.exchange_bytes, 64)
+        stride = self.stride = _round_up(self.own_at + own_bytes, 128)
+        self.participants = participants
         self.memory = thread_memory(participants * stride)
         slots = kernel.packer.size // 8
         self.buffer = ctypes.create_string_buffer(VALUES_AT + 16 * slots)
@@ -135,9 +139,10 @@ class CpuLaunch:
             frames_at,
             exchange_at,
             self.printed.ctypes.data if self.printed is not None else 0,
-            0,  # sanitized launches: the sanitizer's state (set_word)
+            self.own_at if own_bytes else 0,  # sanitized launches: the sanitizer's state
         )
-        job = (kernel.entry, params, base + TEMPLATE_AT, LAUNCH_WORDS, RELATIVE, blocks, chunk, participants)
+        relative = RELATIVE | (1 << WORD["sanitizer"] if own_bytes else 0)
+        job = (kernel.entry, params, base + TEMPLATE_AT, LAUNCH_WORDS, relative, blocks, chunk, participants)
         JOB.pack_into(self.buffer, 0, *job, memory, stride)
         struct.pack_into(f"<{LAUNCH_WORDS}q", self.buffer, TEMPLATE_AT, *words)
         struct.pack_into(f"<{slots}Q", self.buffer, VALUES_AT + 8 * slots, *range(base + VALUES_AT, params, 8))
@@ -147,17 +152,15 @@ class CpuLaunch:
         if pool is not None:
             self.call = pool.launch
         else:  # a library without the pool, and none loaded that has one: all blocks on this thread
-            own = (ctypes.c_int64 * LAUNCH_WORDS)(*(w + memory * (RELATIVE >> k & 1) for k, w in enumerate(words)))
+            own = (ctypes.c_int64 * LAUNCH_WORDS)(*(w + memory * (relative >> k & 1) for k, w in enumerate(words)))
             self.own_words = own
             entry, address = kernel.function, ctypes.addressof(own)
             self.call = lambda job: int(entry(params, address, 0, blocks))
 
-    def set_word(self, name: str, value: int) -> None:
-        """Set a launch word that is not relative to a participant's memory."""
-        struct.pack_into("<q", self.buffer, TEMPLATE_AT + 8 * WORD[name], value)
-        own = getattr(self, "own_words", None)
-        if own is not None:
-            own[WORD[name]] = value
+    def start_workers(self) -> None:
+        """Have the pool's workers this plan's launches share their blocks with."""
+        if self.workers and self.pool is not None and self.pool.started < self.workers:
+            self.pool.start(self.workers)
 
     def pack(self, flat: list[Any]) -> None:
         self.kernel.packer.pack_into(self.buffer, VALUES_AT, *flat)
@@ -165,8 +168,7 @@ class CpuLaunch:
     def run(self) -> None:
         """Run the grid on the parameters packed last; returns when every block has run (or raises what
         a failed check reports, after printing what the kernel printed before)."""
-        if self.workers and self.pool is not None and self.pool.started < self.workers:
-            self.pool.start(self.workers)
+        self.start_workers()
         if self.call(self.job):
             self.fail()
         if self.printed is not None:

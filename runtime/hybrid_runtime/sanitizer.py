@@ -39,10 +39,11 @@ _OFF = ("", "0", "false", "no", "off")
 REPORT = ("found", "site", "tid", "how", "other_site", "other_tid", "other_how", "what", "offset")
 HEADER_WORDS = 2 * len(REPORT) + 4  # the report, a pending initcheck, then four words
 REGION_WORDS = 5
-CELL_BYTES = 36  # three accesses (a write, two reads), each a thread, an epoch and a site in uint32
+CELL_BYTES = 24  # three accesses (a write, two reads), each a thread (uint32), an epoch and a site (uint16)
 UNINITIALISED, RACE, BARRIER_EXIT, BARRIER_SITES = 1, 2, 3, 4
 READ, WRITE, ATOMIC = 0, 1, 2
 MAX_THREADS = 2**32 - 2  # a cell holds a grid thread's index (plus one) in 32 bits
+MAX_SITE = 0x7FFF  # and its site in 15 bits
 
 
 class SanitizerError(RuntimeError):
@@ -73,16 +74,18 @@ class SanitizedCode:
         self.shared = list(entry.get("shared", []))  # the block's shared arrays: offset, bytes, dtype, shape, site
         self.granule = int(entry.get("shared_granule", 1))
 
-    def run(self, config: LaunchConfig, params: list[Param], values: list[Any], flat: list[Any]) -> None:
-        """One sanitized launch on checked arguments (``flat``: flattened as the kernel ABI lists them)."""
+    def run(self, config: LaunchConfig, params: list[Param], values: list[Any], flat: list[Any], threads: int) -> None:
+        """One sanitized launch on checked arguments (``flat``: flattened as the kernel ABI lists them),
+        its blocks shared by ``threads`` threads."""
         total = config.threads_per_block * math.prod(config.grid)
         if total > MAX_THREADS:
             raise ValueError(f"kernel {self.kernel.qualname}: a sanitized launch runs at most {MAX_THREADS} threads")
-        plan = CpuLaunch(self.kernel, config, 1)  # one thread: blocks one after another
+        arrays = _tracked([(p, v) for p, v in zip(params, values) if p.kind == "array"])
+        regions = _array_regions(arrays)
+        plan = CpuLaunch(self.kernel, config, threads, 8 * (HEADER_WORDS + REGION_WORDS * (1 + len(regions))))
         plan.pack(flat)
-        arrays = [(p, v) for p, v in zip(params, values) if p.kind == "array"]
-        state, keep = self._state(plan, config, arrays)
-        plan.set_word("sanitizer", state.ctypes.data)
+        keep = self._states(plan, config, regions)
+        plan.start_workers()
         status = plan.call(plan.job)
         del keep  # the shadows live until the launch returned
         if status:
@@ -91,38 +94,49 @@ class SanitizedCode:
                 struct.pack_into("<4q", plan.buffer, ERROR_AT, 0, 0, 0, 0)
                 if plan.printed is not None:
                     plan.print_records()
-                raise self._error(config, arrays, plan, [int(w) for w in state[: len(REPORT)]])
+                raise self._error(config, arrays, plan, self._first_report(plan))
             plan.fail()
         if plan.printed is not None:
             plan.print_records()
 
-    def _state(
-        self, plan: CpuLaunch, config: LaunchConfig, arrays: list[tuple[Param, Any]]
-    ) -> tuple[np.ndarray, list[np.ndarray]]:
-        """The sanitizer's state for one launch, and the shadow memory it points into."""
-        regions: list[tuple[int, int, int, int]] = []  # lo, hi, shift, what
-        memory = plan.memory.ctypes.data
-        shared_at = memory + OWN_WORDS
-        shared_end = memory + plan.dynamic_at + config.shared_bytes
-        if shared_end > shared_at:
-            regions.append((shared_at, shared_end, int(self.granule).bit_length() - 1, -1))
-        for lo, hi, shift, what in _array_regions(arrays):
-            regions.append((lo, hi, shift, what))
-        state = np.zeros(HEADER_WORDS + REGION_WORDS * len(regions), np.int64)
-        keep = []
-        header = 2 * len(REPORT)
-        state[header : header + 4] = (
-            plan.job + ERROR_AT,
-            len(self.kernel.sites) + 1,
-            config.threads_per_block,
-            len(regions),
-        )
-        for k, (lo, hi, shift, what) in enumerate(regions):
-            shadow = np.zeros(max(1, -(-(hi - lo) >> shift)) * CELL_BYTES, np.uint8)
-            keep.append(shadow)
-            at = HEADER_WORDS + REGION_WORDS * k
-            state[at : at + REGION_WORDS] = (lo, hi, shadow.ctypes.data, shift, what)
-        return state, [state, *keep]
+    def _state(self, plan: CpuLaunch, k: int) -> np.ndarray:
+        """Participant ``k``'s state, in its memory."""
+        at = k * plan.stride + plan.own_at
+        return plan.memory[at : at + 8 * HEADER_WORDS].view(np.int64)
+
+    def _states(self, plan: CpuLaunch, config: LaunchConfig, regions: list[tuple[int, int, int, int]]) -> list[Any]:
+        """Each participant's state for one launch (its shared memory's region, then the arrays'), and the
+        shadow memory they point into (the arrays' is shared)."""
+        shadows = [np.zeros(max(1, -(-(hi - lo) >> shift)) * CELL_BYTES, np.uint8) for lo, hi, shift, _ in regions]
+        arrays = [(lo, hi, shadow.ctypes.data, shift, what) for (lo, hi, shift, what), shadow in zip(regions, shadows)]
+        keep: list[Any] = list(shadows)
+        shared_bytes = plan.dynamic_at + config.shared_bytes - OWN_WORDS
+        for k in range(plan.participants):
+            base = plan.memory.ctypes.data + k * plan.stride
+            own = []
+            if shared_bytes > 0:
+                shift = int(self.granule).bit_length() - 1
+                shadow = np.zeros(-(-shared_bytes >> shift) * CELL_BYTES, np.uint8)
+                keep.append(shadow)
+                own.append((base + OWN_WORDS, base + OWN_WORDS + shared_bytes, shadow.ctypes.data, shift, -1))
+            at = k * plan.stride + plan.own_at
+            words = plan.memory[at : at + 8 * (HEADER_WORDS + REGION_WORDS * (len(own) + len(arrays)))].view(np.int64)
+            words[: 2 * len(REPORT)] = 0
+            words[2 * len(REPORT) : HEADER_WORDS] = (
+                plan.job + ERROR_AT,
+                len(self.kernel.sites) + 1,
+                config.threads_per_block,
+                len(own) + len(arrays),
+            )
+            words[HEADER_WORDS:] = np.array([w for region in own + arrays for w in region], np.int64)
+        return keep
+
+    def _first_report(self, plan: CpuLaunch) -> list[int]:
+        """The report of the participant whose finding is in the earliest grid thread (the launch stops at
+        the first finding, so others may have found one at the same time)."""
+        found = [self._state(plan, k)[: len(REPORT)] for k in range(plan.participants)]
+        found = [r for r in found if r[0]]
+        return [int(w) for w in min(found, key=lambda r: int(r[2]))]
 
     # ---------------------------------------------------------------- reports
     def _error(
@@ -154,7 +168,7 @@ class SanitizedCode:
                 accesses = [("waits", *me, here), ("waits", *other, there)]
             return SanitizerError(message, "synccheck", accesses)
         element = self._element(r["what"], r["offset"], arrays, plan)
-        here = _where(sites[r["site"] - 1])
+        here = _site(sites, r["site"])
         verb = ("reads", "writes", "updates atomically")[r["how"]]
         if r["found"] == UNINITIALISED:
             message = (
@@ -162,7 +176,7 @@ class SanitizedCode:
                 f"in this launch (on a GPU it holds garbage)\n  {_short(verb)} by {_name(me)} at {here}"
             )
             return SanitizerError(message, "initcheck", [(verb, *me, here)])
-        there = _where(sites[r["other_site"] - 1])
+        there = _site(sites, r["other_site"], len(sites) > MAX_SITE)
         done = ("read", "wrote", "updated atomically")[r["other_how"]]
         apart = (
             "in another block (blocks run in any order, at the same time)"
@@ -195,17 +209,36 @@ class SanitizedCode:
         return f"byte {offset} of an array argument"
 
 
+def _span(v: Any) -> tuple[int, int]:
+    """The bytes an array's elements lie in."""
+    a = v if isinstance(v, np.ndarray) else np.asarray(v)
+    start = data_address(a)
+    low = start + sum(s * (n - 1) for s, n in zip(a.strides, a.shape) if s < 0)
+    return low, start + sum(s * (n - 1) for s, n in zip(a.strides, a.shape) if s > 0) + a.itemsize
+
+
+def _tracked(arrays: list[tuple[Param, Any]]) -> list[tuple[Param, Any]]:
+    """The array arguments whose elements need shadow cells: those the kernel writes, and those it only
+    reads that overlap one it writes (an array nobody writes in the launch cannot race)."""
+    written = [_span(v) for p, v in arrays if p.writes and np.asarray(v).size]
+    out = []
+    for p, v in arrays:
+        if not np.asarray(v).size:
+            continue
+        low, high = _span(v)
+        if p.writes or any(low < end and start < high for start, end in written):
+            out.append((p, v))
+    return out
+
+
 def _array_regions(arrays: list[tuple[Param, Any]]) -> list[tuple[int, int, int, int]]:
     """The bytes the array arguments span, overlapping ones merged: (lo, hi, shift, what) with ``what`` the
     region's position among them and ``1 << shift`` bytes the granule of its shadow cells."""
     spans = []
     for _, v in arrays:
         a = v if isinstance(v, np.ndarray) else np.asarray(v)
-        if a.size == 0:
-            continue
         start = data_address(a)
-        low = start + sum(s * (n - 1) for s, n in zip(a.strides, a.shape) if s < 0)
-        high = start + sum(s * (n - 1) for s, n in zip(a.strides, a.shape) if s > 0) + a.itemsize
+        low, high = _span(a)
         item = _granule(a.dtype)
         grain = math.gcd(item, *(abs(s) for s in a.strides if s), start) if a.ndim else math.gcd(item, start)
         spans.append([low, high, grain])
@@ -285,6 +318,13 @@ def _dims(x: tuple[int, ...]) -> str:
 def _short(verb: str) -> str:
     return {"reads": "read", "writes": "write", "updates atomically": "atomic", "wrote": "write",
             "read": "read", "updated atomically": "atomic"}[verb]  # fmt: skip
+
+
+def _site(sites: list[dict[str, Any]], k: int, masked: bool = False) -> str:
+    """Where check site ``k`` (from 1) is; ``masked``: a shadow cell kept only its low 15 bits."""
+    if masked or not 1 <= k <= len(sites):
+        return "a line not recorded (the kernel has more than 32767 check sites)"
+    return _where(sites[k - 1])
 
 
 def _where(site: dict[str, Any]) -> str:

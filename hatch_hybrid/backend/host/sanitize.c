@@ -4,14 +4,18 @@
  * sanitized entry (hatch_hybrid/lower/sanitize.py) calls hybrid_san1_access for every load, store
  * and atomic of an array element, and its driver calls hybrid_san1_sync after each round of a
  * block's threads and hybrid_san1_block after each block. The runtime (hybrid_runtime/sanitizer.py) builds the state for one launch, which
- * runs its blocks one after another on one thread, and reads the report when the launch fails.
+ * runs its blocks on the worker pool as a plain launch does, each participant with a state of its
+ * own (its shared memory's region, its report) that shares the array arguments' regions with the
+ * others, and reads the reports when the launch fails. Cells of array arguments are updated without
+ * atomics: threads of two blocks only race on a cell where the kernel itself races (two reads of an
+ * element leave one of the two reads, which is all a later write needs to find one).
  *
  * Memory is tracked in regions: the block's shared memory (one cell per granule of `1 << shift`
  * bytes) and each array argument (one cell per element; arguments that overlap share one region).
  * Addresses in no region (local arrays, constant tables) are not checked. A cell holds the last
  * write and two reads (the first of the window in which they are concurrent, and the last by another
  * thread), each as the thread's linear index in the grid plus one (0: none), the number of barriers
- * it had passed in its block (its epoch), and the site (bit 31: an atomic). So a write finds a
+ * it had passed in its block (its epoch, modulo 2**16) and the site (bit 15: an atomic). So a write finds a
  * concurrent read by another thread whenever there is one. Two accesses
  * by different threads are concurrent when the threads are in different blocks or in the same
  * epoch of one block: no syncthreads() lies between them. Shared memory's cells count only for the
@@ -27,7 +31,9 @@
 #endif
 
 typedef struct {
-    uint32_t tid, epoch, site; /* tid: the grid thread's index plus one (0: none) */
+    uint32_t tid;   /* the grid thread's index plus one (0: none) */
+    uint16_t epoch; /* barriers its thread had passed, modulo 2**16 */
+    uint16_t site;  /* its check site (bit 15: an atomic), at most 0x7FFF */
 } access;
 
 typedef struct {
@@ -49,7 +55,7 @@ enum { FOUND, SITE, TID, HOW, OTHER_SITE, OTHER_TID, OTHER_HOW, WHAT, OFFSET, RE
 enum { NONE, UNINITIALISED, RACE, BARRIER_EXIT, BARRIER_SITES };
 /* how an element is accessed (lower/sanitize.py) */
 enum { READ, WRITE, ATOMIC };
-#define ATOMIC_SITE 0x80000000u
+#define ATOMIC_SITE 0x8000u
 
 typedef struct {
     int64_t report[REPORT_WORDS];
@@ -66,7 +72,8 @@ static int32_t found(sanitizer *s, int64_t kind, int64_t site, int64_t tid, int6
     if (!s->report[FOUND]) {
         int64_t words[REPORT_WORDS] = {kind, site, tid, how, other_site, other_tid, other_how, what, offset};
         for (int k = 0; k < REPORT_WORDS; k++) s->report[k] = words[k];
-        if (!s->error[0]) s->error[0] = s->error_site;
+        int64_t empty = 0;
+        __atomic_compare_exchange_n(s->error, &empty, s->error_site, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
     }
     return 1;
 }
@@ -77,7 +84,7 @@ static int counts(const access *a, int shared, uint64_t threads, uint64_t block)
 }
 
 /* Is the access by another thread with no barrier between it and thread `me` in epoch `ep` of `block`? */
-static int apart(const access *a, uint32_t me, uint32_t ep, uint64_t threads, uint64_t block) {
+static int apart(const access *a, uint32_t me, uint16_t ep, uint64_t threads, uint64_t block) {
     return a->tid != me && ((a->tid - 1) / threads != block || a->epoch == ep);
 }
 
@@ -94,8 +101,9 @@ EXPORT int32_t hybrid_san1_access(sanitizer *s, char *addr, int64_t nbytes, int6
     }
     if (!r) return 0;
     int64_t how = how_site & 3;
-    uint32_t site = (uint32_t)(how_site >> 2);
-    uint32_t me = (uint32_t)(tid + 1), ep = (uint32_t)epoch;
+    uint16_t site = (uint16_t)((how_site >> 2) & 0x7FFF);
+    uint32_t me = (uint32_t)(tid + 1);
+    uint16_t ep = (uint16_t)epoch;
     uint64_t threads = (uint64_t)s->threads, block = (uint64_t)tid / threads;
     int shared = r->what < 0;
     uint64_t first = (uint64_t)(addr - r->lo) >> r->shift;
@@ -115,14 +123,14 @@ EXPORT int32_t hybrid_san1_access(sanitizer *s, char *addr, int64_t nbytes, int6
             for (int k = 0; k < REPORT_WORDS; k++) s->pending[k] = words[k];
         }
         if (wrote && apart(&c->write, me, ep, threads, block) && !(how == ATOMIC && w_atomic))
-            return found(s, RACE, site, tid, how, c->write.site & ~ATOMIC_SITE, c->write.tid - 1,
+            return found(s, RACE, site, tid, how, c->write.site & (ATOMIC_SITE - 1), c->write.tid - 1,
                          w_atomic ? ATOMIC : WRITE, r->what, offset);
         if (how != READ) {
             for (access *a = &c->read; a <= &c->other; a++)
                 if (counts(a, shared, threads, block) && apart(a, me, ep, threads, block))
                     return found(s, RACE, site, tid, how, a->site, a->tid - 1, READ, r->what, offset);
             c->write = now;
-            if (how == ATOMIC) c->write.site |= ATOMIC_SITE;
+            if (how == ATOMIC) c->write.site = (uint16_t)(c->write.site | ATOMIC_SITE);
         } else if (!counts(&c->read, shared, threads, block) ||
                    (c->read.tid != me && !apart(&c->read, me, ep, threads, block))) {
             c->read = now; /* no read yet, or only ones a barrier separates from this thread */

@@ -347,7 +347,7 @@ def test_failed_checks_raise_as_without_the_sanitizer(kern: ModuleType) -> None:
         kern.tile_sum_fixed.launch(64, 1, x, np.zeros(64, np.float32)[:63].copy(), device="cpu", sanitize=True)
 
 
-def test_sanitize_arguments_are_checked(kern: ModuleType) -> None:
+def test_sanitize_arguments_are_checked(kern: ModuleType, monkeypatch: pytest.MonkeyPatch) -> None:
     threads, blocks, args = _inputs()["reduce"]
     with pytest.raises(TypeError, match="`sanitize` must be True or False"):
         kern.reduce_fixed.launch(threads, blocks, *args, device="cpu", sanitize="yes")
@@ -355,6 +355,9 @@ def test_sanitize_arguments_are_checked(kern: ModuleType) -> None:
         kern.reduce_fixed.launch(threads, blocks, *args, device="cuda", sanitize=True)
     with pytest.raises(ValueError, match="`sanitize=True` runs the kernel's native code"):
         kern.reduce_fixed.launch(threads, blocks, *args, device="cpu-python", sanitize=True)
+    monkeypatch.setenv("HYBRID_DEVICE", "cpu-python")  # the default device is the Python path
+    with pytest.raises(ValueError, match="`sanitize=True` runs the kernel's native code"):
+        kern.reduce_fixed.launch(threads, blocks, *args, sanitize=True)
 
 
 def test_a_package_built_without_it_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -34,7 +34,7 @@ from . import host_context as hx
 from . import intrinsics
 from .cmath import CMath
 from .host import WARP_CALLS
-from .ops import I1, I8, I64, PTR, VOID, const
+from .ops import I1, I8, I64, PTR, VOID, const, declare
 from .parts import LowererParts
 from .sanitize import ATOMIC
 from .sites import located
@@ -241,9 +241,7 @@ class CallLowerer(LowererParts):
         ptr.align = 16
         ptr.type = PTR  # an untyped pointer, as array data is (llvmlite types an alloca's pointer)
         module = self.parent.module
-        memset = module.globals.get("llvm.memset.p0.i64") or llir.Function(
-            module, llir.FunctionType(VOID, [PTR, I8, I64, I1]), "llvm.memset.p0.i64"
-        )
+        memset = declare(module, "llvm.memset.p0.i64", VOID, [PTR, I8, I64, I1])
         self.b.call(memset, [ptr, llir.Constant(I8, 0), llir.Constant(I64, size), llir.Constant(I1, 0)])
         return fixed_shape_array(ptr, shape)
 
@@ -254,15 +252,14 @@ class CallLowerer(LowererParts):
         assert isinstance(dtype, (Scalar, StructT))
         item = dtype.dtype.itemsize
         b = self.b
+        self.parent.shared_items.add(item)
         if callee.name == "dynamic_shared_array":
-            self.parent.shared_items.add(item)
             if self.parent.host:
                 ptr, size = hx.dynamic_shared(self.ops, self.ctx)
             else:
                 ptr = b.addrspacecast(intrinsics.dynamic_shared(self.parent.module), PTR)
                 size = b.zext(intrinsics.dynamic_shared_size(self.ops), I64)
             return ArrayValue(ptr, [b.udiv(size, llir.Constant(I64, item))], [const(WEAK_INT, 1)])
-        self.parent.shared_items.add(item)
         shape = self.tf.consts[e.nid]
         size = math.prod(shape) * item
         if self.parent.host:

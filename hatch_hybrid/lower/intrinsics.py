@@ -7,7 +7,7 @@ import math
 from llvmlite import ir as llir
 
 from ..types import Scalar
-from .ops import F32, I32, I64, VOID, Ops, bit_width
+from .ops import F32, I32, I64, VOID, Ops, bit_width, declare
 
 # math functions that are one PTX instruction as LLVM intrinsics; the rest come from libdevice
 _LLVM_MATH = {
@@ -86,7 +86,7 @@ def special_register(ops: Ops, name: str) -> llir.Value:
             special_register(ops, f"grid_dim_{axis}"), special_register(ops, f"block_dim_{axis}"), flags=["nuw", "nsw"]
         )
     reg = f"llvm.nvvm.read.ptx.sreg.{_SREG[what]}.{axis}"
-    fn = ops.module.globals.get(reg) or llir.Function(ops.module, llir.FunctionType(I32, []), reg)
+    fn = declare(ops.module, reg, I32, [])
     value = ops.b.call(fn, [])
     # What PTX guarantees about each register: sizes are positive, indices below them. Telling LLVM
     # lets it compute trip counts of grid-stride loops (and so unroll them) and drop index checks.
@@ -116,7 +116,7 @@ def shuffle(ops: Ops, name: str, value: llir.Value, lane: llir.Value) -> llir.Va
     i32 = I32
     lane = b.trunc(lane, i32) if lane.type != i32 else lane
     fn_name = f"llvm.nvvm.shfl.sync.{mode}.i32"
-    fn = ops.module.globals.get(fn_name) or llir.Function(ops.module, llir.FunctionType(i32, [i32] * 4), fn_name)
+    fn = declare(ops.module, fn_name, i32, [i32] * 4)
     fn.attributes.add("convergent")
 
     def shfl32(v: llir.Value) -> llir.Value:
@@ -141,9 +141,7 @@ def vote(ops: Ops, name: str, predicate: llir.Value) -> llir.Value:
     kind = {"ballot": "ballot", "all_": "all", "any_": "any"}[name]
     ret = I32 if kind == "ballot" else llir.IntType(1)
     fn_name = f"llvm.nvvm.vote.{kind}.sync"
-    fn = ops.module.globals.get(fn_name) or llir.Function(
-        ops.module, llir.FunctionType(ret, [I32, llir.IntType(1)]), fn_name
-    )
+    fn = declare(ops.module, fn_name, ret, [I32, llir.IntType(1)])
     fn.attributes.add("convergent")
     out = b.call(fn, [llir.Constant(I32, FULL_MASK), predicate])
     return b.zext(out, I64) if kind == "ballot" else out
@@ -151,13 +149,13 @@ def vote(ops: Ops, name: str, predicate: llir.Value) -> llir.Value:
 
 def lane_id(ops: Ops) -> llir.Value:
     fn_name = "llvm.nvvm.read.ptx.sreg.laneid"
-    fn = ops.module.globals.get(fn_name) or llir.Function(ops.module, llir.FunctionType(I32, []), fn_name)
+    fn = declare(ops.module, fn_name, I32, [])
     return ops.b.zext(ops.b.call(fn, []), I64)
 
 
 def threadfence(ops: Ops) -> None:
     fn_name = "llvm.nvvm.membar.gl"
-    fn = ops.module.globals.get(fn_name) or llir.Function(ops.module, llir.FunctionType(VOID, []), fn_name)
+    fn = declare(ops.module, fn_name, VOID, [])
     ops.b.call(fn, [])
 
 

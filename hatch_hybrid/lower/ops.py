@@ -37,6 +37,12 @@ def llvm_type(t: Scalar) -> llir.Type:
     return llir.IntType(t.bits)
 
 
+def declare(module: llir.Module, name: str, ret: llir.Type, args: list[llir.Type]) -> llir.Function:
+    """The module's function ``name``, declared with this type if it is not there yet."""
+    fn = module.globals.get(name)
+    return fn if fn is not None else llir.Function(module, llir.FunctionType(ret, args), name)
+
+
 def bit_width(ty: llir.Type) -> int:
     """The bits of an integer or float register type."""
     if isinstance(ty, llir.IntType):

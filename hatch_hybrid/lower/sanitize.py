@@ -23,7 +23,7 @@ from llvmlite import ir as llir
 
 from ..errors import Loc
 from . import host_context as hx
-from .ops import I32, I64, PTR
+from .ops import I32, I64, PTR, declare
 from .parts import LowererParts
 from .sites import located
 
@@ -41,10 +41,7 @@ class SanitizeLowerer(LowererParts):
         parent = self.parent
         site = parent.checks.site(located(self.tf.fn.module, loc, kind="access"))
         b = self.b
-        module = parent.module
-        fn = module.globals.get(ACCESS) or llir.Function(
-            module, llir.FunctionType(I32, [PTR, PTR, I64, I64, I64, I64]), ACCESS
-        )
+        fn = declare(parent.module, ACCESS, I32, [PTR, PTR, I64, I64, I64, I64])
         found = b.call(
             fn,
             [

@@ -93,16 +93,20 @@ class Kernel:
             if not isinstance(sanitize, bool):
                 raise TypeError(f"{self.__name__}.launch(): `sanitize` must be True or False, got {sanitize!r}")
             on_cpu = device == "cpu" or (device is None and default_device() is None)
+            python = on_cpu and python_cpu(device)  # $HYBRID_DEVICE=cpu-python
+            if sanitize and (python or device == "cpu-python"):
+                raise ValueError(
+                    f"{self.__name__}.launch(): `sanitize=True` runs the kernel's native code; pass "
+                    'device="cpu", not the Python path ("cpu-python")'
+                )
             if sanitize and not on_cpu:
                 raise ValueError(
                     f'{self.__name__}.launch(): `sanitize=True` checks a launch on the CPU; pass device="cpu" '
                     "too (on a GPU, run the program under compute-sanitizer)"
-                    if device in (None, "cuda") or str(device).startswith("cuda:")
-                    else f"{self.__name__}.launch(): `sanitize=True` runs the kernel's native code; pass "
-                    f'device="cpu", not {device!r}'
                 )
             if on_cpu:
-                self._launch_cpu(LaunchConfig.make(threads, blocks, shared_bytes), args, sanitize=sanitize)
+                config = LaunchConfig.make(threads, blocks, shared_bytes)
+                self._launch_cpu(config, args, python, sanitize=sanitize)
                 return
         if device is None:  # the default device: reuse the configured launcher (validated once)
             self[blocks, threads, stream, shared_bytes](*args)

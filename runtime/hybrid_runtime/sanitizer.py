@@ -2,21 +2,22 @@
 
 ``k.launch(..., device="cpu", sanitize=True)``, or any CPU launch while ``$HYBRID_SANITIZE`` is set
 (to anything but ``0``), runs the kernel's sanitized entry from its package's library (built beside
-the fast one, see ``hatch_hybrid/lower/sanitize.py``): the blocks one after another on the calling
-thread, bounds checks on, and every array access checked against shadow memory by the library's
-``sanitize.c``. It raises :class:`SanitizerError` for
+the fast one, see ``hatch_hybrid/lower/sanitize.py``): its blocks shared among the worker pool as
+in a plain launch, bounds checks on, and every array access checked against shadow memory by the
+library's ``sanitize.c``. It raises :class:`SanitizerError` for
 
 * **initcheck**: shared memory read (or updated atomically) that no thread of the block wrote in this
   launch, which holds garbage on a GPU;
 * **racecheck**: two threads' accesses of one element of shared memory or of an array argument, one of
   them a write (an atomic and a plain access count too), with no ``syncthreads()`` between them (or
   from different blocks, which a GPU runs in any order and at the same time);
-* **synccheck**: threads of a block that wait at a barrier others have returned without reaching, or
-  at different barriers;
+* **synccheck**: threads of a block that wait at a barrier another skipped and ran past to the
+  kernel's end (a thread that leaves by ``return`` holds up no barrier, as on a GPU), or at
+  different barriers;
 
 plus what a failed bounds check or assert raises. The message names the kernel, each access's file,
-line and source, and the threads. A shadow cell keeps the last write and the last read of each
-element, so a race with an earlier reader that a later one replaced can go unseen.
+line and source, and the threads. A shadow cell keeps the last write and two reads of each element,
+so a race with an earlier read that two later ones replaced can go unseen.
 """
 
 from __future__ import annotations
@@ -99,10 +100,11 @@ class SanitizedCode:
         if plan.printed is not None:
             plan.print_records()
 
-    def _state(self, plan: CpuLaunch, k: int) -> np.ndarray:
-        """Participant ``k``'s state, in its memory."""
+    @staticmethod
+    def _words(plan: CpuLaunch, k: int, n: int = HEADER_WORDS) -> np.ndarray:
+        """The first ``n`` words of participant ``k``'s state, in its memory."""
         at = k * plan.stride + plan.own_at
-        return plan.memory[at : at + 8 * HEADER_WORDS].view(np.int64)
+        return plan.memory[at : at + 8 * n].view(np.int64)
 
     def _states(self, plan: CpuLaunch, config: LaunchConfig, regions: list[tuple[int, int, int, int]]) -> list[Any]:
         """Each participant's state for one launch (its shared memory's region, then the arrays'), and the
@@ -111,16 +113,15 @@ class SanitizedCode:
         arrays = [(lo, hi, shadow.ctypes.data, shift, what) for (lo, hi, shift, what), shadow in zip(regions, shadows)]
         keep: list[Any] = list(shadows)
         shared_bytes = plan.dynamic_at + config.shared_bytes - OWN_WORDS
+        shift = int(self.granule).bit_length() - 1
         for k in range(plan.participants):
             base = plan.memory.ctypes.data + k * plan.stride
             own = []
             if shared_bytes > 0:
-                shift = int(self.granule).bit_length() - 1
                 shadow = np.zeros(-(-shared_bytes >> shift) * CELL_BYTES, np.uint8)
                 keep.append(shadow)
                 own.append((base + OWN_WORDS, base + OWN_WORDS + shared_bytes, shadow.ctypes.data, shift, -1))
-            at = k * plan.stride + plan.own_at
-            words = plan.memory[at : at + 8 * (HEADER_WORDS + REGION_WORDS * (len(own) + len(arrays)))].view(np.int64)
+            words = self._words(plan, k, HEADER_WORDS + REGION_WORDS * (len(own) + len(arrays)))
             words[: 2 * len(REPORT)] = 0
             words[2 * len(REPORT) : HEADER_WORDS] = (
                 plan.job + ERROR_AT,
@@ -134,7 +135,7 @@ class SanitizedCode:
     def _first_report(self, plan: CpuLaunch) -> list[int]:
         """The report of the participant whose finding is in the earliest grid thread (the launch stops at
         the first finding, so others may have found one at the same time)."""
-        found = [self._state(plan, k)[: len(REPORT)] for k in range(plan.participants)]
+        found = [self._words(plan, k)[: len(REPORT)] for k in range(plan.participants)]
         found = [r for r in found if r[0]]
         return [int(w) for w in min(found, key=lambda r: int(r[2]))]
 

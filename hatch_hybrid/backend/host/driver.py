@@ -18,7 +18,7 @@ from llvmlite import ir as llir
 
 from ...lower import host_context as hx
 from ...lower.loops import counted_loop
-from ...lower.ops import I1, I32, I64, PTR, Ops
+from ...lower.ops import I1, I32, I64, PTR, Ops, declare
 from ...lower.values import abi_types
 from ...typecheck.typed import TypedFunction
 
@@ -95,7 +95,8 @@ def add_entry(
     as loops between meeting points, :mod:`hatch_hybrid.lower.fission`) and is called once per block.
     ``sanitize``: the entry of a sanitized kernel (``ModuleLowerer(sanitize=True)``, the state machine),
     whose threads' contexts point at the sanitizer and count their barriers, and which after each
-    round of a block checks that its threads wait at one barrier and none has returned (synccheck)."""
+    round of a block checks that its threads wait at one barrier and none ran past it to the end
+    (synccheck), and after each block that it read no shared memory before any thread wrote it."""
     fn = llir.Function(module, llir.FunctionType(I32, [PTR, PTR, I64, I64]), symbol)
     fn.storage_class = "dllexport"
     params, launch, first, end = fn.args
@@ -141,23 +142,22 @@ def add_entry(
             dim = b.load(_word(b, ctx, hx.CTX[f"block_dim_{axis}"]), typ=I64)
             b.store(b.add(b.mul(bid, dim), t), _word(b, ctx, hx.CTX[f"global_tid_{axis}"]))
 
+    def leave_if(failed: llir.Value, name: str) -> None:
+        """Return 1 (a failed check: the launch stops) if ``failed``."""
+        lb.if_(failed, lambda: b.ret(llir.Constant(I32, 1)), name)
+
     def call(ctx: llir.Value) -> llir.Value:
         frame = [b.gep(ctx, [llir.Constant(I64, hx.CTX_WORDS)], source_etype=I64)] if tf.uses_barrier else []
         status = b.call(kernel, [ctx, *frame, *values])
-        lb.if_(
-            b.icmp_unsigned("==", status, llir.Constant(I32, hx.FAILED)), lambda: b.ret(llir.Constant(I32, 1)), "failed"
-        )
+        leave_if(b.icmp_unsigned("==", status, llir.Constant(I32, hx.FAILED)), "failed")
         return status
 
     def block_check() -> None:
         """Sanitized: after a block, a read of shared memory that no thread wrote before it."""
         if not sanitize:
             return
-        check = module.globals.get(SANITIZER_BLOCK) or llir.Function(
-            module, llir.FunctionType(I32, [PTR]), SANITIZER_BLOCK
-        )
-        found = b.call(check, [b.inttoptr(word["sanitizer"], PTR)])
-        lb.if_(b.icmp_unsigned("!=", found, llir.Constant(I32, 0)), lambda: b.ret(llir.Constant(I32, 1)), "block.bad")
+        found = b.call(declare(module, SANITIZER_BLOCK, I32, [PTR]), [b.inttoptr(word["sanitizer"], PTR)])
+        leave_if(b.icmp_unsigned("!=", found, llir.Constant(I32, 0)), "block.bad")
 
     zero = llir.Constant(I64, 0)
     if fission:  # the kernel function runs a whole block, its threads as loops (lower.fission)
@@ -167,11 +167,7 @@ def add_entry(
         def run_block(blk: llir.Value) -> None:
             fill_block(ctx, blk)
             status = b.call(kernel, [ctx, frames, *values])
-            lb.if_(
-                b.icmp_unsigned("==", status, llir.Constant(I32, hx.FAILED)),
-                lambda: b.ret(llir.Constant(I32, 1)),
-                "failed",
-            )
+            leave_if(b.icmp_unsigned("==", status, llir.Constant(I32, hx.FAILED)), "failed")
 
         lb.loop(first, end, run_block, "block")
         b.ret(llir.Constant(I32, 0))
@@ -215,14 +211,12 @@ def add_entry(
         return _word(b, thread_ctx(t), hx.CTX["status"])
 
     def sync_check(blk: llir.Value, waiting_status: int) -> None:
-        """Sanitized: every thread of the block that has not returned waits at the same barrier."""
-        check = module.globals.get(SANITIZER_SYNC) or llir.Function(
-            module, llir.FunctionType(I32, [PTR, PTR, I64, I64, I64, I64, I64, I64]), SANITIZER_SYNC
-        )
+        """Sanitized: every thread of the block that has not left waits at the same barrier."""
+        check = declare(module, SANITIZER_SYNC, I32, [PTR, PTR, I64, I64, I64, I64, I64, I64])
         args = (b.inttoptr(word["sanitizer"], PTR), frames, stride, threads, b.mul(blk, threads))
         words = (hx.CTX["status"], hx.CTX["state"], waiting_status)
         found = b.call(check, [*args, *(llir.Constant(I64, w) for w in words)])
-        lb.if_(b.icmp_unsigned("!=", found, llir.Constant(I32, 0)), lambda: b.ret(llir.Constant(I32, 1)), "sync.bad")
+        leave_if(b.icmp_unsigned("!=", found, llir.Constant(I32, 0)), "sync.bad")
 
     def run_block_in_rounds(blk: llir.Value) -> None:
         def init(t: llir.Value) -> None:

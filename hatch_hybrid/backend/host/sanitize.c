@@ -3,8 +3,8 @@
  * Every package's library links this in beside the worker pool (pool.py compiles both). A kernel's
  * sanitized entry (hatch_hybrid/lower/sanitize.py) calls hybrid_san1_access for every load, store
  * and atomic of an array element, and its driver calls hybrid_san1_sync after each round of a
- * block's threads and hybrid_san1_block after each block. The runtime (hybrid_runtime/sanitizer.py) builds the state for one launch, which
- * runs its blocks on the worker pool as a plain launch does, each participant with a state of its
+ * block's threads and hybrid_san1_block after each block. The runtime (hybrid_runtime/sanitizer.py)
+ * builds the state for one launch, which runs its blocks on the worker pool as a plain launch does, each participant with a state of its
  * own (its shared memory's region, its report) that shares the array arguments' regions with the
  * others, and reads the reports when the launch fails. Cells of array arguments are updated without
  * atomics: threads of two blocks only race on a cell where the kernel itself races (two reads of an
@@ -15,11 +15,11 @@
  * Addresses in no region (local arrays, constant tables) are not checked. A cell holds the last
  * write and two reads (the first of the window in which they are concurrent, and the last by another
  * thread), each as the thread's linear index in the grid plus one (0: none), the number of barriers
- * it had passed in its block (its epoch, modulo 2**16) and the site (bit 15: an atomic). So a write finds a
- * concurrent read by another thread whenever there is one. Two accesses
- * by different threads are concurrent when the threads are in different blocks or in the same
- * epoch of one block: no syncthreads() lies between them. Shared memory's cells count only for the
- * block that made them (blocks run one at a time here, each from fresh shared memory).
+ * it had passed in its block (its epoch, modulo 2**16) and the site (bit 15: an atomic). So a write
+ * finds a concurrent read by another thread whenever there is one. Two accesses by different threads
+ * are concurrent when the threads are in different blocks or in the same epoch of one block: no
+ * syncthreads() lies between them. Shared memory's cells count only for the block that made them
+ * (a participant runs its blocks one at a time, each from fresh shared memory).
  */
 
 #include <stdint.h>
@@ -37,7 +37,7 @@ typedef struct {
 } access;
 
 typedef struct {
-    access write; /* the last write (site bit 31: an atomic) */
+    access write; /* the last write (site bit 15: an atomic) */
     access read;  /* the first read since the element could last be read safely */
     access other; /* the last read by another thread than `read`'s */
 } cell;

@@ -1,10 +1,11 @@
 """Module-level constants, computed at build time as Python computes them, without importing the module.
 
 A constant is an expression of number literals, other module constants, arithmetic, casts
-(``np.float32(0.01)``, ``f32(0.01)``, ``int(x)``), ``math`` constants and functions, (nested) tuples
-of these, and NumPy arrays (:mod:`.arrays`). What Python would reject (division by zero, a negative
-power of an integer, a math domain error) and what the device cannot hold (an integer beyond 64
-bits) is a located compile error, so that a program has one meaning on the GPU and on the CPU.
+(``np.float32(0.01)``, ``f32(0.01)``, ``int(x)``), ``math`` and NumPy constants and functions
+(``np.pi``, ``np.sqrt(2.0)``, ``np.finfo(np.float32).eps``), (nested) tuples of these, and NumPy
+arrays (:mod:`.arrays`). What Python would reject (division by zero, a negative power of an integer,
+a math domain error) and what the device cannot hold (an integer beyond 64 bits) is a located
+compile error, so that a program has one meaning on the GPU and on the CPU.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import CompileError, Loc
-from ..types import Weak, parse_type_name
+from ..types import Scalar, Weak, parse_type_name
 from .arrays import ARRAY_FUNCTIONS, OPERATORS, ArrayEvaluator, NotArray, numpy_op
 
 #: A constant's value: a Python number (weakly typed), a NumPy scalar (typed), a (nested) tuple of
@@ -107,12 +108,14 @@ class Evaluator:
                 check_int(node.value, self.loc(node))
                 return node.value
             raise NotConstant(f"a {type(node.value).__name__} constant")
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Call):
+            return self.numpy_info(node, node.value)
         if isinstance(node, (ast.Name, ast.Attribute)):
             value = self.lookup(node)
             if isinstance(value, str):
                 mod, _, name = value.rpartition(".")
-                if mod == "math" and isinstance(getattr(math, name, None), float):
-                    return getattr(math, name)
+                if mod in ("math", "numpy") and isinstance(getattr(math if mod == "math" else np, name, None), float):
+                    return getattr(math if mod == "math" else np, name)  # math.pi, np.pi, np.inf, ...
                 raise NotConstant(f"`{value}`, which is not a number")
             return value
         if isinstance(node, ast.UnaryOp):
@@ -149,6 +152,25 @@ class Evaluator:
             return self.call(node)
         raise NotConstant(f"a {_describe(node)}")
 
+    def numpy_info(self, node: ast.Attribute, call: ast.Call) -> Value:
+        """``np.finfo(np.float32).eps``, ``np.iinfo(np.int16).max``: as NumPy gives them."""
+        target = self.lookup(call.func)
+        if target not in ("numpy.finfo", "numpy.iinfo") or len(call.args) != 1 or call.keywords:
+            raise NotConstant(f"an attribute of a call of `{target}`" if isinstance(target, str) else "an attribute")
+        which = str(target)[6:]
+        kind = self.lookup(call.args[0])
+        scalar = parse_type_name(kind.rpartition(".")[2]) if isinstance(kind, str) else None
+        if not isinstance(scalar, Scalar):
+            raise NotConstant(f"np.{which}() of something other than a NumPy type")
+        with np.errstate(all="ignore"):
+            try:
+                value = getattr(np.finfo(scalar.dtype) if which == "finfo" else np.iinfo(scalar.dtype), node.attr)
+            except (ValueError, AttributeError) as exc:
+                raise CompileError(self.loc(node), f"cannot compute this constant: {exc}", "NumPy raises too") from None
+        if not isinstance(value, (int, float, np.number)):
+            raise NotConstant(f"np.{which}(...).{node.attr}, which is not a number")
+        return value
+
     def _array(self, compute: Callable[[], Value]) -> Value:
         try:
             return compute()
@@ -184,6 +206,15 @@ class Evaluator:
                 return {"int": int, "float": float, "bool": bool}[name](args[0])
             except (OverflowError, ValueError) as exc:  # int(inf), int(nan)
                 raise CompileError(loc, f"cannot compute this constant: {exc}", "Python raises here too") from None
+        if mod == "numpy" and (isinstance(getattr(np, name, None), np.ufunc) or name in ("where", "clip")):
+            try:
+                with np.errstate(all="ignore"):  # NumPy warns, not raises, at import
+                    result = np.asarray(getattr(np, name)(*args))[()]
+            except (TypeError, ValueError, OverflowError) as exc:
+                raise CompileError(loc, f"np.{name}(...) fails: {exc}", "NumPy raises here too") from None
+            if not isinstance(result, np.number | np.bool_):
+                raise NotConstant(f"np.{name}(), which does not give a number here")
+            return result
         if mod in ("hybrid_runtime", "numpy"):
             scalar = parse_type_name("boolean" if name == "bool_" else name)
             if scalar is None or len(args) != 1 or isinstance(args[0], tuple):

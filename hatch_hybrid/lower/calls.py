@@ -70,6 +70,8 @@ class CallLowerer(LowererParts):
             return self.call_builtin(e, callee)
         if callee.kind == "math":
             return self.call_math(e, callee)
+        if callee.kind == "numpy":
+            return self.call_numpy(e, callee)
         if callee.kind in ("complex", "cmath"):
             return self.call_complex(e, callee)
         return self.call_gpu(e, callee)

@@ -28,6 +28,7 @@ from .host import Frame, HostLowerer, Yield, hoist_warp_calls
 from .lineinfo import LineInfo, LineInfoLowerer
 from .loops import Loop, LoopLowerer
 from .memory import MemoryLowerer
+from .numpy_calls import NumpyLowerer
 from .ops import I8, I32, I64, PTR, VOID, Ops, const, llvm_type
 from .printing import DEFAULT_PRINT_BUFFER, PrintLowerer, PrintSites
 from .sanitize import SanitizeLowerer
@@ -214,6 +215,7 @@ class FunctionLowerer(
     HostLowerer,
     SanitizeLowerer,
     OperatorLowerer,
+    NumpyLowerer,
     LineInfoLowerer,
     PrintLowerer,
     TableLowerer,

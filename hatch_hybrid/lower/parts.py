@@ -15,7 +15,8 @@ from .ops import Ops
 from .values import Value
 
 if TYPE_CHECKING:
-    from ..typecheck.typed import TypedFunction
+    from ..typecheck.rules import OpTypes
+    from ..typecheck.typed import Callee, TypedFunction
 
 
 class LowererParts:
@@ -35,6 +36,14 @@ class LowererParts:
         raise NotImplementedError
 
     def condition(self, e: ir.Expr) -> llir.Value:
+        raise NotImplementedError
+
+    def call_numpy(self, e: ir.Call, callee: Callee) -> llir.Value:
+        raise NotImplementedError
+
+    def _binop_values(
+        self, op: str, left: llir.Value, left_t: Type, right_node: ir.Expr, ops: OpTypes, loc: Loc
+    ) -> llir.Value:
         raise NotImplementedError
 
     def convert_value(self, value: Value, src: Type, dst: Type) -> Value:

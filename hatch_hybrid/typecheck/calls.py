@@ -31,7 +31,7 @@ from ..types import (
     is_int,
     is_numeric,
 )
-from . import rules
+from . import numpy_funcs, rules
 from .arguments import bind_arguments, bound_nodes
 from .bools import EitherBoolChecker
 from .cuda_spelling import gpu_name
@@ -42,31 +42,6 @@ from .views import array_root
 
 #: Static shared memory per block, the same on every arch (larger sizes need dynamic shared memory).
 SHARED_MEMORY_LIMIT = 48 * 1024
-
-
-#: NumPy's scalar functions that kernels do not take yet, and the spelling that they do take
-_NUMPY_SPELLINGS = {
-    **{n: f"math.{n}(x)" for n in ("sqrt", "exp", "exp2", "log", "log2", "log10", "log1p", "expm1", "sin", "cos",
-                                   "tan", "sinh", "cosh", "tanh", "floor", "ceil", "trunc", "fabs", "isnan",
-                                   "isinf", "isfinite", "hypot", "copysign", "fmod", "ldexp", "frexp", "modf")},
-    **{n: f"math.{m}(x)" for n, m in (("arctan", "atan"), ("arcsin", "asin"), ("arccos", "acos"),
-                                      ("arctan2", "atan2"), ("arctanh", "atanh"), ("arcsinh", "asinh"),
-                                      ("arccosh", "acosh"), ("degrees", "degrees"), ("radians", "radians"))},
-    "abs": "abs(x)", "absolute": "abs(x)", "minimum": "min(x, y)", "maximum": "max(x, y)",
-    "fmin": "min(x, y)", "fmax": "max(x, y)", "power": "x ** y", "where": "x if c else y",
-    "clip": "min(max(x, lo), hi)", "remainder": "x % y", "mod": "x % y", "floor_divide": "x // y",
-}  # fmt: skip
-
-
-def numpy_spelling(name: str) -> str | None:
-    """The hint for ``np.<name>(...)`` in a kernel: the spelling kernels take."""
-    spelling = _NUMPY_SPELLINGS.get(name)
-    if spelling is None:
-        return None
-    return (
-        f"write {spelling} (math functions give Python floats, computed in f64: convert with f32(...) for an f32; "
-        "NumPy's own scalar functions, typed as NumPy types them, are not supported yet)"
-    )
 
 
 class CallChecker(EitherBoolChecker):
@@ -305,6 +280,8 @@ class CallChecker(EitherBoolChecker):
                 operand_types, result = rules.cmath_call(name, args)
             self.tf.callees[e.nid] = Callee("cmath", name, tuple(operand_types))
             return result
+        if module == "numpy" and numpy_funcs.supported(name):
+            return self.numpy(e, name)
         if module == "hybrid_runtime.gpu":
             return self.gpu(e, name)
         spelled = gpu_name(qualname)
@@ -313,9 +290,19 @@ class CallChecker(EitherBoolChecker):
         raise CompileError(
             e.func.loc,
             f"`{qualname}` is not supported in kernel code",
-            (numpy_spelling(name) if module == "numpy" else None)
+            (numpy_funcs.spelling_hint(name) if module == "numpy" else None)
             or "kernels can call helper functions of this package, math functions, gpu intrinsics and type conversions",
         )
+
+    def numpy(self, e: ir.Call, name: str) -> Type:
+        """``np.sqrt(x)`` & co: NumPy's scalar functions, typed as NumPy types them."""
+        args = self._args(e)
+        with rule_errors(e.loc):
+            operand_types, result = numpy_funcs.numpy_call(name, args)
+        for node in e.args:
+            self.same_as_either_bool(node)  # NumPy's result is a NumPy scalar whichever bool goes in
+        self.tf.callees[e.nid] = Callee("numpy", numpy_funcs.name_of(name), tuple(operand_types))
+        return result
 
     def gpu(self, e: ir.Call, name: str) -> Type:
         tf = self.tf

@@ -29,6 +29,7 @@ from ..types import (
     WEAK_FLOAT,
     WEAK_INT,
     ArrayT,
+    Scalar,
     StructT,
     TableT,
     TupleT,
@@ -40,7 +41,7 @@ from ..types import (
     is_numeric,
     unify_assignment,
 )
-from . import folding, rules, signs
+from . import folding, numpy_funcs, rules, signs
 from .calls import CallChecker
 from .printing import check_printed_locals
 from .tables import TableChecker, accepts_table, refuse_write, unpacked
@@ -517,14 +518,44 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
                 "else in as a parameter",
                 [Note(sym.loc, f"`{name}` is assigned here")],
             )
-        if isinstance(sym, ExternalSym) and sym.qualname.startswith("math."):
-            name = sym.qualname[5:]
-            if name in rules.MATH_CONSTANTS:
-                self.tf.consts[e.nid] = float(rules.MATH_CONSTANTS[name])
+        if isinstance(sym, ExternalSym):
+            module, _, name = sym.qualname.rpartition(".")
+            known = {"math": rules.MATH_CONSTANTS, "numpy": numpy_funcs.CONSTANTS}.get(module, {})
+            if name in known:
+                self.tf.consts[e.nid] = float(known[name])
                 return WEAK_FLOAT
         return SymbolT(sym)
 
+    def numpy_info(self, e: ir.Attribute) -> Type | None:
+        """``np.finfo(np.float32).max``, ``np.iinfo(i32).min``: a number known at build time, typed as
+        NumPy gives it (finfo's values are NumPy scalars of the type, iinfo's Python ints)."""
+        call = e.value
+        if not isinstance(call, ir.Call):
+            return None
+        func = self.program._static(self.module, call.func)
+        which = func.qualname if isinstance(func, ExternalSym) else ""
+        if which not in ("numpy.finfo", "numpy.iinfo"):
+            return None
+        which = which[6:]
+        dtype = None
+        if len(call.args) == 1 and not call.keywords:
+            dtype = self.program.type_of_symbol(self.program._static(self.module, call.args[0]), e.loc, self.typevars)
+        if not isinstance(dtype, Scalar):
+            example = "np.float32" if which == "finfo" else "np.int32"
+            raise CompileError(
+                call.loc,
+                f"np.{which}() takes a scalar type in kernel code",
+                f"write np.{which}({example}).max, np.{which}(T).min of a TypeVar, ...",
+            )
+        with rule_errors(e.loc):
+            value = numpy_funcs.info_value(which, dtype.dtype, e.attr)
+        self.tf.consts[e.nid] = value
+        return folding.type_of_value(value)
+
     def attribute(self, e: ir.Attribute) -> Type:
+        info = self.numpy_info(e)
+        if info is not None:
+            return info
         base = self.expr(e.value)
         if isinstance(base, TableT):
             return self.table_attribute(e, base)

@@ -35,6 +35,7 @@ from . import numpy_funcs, rules
 from .arguments import bind_arguments, bound_nodes
 from .bools import EitherBoolChecker
 from .cuda_spelling import gpu_name
+from .literals import EitherLiteralChecker
 from .printing import check_print
 from .tables import refuse_write
 from .typed import Callee, MethodSym, ProgramLike, SymbolT, TypedFunction, rule_errors, type_named
@@ -44,7 +45,7 @@ from .views import array_root
 SHARED_MEMORY_LIMIT = 48 * 1024
 
 
-class CallChecker(EitherBoolChecker):
+class CallChecker(EitherBoolChecker, EitherLiteralChecker):
     tf: TypedFunction
     program: ProgramLike
     module: str
@@ -136,9 +137,10 @@ class CallChecker(EitherBoolChecker):
         if name == "range":
             raise CompileError(e.loc, "range() can only be used in `for ... in range(...)`")
         with rule_errors(e.loc):
-            operand_types, result = rules.builtin_call(name, args)
+            operand_types, result = rules.builtin_call(name, args, [self.tf.consts.get(a.nid) for a in e.args])
         if name in ("min", "max"):
             self.either_bool(e, e.args, args)
+            self.note_either_literal(e, e.args, args, result, self.tf.consts)
         self.tf.callees[e.nid] = Callee("builtin", name, tuple(operand_types))
         if name == "len" and isinstance(args[0], (TableT, TupleT)):  # known at compile time
             self.tf.consts[e.nid] = args[0].shape[0] if isinstance(args[0], TableT) else len(args[0].items)

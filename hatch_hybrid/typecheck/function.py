@@ -91,6 +91,9 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
         # (`i < n and x[i] > 0`), not yet used where the two mean the same (see either_bool)
         self.either_bools: dict[int, Loc] = {}
         self.either_vars: set[str] = set()  # locals holding such a value (or assigned both kinds of bool)
+        # values that are a NumPy scalar or a Python literal depending on the operand (see literals.py)
+        self.either_literals: dict[int, tuple[Weak, object, Loc]] = {}
+        self.either_literal_vars: dict[str, tuple[Weak, object, Loc]] = {}
 
     # ------------------------------------------------------------------ driver
     def run(self) -> None:
@@ -314,6 +317,7 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
                 )
             tf.locals[name] = merged
         self.either_bool_assignment(name, old, value, value_node)
+        self.either_literal_assigned(name, value_node)
         if isinstance(value, ArrayT):
             root = array_root(value_node)  # a view of an array parameter aliases it
             self.aliases.setdefault(name, set()).update(self.aliases.get(root, set()) if root else set())
@@ -382,11 +386,13 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
                 values, what = e.values, f"`{e.op}`"
             types = [self.expr(values[0])]
             result = types[0]
-            for v in values[1:]:
+            for k, v in enumerate(values[1:], 1):
                 types.append(self.expr(v))
+                known = (tf.consts.get(values[0].nid) if k == 1 else None, tf.consts.get(v.nid))
                 with rule_errors(v.loc, "convert the values to one type"):
-                    result = rules.common(result, types[-1], what)
+                    result = rules.common(result, types[-1], what, known)
             self.either_bool(e, values, types)
+            self.note_either_literal(e, values, types, result, tf.consts)
             if isinstance(e, ir.BoolOp) and not is_numeric(result):
                 raise CompileError(e.loc, f"`{e.op}` works on numbers and booleans, not {result}")
             if isinstance(result, (ArrayT, SymbolT)):
@@ -438,6 +444,8 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
             )
         self.tf.optypes[node.nid] = ops
         left_node = getattr(node, "left", None)
+        operand = left_node if left_node is not None else getattr(node, "target", None)
+        self.check_either_literal_operation(op, node, [(operand, left), (right_node, right)], ops)
         for t, n in ((ops.left, left_node), (ops.right, right_node)):
             if n is not None:
                 self._check_int_literal(n, t)
@@ -482,6 +490,7 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
     def name(self, e: ir.Name) -> Type:
         tf = self.tf
         self.either_bool_name(e)
+        self.either_literal_name(e)
         if e.id in self.local_names:
             t = tf.locals.get(e.id)
             if t is None:

@@ -84,7 +84,7 @@ CATALOGUE = [
     ("v = x[0] if n else len(x)", "len(x)", "different types: f32 and int", "f32(...)"),
     ("v = max(n, 7)\nw = v * 2**30", "v * 2**30", "the Python int 7 (chosen at", "i32(7)"),
     ("v = max(n, 7)\nw = v * len(x)", "v * len(x)", "compute differently", "i32(7)"),
-    ("v = x[0] if n else 1\nw = v + n", "v + n", "the result is i32 with the Python int and f64 with the f32", "f32(1)"),
+    ("v = x[0] if n else 1\nw = v + n", "v + n", "is i32 with the Python int and f64 with the f32", "f32(1)"),
     ("v = 1\nv = x", "v = x", "changes type from int to Array[f32]", "new variable"),
     ("v = f32(1)\nv = i32(2)", "v = i32(2)", "changes type from f32 to i32", "convert"),
     ("v = undefined_name + 1", "undefined_name", "not defined", "module level"),

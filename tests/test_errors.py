@@ -68,7 +68,7 @@ CATALOGUE = [
     ("p = Pt(x, 2.0)", "x, 2.0", "field `x` of Pt is a f32, not Array[f32]", None),
     ("p = Pt(1.0, 2.0)\nv = p.z", "p.z", "struct Pt has no field `z`", "fields: x, y"),
     ("p = Pt(1.0, 2.0)\nv = p.nope()", "p.nope", "struct Pt has no method `nope`", "methods: norm2, moved"),
-    ("v = bump(Pt(1.0, 2.0))", "p.x = 0.0", "cannot assign a field of parameter `p`", "copy it into a new local"),
+    ("p = Pt(1.0, 2.0)\nq = bump(p)\nq.x = 3.0", "q.x = 3.0", "bound to an existing struct value", "new value"),
     ("p = Pt(1.0, 2.0)\nq = p.moved()\nq.x = 3.0", "q.x = 3.0", "bound to an existing struct value", "new value"),
     ("p = Pt(1.0, 2.0)\nq = p\np.x = 3.0", "p", "share one struct object on the CPU", "construct a new value"),
     ("v = Color(1)", "Color", "converting to the enum Color", "Color.RED"),

@@ -291,11 +291,11 @@ class Parser:
             root: ast.expr = node
             while isinstance(root, ast.Attribute):
                 root = root.value
-            if not isinstance(root, ast.Name):
+            if not isinstance(root, (ast.Name, ast.Subscript)):
                 raise CompileError(
                     self.loc(node),
-                    "only fields of local struct variables can be assigned in kernel code",
-                    "write `c.re = ...` for a local `c`; store whole elements into arrays: `a[i] = Complex(...)`",
+                    "only fields of struct variables and of array elements can be assigned in kernel code",
+                    "write `c.re = ...` for a local `c`, `p[i].vx = ...` for an element of an array of structs",
                 )
             return self.expr(node)
         if isinstance(node, ast.Tuple):

@@ -14,7 +14,7 @@ from typing import Any
 from llvmlite import ir as llir
 
 from .. import ir
-from ..types import ArrayT, Scalar, StructT, TableT, TupleT, Type, is_numeric
+from ..types import ArrayT, Element, Scalar, StructT, TableT, TupleT, Type, is_numeric
 from .parts import LowererParts
 from .values import TupleValue, Value
 
@@ -72,10 +72,19 @@ class AssignLowerer(LowererParts):
             self.store_element(self.element_pointer(target), value, arr_t.dtype, target.loc)
             return
         if isinstance(target, ir.Attribute):
+            field = self.field_of_element(target)
+            if field is not None:  # a field of an array element: only its bytes are written
+                ptr, field_t = field
+                self.store_element(ptr, self.convert_value(value, t, field_t), field_t, target.loc)
+                return
             root, path = self._field_path(target)
             whole = self.load_local(root)
             struct_t = self.tf.locals[root]
             self.store_local(root, self._replace_field(whole, struct_t, path, value, t))
+            element = self.tf.element_bound.get(root)
+            if element is not None:  # `p = ps[i]` then `p.x = v`: the element object writes the array
+                ptr, field_t = self.element_field(element, path)
+                self.store_element(ptr, self.convert_value(value, t, field_t), field_t, target.loc)
             return
         assert isinstance(target, ir.Name)
         dest = self.tf.locals[target.id]
@@ -94,6 +103,41 @@ class AssignLowerer(LowererParts):
             return value
         assert isinstance(value, llir.Value)
         return self.ops.convert(value, src, dst)
+
+    def field_of_element(self, e: ir.Attribute) -> tuple[llir.Value, Element] | None:
+        """``p[i].pos.x``: the address of that field inside the array element and its type (None for
+        other attributes). Reads and writes of one field touch only its bytes, as in C and numba."""
+        path: list[str] = []
+        node: ir.Expr = e
+        while isinstance(node, ir.Attribute):
+            path.insert(0, node.attr)
+            node = node.value
+        if not isinstance(node, ir.Subscript):
+            return None
+        arr_t = self.tf.types[node.value.nid]
+        if (
+            not isinstance(arr_t, ArrayT)
+            or isinstance(arr_t, TableT)
+            or not isinstance(self.tf.types[node.nid], StructT)
+        ):
+            return None
+        return self.element_field(node, path)
+
+    def element_field(self, node: ir.Subscript, path: list[str]) -> tuple[llir.Value, Element]:
+        """The address and type of the field at ``path`` (none: the whole element) of element ``node``."""
+        struct_t = self.tf.types[node.nid]
+        assert isinstance(struct_t, StructT)
+        ptr, offset = self.element_pointer(node), 0
+        field_t: Element = struct_t
+        for name in path:
+            assert isinstance(field_t, StructT)
+            offset += field_t.dtype.fields[name][1]  # type: ignore[index]
+            found = field_t.field(name)
+            assert isinstance(found, (Scalar, StructT))
+            field_t = found
+        if offset:
+            ptr = self.b.gep(ptr, [llir.Constant(llir.IntType(64), offset)], source_etype=llir.IntType(8))
+        return ptr, field_t
 
     def _field_path(self, target: ir.Attribute) -> tuple[str, list[str]]:
         path: list[str] = []
@@ -120,6 +164,13 @@ class AssignLowerer(LowererParts):
         callee = self.tf.callees.get(s.nid)
         if callee is not None:  # `c += d` on a struct: c = c.__add__(d), as Python falls back to
             self.store_to(s.target, self.call_function(callee, [s.target, s.value]), ops.result)
+            return
+        field = self.field_of_element(s.target) if isinstance(s.target, ir.Attribute) else None
+        if field is not None:  # p[i].vx += v: the element's address once, as Python indexes once
+            ptr, field_t = field
+            current = self.load_element(ptr, field_t, s.target.loc)
+            result = self._binop_values(s.op, current, field_t, s.value, ops, s.loc)
+            self.store_element(ptr, self.convert_value(result, ops.result, field_t), field_t, s.target.loc)
             return
         if isinstance(s.target, ir.Attribute):
             t = self.tf.types[s.target.nid]

@@ -97,12 +97,35 @@ class CallLowerer(LowererParts):
         if self.parent.host:
             self.after_call()
         rt = target.return_type
+        if target.mutates:  # the result's parts, then the changed struct parameters' final values
+            parts = [self.b.extract_value(result, k) for k in range(len(result.type.elements))]
+            value, rest = unflatten(rt, parts) if rt != NONE else (None, parts)
+            changed = {}
+            for k in sorted(target.mutates):
+                changed[k], rest = unflatten(target.arg_types[k], rest)
+            self.write_back(target, nodes, changed)
+            return value
         if rt == NONE:
             return None
         if isinstance(rt, (TupleT, StructT)):  # returned as one literal struct of the parts
             parts = [self.b.extract_value(result, k) for k in range(len(result.type.elements))]
             return unflatten(rt, parts)[0]
         return result
+
+    def write_back(self, target: TypedFunction, nodes: list[ir.Expr], changed: dict[int, Value]) -> None:
+        """A helper changed these struct arguments in place (Python passes the object): store their final
+        values where they came from (a variable, a field of one, an array element); a temporary's is dropped."""
+        for k, value in changed.items():
+            node = nodes[k]
+            root = node
+            while isinstance(root, ir.Attribute):
+                root = root.value
+            if isinstance(root, (ir.Name, ir.Subscript)):
+                self.store_to(node, value, target.arg_types[k])
+            element = self.tf.element_bound.get(node.id) if isinstance(node, ir.Name) else None
+            if element is not None:  # a variable bound to an array element: the element changed too
+                ptr, t = self.element_field(element, [])
+                self.store_element(ptr, value, t, node.loc)
 
     def inline_call(self, target: TypedFunction, nodes: list[ir.Expr]) -> Value:
         """Host: lower a helper that meets other threads into the kernel, so its locals are saved at
@@ -119,6 +142,8 @@ class CallLowerer(LowererParts):
         if not self.b.block.is_terminated:
             self.b.branch(exit_block)
         self.b.position_at_end(exit_block)
+        if target.mutates:
+            self.write_back(target, nodes, {k: inner.load_local(target.fn.params[k].name) for k in target.mutates})
         if not slots:
             return None
         return unflatten(rt, [self.b.load(s, typ=s.allocated_type) for s in slots])[0]

@@ -101,6 +101,8 @@ class ModuleLowerer:
         if fn is None:
             params = [x for t in tf.arg_types for x in abi_types(t, tf.is_kernel)]
             ret = VOID if tf.return_type == NONE or tf.is_kernel else return_type(tf.return_type)
+            if tf.mutates and not tf.is_kernel:  # the changed struct parameters' final values come back too
+                ret = llir.LiteralStructType(helper_results(tf))
             if self.host:  # the thread context first; kernels return where their thread stopped
                 params.insert(0, PTR)
                 ret = I32 if tf.is_kernel else ret
@@ -198,6 +200,12 @@ class ModuleLowerer:
         return self.module
 
 
+def helper_results(tf: TypedFunction) -> list[llir.Type]:
+    """What a helper that changes struct parameters returns: its result's parts, then those parameters'."""
+    parts = abi_types(tf.return_type) if tf.return_type != NONE else []
+    return parts + [x for k in sorted(tf.mutates) for x in abi_types(tf.arg_types[k])]
+
+
 def return_type(t: Type) -> llir.Type:
     """Scalars return in a register; tuples and structs as one literal struct of their parts."""
     if isinstance(t, (TupleT, StructT)):
@@ -274,6 +282,8 @@ class FunctionLowerer(
         if not self.b.block.is_terminated:
             if host_kernel:
                 self.b.ret(llir.Constant(I32, hx.DONE))
+            elif tf.mutates and tf.return_type == NONE:
+                self.ret_with_parameters([])
             elif tf.return_type == NONE or tf.is_kernel:
                 self.b.ret_void()
             else:
@@ -356,6 +366,16 @@ class FunctionLowerer(
             self.b.branch(self.loops[-1].continue_to)
         elif isinstance(s, ir.Return) and (self.inline_exit is not None or self.kernel_fn is self.fn is not None):
             self.host_return(s)
+        elif isinstance(s, ir.Return) and self.tf.mutates:
+            rt = self.tf.return_type
+            if s.value is not None and rt != NONE:
+                self.ret_with_parameters(
+                    flatten(self.convert_value(self.expr(s.value), self.tf.types[s.value.nid], rt))
+                )
+            else:
+                if s.value is not None:
+                    self.expr(s.value)
+                self.ret_with_parameters([])
         elif isinstance(s, ir.Return):
             rt = self.tf.return_type
             if s.value is None or rt == NONE:
@@ -374,6 +394,15 @@ class FunctionLowerer(
             self.expr(s.value)
         elif isinstance(s, ir.Assert):
             self.check(self.condition(s.test), "assert", s.loc, s.msg)
+
+    def ret_with_parameters(self, parts: list[llir.Value]) -> None:
+        """Return from a helper that changes struct parameters: ``parts`` of the result, then theirs."""
+        for k in sorted(self.tf.mutates):
+            parts = parts + flatten(self.load_local(self.tf.fn.params[k].name))
+        agg: llir.Value = llir.Constant(llir.LiteralStructType([p.type for p in parts]), None)
+        for k, part in enumerate(parts):
+            agg = self.b.insert_value(agg, part, k)
+        self.b.ret(agg)
 
     def host_return(self, s: ir.Return) -> None:
         """``return`` in a host kernel (the thread is done) or in a helper lowered inline."""
@@ -461,6 +490,9 @@ class FunctionLowerer(
             return self.load_local(e.id)
         if isinstance(e, ir.Attribute):
             base_t = tf.types[e.value.nid]
+            field = self.field_of_element(e) if isinstance(base_t, StructT) else None
+            if field is not None:  # a field of an array element: only its bytes are read
+                return self.load_element(field[0], field[1], e.loc)
             if isinstance(base_t, StructT):
                 struct = self.expr(e.value)
                 assert isinstance(struct, TupleValue)

@@ -38,6 +38,15 @@ class LowererParts:
     def condition(self, e: ir.Expr) -> llir.Value:
         raise NotImplementedError
 
+    def store_to(self, target: ir.Expr, value: Value, t: Type) -> None:
+        raise NotImplementedError
+
+    def element_field(self, node: ir.Subscript, path: list[str]) -> tuple[llir.Value, Any]:
+        raise NotImplementedError
+
+    def store_element(self, ptr: llir.Value, value: Value, dtype: Any, loc: Loc | None = None) -> None:
+        raise NotImplementedError
+
     def call_numpy(self, e: ir.Call, callee: Callee) -> llir.Value:
         raise NotImplementedError
 

@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 
 import numpy as np
 
@@ -52,6 +53,7 @@ class CallChecker(EitherBoolChecker, EitherLiteralChecker):
     aliases: dict[str, set[int]]
     typevars: dict[str, Type]
     _defaults: dict[tuple[int, str], ir.Const]  # default values' nodes, per call and parameter
+    struct_changed: Callable[[ir.Expr, Loc, str], None]  # UserTypeChecker
 
     def expr(self, e: ir.Expr) -> Type:  # provided by FunctionChecker
         raise NotImplementedError
@@ -221,6 +223,8 @@ class CallChecker(EitherBoolChecker, EitherLiteralChecker):
             root = array_root(nodes[i])
             if root is not None:
                 self.tf.writes.update(self.aliases.get(root, set()))
+        for i in spec.mutates:  # the helper assigns fields of this struct argument: so does this call
+            self.struct_changed(nodes[i], e.loc, f"this call of {fn.name}()")
         self.tf.uses_barrier |= spec.uses_barrier
         if spec.either_return:  # a Python bool on some paths, a NumPy bool on others
             self.either_bool(e, [], [BOOL, WEAK_BOOL])

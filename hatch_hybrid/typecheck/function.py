@@ -42,6 +42,7 @@ from ..types import (
     unify_assignment,
 )
 from . import folding, numpy_funcs, rules, signs
+from .arguments import bound_nodes
 from .calls import CallChecker
 from .printing import check_printed_locals
 from .tables import TableChecker, accepts_table, refuse_write, unpacked
@@ -65,6 +66,19 @@ def _terminates(block: list[ir.Stmt]) -> bool:
     if isinstance(last, ir.If):
         return _terminates(last.body) and _terminates(last.orelse)
     return False
+
+
+def _assignment_counts(body: list[ir.Stmt]) -> dict[str, int]:
+    """How many statements bind each variable (a loop counter counts as many)."""
+    counts: dict[str, int] = {}
+    for stmt in body:
+        for node in ir.walk(stmt):
+            if isinstance(node, (ir.Assign, ir.AugAssign)):
+                for n in ir.target_names(node.target):
+                    counts[n.id] = counts.get(n.id, 0) + 1
+            elif isinstance(node, ir.ForRange):
+                counts[node.target.id] = counts.get(node.target.id, 0) + 2
+    return counts
 
 
 class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
@@ -101,6 +115,7 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
         if len(tf.arg_types) != len(fn.params):
             raise CompileError(fn.loc, f"{fn.name}() takes {len(fn.params)} arguments, got {len(tf.arg_types)}")
         self.local_names = self._assigned_names(fn.body) | set(self.params)
+        self.assignment_counts = _assignment_counts(fn.body)
         self._check_shadowing()
         if not tf.is_kernel:
             self._bind_typevars()
@@ -257,6 +272,8 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
             if s.value is not None and self.takes_either_bool(s.value):  # each call's value is either kind
                 self.tf.either_return = True
             self.returns.append((t, s.loc))
+            if isinstance(t, StructT) and s.value is not None:
+                self._note_returned_struct(s.value)
         elif isinstance(s, ir.ExprStmt):
             self.expr(s.value)
         elif isinstance(s, ir.Assert):
@@ -322,13 +339,67 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
             root = array_root(value_node)  # a view of an array parameter aliases it
             self.aliases.setdefault(name, set()).update(self.aliases.get(root, set()) if root else set())
         if isinstance(value, StructT) and name not in self.shared:
-            callee = tf.callees.get(value_node.nid)
-            fresh = isinstance(value_node, ir.Subscript) or (callee is not None and callee.kind == "struct")
+            fresh = self._fresh_struct(name, value_node) or self._fixed_element(name, value_node)
             if not fresh:
                 self.shared[name] = value_node.loc
             if isinstance(value_node, ir.Name):
                 self.copies.append((value_node.id, value_node.loc))
         tf.types[target.nid] = tf.locals[name]
+
+    def _note_returned_struct(self, value: ir.Expr) -> None:
+        """Which object a returned struct may be on the CPU path: a parameter's, or a new one."""
+        tf = self.tf
+        callee = tf.callees.get(value.nid)
+        if isinstance(value, ir.Name) and value.id in self.params:
+            if tf.returns_params is not None:
+                tf.returns_params.add(self.params[value.id])
+        elif not (callee is not None and callee.kind == "struct") and not (
+            isinstance(value, ir.Name) and value.id not in self.shared
+        ):
+            tf.returns_params = None
+
+    def _fixed_element(self, name: str, value: ir.Expr) -> bool:
+        """``name = a[i]`` binds ``name`` to an element object on the CPU path, which writes the array when
+        a field is assigned. The device does the same where the element cannot change: ``name`` bound
+        only here, ``a`` and every variable of the index assigned at most once (not a loop counter), and
+        the index computed from those, numbers and thread indices (no atomics or other calls)."""
+        if not isinstance(value, ir.Subscript) or not isinstance(value.value, ir.Name):
+            return False
+        counts = self.assignment_counts
+        if counts.get(name, 0) != 1 or counts.get(value.value.id, 0) > 1:
+            return False
+        for node in ir.walk(value.index):
+            if isinstance(node, ir.Name) and counts.get(node.id, 0) > 1:
+                return False
+            if isinstance(node, ir.Call):
+                callee = self.tf.callees.get(node.nid)
+                if callee is None or callee.kind != "gpu" or callee.name not in rules.GPU_INDEX:
+                    return False
+        self.tf.element_bound[name] = value
+        return True
+
+    def _fresh_struct(self, name: str, value: ir.Expr) -> bool:
+        """``name = value`` binds ``name`` to a struct object nothing else holds on the CPU path: a
+        constructor's, or a helper's that was given no struct but ``name``'s own (``acc = add(acc, x)``;
+        an array element is a view of the array, as in NumPy and numba, so not fresh)."""
+        callee = self.tf.callees.get(value.nid)
+        if callee is None or callee.kind not in ("struct", "helper", "method") or not isinstance(value, ir.Call):
+            return False
+        if callee.kind == "struct":
+            return True
+        nodes = bound_nodes(value, self.tf.call_args[value.nid])
+        if callee.kind == "method" and isinstance(value.func, ir.Attribute):
+            nodes.insert(0, value.func.value)
+        spec = callee.target
+        if spec is not None and spec.returns_params is not None:  # only these can come back
+            nodes = [nodes[k] for k in spec.returns_params]
+        for node in nodes:
+            t = self.tf.types.get(node.nid)
+            if isinstance(t, ArrayT) and isinstance(t.dtype, StructT):
+                return False
+            if isinstance(t, StructT) and not (isinstance(node, ir.Name) and node.id == name):
+                return False
+        return True
 
     # ------------------------------------------------------------- expressions
     def expr(self, e: ir.Expr) -> Type:

@@ -45,6 +45,14 @@ class TypedFunction:
     consulted: set[str] = field(default_factory=set)  # modules whose names checking this function read
     uses_barrier: bool = False
     either_return: bool = False  # returns a Python bool on some paths and a NumPy bool on others
+    # struct parameters whose fields the function assigns (itself or through calls), by index: the caller's
+    # value changes, as Python's object does (their final values are returned beside the result)
+    mutates: set[int] = field(default_factory=set)
+    # struct locals bound once to an array element that stays the same (`p = ps[i]`): the CPU path's
+    # element object writes the array when a field is assigned, so the device writes the field there too
+    element_bound: dict[str, ir.Subscript] = field(default_factory=dict)
+    # a struct result: the parameters whose object it may be on the CPU path (None: it may be any object)
+    returns_params: set[int] | None = field(default_factory=set)
 
     def type_of(self, node: ir.Node) -> Type | None:
         return self.types.get(node.nid)

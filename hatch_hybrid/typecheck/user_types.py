@@ -14,7 +14,9 @@ from ..frontend.discover import EnumSym, ExternalSym, KernelDecl, StructSym, Typ
 from ..frontend.parse import Parser, parse_function
 from ..types import ArrayT, EnumT, Scalar, StructT, Type, Weak, is_complex, is_numeric
 from .cuda_spelling import rewrite_cuda_spelling
+from .tables import refuse_write
 from .typed import Callee, MethodSym, ProgramLike, StructInfo, SymbolT, TypedFunction
+from .views import array_root
 
 BINARY_METHODS = {
     "+": "__add__",
@@ -153,6 +155,7 @@ class UserTypeChecker:
     mutated: dict[str, Loc]
     shared: dict[str, Loc]
     copies: list[tuple[str, Loc]]
+    aliases: dict[str, set[int]]
 
     def expr(self, e: ir.Expr) -> Type:  # provided by FunctionChecker
         raise NotImplementedError
@@ -185,7 +188,8 @@ class UserTypeChecker:
                     loc,
                     f"cannot assign a field of `{name}`: `{name}` is bound to an existing struct value, which on the "
                     "CPU is shared with where it came from",
-                    f"make a new value first: `{name} = Cls(...)` (a constructor call or an array element is new)",
+                    f"make a new value first: `{name} = Cls(...)` (a constructor call is new; an array element is a "
+                    "view of the array: assign `a[i].x = ...` to change the array)",
                     [Note(self.shared[name], f"`{name}` is bound to an existing value here")],
                 )
         for source, loc in self.copies:
@@ -199,10 +203,6 @@ class UserTypeChecker:
                 )
 
     def assign_field(self, target: ir.Attribute, value: Type, value_node: ir.Expr) -> None:
-        root: ir.Expr = target
-        while isinstance(root, ir.Attribute):
-            root = root.value
-        assert isinstance(root, ir.Name)
         field_t = self.expr(target)
         if is_complex(self.tf.types[target.value.nid]):
             raise CompileError(
@@ -210,20 +210,45 @@ class UserTypeChecker:
                 f"the parts of a complex number cannot be assigned (`.{target.attr}` is read-only in Python)",
                 "make a new number: z = complex(1.0, z.imag)",
             )
-        if root.id in self.params:
-            raise CompileError(
-                target.loc,
-                f"cannot assign a field of parameter `{root.id}`: on the CPU that would change the caller's value",
-                f"copy it into a new local first: `c = Cls({root.id}.x, ...)`, change that, and return it",
-            )
-        if root.id not in self.local_names or not isinstance(self.tf.locals.get(root.id), StructT):
-            raise CompileError(target.loc, f"`{root.id}` is not a local struct variable")
         if isinstance(field_t, StructT) or isinstance(value, StructT):
             if value != field_t:
                 raise CompileError(value_node.loc, f"cannot assign {value} to field `{target.attr}` of type {field_t}")
         elif not is_numeric(value) or (is_complex(value) and not is_complex(field_t)):
             raise CompileError(value_node.loc, f"cannot assign {value} to field `{target.attr}` of type {field_t}")
-        self.mutated.setdefault(root.id, target.loc)
+        self.struct_changed(target, target.loc, "a field assignment")
+
+    def struct_changed(self, node: ir.Expr, loc: Loc, what: str) -> None:
+        """The struct ``node`` denotes (a local, a parameter, an array element, or a field of one) is
+        changed in place at ``loc``: by a field assignment, or by a helper that assigns fields of its
+        parameter. A parameter's change is the caller's (Python passes objects by reference); an array
+        element's is the array's (an element is a view, as in NumPy and numba)."""
+        root: ir.Expr = node
+        while isinstance(root, ir.Attribute):
+            root = root.value
+        if isinstance(root, ir.Subscript):
+            arr = self.tf.types.get(root.value.nid)
+            if not isinstance(arr, ArrayT) or not isinstance(self.tf.types.get(root.nid), StructT):
+                raise CompileError(loc, f"{what} changes a struct, and this is not a struct array element")
+            refuse_write(root, arr, what)
+            base = array_root(root.value)
+            if base is not None:
+                self.tf.writes.update(self.aliases.get(base, set()))
+            return
+        if not isinstance(root, ir.Name):
+            return  # a temporary (a constructor's or a helper's result): Python changes it and drops it
+        if root.id in self.params:
+            if self.tf.is_kernel:
+                raise CompileError(
+                    loc,
+                    f"{what} changes kernel parameter `{root.id}`: on the CPU path that would change the "
+                    "launching program's object, which a GPU launch cannot",
+                    f"copy it into a new local first: `c = Cls({root.id}.x, ...)`, and change that",
+                )
+            self.tf.mutates.add(self.params[root.id])
+            return
+        if root.id not in self.local_names or not isinstance(self.tf.locals.get(root.id), StructT):
+            raise CompileError(loc, f"`{root.id}` is not a local struct variable")
+        self.mutated.setdefault(root.id, loc)
 
     def _struct_operator(self, node: ir.Node, op: str, left: Type, right: Type | None) -> Type:
         """``a + b``, ``-a`` on a struct: its ``__add__``, ``__neg__``... method, as Python calls it."""

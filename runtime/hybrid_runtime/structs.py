@@ -9,7 +9,6 @@ can be passed where ``Array[Cls]`` is expected.
 
 from __future__ import annotations
 
-import copy
 import typing
 from collections.abc import Iterator
 from typing import Any
@@ -68,12 +67,25 @@ def _fields(obj: Any) -> dict[str, Any]:
     return type(obj).__dict__[STRUCT_MARK]  # type: ignore[no-any-return]
 
 
+#: An array element's struct object (and its struct fields) knows where it lives: (array, index, field path)
+_ELEMENT = "_hybrid_element"
+
+
 def _convert(cls_name: str, name: str, convert: Any, value: Any) -> Any:
     if is_struct(convert):
         if not isinstance(value, convert):
             raise TypeError(f"{cls_name}.{name} is a {convert.__name__}, got {type(value).__name__}")
-        return copy.copy(value)  # a value type: no sharing with the caller's object
+        return _detached(value)  # a value type: no sharing with the caller's object
     return convert(value)
+
+
+def _detached(obj: Any) -> Any:
+    """A copy of a struct object that shares nothing with it and writes to no array element."""
+    new = object.__new__(type(obj))
+    for k in _fields(obj):
+        v = getattr(obj, k)
+        object.__setattr__(new, k, _detached(v) if is_struct(type(v)) else v)
+    return new
 
 
 def _make_init(cls_name: str, fields: dict[str, Any]) -> Any:
@@ -100,6 +112,15 @@ def _setattr(self: Any, name: str, value: Any) -> None:
     fields = _fields(self)
     if name in fields:
         value = _convert(type(self).__name__, name, fields[name], value)
+        element = self.__dict__.get(_ELEMENT)
+        if element is not None:  # `p[i].vx = v`: the element is a view of the array, as in NumPy and numba
+            array, index, path = element
+            record = array[index]
+            for k in path:
+                record = record[k]
+            record[name] = to_record(value) if is_struct(fields[name]) else value
+            if is_struct(fields[name]):
+                value = from_record(fields[name], record[name], (array, index, (*path, name)))
     object.__setattr__(self, name, value)
 
 
@@ -121,12 +142,17 @@ def to_record(obj: Any) -> tuple[Any, ...]:
     return tuple(to_record(v) if is_struct(type(v)) else v for v in (getattr(obj, k) for k in _fields(obj)))
 
 
-def from_record(cls: Any, record: Any) -> Any:
-    """A structured array element (``np.void``) as an instance of the struct ``cls``."""
+def from_record(cls: Any, record: Any, element: tuple[Any, Any, tuple[str, ...]] | None = None) -> Any:
+    """A structured array element (``np.void``) as an instance of the struct ``cls``. ``element``:
+    (array, index, field path) of the element it came from, whose fields assigning a field writes too."""
     obj = object.__new__(cls)
     for k, convert in cls.__dict__[STRUCT_MARK].items():
         v = record[k]
-        object.__setattr__(obj, k, from_record(convert, v) if is_struct(convert) else v)
+        if is_struct(convert):
+            v = from_record(convert, v, None if element is None else (element[0], element[1], (*element[2], k)))
+        object.__setattr__(obj, k, v)
+    if element is not None:
+        object.__setattr__(obj, _ELEMENT, element)
     return obj
 
 
@@ -155,8 +181,10 @@ def leaf_dtypes(dtype: np.dtype[Any]) -> list[np.dtype[Any]]:
 
 
 class StructArray:
-    """The CPU path's view of an ``Array[Cls]``: elements read as ``Cls`` instances (copies, as on the
-    device) and written from them; fewer indices or slices give a view, a ``StructArray`` too."""
+    """The CPU path's view of an ``Array[Cls]``: elements read as ``Cls`` instances holding the element's
+    values, whose field assignments (``p[i].vx += dt``) also write the element, as NumPy's and numba's
+    records do; whole elements are written from instances; fewer indices or slices give a view, a
+    ``StructArray`` too."""
 
     __slots__ = ("array", "cls")
 
@@ -168,7 +196,7 @@ class StructArray:
         item = self.array[index]
         if isinstance(item, np.ndarray):
             return StructArray(item, self.cls)
-        return from_record(self.cls, item)
+        return from_record(self.cls, item, (self.array, index, ()))
 
     def __setitem__(self, index: Any, value: Any) -> None:
         if not isinstance(value, self.cls):

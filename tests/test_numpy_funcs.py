@@ -65,7 +65,7 @@ def ints(x: Array[i32], y: Array[i32], out: Array[i32, 2], u: Array[u8], uout: A
         uout[0, i] = np.sign(u[i])
         uout[1, i] = np.abs(u[i])
         uout[2, i] = np.clip(u[i], -1, 200)
-        uout[3, i] = np.where(u[i] > 100, u[i], 300)
+        uout[3, i] = np.where(u[i] > 100, u[i], 200)
 
 
 @kernel
@@ -130,7 +130,7 @@ def test_float_functions_as_numpy_computes_them(kern, device, dtype):
     want, want_flags = _scalar_reference(dtype, UNARY + TRANSCENDENTAL, BINARY, CLASSIFY, x, y)
     names = UNARY + TRANSCENDENTAL + BINARY
     for row, name in enumerate(names):
-        if name in TRANSCENDENTAL:  # the C library's (libdevice's) result, NumPy's own: within 2 ulps
+        if name in TRANSCENDENTAL or name == "power":  # the C library's (libdevice's), NumPy's own: 2 ulps
             ok = same_values(out[row], want[row]) | np.isclose(
                 out[row], want[row], rtol=4 * np.finfo(dtype).eps, atol=0
             )
@@ -170,7 +170,7 @@ def test_integer_functions_as_numpy_computes_them(kern, device):
             [np.isnan(v) + np.isinf(v) * 2 + np.isfinite(v) * 4 for v in x],
         ]
         uwant = [[np.sign(v) for v in u], [np.abs(v) for v in u], [np.clip(v, -1, 200) for v in u]]
-        uwant.append([np.where(v > 100, v, 300) for v in u])
+        uwant.append([np.where(v > 100, v, 200) for v in u])
     assert np.array_equal(out, np.array(want).astype(np.int32))
     assert np.array_equal(uout, np.array(uwant).astype(np.uint8))
 

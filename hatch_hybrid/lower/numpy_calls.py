@@ -2,7 +2,7 @@
 as NumPy computes them for scalars (its types: :mod:`..typecheck.numpy_funcs`).
 
 Operands are converted to the loop's type as NumPy converts them (a Python int that an integer type
-cannot hold raises OverflowError, as NumPy does; ``np.where`` casts unsafely, as NumPy's does). f16 is
+cannot hold raises OverflowError, as NumPy does). f16 is
 computed in f32 and rounded once, as NumPy's half loops do. The C library's functions are libdevice's
 on the GPU; minimum/maximum, fmin/fmax, sign and clip are NumPy's own definitions, signed zeros and
 NaNs included.
@@ -126,9 +126,10 @@ class NumpyLowerer(LowererParts):
 
     # ----------------------------------------------------------- where, clip
     def _where(self, e: ir.Call, result: Scalar) -> llir.Value:
-        """Both values are computed, as NumPy's arguments are; Python numbers are cast unsafely (wrapping)."""
+        """Both values are computed and converted, as NumPy's arguments are: a Python int the type cannot
+        hold raises OverflowError whichever value is chosen (NumPy 2.5; 2.4 wrapped it)."""
         condition = self.condition(e.args[0])
-        a, b_ = (self.ops.convert(self.expr(n), self.tf.types[n.nid], result) for n in e.args[1:])
+        a, b_ = (self.coerce(n, result, "arith") for n in e.args[1:])
         return self.b.select(condition, a, b_)
 
     def _clip(self, e: ir.Call, result: Scalar) -> llir.Value:

@@ -154,6 +154,8 @@ CATALOGUE = [
     ("v = np.finfo(np.int32).max", "np.finfo(np.int32).max", "takes a float type", "np.iinfo(int32)"),
     ("v = np.finfo(np.float32).dtype", "np.finfo(np.float32).dtype", "not a number kernels can read", "eps"),
     ("v = np.iinfo(n).max", "np.iinfo(n)", "np.iinfo() takes a scalar type", "np.iinfo(np.int32)"),
+    ("v = np.iinfo(np.uint64).max", "np.iinfo(np.uint64).max", "beyond 64 bits", "~np.uint64(0)"),
+    ("w = np.where(n > 0, x[0], x[1])\nw += 1.0", "w += 1.0", "0-d array", "w = w + ..."),
     ("v = 2 ** (int(n) - 3)", "2 ** (int(n) - 3)", "a power that may be negative", "2.0 ** e"),
     ("for j in range(-3, 1):\n    v = j ** j", "j ** j", "a power that may be negative", "1 << e"),
     ("for j in range(4):\n    j = j - 1\n    v = 3 ** j", "3 ** j", "a power that may be negative", None),

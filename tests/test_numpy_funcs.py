@@ -134,6 +134,8 @@ def test_float_functions_as_numpy_computes_them(kern, device, dtype):
             ok = same_values(out[row], want[row]) | np.isclose(
                 out[row], want[row], rtol=4 * np.finfo(dtype).eps, atol=0
             )
+        elif name in ("minimum", "maximum", "fmin", "fmax"):  # the zero of equal operands: NumPy's loops differ
+            ok = same_values(out[row], want[row]) | (out[row] == want[row])
         else:
             ok = same_values(out[row], want[row])
         assert ok.all(), (name, x[~ok], out[row][~ok], want[row][~ok])

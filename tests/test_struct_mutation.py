@@ -55,6 +55,11 @@ def add_unit(v: Float3):
     v.z += 1
 
 
+def rebinds(v: Float3):
+    v.z += 1
+    v = Float3(f32(1), f32(1), f32(1))
+
+
 def twice(v: Float3):
     add_unit(v)  # changes the caller's value through another helper
     add_unit(v)
@@ -232,11 +237,40 @@ ERRORS = [
     ),
     # a helper's result that may be another variable's object
     (
-        "def k(out: Array[f32]):\n    a = Float3(f32(0), f32(0), f32(0))\n    b = body_body(a, a, a)\n"
-        "    b.x = f32(1)\n    out[0] = a.x",
+        "def k(out: Array[f32]):\n    a = Float3(f32(0), f32(0), f32(0))\n    z = Float3(f32(0), f32(0), f32(0))\n"
+        "    b = body_body(z, z, a)\n    b.x = f32(1)\n    out[0] = a.x",
         "b.x = f32(1)",
         "bound to an existing struct value",
     ),
+    # one object passed twice to a helper that changes it (or it and its own field)
+    (
+        "def k(out: Array[f32]):\n    a = Float3(f32(0), f32(0), f32(0))\n    b = body_body(a, a, a)",
+        "a, a, a",
+        "same object",
+    ),
+    ("def k(p: Array[Body]):\n    b = p[0]\n    body_body(b.pos, b.pos, b.pos)", "b.pos, b.pos", "same object"),
+    # a struct chosen by a conditional expression, changed by the helper
+    (
+        "def k(out: Array[f32], c: i32):\n    a = Float3(f32(0), f32(0), f32(0))\n"
+        "    b = Float3(f32(0), f32(0), f32(0))\n    add_unit(a if c > 0 else b)",
+        "add_unit(a if c > 0 else b)",
+        "chosen by a conditional expression",
+    ),
+    # the element changes with what the index reads
+    (
+        "def k(p: Array[Float3], idx: Array[i32]):\n    q = p[idx[0]]\n    idx[0] = 2\n    q.x = f32(5)",
+        "q.x = f32(5)",
+        "an array element is a view of the array",
+    ),
+    # bound inside a loop from an index assigned there
+    (
+        "def k(p: Array[Float3]):\n    for t in range(3):\n        j = t\n        if t == 0:\n            q = p[j]\n"
+        "        q.x += f32(1)",
+        "q.x += f32(1)",
+        "an array element is a view of the array",
+    ),
+    # a helper that changes its parameter and rebinds it
+    ("def k(out: Array[f32]):\n    a = Float3(f32(0), f32(0), f32(0))\n    rebinds(a)", "v.z += 1", "also rebinds"),
 ]
 
 

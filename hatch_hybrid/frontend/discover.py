@@ -281,12 +281,32 @@ class ModuleIndex:
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
                 value = node.value
                 for t in targets:
-                    if isinstance(t, ast.Name):
-                        info.names[t.id] = self._constant(info, t.id, value)
+                    self._bind_target(info, t, value)
             elif isinstance(node, ast.ClassDef):
                 info.names[node.name] = _Class(node.name)
                 info.classes[node.name] = node
         _module_bindings(info)
+
+    def _bind_target(self, info: ModuleInfo, target: ast.expr, value: ast.expr | None) -> None:
+        """``X = v``, and ``mx, my = 64, 64`` item by item (nested tuples too); names unpacked from
+        anything but a tuple display are not constants the compiler computes."""
+        if isinstance(target, ast.Name):
+            info.names[target.id] = self._constant(info, target.id, value)
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            items = value.elts if isinstance(value, (ast.Tuple, ast.List)) else None
+            if (
+                items is not None
+                and len(items) == len(target.elts)
+                and not any(isinstance(x, ast.Starred) for x in [*items, *target.elts])
+            ):
+                for t, v in zip(target.elts, items):
+                    self._bind_target(info, t, v)
+                return
+            for n in ast.walk(target):
+                if isinstance(n, ast.Name):
+                    loc = Loc(str(info.path), n.lineno, n.col_offset)
+                    reason = "unpacked from an expression that is not a tuple of values"
+                    info.names[n.id] = NonConstSym(f"{info.name}.{n.id}", reason, loc)
 
     def _constant(self, info: ModuleInfo, name: str, value: ast.expr | None) -> Symbol | _PendingConst | None:
         if isinstance(value, ast.Call):

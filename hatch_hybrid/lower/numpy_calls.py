@@ -133,9 +133,10 @@ class NumpyLowerer(LowererParts):
         return self.b.select(condition, a, b_)
 
     def _clip(self, e: ir.Call, result: Scalar) -> llir.Value:
-        """NumPy's clip: min(max(x, lo), hi), where max(a, b) is a if a is NaN else (a > b ? a : b) and
-        min likewise. A Python int bound beyond the integer type on its own side is no bound (NumPy 2);
-        one beyond it on the other side raises OverflowError, as NumPy does."""
+        """NumPy's clip: min(max(x, lo), hi), where max(a, b) is a if a is NaN else (a >= b ? a : b) and
+        min likewise (x itself where it equals a bound: its zero's sign). A Python int bound beyond the
+        integer type on its own side is no bound (NumPy 2); one beyond it on the other side raises
+        OverflowError, as NumPy does."""
         b = self.b
         x = self.coerce(e.args[0], result, "arith")
         bounds = []
@@ -157,6 +158,6 @@ class NumpyLowerer(LowererParts):
             return self.ops.minmax("min", [self.ops.minmax("max", [x, lo], result), hi], result)
         work = F32 if result == F16 else result
         x, lo, hi = (self.ops.convert(v, result, work) for v in (x, lo, hi))
-        raised = b.select(b.or_(b.fcmp_ordered(">", x, lo), self._isnan(x)), x, lo)
-        clipped = b.select(b.or_(b.fcmp_ordered("<", raised, hi), self._isnan(raised)), raised, hi)
+        raised = b.select(b.or_(b.fcmp_ordered(">=", x, lo), self._isnan(x)), x, lo)  # x where equal (its zero)
+        clipped = b.select(b.or_(b.fcmp_ordered("<=", raised, hi), self._isnan(raised)), raised, hi)
         return self.ops.convert(clipped, work, result)

@@ -46,6 +46,13 @@ from .views import array_root
 SHARED_MEMORY_LIMIT = 48 * 1024
 
 
+def struct_root(node: ir.Expr) -> str | None:
+    """The variable a struct argument is (``a``) or is part of (``a.pos``); None for anything else."""
+    while isinstance(node, ir.Attribute):
+        node = node.value
+    return node.id if isinstance(node, ir.Name) else None
+
+
 class CallChecker(EitherBoolChecker, EitherLiteralChecker):
     tf: TypedFunction
     program: ProgramLike
@@ -160,6 +167,7 @@ class CallChecker(EitherBoolChecker, EitherLiteralChecker):
             )
         self._check_int_literal(e.args[0], target)
         self.same_as_either_bool(e.args[0])
+        self.consume_either_literal(e.args[0])
         self.tf.callees[e.nid] = Callee("cast", str(target), (args[0],))
         return target
 
@@ -225,6 +233,20 @@ class CallChecker(EitherBoolChecker, EitherLiteralChecker):
                 self.tf.writes.update(self.aliases.get(root, set()))
         for i in spec.mutates:  # the helper assigns fields of this struct argument: so does this call
             self.struct_changed(nodes[i], e.loc, f"this call of {fn.name}()")
+            root = struct_root(nodes[i])
+            for j, other in enumerate(nodes):
+                if (
+                    j != i
+                    and root is not None
+                    and struct_root(other) == root
+                    and isinstance(args[j : j + 1] and args[j], StructT)
+                ):
+                    raise CompileError(
+                        other.loc,
+                        f"{fn.name}() changes its argument `{root}` in place, and this argument is the same object "
+                        "(or part of it) on the CPU path",
+                        "pass a copy made with the constructor, or a different variable",
+                    )
         self.tf.uses_barrier |= spec.uses_barrier
         if spec.either_return:  # a Python bool on some paths, a NumPy bool on others
             self.either_bool(e, [], [BOOL, WEAK_BOOL])

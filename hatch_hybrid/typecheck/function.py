@@ -20,6 +20,7 @@ from ..frontend.discover import (
     FunctionSym,
     NonConstSym,
     Symbol,
+    TypeVarSym,
 )
 from ..types import (
     BOOL,
@@ -68,16 +69,24 @@ def _terminates(block: list[ir.Stmt]) -> bool:
     return False
 
 
-def _assignment_counts(body: list[ir.Stmt]) -> dict[str, int]:
-    """How many statements bind each variable (a loop counter counts as many)."""
-    counts: dict[str, int] = {}
+def _assignment_counts(
+    body: list[ir.Stmt], in_loop: bool = False, counts: dict[str, int] | None = None
+) -> dict[str, int]:
+    """How many times each variable is bound: a statement once, but a loop counter or a statement
+    inside a loop as many (2)."""
+    counts = {} if counts is None else counts
     for stmt in body:
-        for node in ir.walk(stmt):
-            if isinstance(node, (ir.Assign, ir.AugAssign)):
-                for n in ir.target_names(node.target):
-                    counts[n.id] = counts.get(n.id, 0) + 1
-            elif isinstance(node, ir.ForRange):
-                counts[node.target.id] = counts.get(node.target.id, 0) + 2
+        if isinstance(stmt, (ir.Assign, ir.AugAssign)):
+            for n in ir.target_names(stmt.target):
+                counts[n.id] = counts.get(n.id, 0) + (2 if in_loop else 1)
+        elif isinstance(stmt, ir.ForRange):
+            counts[stmt.target.id] = counts.get(stmt.target.id, 0) + 2
+            _assignment_counts(stmt.body, True, counts)
+        elif isinstance(stmt, ir.While):
+            _assignment_counts(stmt.body, True, counts)
+        elif isinstance(stmt, ir.If):
+            _assignment_counts(stmt.body, in_loop, counts)
+            _assignment_counts(stmt.orelse, in_loop, counts)
     return counts
 
 
@@ -108,6 +117,8 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
         # values that are a NumPy scalar or a Python literal depending on the operand (see literals.py)
         self.either_literals: dict[int, tuple[Weak, object, Loc]] = {}
         self.either_literal_vars: dict[str, tuple[Weak, object, Loc]] = {}
+        self.where_results: set[str] = set()  # locals assigned an np.where() result (a 0-d array on the CPU)
+        self.local_consts: dict[str, object] = {}  # locals assigned once, a number known at build time
 
     # ------------------------------------------------------------------ driver
     def run(self) -> None:
@@ -131,9 +142,11 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
                 break
         self.final = True
         self.either_bools = {}  # the final round notes every use again
+        self.either_literals = {}
         self._round()
         self._check_params()
         self.check_either_bools()
+        self.check_either_literals()
         self._finish_returns()
         self._check_struct_sharing()
         check_printed_locals(tf, self.weak_assigned)
@@ -240,6 +253,13 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
                 value = declared
             self.assign(s.target, value, s.value)
         elif isinstance(s, ir.AugAssign):
+            if isinstance(s.target, ir.Name) and s.target.id in self.where_results:
+                raise CompileError(
+                    s.loc,
+                    f"`{s.target.id}` holds an np.where() result, which on the Python path is a 0-d array: "
+                    f"`{s.op}=` changes it in place, and every other name bound to it",
+                    f"write `{s.target.id} = {s.target.id} {s.op} ...`, or convert the result: f32(np.where(...))",
+                )
             current = self.expr(s.target)
             if isinstance(s.target, ir.Subscript):
                 self.check_element_target(s.target, current)
@@ -286,6 +306,7 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
     def condition(self, test: ir.Expr) -> None:
         t = self.expr(test)
         self.same_as_either_bool(test)
+        self.consume_either_literal(test)
         if not is_numeric(t):
             raise CompileError(test.loc, f"a condition must be a number or boolean, not {t}")
 
@@ -309,9 +330,11 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
                 tf.writes.update(self.aliases.get(base, set()))
             self.check_storable(value_node, value, elem, "cannot store {value} into an array of {dest}")
             self.same_as_either_bool(value_node)
+            self.consume_either_literal(value_node)
             return
         if isinstance(target, ir.Attribute):
             self.assign_field(target, value, value_node)
+            self.consume_either_literal(value_node)
             return
         assert isinstance(target, ir.Name)
         name = target.id
@@ -334,7 +357,18 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
                 )
             tf.locals[name] = merged
         self.either_bool_assignment(name, old, value, value_node)
+        callee = tf.callees.get(value_node.nid)
+        if callee is not None and callee.kind == "numpy" and callee.name == "where":
+            self.where_results.add(name)
         self.either_literal_assigned(name, value_node)
+        known = tf.consts.get(value_node.nid)
+        if (
+            self.assignment_counts.get(name) == 1
+            and isinstance(known, int | float | np.number | np.bool_)
+            and tf.types.get(value_node.nid) == value  # the value itself, not a tuple it is unpacked from
+            and (not isinstance(value_node, ir.Call) or getattr(tf.callees.get(value_node.nid), "kind", "") == "cast")
+        ):
+            self.local_consts[name] = known  # `N = 100` once: a compile-time number (a shared array's size)
         if isinstance(value, ArrayT):
             root = array_root(value_node)  # a view of an array parameter aliases it
             self.aliases.setdefault(name, set()).update(self.aliases.get(root, set()) if root else set())
@@ -354,7 +388,7 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
             if tf.returns_params is not None:
                 tf.returns_params.add(self.params[value.id])
         elif not (callee is not None and callee.kind == "struct") and not (
-            isinstance(value, ir.Name) and value.id not in self.shared
+            isinstance(value, ir.Name) and value.id not in self.shared and value.id not in tf.element_bound
         ):
             tf.returns_params = None
 
@@ -375,6 +409,8 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
                 callee = self.tf.callees.get(node.nid)
                 if callee is None or callee.kind != "gpu" or callee.name not in rules.GPU_INDEX:
                     return False
+            elif not isinstance(node, (ir.Name, ir.Const, ir.BinOp, ir.UnaryOp, ir.TupleExpr)):
+                return False  # an array's element or anything else that can change
         self.tf.element_bound[name] = value
         return True
 
@@ -440,6 +476,7 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
         if isinstance(e, ir.Compare):
             left = self.expr(e.left)
             results = set()
+            self.consume_either_literal(e.left, *e.comparators)  # comparisons are exact either way
             for k, (op, comp) in enumerate(zip(e.ops, e.comparators)):
                 right = self.expr(comp)
                 with rule_errors(e.loc):
@@ -563,6 +600,8 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
         self.either_bool_name(e)
         self.either_literal_name(e)
         if e.id in self.local_names:
+            if e.id in self.local_consts:
+                tf.consts[e.nid] = self.local_consts[e.id]
             t = tf.locals.get(e.id)
             if t is None:
                 if self.final:
@@ -627,8 +666,21 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
                 f"np.{which}() takes a scalar type in kernel code",
                 f"write np.{which}({example}).max, np.{which}(T).min of a TypeVar, ...",
             )
+        arg = self.program._static(self.module, call.args[0])
+        if isinstance(arg, TypeVarSym) and not self.tf.is_kernel:
+            raise CompileError(
+                call.loc,
+                f"np.{which}({arg.name}) of a TypeVar works only in the generic kernel itself",
+                "on the CPU a helper's TypeVar is not bound to a type; read the value in the kernel and pass it",
+            )
         with rule_errors(e.loc):
             value = numpy_funcs.info_value(which, dtype.dtype, e.attr)
+        if isinstance(value, int) and not -(1 << 63) <= value < (1 << 63):
+            raise CompileError(
+                e.loc,
+                f"np.{which}({dtype}).{e.attr} is {value}, a Python int beyond 64 bits, which kernels hold as i64",
+                "write the value as that type: ~np.uint64(0) is the largest u64",
+            )
         self.tf.consts[e.nid] = value
         return folding.type_of_value(value)
 

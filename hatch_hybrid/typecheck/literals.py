@@ -3,17 +3,16 @@
 A conditional expression, ``min``/``max`` or ``or``/``and`` whose operands are a NumPy scalar and a
 Python number known at build time that the scalar's type holds exactly has that type
 (:func:`.rules.common`): ``v = sh[lane] if lane < n else 0`` is an i32. On the Python path ``v`` is
-the Python int ``0`` where the literal is chosen; NumPy treats it as the i32 it meets (NEP 50), so
-stores, comparisons, indexing and arithmetic with NumPy scalars give the same results. Arithmetic
-with a Python number does not: ``np.uint8(7) * 37`` wraps to 3, ``7 * 37`` is 259; and with some
-NumPy scalars the result type differs (``np.int32(0) + f32`` is an f64, ``0 + f32`` an f32).
-:class:`EitherLiteralChecker`, mixed into the function checker, notes such values (and the locals
-holding them) and refuses those operations, with the conversion that gives one meaning.
+the Python int ``0`` where the literal is chosen. NumPy treats it as the i32 it meets (NEP 50), so
+storing it, comparing it, testing it, indexing with it, converting it and arithmetic with a NumPy
+scalar (not another such value) give the same results. Everything else can differ: arithmetic with
+a Python number (``np.uint8(7) * 37`` wraps to 3, ``7 * 37`` is 259), ``-v``, ``abs(v)``, NumPy
+functions (``np.sqrt(7)`` is an f64, of an i8 an f16), helpers (which Python runs on the literal).
+:class:`EitherLiteralChecker`, mixed into the function checker, notes each such value (and the
+locals holding it), lets the uses above consume it, and refuses what is left, where it is used.
 """
 
 from __future__ import annotations
-
-import numpy as np
 
 from .. import ir
 from ..errors import CompileError, Loc
@@ -21,12 +20,15 @@ from ..types import Scalar, Type, Weak
 from . import folding, rules
 from .typed import TypedFunction
 
+#: (the literal's Python type, its value where known, where it is chosen)
+Either = tuple[Weak, object, Loc]
+
 
 class EitherLiteralChecker:
     """The bookkeeping, mixed into :class:`~.function.FunctionChecker` (through the call checker)."""
 
-    either_literals: dict[int, tuple[Weak, object, Loc]]  # node -> the literal's type, value and place
-    either_literal_vars: dict[str, tuple[Weak, object, Loc]]  # locals assigned such a value
+    either_literals: dict[int, Either]  # nodes whose value is either, not yet consumed by a use
+    either_literal_vars: dict[str, Either]  # locals assigned such a value
     final: bool
     tf: TypedFunction
 
@@ -37,83 +39,107 @@ class EitherLiteralChecker:
         if not isinstance(result, Scalar) or result.kind == "b":  # bools: see bools.py
             return
         for node, t in zip(operands, types):
+            found = self.either_literals.pop(node.nid, None)
             if isinstance(t, Weak):
                 self.either_literals[e.nid] = (t, consts.get(node.nid), node.loc)
-            elif node.nid in self.either_literals:
-                self.either_literals[e.nid] = self.either_literals[node.nid]
+            elif found is not None:
+                self.either_literals[e.nid] = found
+
+    def consume_either_literal(self, *nodes: ir.Expr | None) -> None:
+        """These values are used where the NumPy scalar and the Python literal mean the same."""
+        for node in nodes:
+            if node is not None:
+                self.either_literals.pop(node.nid, None)
 
     def either_literal_assigned(self, name: str, value: ir.Expr) -> None:
-        found = self.either_literals.get(value.nid)
-        if found is not None:
-            self.either_literal_vars[name] = found
+        found = self.either_literals.pop(value.nid, None)
+        if found is None:
+            return
+        known = self.either_literal_vars.get(name)
+        if known is not None and known[1] != found[1]:  # different literals in different places: not known
+            found = (found[0], None, found[2])
+        self.either_literal_vars[name] = found
 
     def either_literal_name(self, e: ir.Name) -> None:
         found = self.either_literal_vars.get(e.id)
         if found is not None:
             self.either_literals[e.nid] = found
 
-    def _same_either_way(
-        self,
-        op: str,
-        k: int,
-        found: tuple[Weak, object, Loc],
-        other_node: ir.Expr | None,
-        other: Weak,
-        ops: rules.OpTypes,
-        node: ir.Node,
-    ) -> bool:
-        """Both values known at build time, and the NumPy scalar and the Python literal give the same
-        number: the result is again either kind (the literal's result on the Python path)."""
-        weak, value, where = found
-        known = self.tf.consts.get(other_node.nid) if other_node is not None else None
-        if value is None or known is None or isinstance(known, tuple):
-            return False
-        strong_t = ops.left if k == 0 else ops.right
-        try:
-            with np.errstate(all="ignore"):
-                lt, rt = (strong_t, other) if k == 0 else (other, strong_t)
-                lv, rv = (value, known) if k == 0 else (known, value)
-                as_numpy = folding.binop(op, lt, rt, ops.result, lv, rv, node.loc)
-                python_ops = rules.binop(op, *((weak, other) if k == 0 else (other, weak)))
-                py_l, py_r = python_ops.left, python_ops.right
-                as_python = folding.binop(op, py_l, py_r, python_ops.result, lv, rv, node.loc)
-        except (CompileError, rules.RuleError, ArithmeticError, ValueError):
-            return False
-        if not isinstance(python_ops.result, Weak) or as_python != as_numpy or as_python != as_python:
-            return False
-        self.either_literals[node.nid] = (python_ops.result, as_python, where)
-        return True
-
     def check_either_literal_operation(
         self, op: str, node: ir.Node, operands: list[tuple[ir.Expr | None, Type]], ops: rules.OpTypes
     ) -> None:
-        """``a op b`` where an operand may be the Python literal: refused where the literal would compute
-        differently from the NumPy scalar it stands for."""
-        if not self.final:
-            return
-        for k, (operand, _) in enumerate(operands):
-            found = self.either_literals.get(operand.nid) if operand is not None else None
-            if found is None:
+        """``a op b`` where an operand may be the Python literal: consumed where both give one result
+        (the other operand a NumPy scalar, the result type the same), or, with both values known, where
+        folding both gives the same number (the result is then such a value itself); refused otherwise."""
+        flagged = [operand is not None and operand.nid in self.either_literals for operand, _ in operands]
+        for k, (operand, strong) in enumerate(operands):
+            if not flagged[k] or operand is None:
                 continue
-            weak, value, where = found
-            strong = operands[k][1]
+            weak, value, where = self.either_literals[operand.nid]
             other_node, other = operands[1 - k]
-            if isinstance(other, Weak):
-                if self._same_either_way(op, k, found, other_node, other, ops, node):
-                    continue
-                why = f"with a Python number the two can compute differently (NumPy's {ops.result} wraps or rounds)"
-            else:
+            if not isinstance(other, Weak) and not flagged[1 - k]:
                 pair = (weak, other) if k == 0 else (other, weak)
                 try:
                     alternative = rules.binop(op, *pair).result
                 except rules.RuleError:
                     alternative = None
                 if alternative == ops.result:
+                    self.either_literals.pop(operand.nid)
                     continue
                 why = f"the result is {alternative} with the Python {weak} and {ops.result} with the {strong}"
-            raise CompileError(
-                node.loc,
-                f"this `{op}` takes a value that is a {strong} or, on the Python path, the Python {weak} {value!r} "
-                f"(chosen at {where.line}:{where.col + 1}), and {why}",
-                f"convert the literal where it is chosen: {strong}({value!r})",
-            )
+            elif not isinstance(node, ir.AugAssign) and self._same_either_way(
+                op, k, value, weak, other_node, ops, node
+            ):
+                self.either_literals.pop(operand.nid)
+                continue
+            else:
+                why = (
+                    "with a Python number or another such value the two can compute differently (NumPy wraps or rounds)"
+                )
+            if self.final:
+                raise CompileError(
+                    node.loc,
+                    f"this `{op}` takes a value that is a {strong} or, on the Python path, the Python {weak} "
+                    f"{value!r} (chosen at {where.line}:{where.col + 1}), and {why}",
+                    f"convert the literal where it is chosen: {strong}({value!r})",
+                )
+
+    def _same_either_way(
+        self, op: str, k: int, value: object, weak: Weak, other_node: ir.Expr | None, ops: rules.OpTypes, node: ir.Node
+    ) -> bool:
+        """Both values known at build time, and the NumPy scalar and the Python literal give the same
+        number: the result is again either kind (the literal's result on the Python path)."""
+        known = self.tf.consts.get(other_node.nid) if other_node is not None else None
+        other_t = self.tf.types.get(other_node.nid) if other_node is not None else None
+        if value is None or known is None or isinstance(known, tuple) or not isinstance(other_t, Weak):
+            return False
+        strong_t = ops.left if k == 0 else ops.right
+        lt, rt = (strong_t, other_t) if k == 0 else (other_t, strong_t)
+        lv, rv = (value, known) if k == 0 else (known, value)
+        try:
+            as_numpy = folding.binop(op, lt, rt, ops.result, lv, rv, node.loc)
+            python = rules.binop(op, *((weak, other_t) if k == 0 else (other_t, weak)))
+            as_python = folding.binop(op, python.left, python.right, python.result, lv, rv, node.loc)
+        except (CompileError, rules.RuleError, ArithmeticError, ValueError):
+            return False
+        if not isinstance(python.result, Weak) or isinstance(as_python, complex):
+            return False
+        exact = float(as_numpy) == float(as_python)  # as Python numbers: NumPy would round the Python float
+        if not exact or as_python != as_python:
+            return False
+        self.either_literals[node.nid] = (python.result, as_python, node.loc)
+        return True
+
+    def check_either_literals(self) -> None:
+        """Whatever such value is left is used where the two can differ."""
+        if not self.either_literals:
+            return
+        weak, value, where = min(self.either_literals.values(), key=lambda f: (f[2].line, f[2].col))
+        node_loc = where
+        raise CompileError(
+            node_loc,
+            f"this value is a NumPy number or, on the Python path, the Python {weak} {value!r}, and it is used "
+            "where the two can differ (a helper, a NumPy function, -x, abs, print, a return, ...)",
+            "convert the literal where it is chosen (i32(0), f32(0.5)), or only store, compare, test, index with, "
+            "convert it or combine it with NumPy numbers",
+        )

@@ -156,6 +156,7 @@ class UserTypeChecker:
     shared: dict[str, Loc]
     copies: list[tuple[str, Loc]]
     aliases: dict[str, set[int]]
+    assignment_counts: dict[str, int]
 
     def expr(self, e: ir.Expr) -> Type:  # provided by FunctionChecker
         raise NotImplementedError
@@ -234,6 +235,12 @@ class UserTypeChecker:
             if base is not None:
                 self.tf.writes.update(self.aliases.get(base, set()))
             return
+        if isinstance(root, (ir.IfExp, ir.BoolOp)):
+            raise CompileError(
+                loc,
+                f"{what} changes a struct chosen by a conditional expression, which the device cannot write back",
+                "change the variable in each branch: `if c: bump(a)` / `else: bump(b)`",
+            )
         if not isinstance(root, ir.Name):
             return  # a temporary (a constructor's or a helper's result): Python changes it and drops it
         if root.id in self.params:
@@ -243,6 +250,13 @@ class UserTypeChecker:
                     f"{what} changes kernel parameter `{root.id}`: on the CPU path that would change the "
                     "launching program's object, which a GPU launch cannot",
                     f"copy it into a new local first: `c = Cls({root.id}.x, ...)`, and change that",
+                )
+            if self.assignment_counts.get(root.id, 0):
+                raise CompileError(
+                    loc,
+                    f"{what} changes parameter `{root.id}`, which this function also rebinds: the caller's object "
+                    "and the new one would be confused",
+                    f"use a new variable for the new value instead of rebinding `{root.id}`",
                 )
             self.tf.mutates.add(self.params[root.id])
             return
@@ -269,6 +283,13 @@ class UserTypeChecker:
         fn, _ = info.methods[name]
         args = (left,) if right is None else (left, right)
         spec = self.program.specialise(fn, args, call_loc=node.loc)
+        if spec.mutates:  # `a + b` whose __add__ assigns fields of self or other: refused (write-back of operands)
+            raise CompileError(
+                node.loc,
+                f"`{op}` calls {left}.{name}, which assigns fields of its operands: an operator that changes "
+                "its operands in place is not supported in kernel code",
+                f"call a method instead (a.{name}(b)), or return a new value from {name}",
+            )
         self.tf.callees[node.nid] = Callee("method", fn.qualname, args, spec)
         self.tf.uses_barrier |= spec.uses_barrier
         return spec.return_type

@@ -123,6 +123,10 @@ def _projects():
     return module
 
 
+#: lint warnings on the published corpus's kernels (tests/packages/published), kept as their authors wrote them
+PUBLISHED_LINT_FINDINGS = 5
+
+
 def test_line_info_changes_no_code_and_no_lint_fires_on_the_repository():
     """Every kernel the repository ships (examples, benchmarks, test packages): the PTX without line
     information equals the PTX with it once its directives are removed, and no lint fires on them."""
@@ -137,7 +141,11 @@ def test_line_info_changes_no_code_and_no_lint_fires_on_the_repository():
             options = Options(["sm_70", "sm_90"], cubin=False, lineinfo=lineinfo)
             kernels = compile_packages(tool.packages(project), options=options, search_path=search_path)
             builds[lineinfo] = {k.symbol: k for k in kernels}
-            assert [w.format() for w in lint_report(kernels, LintSettings())] == [], project.name
+            warnings = [w.format() for w in lint_report(kernels, LintSettings())]
+            if project.name == "published":  # others' kernels as published: the lints' findings are listed in
+                assert len(warnings) == PUBLISHED_LINT_FINDINGS, warnings  # docs/porting-from-numba.md
+            else:
+                assert warnings == [], project.name
         for symbol, kernel in builds[True].items():
             for arch, ptx in kernel.ptx.items():
                 assert ".loc" in ptx and ".file" in ptx

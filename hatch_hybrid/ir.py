@@ -248,6 +248,16 @@ def target_names(target: Expr) -> list[Name]:
     return []
 
 
+def field_path(node: Expr) -> tuple[Expr, list[str]]:
+    """``p[i].pos.x`` as its base (``p[i]``) and the fields below it (``["pos", "x"]``); a node that is
+    not an attribute is its own base."""
+    path: list[str] = []
+    while isinstance(node, Attribute):
+        path.insert(0, node.attr)
+        node = node.value
+    return node, path
+
+
 def dump(fn: Function, type_of: Callable[[Node], Any] | None = None) -> str:
     """Render a function as indented text; with ``type_of``, every expression shows its type."""
     lines: list[str] = []

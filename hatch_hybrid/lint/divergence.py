@@ -151,9 +151,7 @@ class FunctionLevels:
             if isinstance(target.value, ir.Name) and target.value.id in self.private:
                 self.set(target.value.id, level)
         elif isinstance(target, ir.Attribute):
-            root: ir.Expr = target
-            while isinstance(root, ir.Attribute):
-                root = root.value
+            root = ir.field_path(target)[0]
             if isinstance(root, ir.Name):
                 self.set(root.id, level)
 

@@ -72,18 +72,15 @@ class AssignLowerer(LowererParts):
             self.store_element(self.element_pointer(target), value, arr_t.dtype, target.loc)
             return
         if isinstance(target, ir.Attribute):
-            field = self.field_of_element(target)
-            if field is not None:  # a field of an array element: only its bytes are written
-                ptr, field_t = field
-                self.store_element(ptr, self.convert_value(value, t, field_t), field_t, target.loc)
-                return
-            root, path = self._field_path(target)
-            whole = self.load_local(root)
-            struct_t = self.tf.locals[root]
-            self.store_local(root, self._replace_field(whole, struct_t, path, value, t))
-            element = self.tf.element_bound.get(root)
-            if element is not None:  # `p = ps[i]` then `p.x = v`: the element object writes the array
-                ptr, field_t = self.element_field(element, path)
+            base: ir.Expr | None
+            base, path = ir.field_path(target)
+            if isinstance(base, ir.Name):  # a field of a struct variable
+                whole = self.load_local(base.id)
+                self.store_local(base.id, self._replace_field(whole, self.tf.locals[base.id], path, value, t))
+                base = self.tf.element_bound.get(base.id)  # `p = ps[i]`: the element object writes the array too
+            if base is not None:  # a field of an array element: only its bytes are written
+                assert isinstance(base, ir.Subscript)
+                ptr, field_t = self.element_field(base, path)
                 self.store_element(ptr, self.convert_value(value, t, field_t), field_t, target.loc)
             return
         assert isinstance(target, ir.Name)
@@ -107,11 +104,7 @@ class AssignLowerer(LowererParts):
     def field_of_element(self, e: ir.Attribute) -> tuple[llir.Value, Element] | None:
         """``p[i].pos.x``: the address of that field inside the array element and its type (None for
         other attributes). Reads and writes of one field touch only its bytes, as in C and numba."""
-        path: list[str] = []
-        node: ir.Expr = e
-        while isinstance(node, ir.Attribute):
-            path.insert(0, node.attr)
-            node = node.value
+        node, path = ir.field_path(e)
         if not isinstance(node, ir.Subscript):
             return None
         arr_t = self.tf.types[node.value.nid]
@@ -138,15 +131,6 @@ class AssignLowerer(LowererParts):
         if offset:
             ptr = self.b.gep(ptr, [llir.Constant(llir.IntType(64), offset)], source_etype=llir.IntType(8))
         return ptr, field_t
-
-    def _field_path(self, target: ir.Attribute) -> tuple[str, list[str]]:
-        path: list[str] = []
-        node: ir.Expr = target
-        while isinstance(node, ir.Attribute):
-            path.insert(0, node.attr)
-            node = node.value
-        assert isinstance(node, ir.Name)
-        return node.id, path
 
     def _replace_field(self, whole: Value, t: Type, path: list[str], value: Value, value_t: Type) -> Value:
         assert isinstance(whole, TupleValue) and isinstance(t, StructT)

@@ -117,10 +117,7 @@ class CallLowerer(LowererParts):
         values where they came from (a variable, a field of one, an array element); a temporary's is dropped."""
         for k, value in changed.items():
             node = nodes[k]
-            root = node
-            while isinstance(root, ir.Attribute):
-                root = root.value
-            if isinstance(root, (ir.Name, ir.Subscript)):
+            if isinstance(ir.field_path(node)[0], (ir.Name, ir.Subscript)):
                 self.store_to(node, value, target.arg_types[k])
             element = self.tf.element_bound.get(node.id) if isinstance(node, ir.Name) else None
             if element is not None:  # a variable bound to an array element: the element changed too

@@ -426,9 +426,7 @@ def _assigned_names(target: ir.Expr) -> list[tuple[str, bool]]:
     if isinstance(target, ir.TupleExpr):
         return [x for item in target.elts for x in _assigned_names(item)]
     if isinstance(target, ir.Attribute):
-        root: ir.Expr = target
-        while isinstance(root, ir.Attribute):
-            root = root.value
+        root = ir.field_path(target)[0]
         return [(root.id, False)] if isinstance(root, ir.Name) else []
     return []
 

@@ -29,7 +29,12 @@ from .parts import LowererParts
 #: x * (180 / pi) and x * (pi / 180) with the division done in the loop's type, as NumPy's loops do
 #: (``180.0f / NPY_PIf``): (numerator, denominator)
 _DEGREES = {"degrees": (180, math.pi), "rad2deg": (180, math.pi), "radians": (math.pi, 180), "deg2rad": (math.pi, 180)}
-_ROUNDING = {"floor": "llvm.floor", "ceil": "llvm.ceil", "trunc": "llvm.trunc", "rint": "llvm.rint"}
+#: NumPy functions of floats that are the C library's (libdevice's; LLVM's intrinsics where one instruction)
+_C_FUNCTIONS = {
+    **TRANSCENDENTAL,
+    **BINARY_TRANSCENDENTAL,
+    **{n: n for n in ("floor", "ceil", "trunc", "fabs", "copysign", "isnan", "isinf", "isfinite")},
+}
 
 
 class NumpyLowerer(LowererParts):
@@ -48,29 +53,25 @@ class NumpyLowerer(LowererParts):
         loop = callee.arg_types[0]
         assert isinstance(loop, Scalar)
         args = [self.coerce(a, t, "arith") for a, t in zip(e.args, callee.arg_types)]
-        if name in ("isnan", "isinf", "isfinite"):
-            return self._classify(name, args[0], loop)
-        if loop.kind != "f":
-            return self._integer(name, args, loop)
+        classify = name in ("isnan", "isinf", "isfinite")
+        if loop.kind != "f":  # integers and bools are never NaN or infinite
+            return llir.Constant(I1, int(name == "isfinite")) if classify else self._integer(name, args, loop)
         # floats: f16 in f32, rounded once at the end
         work = F32 if loop == F16 else loop
         args = [self.ops.convert(a, loop, work) for a in args]
         value = self._float(name, args, work)
-        return self.ops.convert(value, work, result)
+        return value if classify else self.ops.convert(value, work, result)
 
     # ------------------------------------------------------------------ floats
     def _float(self, name: str, args: list[llir.Value], s: Scalar) -> llir.Value:
         b, ops = self.b, self.ops
         x = args[0]
-        if name in TRANSCENDENTAL or name in BINARY_TRANSCENDENTAL:
-            c_name = TRANSCENDENTAL.get(name) or BINARY_TRANSCENDENTAL[name]
-            return intrinsics.math_call(ops, c_name, args)
-        if name in _ROUNDING:
-            return b.call(ops.intrinsic(_ROUNDING[name], [x.type]), [x])
-        if name in ("absolute", "fabs"):
+        if name in _C_FUNCTIONS:
+            return intrinsics.math_call(ops, _C_FUNCTIONS[name], args)
+        if name == "rint":
+            return b.call(ops.intrinsic("llvm.rint", [x.type]), [x])
+        if name == "absolute":
             return ops.abs(x, s)
-        if name == "copysign":
-            return b.call(ops.intrinsic("llvm.copysign", [x.type], nargs=2), args)
         if name == "square":
             return b.fmul(x, x, flags=ops.fp_flags)
         if name in _DEGREES:
@@ -93,22 +94,13 @@ class NumpyLowerer(LowererParts):
         raise AssertionError(name)
 
     def _isnan(self, v: llir.Value) -> llir.Value:
-        return self.b.fcmp_unordered("uno", v, v)
-
-    def _classify(self, name: str, v: llir.Value, s: Scalar) -> llir.Value:
-        if s.kind != "f":  # integers and bools are never NaN or infinite
-            return llir.Constant(I1, int(name == "isfinite"))
-        if s == F16:
-            v = self.ops.convert(v, F16, F32)
-        if name == "isnan":
-            return self._isnan(v)
-        return self.ops.is_inf(v) if name == "isinf" else self.ops.is_finite(v)
+        return intrinsics.math_call(self.ops, "isnan", [v])
 
     # ------------------------------------------------------ integers and bools
     def _integer(self, name: str, args: list[llir.Value], s: Scalar) -> llir.Value:
         b, ops = self.b, self.ops
         x = args[0]
-        if name in _ROUNDING:  # NumPy 2: floor, ceil, trunc of an integer are that integer
+        if name in ("floor", "ceil", "trunc"):  # NumPy 2: of an integer, that integer
             return x
         if name == "absolute":
             return ops.abs(x, s)

@@ -32,7 +32,7 @@ from ..types import (
     is_int,
     is_numeric,
 )
-from . import numpy_funcs, rules
+from . import folding, numpy_funcs, rules
 from .arguments import bind_arguments, bound_nodes
 from .bools import EitherBoolChecker
 from .cuda_spelling import gpu_name
@@ -48,9 +48,8 @@ SHARED_MEMORY_LIMIT = 48 * 1024
 
 def struct_root(node: ir.Expr) -> str | None:
     """The variable a struct argument is (``a``) or is part of (``a.pos``); None for anything else."""
-    while isinstance(node, ir.Attribute):
-        node = node.value
-    return node.id if isinstance(node, ir.Name) else None
+    base = ir.field_path(node)[0]
+    return base.id if isinstance(base, ir.Name) else None
 
 
 class CallChecker(EitherBoolChecker, EitherLiteralChecker):
@@ -234,13 +233,8 @@ class CallChecker(EitherBoolChecker, EitherLiteralChecker):
         for i in spec.mutates:  # the helper assigns fields of this struct argument: so does this call
             self.struct_changed(nodes[i], e.loc, f"this call of {fn.name}()")
             root = struct_root(nodes[i])
-            for j, other in enumerate(nodes):
-                if (
-                    j != i
-                    and root is not None
-                    and struct_root(other) == root
-                    and isinstance(args[j : j + 1] and args[j], StructT)
-                ):
+            for j, (other, t) in enumerate(zip(nodes, args)):
+                if j != i and root is not None and isinstance(t, StructT) and struct_root(other) == root:
                     raise CompileError(
                         other.loc,
                         f"{fn.name}() changes its argument `{root}` in place, and this argument is the same object "
@@ -331,6 +325,43 @@ class CallChecker(EitherBoolChecker, EitherLiteralChecker):
             self.same_as_either_bool(node)  # NumPy's result is a NumPy scalar whichever bool goes in
         self.tf.callees[e.nid] = Callee("numpy", numpy_funcs.name_of(name), tuple(operand_types))
         return result
+
+    def numpy_info(self, e: ir.Attribute) -> Type | None:
+        """``np.finfo(np.float32).max``, ``np.iinfo(i32).min``: a number known at build time, typed as
+        NumPy gives it (finfo's values are NumPy scalars of the type, iinfo's Python ints)."""
+        call = e.value
+        if not isinstance(call, ir.Call):
+            return None
+        func = self.program._static(self.module, call.func)
+        which = func.qualname if isinstance(func, ExternalSym) else ""
+        if which not in ("numpy.finfo", "numpy.iinfo"):
+            return None
+        which = which[6:]
+        arg = self.program._static(self.module, call.args[0]) if len(call.args) == 1 and not call.keywords else None
+        dtype = self.program.type_of_symbol(arg, e.loc, self.typevars) if arg is not None else None
+        if not isinstance(dtype, Scalar):
+            example = "np.float32" if which == "finfo" else "np.int32"
+            raise CompileError(
+                call.loc,
+                f"np.{which}() takes a scalar type in kernel code",
+                f"write np.{which}({example}).max, np.{which}(T).min of a TypeVar, ...",
+            )
+        if isinstance(arg, TypeVarSym) and not self.tf.is_kernel:
+            raise CompileError(
+                call.loc,
+                f"np.{which}({arg.name}) of a TypeVar works only in the generic kernel itself",
+                "on the CPU a helper's TypeVar is not bound to a type; read the value in the kernel and pass it",
+            )
+        with rule_errors(e.loc):
+            value = numpy_funcs.info_value(which, dtype.dtype, e.attr)
+        if isinstance(value, int) and not -(1 << 63) <= value < (1 << 63):
+            raise CompileError(
+                e.loc,
+                f"np.{which}({dtype}).{e.attr} is {value}, a Python int beyond 64 bits, which kernels hold as i64",
+                "write the value as that type: ~np.uint64(0) is the largest u64",
+            )
+        self.tf.consts[e.nid] = value
+        return folding.type_of_value(value)
 
     def gpu(self, e: ir.Call, name: str) -> Type:
         tf = self.tf

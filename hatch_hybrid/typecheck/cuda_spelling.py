@@ -78,9 +78,7 @@ def rewrite_cuda_spelling(program: ProgramLike, fn: ir.Function) -> None:
             local |= _bound_names(node.target)
 
     def cuda_name(node: ir.Expr) -> str | None:
-        root: ir.Expr = node
-        while isinstance(root, ir.Attribute):
-            root = root.value
+        root = ir.field_path(node)[0]
         if not isinstance(root, ir.Name) or root.id in local:
             return None
         sym = program._static(fn.module, node)
@@ -175,9 +173,7 @@ def _full_mask(program: ProgramLike, module: str, node: ir.Call, name: str) -> N
 def _module_constant(program: ProgramLike, module: str, node: ir.Call, local: set[str]) -> ir.Expr:
     """``cuda.const.array_like(TABLE)``: the module constant itself (a plain read of the name)."""
     arg = node.args[0] if len(node.args) == 1 and not node.keywords else None
-    root = arg
-    while isinstance(root, ir.Attribute):
-        root = root.value
+    root = ir.field_path(arg)[0] if arg is not None else None
     sym = program._static(module, arg) if arg is not None and isinstance(root, ir.Name) else None
     not_constants = (FunctionSym, ModuleSym, StructSym, EnumSym, TypeVarSym, ExternalSym)
     if arg is None or sym is None or isinstance(sym, not_constants) or (isinstance(root, ir.Name) and root.id in local):

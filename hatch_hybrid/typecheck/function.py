@@ -20,7 +20,6 @@ from ..frontend.discover import (
     FunctionSym,
     NonConstSym,
     Symbol,
-    TypeVarSym,
 )
 from ..types import (
     BOOL,
@@ -30,7 +29,6 @@ from ..types import (
     WEAK_FLOAT,
     WEAK_INT,
     ArrayT,
-    Scalar,
     StructT,
     TableT,
     TupleT,
@@ -42,8 +40,7 @@ from ..types import (
     is_numeric,
     unify_assignment,
 )
-from . import folding, numpy_funcs, rules, signs
-from .arguments import bound_nodes
+from . import bindings, folding, numpy_funcs, rules, signs
 from .calls import CallChecker
 from .printing import check_printed_locals
 from .tables import TableChecker, accepts_table, refuse_write, unpacked
@@ -67,27 +64,6 @@ def _terminates(block: list[ir.Stmt]) -> bool:
     if isinstance(last, ir.If):
         return _terminates(last.body) and _terminates(last.orelse)
     return False
-
-
-def _assignment_counts(
-    body: list[ir.Stmt], in_loop: bool = False, counts: dict[str, int] | None = None
-) -> dict[str, int]:
-    """How many times each variable is bound: a statement once, but a loop counter or a statement
-    inside a loop as many (2)."""
-    counts = {} if counts is None else counts
-    for stmt in body:
-        if isinstance(stmt, (ir.Assign, ir.AugAssign)):
-            for n in ir.target_names(stmt.target):
-                counts[n.id] = counts.get(n.id, 0) + (2 if in_loop else 1)
-        elif isinstance(stmt, ir.ForRange):
-            counts[stmt.target.id] = counts.get(stmt.target.id, 0) + 2
-            _assignment_counts(stmt.body, True, counts)
-        elif isinstance(stmt, ir.While):
-            _assignment_counts(stmt.body, True, counts)
-        elif isinstance(stmt, ir.If):
-            _assignment_counts(stmt.body, in_loop, counts)
-            _assignment_counts(stmt.orelse, in_loop, counts)
-    return counts
 
 
 class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
@@ -125,9 +101,9 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
         fn, tf = self.fn, self.tf
         if len(tf.arg_types) != len(fn.params):
             raise CompileError(fn.loc, f"{fn.name}() takes {len(fn.params)} arguments, got {len(tf.arg_types)}")
-        self.local_names = self._assigned_names(fn.body) | set(self.params)
-        self.assignment_counts = _assignment_counts(fn.body)
-        self._check_shadowing()
+        self.assignment_counts = bindings.assignment_counts(fn.body)
+        self.local_names = set(self.assignment_counts) | set(self.params)
+        bindings.check_shadowing(fn, self.local_names)
         if not tf.is_kernel:
             self._bind_typevars()
         for p, t in zip(fn.params, tf.arg_types):
@@ -150,20 +126,6 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
         self._finish_returns()
         self._check_struct_sharing()
         check_printed_locals(tf, self.weak_assigned)
-
-    def _assigned_names(self, block: list[ir.Stmt]) -> set[str]:
-        out: set[str] = set()
-        for s in block:
-            if isinstance(s, (ir.Assign, ir.AugAssign)):
-                out.update(name.id for name in ir.target_names(s.target))
-            elif isinstance(s, ir.ForRange):
-                out.add(s.target.id)
-                out |= self._assigned_names(s.body)
-            elif isinstance(s, ir.If):
-                out |= self._assigned_names(s.body) | self._assigned_names(s.orelse)
-            elif isinstance(s, ir.While):
-                out |= self._assigned_names(s.body)
-        return out
 
     def _round(self) -> None:
         self.tf.types.clear()
@@ -380,63 +342,6 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
                 self.copies.append((value_node.id, value_node.loc))
         tf.types[target.nid] = tf.locals[name]
 
-    def _note_returned_struct(self, value: ir.Expr) -> None:
-        """Which object a returned struct may be on the CPU path: a parameter's, or a new one."""
-        tf = self.tf
-        callee = tf.callees.get(value.nid)
-        if isinstance(value, ir.Name) and value.id in self.params:
-            if tf.returns_params is not None:
-                tf.returns_params.add(self.params[value.id])
-        elif not (callee is not None and callee.kind == "struct") and not (
-            isinstance(value, ir.Name) and value.id not in self.shared and value.id not in tf.element_bound
-        ):
-            tf.returns_params = None
-
-    def _fixed_element(self, name: str, value: ir.Expr) -> bool:
-        """``name = a[i]`` binds ``name`` to an element object on the CPU path, which writes the array when
-        a field is assigned. The device does the same where the element cannot change: ``name`` bound
-        only here, ``a`` and every variable of the index assigned at most once (not a loop counter), and
-        the index computed from those, numbers and thread indices (no atomics or other calls)."""
-        if not isinstance(value, ir.Subscript) or not isinstance(value.value, ir.Name):
-            return False
-        counts = self.assignment_counts
-        if counts.get(name, 0) != 1 or counts.get(value.value.id, 0) > 1:
-            return False
-        for node in ir.walk(value.index):
-            if isinstance(node, ir.Name) and counts.get(node.id, 0) > 1:
-                return False
-            if isinstance(node, ir.Call):
-                callee = self.tf.callees.get(node.nid)
-                if callee is None or callee.kind != "gpu" or callee.name not in rules.GPU_INDEX:
-                    return False
-            elif not isinstance(node, (ir.Name, ir.Const, ir.BinOp, ir.UnaryOp, ir.TupleExpr)):
-                return False  # an array's element or anything else that can change
-        self.tf.element_bound[name] = value
-        return True
-
-    def _fresh_struct(self, name: str, value: ir.Expr) -> bool:
-        """``name = value`` binds ``name`` to a struct object nothing else holds on the CPU path: a
-        constructor's, or a helper's that was given no struct but ``name``'s own (``acc = add(acc, x)``;
-        an array element is a view of the array, as in NumPy and numba, so not fresh)."""
-        callee = self.tf.callees.get(value.nid)
-        if callee is None or callee.kind not in ("struct", "helper", "method") or not isinstance(value, ir.Call):
-            return False
-        if callee.kind == "struct":
-            return True
-        nodes = bound_nodes(value, self.tf.call_args[value.nid])
-        if callee.kind == "method" and isinstance(value.func, ir.Attribute):
-            nodes.insert(0, value.func.value)
-        spec = callee.target
-        if spec is not None and spec.returns_params is not None:  # only these can come back
-            nodes = [nodes[k] for k in spec.returns_params]
-        for node in nodes:
-            t = self.tf.types.get(node.nid)
-            if isinstance(t, ArrayT) and isinstance(t.dtype, StructT):
-                return False
-            if isinstance(t, StructT) and not (isinstance(node, ir.Name) and node.id == name):
-                return False
-        return True
-
     # ------------------------------------------------------------- expressions
     def expr(self, e: ir.Expr) -> Type:
         t = self._expr(e)
@@ -563,38 +468,6 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
                 self.tf.consts[node.nid] = folding.binop(op, ops.left, ops.right, ops.result, lv, rv, node.loc)
         return ops
 
-    def _check_shadowing(self) -> None:
-        """A parameter or local may be named like a builtin (`min = j`, `sum = 0`, a parameter `input`):
-        Python makes the name local to the whole function. Only a function that also calls the builtin
-        has a problem (Python calls the variable, or raises UnboundLocalError): that call is refused."""
-        shadowed = self.local_names & BUILTINS
-        if not shadowed:
-            return
-        locs = {p.name: p.loc for p in self.fn.params}
-        calls: list[tuple[str, Loc]] = []
-        for stmt in self.fn.body:
-            for node in ir.walk(stmt):
-                if isinstance(node, (ir.Assign, ir.AugAssign)):
-                    for target in ir.target_names(node.target):
-                        locs.setdefault(target.id, target.loc)
-                elif isinstance(node, ir.ForRange):
-                    locs.setdefault(node.target.id, node.target.loc)
-                    if "range" in shadowed:
-                        calls.append(("range", node.loc))
-                if isinstance(node, ir.Call) and isinstance(node.func, ir.Name) and node.func.id in shadowed:
-                    calls.append((node.func.id, node.func.loc))
-        if not calls:
-            return
-        name, loc = min(calls, key=lambda c: (c[1].line, c[1].col))
-        where = f" (assigned at line {locs[name].line})" if name in locs else ""
-        raise CompileError(
-            loc,
-            f"`{name}` is a variable of this function{where}, so this call does not reach the builtin: Python "
-            f"calls the variable or raises UnboundLocalError",
-            f"rename the variable (e.g. `{name}_`)",
-            notes=[Note(locs[name], f"`{name}` is assigned here")] if name in locs else [],
-        )
-
     def name(self, e: ir.Name) -> Type:
         tf = self.tf
         self.either_bool_name(e)
@@ -644,45 +517,6 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
                 self.tf.consts[e.nid] = float(known[name])
                 return WEAK_FLOAT
         return SymbolT(sym)
-
-    def numpy_info(self, e: ir.Attribute) -> Type | None:
-        """``np.finfo(np.float32).max``, ``np.iinfo(i32).min``: a number known at build time, typed as
-        NumPy gives it (finfo's values are NumPy scalars of the type, iinfo's Python ints)."""
-        call = e.value
-        if not isinstance(call, ir.Call):
-            return None
-        func = self.program._static(self.module, call.func)
-        which = func.qualname if isinstance(func, ExternalSym) else ""
-        if which not in ("numpy.finfo", "numpy.iinfo"):
-            return None
-        which = which[6:]
-        dtype = None
-        if len(call.args) == 1 and not call.keywords:
-            dtype = self.program.type_of_symbol(self.program._static(self.module, call.args[0]), e.loc, self.typevars)
-        if not isinstance(dtype, Scalar):
-            example = "np.float32" if which == "finfo" else "np.int32"
-            raise CompileError(
-                call.loc,
-                f"np.{which}() takes a scalar type in kernel code",
-                f"write np.{which}({example}).max, np.{which}(T).min of a TypeVar, ...",
-            )
-        arg = self.program._static(self.module, call.args[0])
-        if isinstance(arg, TypeVarSym) and not self.tf.is_kernel:
-            raise CompileError(
-                call.loc,
-                f"np.{which}({arg.name}) of a TypeVar works only in the generic kernel itself",
-                "on the CPU a helper's TypeVar is not bound to a type; read the value in the kernel and pass it",
-            )
-        with rule_errors(e.loc):
-            value = numpy_funcs.info_value(which, dtype.dtype, e.attr)
-        if isinstance(value, int) and not -(1 << 63) <= value < (1 << 63):
-            raise CompileError(
-                e.loc,
-                f"np.{which}({dtype}).{e.attr} is {value}, a Python int beyond 64 bits, which kernels hold as i64",
-                "write the value as that type: ~np.uint64(0) is the largest u64",
-            )
-        self.tf.consts[e.nid] = value
-        return folding.type_of_value(value)
 
     def attribute(self, e: ir.Attribute) -> Type:
         info = self.numpy_info(e)

@@ -135,9 +135,8 @@ class EitherLiteralChecker:
         if not self.either_literals:
             return
         weak, value, where = min(self.either_literals.values(), key=lambda f: (f[2].line, f[2].col))
-        node_loc = where
         raise CompileError(
-            node_loc,
+            where,
             f"this value is a NumPy number or, on the Python path, the Python {weak} {value!r}, and it is used "
             "where the two can differ (a helper, a NumPy function, -x, abs, print, a return, ...)",
             "convert the literal where it is chosen (i32(0), f32(0.5)), or only store, compare, test, index with, "

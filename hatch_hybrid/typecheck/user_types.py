@@ -13,6 +13,8 @@ from ..errors import CompileError, Loc, Note
 from ..frontend.discover import EnumSym, ExternalSym, KernelDecl, StructSym, TypeVarSym
 from ..frontend.parse import Parser, parse_function
 from ..types import ArrayT, EnumT, Scalar, StructT, Type, Weak, is_complex, is_numeric
+from . import rules
+from .arguments import bound_nodes
 from .cuda_spelling import rewrite_cuda_spelling
 from .tables import refuse_write
 from .typed import Callee, MethodSym, ProgramLike, StructInfo, SymbolT, TypedFunction
@@ -203,6 +205,63 @@ class UserTypeChecker:
                     [Note(self.mutated[source], f"a field of `{source}` is assigned here")],
                 )
 
+    def _note_returned_struct(self, value: ir.Expr) -> None:
+        """Which object a returned struct may be on the CPU path: a parameter's, or a new one."""
+        tf = self.tf
+        callee = tf.callees.get(value.nid)
+        if isinstance(value, ir.Name) and value.id in self.params:
+            if tf.returns_params is not None:
+                tf.returns_params.add(self.params[value.id])
+        elif not (callee is not None and callee.kind == "struct") and not (
+            isinstance(value, ir.Name) and value.id not in self.shared and value.id not in tf.element_bound
+        ):
+            tf.returns_params = None
+
+    def _fixed_element(self, name: str, value: ir.Expr) -> bool:
+        """``name = a[i]`` binds ``name`` to an element object on the CPU path, which writes the array when
+        a field is assigned. The device does the same where the element cannot change: ``name`` bound
+        only here, ``a`` and every variable of the index assigned at most once (not a loop counter), and
+        the index computed from those, numbers and thread indices (no atomics or other calls)."""
+        if not isinstance(value, ir.Subscript) or not isinstance(value.value, ir.Name):
+            return False
+        counts = self.assignment_counts
+        if counts.get(name, 0) != 1 or counts.get(value.value.id, 0) > 1:
+            return False
+        for node in ir.walk(value.index):
+            if isinstance(node, ir.Name) and counts.get(node.id, 0) > 1:
+                return False
+            if isinstance(node, ir.Call):
+                callee = self.tf.callees.get(node.nid)
+                if callee is None or callee.kind != "gpu" or callee.name not in rules.GPU_INDEX:
+                    return False
+            elif not isinstance(node, (ir.Name, ir.Const, ir.BinOp, ir.UnaryOp, ir.TupleExpr)):
+                return False  # an array's element or anything else that can change
+        self.tf.element_bound[name] = value
+        return True
+
+    def _fresh_struct(self, name: str, value: ir.Expr) -> bool:
+        """``name = value`` binds ``name`` to a struct object nothing else holds on the CPU path: a
+        constructor's, or a helper's that was given no struct but ``name``'s own (``acc = add(acc, x)``;
+        an array element is a view of the array, as in NumPy and numba, so not fresh)."""
+        callee = self.tf.callees.get(value.nid)
+        if callee is None or callee.kind not in ("struct", "helper", "method") or not isinstance(value, ir.Call):
+            return False
+        if callee.kind == "struct":
+            return True
+        nodes = bound_nodes(value, self.tf.call_args[value.nid])
+        if callee.kind == "method" and isinstance(value.func, ir.Attribute):
+            nodes.insert(0, value.func.value)
+        spec = callee.target
+        if spec is not None and spec.returns_params is not None:  # only these can come back
+            nodes = [nodes[k] for k in spec.returns_params]
+        for node in nodes:
+            t = self.tf.types.get(node.nid)
+            if isinstance(t, ArrayT) and isinstance(t.dtype, StructT):
+                return False
+            if isinstance(t, StructT) and not (isinstance(node, ir.Name) and node.id == name):
+                return False
+        return True
+
     def assign_field(self, target: ir.Attribute, value: Type, value_node: ir.Expr) -> None:
         field_t = self.expr(target)
         if is_complex(self.tf.types[target.value.nid]):
@@ -223,9 +282,7 @@ class UserTypeChecker:
         changed in place at ``loc``: by a field assignment, or by a helper that assigns fields of its
         parameter. A parameter's change is the caller's (Python passes objects by reference); an array
         element's is the array's (an element is a view, as in NumPy and numba)."""
-        root: ir.Expr = node
-        while isinstance(root, ir.Attribute):
-            root = root.value
+        root = ir.field_path(node)[0]
         if isinstance(root, ir.Subscript):
             arr = self.tf.types.get(root.value.nid)
             if not isinstance(arr, ArrayT) or not isinstance(self.tf.types.get(root.nid), StructT):

@@ -50,6 +50,15 @@ Dependency = tuple[str, str, str]  # (module, function name or TOP_LEVEL, digest
 
 def dependencies(index: ModuleIndex, functions: set[tuple[str, str]], modules: set[str]) -> list[Dependency]:
     """The source a compilation read: functions reached and modules consulted."""
+    modules, functions = set(modules), set(functions)
+    for scope in {m for m in modules | {m for m, _ in functions} if index.scope_call(m)}:
+        # a kernel factory call's scope: the call's module (its arguments) and the factory's source
+        call = index.scope_call(scope)
+        assert call is not None
+        modules |= {call.module, call.factory.module}
+        functions.add((call.factory.module, call.factory.name))
+    modules = {m for m in modules if not index.scope_call(m)}
+    functions = {(m, n) for m, n in functions if not index.scope_call(m)}
     deps = [(m, TOP_LEVEL, top_level_digest(index.module(m))) for m in modules]
     for module, name in functions:
         digest = function_digest(index.module(module), name)

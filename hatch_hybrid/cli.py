@@ -61,7 +61,7 @@ def cmd_show(path: Path, kernel: str, stage: str, arch: str | None) -> int:
     packages, config = project_config(path)
     archs = hook_options.archs({"arch": arch} if arch else config)
     index = index_packages(packages)
-    matches = [d for d in index.kernels() if kernel in (d.name, d.qualname)]
+    matches = [d for d in index.kernels() if kernel in (d.label, d.qualname)]
     if len(matches) != 1:
         names = ", ".join(d.qualname for d in index.kernels())
         raise SystemExit(f"hatch-hybrid: {'no' if not matches else 'more than one'} kernel named {kernel!r}: {names}")

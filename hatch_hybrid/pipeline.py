@@ -28,6 +28,7 @@ from .backend.ptx.emit import emit_ptx
 from .backend.ptx.optimize import data_layout, optimise
 from .cache import Dependency, KernelCache, dependencies
 from .errors import CompileError, LintWarning, debug_enabled
+from .frontend import factories
 from .frontend.discover import EnumSym, KernelDecl, ModuleIndex, ModuleSym
 from .lint import LintSettings, from_json, lint_kernel, select, to_json
 from .lower.abi import INDEX32_SUFFIX
@@ -81,15 +82,17 @@ class CompiledKernel:
     typed: TypedFunction | None = None  # these three only when compiled in this process
     llvm_ir: str = ""
     optimised_ir: dict[str, str] = field(default_factory=dict)
+    factory: dict[str, Any] | None = None  # a kernel factory's call: its site and closure (frontend.factories)
 
     @property
     def writes(self) -> list[str]:
         return [p["name"] for p in self.params if p.get("writes")]
 
     def manifest_entry(self, ptx_files: dict[str, str], cubin_files: dict[str, str]) -> dict[str, Any]:
-        entry = {
-            "module": self.decl.module,
-            "name": self.decl.name,
+        module, _, name = self.decl.qualname.rpartition(".")
+        entry: dict[str, Any] = {
+            "module": module,
+            "name": name,
             "symbol": self.symbol,
             "params": self.params,
             "writes": self.writes,
@@ -109,6 +112,8 @@ class CompiledKernel:
             entry["symbol_index32"] = self.symbol + INDEX32_SUFFIX
         if self.cpu is not None:
             entry["cpu"] = self.cpu.manifest_entry(self.symbol)
+        if self.factory is not None:
+            entry["factory"] = self.factory
         return entry
 
     def cache_entry(self) -> dict[str, Any]:
@@ -285,7 +290,12 @@ def compile_kernel(program: Program, decl: KernelDecl, options: Options) -> list
     unchanged, else compiled. Raises only CompileError."""
     _check_options(decl)
     variants = program.variants(decl)
-    return [_compile_variant(program, decl, options, typevars) for typevars in variants]
+    results = [_compile_variant(program, decl, options, typevars) for typevars in variants]
+    if decl.factory is not None:
+        site = factories.manifest_entry(program.index, decl.factory)
+        for result in results:
+            result.factory = site
+    return results
 
 
 def _compile_variant(program: Program, decl: KernelDecl, options: Options, typevars: dict[str, Type]) -> CompiledKernel:
@@ -310,14 +320,14 @@ def _compile_variant(program: Program, decl: KernelDecl, options: Options, typev
             result.cpu = _compile_host(program, decl, result, options)
     except CompileError as exc:
         if exc.loc is None:  # e.g. libdevice missing: say which kernel needed it
-            raise CompileError(decl.loc, f"kernel `{decl.name}`: {exc.message}", exc.hint) from None
+            raise CompileError(decl.loc, f"kernel `{decl.label}`: {exc.message}", exc.hint) from None
         raise
     except Exception as exc:  # an internal failure: still point at the kernel, no compiler frames
         if debug_enabled():
             raise
         raise CompileError(
             decl.loc,
-            f"internal compiler error while compiling kernel `{decl.name}`: {type(exc).__name__}: {exc}",
+            f"internal compiler error while compiling kernel `{decl.label}`: {type(exc).__name__}: {exc}",
             "set HYBRID_DEBUG=1 to see the compiler traceback, and please report it",
         ) from None
     result.seconds = time.perf_counter() - start
@@ -488,7 +498,7 @@ def _granule(items: set[int]) -> int:
 def installed_path(program: Program, module: str) -> str:
     """A module's file as installed, relative to site-packages (``mypkg/kernels.py``): no build paths."""
     info = program.index.module(module)
-    return "/".join(info.name.split(".")) + ("/__init__.py" if info.is_package else ".py")
+    return "/".join(info.file_module.split(".")) + ("/__init__.py" if info.is_package else ".py")
 
 
 def _site_entry(program: Program, site: dict[str, Any]) -> dict[str, Any]:

@@ -122,7 +122,7 @@ def build(tmp_path: Path, request: pytest.FixtureRequest):
             module = importlib.import_module(f"{name}.kern")
         finally:
             sys.path.remove(str(root))
-        return Built(module, {k.decl.name: k for k in kernels}, pkg)
+        return Built(module, {k.decl.label: k for k in kernels}, pkg)
 
     yield _build
     for name in created:
@@ -159,7 +159,7 @@ def built_package(
             assemble(text, arch, root)
     write_package_artifacts(kernels, TEST_ARCHS, root)
     if compiled is not None:
-        compiled.update({k.decl.name: k for k in kernels})
+        compiled.update({k.decl.label: k for k in kernels})
     with imported_package(root, name) as module:
         yield module
 

@@ -7,152 +7,48 @@ modules are read and parsed only when a kernel (or what it calls) needs them.
 from __future__ import annotations
 
 import ast
-import hashlib
 import importlib.machinery
 import importlib.util
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..errors import CompileError, Loc, Note
+from . import factories
 from .constants import Evaluator, NotConstant, Value
+from .symbols import (
+    ConstSym,
+    EnumSym,
+    ExternalSym,
+    FactoryCall,
+    FunctionSym,
+    KernelDecl,
+    ModuleInfo,
+    ModuleSym,
+    NonConstSym,
+    StructSym,
+    Symbol,
+    TypeVarSym,
+    UnknownSym,
+    _Class,
+    _ImportFrom,
+    _PendingConst,
+)
+
+__all__ = [  # the symbols too: the compiler's stages import them from here
+    "ConstSym", "EnumSym", "ExternalSym", "FactoryCall", "FunctionSym", "KernelDecl", "ModuleIndex", "ModuleInfo",
+    "ModuleSym", "NonConstSym", "StructSym", "Symbol", "TypeVarSym", "UnknownSym",
+]  # fmt: skip
 
 #: External modules whose names the compiler understands.
 KNOWN_EXTERNAL = ("hybrid_runtime", "numpy", "math", "cmath", "enum", "typing")
+#: Modules of the runtime that hold kernel code (device functions), read as any installed package's.
+RUNTIME_SOURCE = ("hybrid_runtime.random",)
 KERNEL_DECORATORS = {"hybrid_runtime.kernel", "hybrid_runtime.kernel.kernel"}
 STRUCT_DECORATORS = {"hybrid_runtime.struct", "hybrid_runtime.structs.struct"}
 ENUM_BASES = {"enum.IntEnum"}
-
-
-# ------------------------------------------------------------------- symbols
-@dataclass(frozen=True)
-class ModuleSym:
-    """A module of an indexed package."""
-
-    name: str
-
-
-@dataclass(frozen=True)
-class ExternalSym:
-    """A name in a module the compiler knows (``hybrid_runtime.gpu.syncthreads``, ``math.sqrt``)."""
-
-    qualname: str
-
-
-@dataclass(frozen=True)
-class _Defined:
-    """Something defined at the top level of a module of an indexed package."""
-
-    module: str
-    name: str
-
-    @property
-    def qualname(self) -> str:
-        return f"{self.module}.{self.name}"
-
-
-@dataclass(frozen=True)
-class FunctionSym(_Defined):
-    """A module-level function."""
-
-
-@dataclass(frozen=True)
-class ConstSym:
-    """A module-level constant: a Python number, a NumPy scalar or a tuple of these (see constants.py)."""
-
-    value: Value
-    loc: Loc
-
-
-@dataclass(frozen=True)
-class NonConstSym:
-    """A module-level name bound to a value the compiler cannot compute (``reason`` says what it is)."""
-
-    qualname: str
-    reason: str
-    loc: Loc
-
-
-@dataclass(frozen=True)
-class UnknownSym:
-    """A name whose source the compiler cannot read (another package, or not a function)."""
-
-    qualname: str
-    reason: str
-
-
-@dataclass(frozen=True)
-class StructSym(_Defined):
-    """A class decorated with ``hybrid_runtime.struct``."""
-
-
-@dataclass(frozen=True)
-class EnumSym(_Defined):
-    """An ``enum.IntEnum`` class and its members' values."""
-
-    members: tuple[tuple[str, int], ...]
-
-
-@dataclass(frozen=True)
-class TypeVarSym(_Defined):
-    """``T = typing.TypeVar("T")`` at module level."""
-
-
-@dataclass(frozen=True)
-class _Class:
-    """A module-level class, classified when first looked up (its decorators name other modules)."""
-
-    name: str
-
-
-@dataclass(frozen=True)
-class _PendingConst:
-    """A module-level assignment, computed when a kernel first reads the name."""
-
-    name: str
-    value: ast.expr
-
-
-Symbol = ModuleSym | ExternalSym | FunctionSym | ConstSym | NonConstSym | UnknownSym | StructSym | EnumSym | TypeVarSym
-
-
-@dataclass(frozen=True)
-class _ImportFrom:
-    module: str
-    name: str
-
-
-@dataclass
-class KernelDecl:
-    module: str
-    name: str
-    options: dict[str, Any]
-    loc: Loc
-
-    @property
-    def qualname(self) -> str:
-        return f"{self.module}.{self.name}"
-
-
-@dataclass
-class ModuleInfo:
-    name: str
-    path: Path
-    is_package: bool
-    source: str
-    tree: ast.Module
-    names: dict[str, Symbol | _ImportFrom | _Class | _PendingConst | None] = field(default_factory=dict)
-    bindings: dict[str, list[Loc]] = field(default_factory=dict)  # every assignment in module scope
-    star_imports: list[Symbol] = field(default_factory=list)
-    functions: dict[str, ast.FunctionDef] = field(default_factory=dict)
-    classes: dict[str, ast.ClassDef] = field(default_factory=dict)
-
-    @property
-    def source_hash(self) -> str:
-        return hashlib.sha256(self.source.encode()).hexdigest()
 
 
 def _canonical_external(qualname: str) -> str:
@@ -179,6 +75,8 @@ class ModuleIndex:
         self._external: dict[str, Path | None] = {}  # top-level name -> package folder (None: not found)
         self.search_path = list(sys.path if search_path is None else search_path)
         self._trackers: list[set[str]] = []
+        self._factory_calls: dict[str, list[FactoryCall]] = {}  # module -> its factory calls
+        self._scopes: dict[str, FactoryCall] = {}  # scope module name -> the call (built when first read)
 
     # -------------------------------------------------------------- packages
     def add_package(self, directory: Path, name: str | None = None, local: bool = True) -> None:
@@ -240,6 +138,8 @@ class ModuleIndex:
         for seen in self._trackers:
             seen.add(name)
         info = self._modules.get(name)
+        if info is None and name in self._scopes:
+            info = self._modules[name] = factories.call_scope(self, self._scopes[name])
         if info is None:
             path, is_package = self._paths[name]
             source = importlib.util.decode_source(path.read_bytes())  # PEP 263 coding cookies, as Python
@@ -281,13 +181,13 @@ class ModuleIndex:
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
                 value = node.value
                 for t in targets:
-                    self._bind_target(info, t, value)
+                    self.bind_target(info, t, value)
             elif isinstance(node, ast.ClassDef):
                 info.names[node.name] = _Class(node.name)
                 info.classes[node.name] = node
         _module_bindings(info)
 
-    def _bind_target(self, info: ModuleInfo, target: ast.expr, value: ast.expr | None) -> None:
+    def bind_target(self, info: ModuleInfo, target: ast.expr, value: ast.expr | None) -> None:
         """``X = v``, and ``mx, my = 64, 64`` item by item (nested tuples too); names unpacked from
         anything but a tuple display are not constants the compiler computes."""
         if isinstance(target, ast.Name):
@@ -300,7 +200,7 @@ class ModuleIndex:
                 and not any(isinstance(x, ast.Starred) for x in [*items, *target.elts])
             ):
                 for t, v in zip(target.elts, items):
-                    self._bind_target(info, t, v)
+                    self.bind_target(info, t, v)
                 return
             for n in ast.walk(target):
                 if isinstance(n, ast.Name):
@@ -331,10 +231,25 @@ class ModuleIndex:
                 "expression), or pass the value to the kernel as a parameter",
                 [Note(places[0], f"`{name}` is first assigned here")],
             )
-        info.names[name] = NonConstSym(f"{info.name}.{name}", "defined in terms of itself", loc)  # cycles
+        where = "kernel factory's" if info.parent is not None else "module-level"
+        info.names[name] = NonConstSym(f"{info.name}.{name}", "defined in terms of itself", loc, where)  # cycles
+        try:
+            result: Symbol = ConstSym(self.value_of(info.name, node), loc)
+        except NotConstant as exc:
+            result = NonConstSym(f"{info.name}.{name}", str(exc), loc, where)
+        except CompileError:
+            info.names[name] = pending
+            raise
+        info.names[name] = result
+        return result
+
+    def value_of(self, module: str, node: ast.expr) -> Value:
+        """The value of an expression at the top level of ``module``, computed as Python would (raises
+        :class:`NotConstant` when it is not a build-time constant)."""
+        info = self.module(module)
 
         def lookup(n: ast.expr) -> Value | str:
-            sym = self.resolve_expr(info.name, n)
+            sym = self.resolve_expr(module, n)
             if isinstance(sym, ConstSym):
                 return sym.value
             if isinstance(sym, ExternalSym):
@@ -343,15 +258,7 @@ class ModuleIndex:
                 raise NotConstant(f"computed from `{ast.unparse(n)}`, which is {sym.reason}")
             raise NotConstant(f"computed from `{ast.unparse(n)}`, which is not a module constant")
 
-        try:
-            result: Symbol = ConstSym(Evaluator(str(info.path), lookup)(node), loc)
-        except NotConstant as exc:
-            result = NonConstSym(f"{info.name}.{name}", str(exc), loc)
-        except CompileError:
-            info.names[name] = pending
-            raise
-        info.names[name] = result
-        return result
+        return Evaluator(str(info.path), lookup)(node)
 
     def _import_base(self, info: ModuleInfo, node: ast.ImportFrom) -> str:
         if not node.level:
@@ -366,6 +273,8 @@ class ModuleIndex:
 
     def _module_symbol(self, name: str) -> Symbol:
         top = name.split(".")[0]
+        if name in RUNTIME_SOURCE and self._locate(top) and name in self._paths:
+            return ModuleSym(name)
         if top in KNOWN_EXTERNAL:
             return ExternalSym(_canonical_external(name))
         local = top in self._local
@@ -412,6 +321,8 @@ class ModuleIndex:
             for star in info.star_imports:  # `from m import *`: names m exports
                 if _exports(star, name, self):
                     return self.resolve_member(star, name)
+            if info.parent is not None:  # a factory's scope: the factory's module
+                return self.resolve_global(info.parent, name)
         return entry
 
     def resolve_member(self, base: Symbol, attr: str, seen: set[tuple[str, str]] | None = None) -> Symbol | None:
@@ -419,7 +330,8 @@ class ModuleIndex:
         module binds (following re-exports), else its submodule."""
         seen = set() if seen is None else seen
         if isinstance(base, ExternalSym):
-            return ExternalSym(_canonical_external(f"{base.qualname}.{attr}"))
+            qualname = _canonical_external(f"{base.qualname}.{attr}")
+            return self._module_symbol(qualname) if qualname in RUNTIME_SOURCE else ExternalSym(qualname)
         if isinstance(base, UnknownSym):
             return UnknownSym(f"{base.qualname}.{attr}", base.reason)
         if not isinstance(base, ModuleSym):
@@ -443,6 +355,8 @@ class ModuleIndex:
                 for star in info.star_imports:
                     if _exports(star, attr, self):
                         return self.resolve_member(star, attr, seen)
+                if info.parent is not None:
+                    return self.resolve_member(ModuleSym(info.parent), attr, seen)
         return ModuleSym(sub) if sub in self._paths else None
 
     def resolve_expr(self, module: str, node: ast.expr) -> Symbol | None:
@@ -457,7 +371,7 @@ class ModuleIndex:
     def kernel_import_roots(self) -> set[str]:
         """Top-level names of the installed packages that modules holding kernels import, directly or
         through other modules of the local packages (what a build environment must provide)."""
-        todo = sorted({k.module for k in self.kernels()})
+        todo = sorted({m for k in self.kernels() for m in _kernel_modules(self, k)})
         done: set[str] = set()
         roots: set[str] = set()
         while todo:
@@ -482,18 +396,49 @@ class ModuleIndex:
 
     # --------------------------------------------------------------- kernels
     def kernels(self) -> list[KernelDecl]:
-        """Every ``@kernel`` / ``@kernel(...)`` function of the indexed packages, in a stable order."""
+        """Every ``@kernel`` / ``@kernel(...)`` function of the indexed packages, and every kernel that a
+        module-level call of a kernel factory makes, in a stable order."""
         found = []
         for name in self.module_names:
             info = self.module(name)
             for fn in info.functions.values():
-                for dec in fn.decorator_list:
-                    call = dec if isinstance(dec, ast.Call) else None
-                    target = self.resolve_expr(name, call.func if call else dec)
-                    if isinstance(target, ExternalSym) and target.qualname in KERNEL_DECORATORS:
-                        loc = Loc(str(info.path), fn.lineno, fn.col_offset)
-                        found.append(KernelDecl(name, fn.name, _kernel_options(call, info), loc))
+                decl = self.kernel_decl(name, fn)
+                if decl is not None:
+                    found.append(decl)
+            for call in self.factory_calls(name):
+                found.append(factories.kernel_of(self, call))
         return found
+
+    def kernel_decl(self, module: str, fn: ast.FunctionDef, factory: FactoryCall | None = None) -> KernelDecl | None:
+        """The kernel ``fn`` declares, with names resolved in ``module`` (None: not a kernel)."""
+        info = self.module(module)
+        for dec in fn.decorator_list:
+            call = dec if isinstance(dec, ast.Call) else None
+            target = self.resolve_expr(module, call.func if call else dec)
+            if isinstance(target, ExternalSym) and target.qualname in KERNEL_DECORATORS:
+                loc = Loc(str(info.path), fn.lineno, fn.col_offset)
+                return KernelDecl(module, fn.name, _kernel_options(call, info), loc, factory)
+        return None
+
+    def factory_calls(self, module: str) -> list[FactoryCall]:
+        """The module-level calls of kernel factories in ``module`` (their scopes registered)."""
+        calls = self._factory_calls.get(module)
+        if calls is None:
+            calls = self._factory_calls[module] = factories.find_calls(self, self.module(module))
+            for call in calls:
+                self._scopes[call.scope] = call
+        return calls
+
+    def scope_call(self, module: str) -> FactoryCall | None:
+        """The factory call whose scope ``module`` is (None: a real module)."""
+        return self._scopes.get(module)
+
+
+def _kernel_modules(index: ModuleIndex, decl: KernelDecl) -> list[str]:
+    """The real modules a kernel's source is in: its own, or its factory's and the call's."""
+    if decl.factory is None:
+        return [decl.module]
+    return [decl.factory.module, decl.factory.factory.module]
 
 
 def _module_bindings(info: ModuleInfo) -> None:

@@ -40,8 +40,10 @@ def manifest(
         if editable:  # lets the runtime notice source edits after an editable install
             entry["deps"] = [list(d) for d in k.deps]
         if k.variant:  # a generic kernel: one entry holding its specialisations
-            group = entries.setdefault(k.decl.qualname, {"module": k.decl.module, "name": k.decl.name, "variants": []})
-            group["variants"].append(entry)
+            group = entries.setdefault(
+                k.decl.qualname, {key: entry[key] for key in ("module", "name", "factory") if key in entry}
+            )
+            group.setdefault("variants", []).append(entry)
         else:
             entries[k.decl.qualname] = entry
         combined.update(k.source_hash.encode())

@@ -480,7 +480,7 @@ class FunctionLowerer(
         table = tf.tables.get(e.nid)
         if table is not None:
             return self.table_value(table)
-        if e.nid in tf.consts and not isinstance(e, ir.Call):
+        if e.nid in tf.consts and (not isinstance(e, ir.Call) or tf.callees[e.nid].kind == "cast"):
             return constant_value(tf.types[e.nid], tf.consts[e.nid])
         if isinstance(e, ir.Const):
             if e.value is None:

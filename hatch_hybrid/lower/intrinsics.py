@@ -189,6 +189,12 @@ _RMW = {
     "atomic_min": ("min", "umin", "fmin"),
     "atomic_max": ("max", "umax", "fmax"),
     "atomic_exch": ("xchg", "xchg", "xchg"),
+    "atomic_sub": ("sub", "sub", "fsub"),
+    "atomic_and": ("and", "and", ""),
+    "atomic_or": ("or", "or", ""),
+    "atomic_xor": ("xor", "xor", ""),
+    "atomic_inc": ("", "uinc_wrap", ""),  # CUDA's atomicInc/atomicDec (PTX atom.inc/dec)
+    "atomic_dec": ("", "udec_wrap", ""),
 }
 
 

@@ -46,6 +46,34 @@ from .views import array_root
 SHARED_MEMORY_LIMIT = 48 * 1024
 
 
+def _intrinsic_keywords(e: ir.Call, qualname: str) -> None:
+    """``gpu.shared_array(shape=(16, 16), dtype=f32)``: an intrinsic's keywords put in their places, by
+    the parameter names of the runtime's function (what the Python path calls)."""
+    import inspect
+
+    from hybrid_runtime import gpu
+
+    func = getattr(gpu, qualname.rpartition(".")[2], None)
+    if func is None:
+        return
+    names = [p for p in inspect.signature(func).parameters if not p.startswith("_")]
+    given: dict[str, ir.Expr] = dict(zip(names, e.args))
+    for name, value in e.keywords.items():
+        if name not in names or name in given:
+            raise CompileError(
+                value.loc,
+                f"`gpu.{func.__name__}` has no parameter `{name}`" if name not in names else f"`{name}` is given twice",
+                f"gpu.{func.__name__}({', '.join(names)})",
+            )
+        given[name] = value
+    missing = [n for n in names[: len(given)] if n not in given]
+    if missing:
+        raise CompileError(
+            e.loc, f"`gpu.{func.__name__}` is called without `{missing[0]}`", f"gpu.{func.__name__}({', '.join(names)})"
+        )
+    e.args, e.keywords = [given[n] for n in names if n in given], {}
+
+
 def struct_root(node: ir.Expr) -> str | None:
     """The variable a struct argument is (``a``) or is part of (``a.pos``); None for anything else."""
     base = ir.field_path(node)[0]
@@ -107,6 +135,8 @@ class CallChecker(EitherBoolChecker, EitherLiteralChecker):
             )
         if sym == "print":
             return check_print(e, self.tf, self.program, self.expr)
+        if e.keywords and isinstance(sym, ExternalSym) and sym.qualname.startswith("hybrid_runtime.gpu."):
+            _intrinsic_keywords(e, sym.qualname)
         if e.keywords and not isinstance(sym, FunctionSym):
             raise CompileError(
                 next(iter(e.keywords.values())).loc,
@@ -168,6 +198,15 @@ class CallChecker(EitherBoolChecker, EitherLiteralChecker):
         self.same_as_either_bool(e.args[0])
         self.consume_either_literal(e.args[0])
         self.tf.callees[e.nid] = Callee("cast", str(target), (args[0],))
+        value = self.tf.consts.get(e.args[0].nid)
+        if (  # u64(0xBEAC0467EBA5FACB), f32(0.1): the value NumPy gives, known at build time
+            isinstance(target, Scalar)
+            and (target.kind == "f" or (target.kind in "iu" and is_integer(value)))
+            and isinstance(value, (int, float, np.integer, np.floating))
+            and not isinstance(value, (bool, np.bool_))
+        ):
+            with np.errstate(all="ignore"):
+                self.tf.consts[e.nid] = target.dtype.type(value)
         return target
 
     def _check_int_literal(self, node: ir.Expr, target: Type) -> None:
@@ -502,17 +541,18 @@ class CallChecker(EitherBoolChecker, EitherLiteralChecker):
         refuse_write(e.args[0], arr, f"gpu.{name}")
         if not isinstance(arr, ArrayT):
             raise CompileError(e.args[0].loc, f"the first argument of gpu.{name} must be an array")
-        if (
-            not isinstance(arr.dtype, Scalar)
-            or str(arr.dtype) not in rules.ATOMIC_DTYPES
-            or (name == "atomic_cas" and arr.dtype.kind == "f")
-        ):
+        allowed = rules.ATOMIC_ONLY.get(name, rules.ATOMIC_DTYPES)
+        if not isinstance(arr.dtype, Scalar) or str(arr.dtype) not in allowed:
+            kinds = ", ".join(t for t in ("i32", "i64", "u32", "u64", "f32", "f64") if t in allowed)
             raise CompileError(
                 e.args[0].loc,
                 f"gpu.{name} does not support arrays of {arr.dtype}",
-                "atomics work on i32, i64, u32, u64"
-                + ("" if name == "atomic_cas" else ", f32, f64")
-                + ("; accumulate f16 values into an f32 array (f32(x)) instead" if str(arr.dtype) == "f16" else ""),
+                f"gpu.{name} works on {kinds}"
+                + (
+                    "; accumulate f16 values into an f32 array (f32(x)) instead"
+                    if str(arr.dtype) == "f16" and "f32" in allowed
+                    else ""
+                ),
             )
         index = args[1]
         items = index.items if isinstance(index, TupleT) else (index,)

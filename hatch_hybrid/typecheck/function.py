@@ -29,6 +29,7 @@ from ..types import (
     WEAK_FLOAT,
     WEAK_INT,
     ArrayT,
+    Scalar,
     StructT,
     TableT,
     TupleT,
@@ -204,6 +205,24 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
                     raise
                 continue
 
+    def annotated_number(self, s: ir.Assign, declared: Type, value: Type) -> None:
+        """``x: f32 = v`` with ``v`` of another type: the device holds an f32, but Python does not run
+        annotations and keeps ``v`` as it is. A Python number known at build time that the type holds
+        exactly follows the literal rule (see literals.py); anything else means two things."""
+        const = self.tf.consts.get(s.value.nid)
+        if isinstance(value, Weak) and isinstance(declared, Scalar) and rules.holds_exactly(declared, value, const):
+            self.either_literals[s.value.nid] = (value, const, s.value.loc)
+            return
+        target = s.target.id if isinstance(s.target, ir.Name) else "the target"
+        kind = "Python " + value.kind if isinstance(value, Weak) else str(value)
+        shown = repr(const) if isinstance(value, Weak) and const is not None else "..."
+        raise CompileError(
+            s.value.loc,
+            f"the annotation makes `{target}` {declared} on the device, but Python does not convert annotated "
+            f"values: on the Python path it holds this {kind} value unchanged",
+            f"convert the value, which Python does too: `{target} = {declared}({shown})`",
+        )
+
     def stmt(self, s: ir.Stmt, loop_depth: int) -> None:
         if isinstance(s, ir.Assign):
             value = self.expr(s.value)
@@ -212,6 +231,8 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
                 numbers = is_numeric(declared) and is_numeric(value) and (is_complex(declared) or not is_complex(value))
                 if unify_assignment(declared, value) is None and not numbers:
                     raise CompileError(s.value.loc, f"cannot assign {value} to a variable declared {declared}")
+                if numbers and declared != value:
+                    self.annotated_number(s, declared, value)
                 value = declared
             self.assign(s.target, value, s.value)
         elif isinstance(s, ir.AugAssign):
@@ -504,7 +525,7 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
             name = sym.qualname.rpartition(".")[2]
             raise CompileError(
                 e.loc,
-                f"kernels cannot read the module-level `{name}`: it is {sym.reason}",
+                f"kernels cannot read the {sym.where} `{name}`: it is {sym.reason}",
                 "kernels read module constants of numbers, tuples of numbers and NumPy arrays (np.array of numbers, "
                 "np.arange, np.linspace), computed from literals, other constants, casts and math; pass anything "
                 "else in as a parameter",

@@ -319,7 +319,20 @@ GPU_INDEX = {
     for what in ("thread_idx", "block_idx", "block_dim", "grid_dim", "global_tid", "global_size")
     for axis in "xyz"
 }
-ATOMICS = {"atomic_add", "atomic_min", "atomic_max", "atomic_exch", "atomic_cas"}
+ATOMICS = {
+    "atomic_add", "atomic_sub", "atomic_min", "atomic_max", "atomic_exch", "atomic_cas",
+    "atomic_and", "atomic_or", "atomic_xor", "atomic_inc", "atomic_dec",
+}  # fmt: skip
+#: The array types each atomic takes (CUDA's: bitwise operations on integers, inc/dec on unsigned).
+ATOMIC_INT_DTYPES = {"i32", "i64", "u32", "u64"}
+ATOMIC_ONLY = {
+    "atomic_cas": ATOMIC_INT_DTYPES,
+    "atomic_and": ATOMIC_INT_DTYPES,
+    "atomic_or": ATOMIC_INT_DTYPES,
+    "atomic_xor": ATOMIC_INT_DTYPES,
+    "atomic_inc": {"u32", "u64"},
+    "atomic_dec": {"u32", "u64"},
+}
 SHUFFLES = {"shfl_down", "shfl_up", "shfl_xor", "shfl_idx"}
 VOTES = {"ballot", "all_", "any_"}
 ATOMIC_DTYPES = {"i32", "i64", "u32", "u64", "f32", "f64"}

@@ -24,7 +24,23 @@ _BARRIER_NAMES = {"syncthreads", "shfl_down", "shfl_up", "shfl_xor", "shfl_idx",
 def needs_threads(func: Callable[..., Any]) -> bool:
     """Does the kernel (or a helper it calls) use ``syncthreads``? Found from the code objects."""
     seen: set[int] = set()
-    stack: list[tuple[types.CodeType, dict[str, Any]]] = [(func.__code__, func.__globals__)]
+    stack: list[tuple[types.CodeType, dict[str, Any]]] = []
+    pushed: set[int] = set()
+
+    def push(fn: types.FunctionType) -> None:
+        if id(fn.__code__) in pushed:
+            return
+        pushed.add(id(fn.__code__))
+        stack.append((fn.__code__, fn.__globals__))
+        for cell in fn.__closure__ or ():  # a kernel factory's helpers
+            try:
+                value = cell.cell_contents
+            except ValueError:
+                continue
+            if isinstance(value, types.FunctionType):
+                push(value)
+
+    push(func)  # type: ignore[arg-type]
     while stack:
         code, globs = stack.pop()
         if id(code) in seen:
@@ -39,7 +55,7 @@ def needs_threads(func: Callable[..., Any]) -> bool:
             value = globs.get(name)
             target = getattr(value, "py_func", value)
             if isinstance(target, types.FunctionType):
-                stack.append((target.__code__, target.__globals__))
+                push(target)
             elif isinstance(value, types.ModuleType):
                 for attr in code.co_names:
                     member = getattr(value, attr, None)

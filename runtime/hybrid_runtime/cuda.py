@@ -79,6 +79,12 @@ class atomic:  # noqa: N801
     min = staticmethod(gpu.atomic_min)
     exch = staticmethod(gpu.atomic_exch)
     cas = staticmethod(gpu.atomic_cas)
+    sub = staticmethod(gpu.atomic_sub)
+    and_ = staticmethod(gpu.atomic_and)
+    or_ = staticmethod(gpu.atomic_or)
+    xor = staticmethod(gpu.atomic_xor)
+    inc = staticmethod(gpu.atomic_inc)
+    dec = staticmethod(gpu.atomic_dec)
 
 
 def _full(mask: int) -> None:

@@ -231,6 +231,35 @@ def atomic_exch(array: np.ndarray, index: Any, value: Any) -> Any:
     return _rmw(array, index, lambda old, v: v, value)
 
 
+def atomic_sub(array: np.ndarray, index: Any, value: Any) -> Any:
+    """``array[index] -= value`` atomically; returns the old value."""
+    return _rmw(array, index, lambda old, v: old - v, value)
+
+
+def atomic_and(array: np.ndarray, index: Any, value: Any) -> Any:
+    """``array[index] &= value`` atomically (integer arrays); returns the old value."""
+    return _rmw(array, index, lambda old, v: old & v, value)
+
+
+def atomic_or(array: np.ndarray, index: Any, value: Any) -> Any:
+    return _rmw(array, index, lambda old, v: old | v, value)
+
+
+def atomic_xor(array: np.ndarray, index: Any, value: Any) -> Any:
+    return _rmw(array, index, lambda old, v: old ^ v, value)
+
+
+def atomic_inc(array: np.ndarray, index: Any, value: Any) -> Any:
+    """CUDA's ``atomicInc`` (u32, u64 arrays): ``old + 1``, or 0 once ``old >= value``; returns the old value."""
+    return _rmw(array, index, lambda old, v: old.dtype.type(0) if old >= v else old + old.dtype.type(1), value)
+
+
+def atomic_dec(array: np.ndarray, index: Any, value: Any) -> Any:
+    """CUDA's ``atomicDec`` (u32, u64 arrays): ``old - 1``, or ``value`` when ``old`` is 0 or above
+    ``value``; returns the old value."""
+    return _rmw(array, index, lambda old, v: v if old == 0 or old > v else old - old.dtype.type(1), value)
+
+
 def atomic_cas(array: np.ndarray, index: Any, expected: Any, value: Any) -> Any:
     """Store ``value`` if the element equals ``expected``; returns the old value."""
     with _atomic_lock:

@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from . import cpu, native, native_plan, sanitizer, slowpath
+from . import cpu, factories, native, native_plan, sanitizer, slowpath
 from .checks import CHECKED, ERROR_SLOT, ErrorSlot, cpu_failure
 from .config import LaunchConfig
 from .device import CudaDevice, default_device, device_env, python_cpu, select
@@ -37,6 +37,12 @@ class Kernel:
         self.py_func = func
         self.options = options
         self.qualname = f"{func.__module__}.{func.__name__}"
+        self.package = func.__module__.split(".")[0]  # whose manifest has the compiled code
+        self.factory_problem: str | None = None  # a factory's kernel that was not compiled: why
+        if "<locals>" in func.__qualname__:  # made by a kernel factory (or defined in a function)
+            found = factories.find_compiled(func)
+            self.package, self.qualname = found.package, found.qualname or f"{func.__module__}.{func.__qualname__}"
+            self.factory_problem = found.problem
         self.variants = _variants(func, options.get("specialize"))  # TypeVar bindings; [{}] if not generic
         self._params: list[list[Param]] | None = None  # per variant
         self._cpu_params: dict[int, list[Param]] = {}  # per variant: with what the kernel writes
@@ -188,10 +194,12 @@ class Kernel:
             return self._native[variant]
         except KeyError:
             pass
-        package = self.py_func.__module__.split(".")[0]
+        package = self.package
         manifest = package_manifest(package)
         found = None
-        if manifest is None:
+        if self.factory_problem is not None:
+            slowpath.warn_once(package, self.qualname, self.factory_problem)
+        elif manifest is None:
             why = slowpath.no_compiled_code(self.py_func.__module__, self.py_func.__code__.co_filename)
             slowpath.warn_once(package, "manifest", why)
         elif manifest.kernel(self.qualname) is None:
@@ -341,7 +349,9 @@ class Kernel:
         return func
 
     def _manifest_entry(self, variant: int = 0) -> tuple[Manifest, dict[str, Any]]:
-        package = self.py_func.__module__.split(".")[0]
+        package = self.package
+        if self.factory_problem is not None:
+            raise ManifestError(self.factory_problem)
         manifest = package_manifest(package)
         entry = manifest.kernel(self.qualname) if manifest else None
         if manifest is not None and entry is None:

@@ -198,9 +198,14 @@ def with_ieee_math(func: types.FunctionType) -> types.FunctionType:
     if found is not None:
         return found
     globs = dict(func.__globals__)
-    copy = types.FunctionType(func.__code__, globs, func.__name__, func.__defaults__, func.__closure__)
+    # a kernel factory's helpers are in the closure: new cells for them, filled below; other cells shared
+    helpers = {i: types.CellType() for i, c in enumerate(func.__closure__ or ()) if _holds_function(c)}
+    closure = tuple(helpers.get(i, c) for i, c in enumerate(func.__closure__ or ())) or None
+    copy = types.FunctionType(func.__code__, globs, func.__name__, func.__defaults__, closure)
     copy.__kwdefaults__, copy.__dict__ = func.__kwdefaults__, func.__dict__
     _patched[func] = copy
+    for i, cell in helpers.items():
+        cell.cell_contents = with_ieee_math(func.__closure__[i].cell_contents)  # type: ignore[index]
     names = set(_names(func.__code__))
     if "int" in names and "int" not in globs:  # the builtin: Python ints within 64 bits
         globs["int"] = _int
@@ -216,6 +221,13 @@ def with_ieee_math(func: types.FunctionType) -> types.FunctionType:
         elif name in names and isinstance(value, types.ModuleType) and _user_module(value):
             globs[name] = _module_with_ieee_math(value, names)
     return copy
+
+
+def _holds_function(cell: types.CellType) -> bool:
+    try:
+        return isinstance(cell.cell_contents, types.FunctionType)
+    except ValueError:  # empty
+        return False
 
 
 def _user_module(module: types.ModuleType) -> bool:

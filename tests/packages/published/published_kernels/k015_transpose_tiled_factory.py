@@ -6,11 +6,11 @@
 # License: BSD-2-Clause (numba-cuda)
 # What   : shared-tile transpose with a padded (+1 column) tile, after the NVIDIA
 #          "Efficient Matrix Transpose" blog post.
-# Port   : spelling only -- NO
-# NEEDS MORE THAN SPELLING: the kernel is built inside a factory: `tile_shape` is computed at
-#   run time from the device's MAX_THREADS_PER_BLOCK and `dt` from the input's dtype, both
-#   captured by closure. The port fixes them as module constants (1024 threads -> 32 x 32,
-#   float64), which is a source change, not a rename.
+# Port   : spelling, and the factory's run-time lines moved out -- the kernel and its tile
+#   computation are kept as published, inside a kernel factory; `transpose()` computed `dt` from
+#   the input's dtype and `tpb` from the device at run time and launched in the same function:
+#   the port takes both as factory arguments, called at module level with build-time values
+#   (1024 threads, float64), as hatch-hybrid compiles factories when the package is built.
 # =============================================================================
 # Original text: numba_cuda/numba/cuda/kernels/transpose.py lines 33-63 @ b18b944b2f88 (dedented)
 
@@ -49,30 +49,44 @@ kernel[blocks, threads, stream](a, b)
 '''
 
 # ---- PORT --------------------------------------------------------------------
+import math
+
+import hybrid_runtime
 import numpy as np
-from hybrid_runtime import kernel, gpu, Array, f64
-
-tile_width = 32                   # int(math.pow(2, math.log(1024, 2) / 2))
-tile_height = 32                  # int(1024 / tile_width)
-tile_shape = (tile_height, tile_width + 1)
+from hybrid_runtime import gpu, Array, f64
 
 
-@kernel
-def transpose_kernel(input: Array[f64, 2], output: Array[f64, 2]):
-    tile = gpu.shared_array(f64, tile_shape)
+def make_transpose(tpb, dt):
+    # we need to factor available threads into x and y axis
+    tile_width = int(math.pow(2, math.log(tpb, 2) / 2))
+    tile_height = int(tpb / tile_width)
 
-    tx = gpu.thread_idx_x()
-    ty = gpu.thread_idx_y()
-    bx = gpu.block_idx_x() * gpu.block_dim_x()
-    by = gpu.block_idx_y() * gpu.block_dim_y()
-    x = by + tx
-    y = bx + ty
+    tile_shape = (tile_height, tile_width + 1)
 
-    if by + ty < input.shape[0] and bx + tx < input.shape[1]:
-        tile[ty, tx] = input[by + ty, bx + tx]
-    gpu.syncthreads()
-    if y < output.shape[0] and x < output.shape[1]:
-        output[y, x] = tile[tx, ty]
+    @hybrid_runtime.kernel  # `@kernel` would name the function defined here (Python: UnboundLocalError)
+    def kernel(input: Array[dt, 2], output: Array[dt, 2]):
+        tile = gpu.shared_array(shape=tile_shape, dtype=dt)
+
+        tx = gpu.thread_idx_x()
+        ty = gpu.thread_idx_y()
+        bx = gpu.block_idx_x() * gpu.block_dim_x()
+        by = gpu.block_idx_y() * gpu.block_dim_y()
+        x = by + tx
+        y = bx + ty
+
+        if by + ty < input.shape[0] and bx + tx < input.shape[1]:
+            tile[ty, tx] = input[by + ty, bx + tx]
+        gpu.syncthreads()
+        if y < output.shape[0] and x < output.shape[1]:
+            output[y, x] = tile[tx, ty]
+
+    return kernel
+
+
+# the device's MAX_THREADS_PER_BLOCK and the input's dtype, known when the package is built
+transpose_kernel = make_transpose(1024, f64)
+tile_width = 32                   # as the factory computes them for 1024 threads
+tile_height = 32
 
 
 # ---- REFERENCE ---------------------------------------------------------------

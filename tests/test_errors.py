@@ -110,6 +110,25 @@ CATALOGUE = [
     ("v = math.sqrt(x=1.0)", "1.0", "takes no keyword arguments", "by position"),
     ("v: f32 = 0.1", "0.1", "Python does not convert annotated values", "`v = f32(0.1)`"),
     ("v: i8 = n", "n", "Python does not convert annotated values", "`v = i8(...)`"),
+    (
+        "v = 0.1\nv = x[0]\nx[1] = v",
+        "0.1",
+        "holds an f32 elsewhere, which cannot hold the Python float 0.1",
+        "f32(0.1)",
+    ),
+    (
+        "v = math.sqrt(n)\nv = x[0]\nx[1] = v * 0.1",
+        "v * 0.1",
+        "or, on the Python path, the Python float (chosen",
+        "f32(...)",
+    ),
+    (
+        "v = 3\nif n > 0:\n    v = n\nx[0] = v * 2**30",
+        "v * 2**30",
+        "or, on the Python path, the Python int 3",
+        "i32(3)",
+    ),
+    ("p = Pt(1.0, 2.0)\nx[0] = first(p, bump(p))", "p, bump", "changed in place by a later argument", "own"),
     ("v: 'f32 +' = 1.0", "'f32 +'", "is not a Python expression", "Vec2"),
     ("v = gpu.local_array(f32, n)", "n", "per-thread array must be known at compile time", "literals"),
     ("v = gpu.local_array(x, 4)", "x", "dtype of a per-thread array", "@struct"),
@@ -271,6 +290,9 @@ class Pt:
 def bump(p: Pt) -> Pt:
     p.x = 0.0
     return p
+
+def first(a: Pt, b: Pt) -> f32:
+    return a.x + b.x
 """
 
 

@@ -12,7 +12,7 @@ from collections.abc import Callable
 import numpy as np
 
 from .. import ir
-from ..errors import CompileError, Loc
+from ..errors import CompileError, Loc, Note
 from ..frontend.constants import is_integer
 from ..frontend.discover import EnumSym, ExternalSym, FunctionSym, StructSym, TypeVarSym, UnknownSym
 from ..types import (
@@ -134,7 +134,10 @@ class CallChecker(EitherBoolChecker, EitherLiteralChecker):
                 f"compare with its members instead: x == {sym.name}.{sym.members[0][0] if sym.members else 'MEMBER'}",
             )
         if sym == "print":
-            return check_print(e, self.tf, self.program, self.expr)
+            printed = check_print(e, self.tf, self.program, self.expr)
+            # a local that is a Python number in places: check_printed_locals compares the two texts
+            self.consume_either_literal(*(n for n in ir.walk(e) if isinstance(n, ir.Name)))
+            return printed
         if e.keywords and isinstance(sym, ExternalSym) and sym.qualname.startswith("hybrid_runtime.gpu."):
             _intrinsic_keywords(e, sym.qualname)
         if e.keywords and not isinstance(sym, FunctionSym):
@@ -280,10 +283,44 @@ class CallChecker(EitherBoolChecker, EitherLiteralChecker):
                         "(or part of it) on the CPU path",
                         "pass a copy made with the constructor, or a different variable",
                     )
+        self._check_argument_order(nodes, args, fn.name)
         self.tf.uses_barrier |= spec.uses_barrier
         if spec.either_return:  # a Python bool on some paths, a NumPy bool on others
             self.either_bool(e, [], [BOOL, WEAK_BOOL])
         return spec.return_type
+
+    def _changed_roots(self, node: ir.Expr) -> dict[str, ir.Call]:
+        """The struct variables that calls inside ``node`` change in place, and a call that does."""
+        found: dict[str, ir.Call] = {}
+        for sub in ir.walk(node):
+            callee = self.tf.callees.get(sub.nid) if isinstance(sub, ir.Call) else None
+            if callee is None or callee.target is None or not callee.target.mutates or sub.nid not in self.tf.call_args:
+                continue
+            assert isinstance(sub, ir.Call)
+            inner = bound_nodes(sub, self.tf.call_args[sub.nid])
+            if callee.kind == "method" and isinstance(sub.func, ir.Attribute):
+                inner = [sub.func.value, *inner]
+            for i in callee.target.mutates:
+                root = struct_root(inner[i]) if i < len(inner) else None
+                if root is not None:
+                    found.setdefault(root, sub)
+        return found
+
+    def _check_argument_order(self, nodes: list[ir.Expr], args: list[Type], name: str) -> None:
+        """``f(a, bump(a))``: Python evaluates the arguments in order but passes the object ``a``, so ``f``
+        sees what ``bump`` changed; the device would pass ``a`` as it was. Refused where it happens."""
+        for j, later in enumerate(nodes):
+            changed = self._changed_roots(later) if any(isinstance(t, StructT) for t in args[:j]) else {}
+            for i in range(j):
+                root = struct_root(nodes[i]) if isinstance(args[i], StructT) else None
+                if root is not None and root in changed:
+                    raise CompileError(
+                        nodes[i].loc,
+                        f"`{root}` is passed to {name}() here and changed in place by a later argument: Python "
+                        f"passes the object, so {name}() would see the change, which the device cannot show",
+                        f"call the changing helper in a statement of its own before calling {name}()",
+                        [Note(changed[root].loc, f"`{root}` is changed by this call")],
+                    )
 
     def check_storable(self, node: ir.Expr, value: Type, dest: Type, message: str) -> None:
         """``value`` (of ``node``) can be stored where a ``dest`` goes (a struct field, an array

@@ -122,11 +122,11 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
         self.either_literals = {}
         self._round()
         self._check_params()
+        check_printed_locals(tf, self.weak_assigned)  # print()'s own message for a local of two kinds
         self.check_either_bools()
         self.check_either_literals()
         self._finish_returns()
         self._check_struct_sharing()
-        check_printed_locals(tf, self.weak_assigned)
 
     def _round(self) -> None:
         self.tf.types.clear()
@@ -222,6 +222,25 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
             f"values: on the Python path it holds this {kind} value unchanged",
             f"convert the value, which Python does too: `{target} = {declared}({shown})`",
         )
+
+    def number_into_typed_local(self, name: str, value: Weak, node: ir.Expr, merged: Scalar) -> None:
+        """``v = 0`` where ``v`` holds an i32 elsewhere (``v = sh[lane]`` in another branch): the device
+        keeps an i32, the Python path the Python number, as ``sh[lane] if c else 0`` chooses: the value
+        follows the literal rule at each use of ``v`` (literals.py). A literal the type cannot hold
+        exactly is refused; a number computed at run time is tracked with its value unknown (integers
+        the type cannot hold raise on every path when converted)."""
+        if merged.kind == "b" or merged == value.storage:
+            return
+        const = self.tf.consts.get(node.nid)
+        if const is not None and not rules.holds_exactly(merged, value, const):
+            first = self.assigned.get(name)
+            raise CompileError(
+                node.loc,
+                f"`{name}` holds {_a(merged)} elsewhere, which cannot hold the Python {value.kind} {const!r} exactly",
+                f"write it as the variable's type, as Python would compute it: `{name} = {merged}({const!r})`",
+                [Note(first, f"`{name}` is first assigned here")] if first and first.line != node.loc.line else [],
+            )
+        self.either_literals[node.nid] = (value, const, node.loc)
 
     def stmt(self, s: ir.Stmt, loop_depth: int) -> None:
         if isinstance(s, ir.Assign):
@@ -339,6 +358,8 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
                     [Note(self.assigned[name], f"`{name}` is first assigned a {old} here")],
                 )
             tf.locals[name] = merged
+            if self.final and isinstance(value, Weak) and isinstance(merged, Scalar):
+                self.number_into_typed_local(name, value, value_node, merged)
         self.either_bool_assignment(name, old, value, value_node)
         callee = tf.callees.get(value_node.nid)
         if callee is not None and callee.kind == "numpy" and callee.name == "where":
@@ -600,3 +621,8 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
         if not isinstance(base, ArrayT):
             raise CompileError(e.value.loc, f"{base} cannot be indexed", "only arrays and shapes can be indexed")
         return self.array_subscript(e, base, index)
+
+
+def _a(t: Type) -> str:
+    """``an f32``, ``a u8``: the type with its article."""
+    return f"{'an' if str(t)[0] in 'aefhilmnorsx' else 'a'} {t}"

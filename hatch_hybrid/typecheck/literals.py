@@ -72,6 +72,8 @@ class EitherLiteralChecker:
         (the other operand a NumPy scalar, the result type the same), or, with both values known, where
         folding both gives the same number (the result is then such a value itself); refused otherwise."""
         flagged = [operand is not None and operand.nid in self.either_literals for operand, _ in operands]
+        if all(flagged) and not isinstance(node, ir.AugAssign) and self._both_either(op, node, operands, ops):
+            return
         for k, (operand, strong) in enumerate(operands):
             if not flagged[k] or operand is None:
                 continue
@@ -97,12 +99,42 @@ class EitherLiteralChecker:
                     "with a Python number or another such value the two can compute differently (NumPy wraps or rounds)"
                 )
             if self.final:
+                shown = "" if value is None else f" {value!r}"
                 raise CompileError(
                     node.loc,
-                    f"this `{op}` takes a value that is a {strong} or, on the Python path, the Python {weak} "
-                    f"{value!r} (chosen at {where.line}:{where.col + 1}), and {why}",
-                    f"convert the literal where it is chosen: {strong}({value!r})",
+                    f"this `{op}` takes a value that is a {strong} or, on the Python path, the Python {weak}"
+                    f"{shown} (chosen at {where.line}:{where.col + 1}), and {why}",
+                    f"convert the literal where it is chosen: {strong}({'...' if value is None else repr(value)})",
                 )
+
+    def _both_either(
+        self, op: str, node: ir.Node, operands: list[tuple[ir.Expr | None, Type]], ops: rules.OpTypes
+    ) -> bool:
+        """``a op b`` with both operands such values, both literals known (``(v * 3) + z``): the same
+        result whichever operands the Python path holds as literals (both, one, none), so the result is
+        such a value again, the literals' result on the Python path."""
+        (left, lt), (right, rt) = operands
+        assert left is not None and right is not None
+        (lw, lv, _), (rw, rv, _) = self.either_literals[left.nid], self.either_literals[right.nid]
+        if lv is None or rv is None or not isinstance(ops.result, Scalar):
+            return False
+        try:
+            for pair in ((lw, rt), (lt, rw)):  # one literal: the NumPy type must be the result's
+                if rules.binop(op, *pair).result != ops.result:
+                    return False
+            python = rules.binop(op, lw, rw)
+            as_python = folding.binop(op, python.left, python.right, python.result, lv, rv, node.loc)
+            as_numpy = folding.binop(op, ops.left, ops.right, ops.result, lv, rv, node.loc)
+        except (CompileError, rules.RuleError, ArithmeticError, ValueError):
+            return False
+        if not isinstance(python.result, Weak) or isinstance(as_python, complex) or as_python != as_python:
+            return False
+        if float(as_numpy) != float(as_python):
+            return False
+        self.either_literals.pop(left.nid)
+        self.either_literals.pop(right.nid)
+        self.either_literals[node.nid] = (python.result, as_python, node.loc)
+        return True
 
     def _same_either_way(
         self, op: str, k: int, value: object, weak: Weak, other_node: ir.Expr | None, ops: rules.OpTypes, node: ir.Node
@@ -137,7 +169,8 @@ class EitherLiteralChecker:
         weak, value, where = min(self.either_literals.values(), key=lambda f: (f[2].line, f[2].col))
         raise CompileError(
             where,
-            f"this value is a NumPy number or, on the Python path, the Python {weak} {value!r}, and it is used "
+            f"this value is a NumPy number or, on the Python path, the Python {weak}"
+            f"{'' if value is None else ' ' + repr(value)}, and it is used "
             "where the two can differ (a helper, a NumPy function, -x, abs, print, a return, ...)",
             "convert the literal where it is chosen (i32(0), f32(0.5)), or only store, compare, test, index with, "
             "convert it or combine it with NumPy numbers",

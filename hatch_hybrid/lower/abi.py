@@ -3,8 +3,8 @@ global (which the runtime reads by name) and the suffix of a kernel's 32-bit-ind
 
 from __future__ import annotations
 
+from hybrid_runtime.abi import ERROR_SLOT, INDEX32_SUFFIX, PRINT_BUFFER, PRINT_HEADER
+
+__all__ = ["ERROR_SLOT", "INDEX32_SUFFIX", "PRINT_BUFFER", "PRINT_HEADER", "TRIPLE"]
+
 TRIPLE = "nvptx64-nvidia-cuda"
-ERROR_SLOT = "hybrid_error"  # see function.ModuleLowerer.error_slot; the runtime's checks.ERROR_SLOT
-PRINT_BUFFER = "hybrid_print"  # see printing.PrintSites.buffer; the runtime's prints.PRINT_BUFFER
-PRINT_HEADER = 16  # the print buffer: u64 cursor, u64 dropped records, then the records
-INDEX32_SUFFIX = "__i32"  # the 32-bit-index entry point of a kernel

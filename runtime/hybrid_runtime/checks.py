@@ -20,10 +20,11 @@ from typing import Any
 
 import numpy as np
 
+from . import abi
 from .driver import check, initialise
 from .python_math import int64_overflow
 
-ERROR_SLOT = b"hybrid_error"
+ERROR_SLOT = abi.ERROR_SLOT.encode()
 _RUNTIME_DIR = os.path.dirname(__file__)
 
 

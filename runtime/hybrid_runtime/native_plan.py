@@ -24,7 +24,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from . import native_pool
+from . import abi, native_pool
 from .checks import ErrorSlot
 from .config import LaunchConfig
 from .device import ENV_GET, ENV_KEY
@@ -47,20 +47,7 @@ class NativeKernel(Protocol):
     packer: struct.Struct
 
 
-#: the launch words (hatch_hybrid.backend.host.driver.LAUNCH)
-WORD = {
-    "grid": 0,
-    "block": 3,
-    "shared": 6,
-    "dynamic": 7,
-    "dynamic_size": 8,
-    "error": 9,
-    "frames": 10,
-    "exchange": 11,
-    "print": 12,
-    "sanitizer": 13,
-}
-LAUNCH_WORDS = 14
+WORD, LAUNCH_WORDS = abi.LAUNCH, abi.LAUNCH_WORDS  # the launch words
 #: the words the pool turns into addresses in each participant's own memory
 RELATIVE = sum(1 << WORD[name] for name in ("shared", "dynamic", "frames", "exchange"))
 OWN_WORDS = 128  # a participant's launch words, at the start of its memory (pool.c: at most 16)

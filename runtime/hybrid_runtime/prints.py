@@ -25,12 +25,13 @@ from typing import Any
 
 import numpy as np
 
+from . import abi
 from .checks import ErrorSlot
 from .driver import check, initialise
 from .types import SCALAR_DTYPES
 
-PRINT_BUFFER = b"hybrid_print"  # the GPU module's global (hatch_hybrid.lower.abi.PRINT_BUFFER)
-HEADER = 16  # cursor, dropped
+PRINT_BUFFER = abi.PRINT_BUFFER.encode()  # the GPU module's global
+HEADER = abi.PRINT_HEADER  # cursor, dropped
 
 
 def is_prints(value: Any) -> bool:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from hybrid_runtime.abi import LAUNCH
 from llvmlite import ir as llir
 
 from ...lower import host_context as hx
@@ -22,18 +23,6 @@ from ...lower.ops import I1, I32, I64, PTR, Ops, declare
 from ...lower.values import abi_types
 from ...typecheck.typed import TypedFunction
 
-LAUNCH = {
-    "grid": 0,  # x, y, z
-    "block": 3,  # x, y, z
-    "shared": 6,  # this OS thread's block memory: static shared, then dynamic shared
-    "dynamic": 7,
-    "dynamic_size": 8,
-    "error": 9,  # i64[4]
-    "frames": 10,  # kernels with barriers: per thread, its context then its locals (frame_bytes each)
-    "exchange": 11,  # kernels with warp calls: EXCHANGE_BYTES per thread
-    "print": 12,  # kernels that print: the launch's print buffer (lower.printing)
-    "sanitizer": 13,  # sanitized launches: the sanitizer's state (sanitize.c)
-}
 RUN = 5  # a thread the driver is to call (again)
 SANITIZER_SYNC = "hybrid_san1_sync"  # sanitize.c: do a block's threads wait at one barrier?
 SANITIZER_BLOCK = "hybrid_san1_block"  # sanitize.c: did the block read shared memory it never wrote?

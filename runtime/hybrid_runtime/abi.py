@@ -1,0 +1,30 @@
+"""The ABI between compiled kernels and this runtime, defined once: the compiler (hatch_hybrid) imports
+these names when it lowers and emits kernels, and the runtime reads the code it loads by them.
+
+* GPU modules: the globals the runtime finds by name after a launch (a failed check's site and values,
+  the print buffer) and the suffix of a kernel's 32-bit-index entry point.
+* Native CPU libraries: the launch words, the i64 array the worker pool hands each block's call of a
+  kernel's entry (its grid and block sizes and the addresses of its memory).
+"""
+
+from __future__ import annotations
+
+ERROR_SLOT = "hybrid_error"  # i64[4] global: the failed check's site and two values (checks.ErrorSlot)
+PRINT_BUFFER = "hybrid_print"  # the print buffer global: u64 cursor, u64 dropped records, the records
+PRINT_HEADER = 16  # the bytes before the print buffer's records
+INDEX32_SUFFIX = "__i32"  # a kernel's entry point whose offsets are computed in 32 bits
+
+#: The launch words of a native kernel's entry, by index (``grid`` and ``block`` are three words each).
+LAUNCH = {
+    "grid": 0,  # x, y, z
+    "block": 3,  # x, y, z
+    "shared": 6,  # this OS thread's block memory: static shared, then dynamic shared
+    "dynamic": 7,
+    "dynamic_size": 8,
+    "error": 9,  # i64[4]: the launch's error slot
+    "frames": 10,  # kernels with barriers: per thread, its context then its locals (frame_bytes each)
+    "exchange": 11,  # kernels with warp calls: the exchange buffers, per thread
+    "print": 12,  # kernels that print: the launch's print buffer
+    "sanitizer": 13,  # sanitized launches: the sanitizer's state (sanitize.c)
+}
+LAUNCH_WORDS = 14

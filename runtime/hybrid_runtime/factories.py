@@ -11,7 +11,6 @@ its compiled code by the call site on the stack and checks that it closes over t
 from __future__ import annotations
 
 import enum
-import hashlib
 import sys
 import types
 from collections.abc import Callable
@@ -39,6 +38,8 @@ def encode(value: Any) -> str | None:
     if isinstance(value, np.generic):
         return f"{value.dtype.name}:{value.tobytes().hex()}"
     if isinstance(value, np.ndarray):
+        import hashlib  # here: importing OpenSSL's bindings is a cost of the first use, not of import
+
         data = hashlib.sha256(np.ascontiguousarray(value).tobytes()).hexdigest()
         return f"array:{value.dtype.name}:{'x'.join(map(str, value.shape))}:{data}"
     if isinstance(value, tuple):

@@ -204,11 +204,23 @@ class FissionLowerer(LowererParts):
         fs.thread = saved
         return ok
 
-    def thread_loop(self, body: Callable[[llir.Value, llir.Block], None], guard: bool = True) -> None:
-        """``body(t, next)`` for every thread of the block (with ``guard``, every active one), x fastest."""
+    def thread_loop(
+        self, body: Callable[[llir.Value, llir.Block], None], guard: bool = True, only: dict[int, int] | None = None
+    ) -> None:
+        """``body(t, next)`` for every thread of the block (with ``guard``, every active one), x fastest;
+        ``only``: the threads whose index on an axis is the given one (none if the block is smaller)."""
         assert self.fs is not None
         fs, b = self.fs, self.b
         bdx, bdy, bdz = fs.dims
+        bounds = []
+        for axis, dim in enumerate(fs.dims):
+            k = (only or {}).get(axis)
+            if k is None:
+                bounds.append((_ZERO, dim))
+            else:
+                start = llir.Constant(I64, k)
+                inside = b.icmp_unsigned("<", start, dim)
+                bounds.append((start, b.select(inside, llir.Constant(I64, k + 1), start)))
 
         def z_body(tz: llir.Value) -> None:
             def y_body(ty: llir.Value) -> None:
@@ -230,11 +242,11 @@ class FissionLowerer(LowererParts):
                         b.branch(nxt)
                     b.position_at_end(nxt)
 
-                self.count_loop(_ZERO, bdx, x_body, "tx")
+                self.count_loop(*bounds[0], x_body, "tx")
 
-            self.count_loop(_ZERO, bdy, y_body, "ty")
+            self.count_loop(*bounds[1], y_body, "ty")
 
-        self.count_loop(_ZERO, bdz, z_body, "tz")
+        self.count_loop(*bounds[2], z_body, "tz")
         fs.thread = None
 
     def at_representative(self, body: Callable[[], None], skip: llir.Block) -> None:
@@ -293,9 +305,13 @@ class FissionLowerer(LowererParts):
     # ---------------------------------------------------------------- pieces
     def region(self, p: Region) -> None:
         def body(t: llir.Value, nxt: llir.Block) -> None:
+            for guard in p.guards:  # the enclosing `if` of a split region (fission_plan.split)
+                go = self.fn.append_basic_block("guard.true")
+                self.b.cbranch(self.condition(guard), go, nxt)
+                self.b.position_at_end(go)
             self.block(p.stmts)
 
-        self.thread_loop(body)
+        self.thread_loop(body, only=p.only)
 
     def exchange(self, p: Exchange) -> None:
         """A shuffle or vote: every active lane posts its value, then every active lane reads."""

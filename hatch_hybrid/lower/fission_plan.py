@@ -41,6 +41,8 @@ class Region:
 
     stmts: list[ir.Stmt]
     in_loop: bool  # inside a block-uniform loop that meets: runs again with the locals of before
+    guards: list[ir.Expr] = field(default_factory=list)  # conditions a thread runs the statements under
+    only: dict[int, int] = field(default_factory=dict)  # thread axis (0-2) -> the one index that runs
 
 
 @dataclass
@@ -127,6 +129,7 @@ class _Planner:
     def __init__(self, tf: TypedFunction, levels: FunctionLevels) -> None:
         self.tf, self.levels = tf, levels
         self.exits = False
+        self.thread_names: dict[str, int] = {}  # locals that are a thread index: name -> axis
 
     def pure(self, e: ir.Expr, remat: dict[str, ir.Expr], block: set[str], params: set[str]) -> bool:
         return _pure(self, e, remat, block, params)
@@ -150,6 +153,16 @@ class _Planner:
 
     # -------------------------------------------------------------------------- pieces
     def plan(self, body: list[ir.Stmt], params: tuple[int, ...]) -> Plan:
+        counts: dict[str, int] = {}
+        for s in _all_stmts(body):
+            for t in _targets(s):
+                for name, _ in _assigned_names(t):
+                    counts[name] = counts.get(name, 0) + 1
+        for s in _all_stmts(body):
+            if isinstance(s, ir.Assign) and isinstance(s.target, ir.Name) and counts.get(s.target.id) == 1:
+                axis = self._thread_axis(s.value)
+                if axis is not None and not isinstance(s.value, ir.Name):
+                    self.thread_names[s.target.id] = axis
         pieces = self.pieces(body, in_loop=False, top=True)
         if not self.tf.is_kernel and any(isinstance(s, ir.Return) for s in _all_stmts(body)):
             self.check_helper_returns(body)
@@ -178,7 +191,12 @@ class _Planner:
 
         for s in stmts:
             if not self.yields(s):
-                region.append(s)
+                pieces = self.split(s, in_loop)
+                if pieces is None:
+                    region.append(s)
+                else:
+                    flush()
+                    out += pieces
                 continue
             flush()
             if isinstance(s, ir.ExprStmt) and self.gpu_call(s.value) == "syncthreads":
@@ -215,6 +233,78 @@ class _Planner:
                 raise NotFissionable(s.loc, "a call that meets other threads inside an expression")
         flush()
         return out
+
+    # ------------------------------------------------------------------ edge threads
+    def split(self, s: ir.Stmt, in_loop: bool) -> list[Piece] | None:
+        """``if tx == 0: tile[ty + 1, 0] = src[i, j - 1]`` (a tile's halo, loaded by the block's edge
+        threads), also inside an ``if`` whose condition its body leaves alone: a region of its own
+        whose thread loop runs only that index, instead of a test in every thread's iteration that
+        keeps LLVM from vectorising the rest. The statements around it become regions too, under the
+        same enclosing condition, evaluated again. Threads are independent between barriers, and
+        each thread still runs its statements in order."""
+        if not isinstance(s, ir.If) or s.orelse or not self._plain(s):
+            return None
+        edge = self._edge(s.test)
+        if edge is not None:
+            return [Region([s], in_loop, only=edge)]
+        if not self._reevaluable(s.test, s.body) or not any(self._edge_if(b) for b in s.body):
+            return None
+        out: list[Piece] = []
+        group: list[ir.Stmt] = []
+        for inner in s.body:
+            edge = self._edge_if(inner)
+            if edge is None:
+                group.append(inner)
+                continue
+            if group:
+                out.append(Region(group, in_loop, guards=[s.test]))
+                group = []
+            out.append(Region([inner], in_loop, guards=[s.test], only=edge))
+        if group:
+            out.append(Region(group, in_loop, guards=[s.test]))
+        return out
+
+    def _edge_if(self, s: ir.Stmt) -> dict[int, int] | None:
+        return self._edge(s.test) if isinstance(s, ir.If) and not s.orelse else None
+
+    def _edge(self, test: ir.Expr) -> dict[int, int] | None:
+        """The thread axes a condition pins to one index (``tx == 0 and j > 0``: {0: 0})."""
+        terms = test.values if isinstance(test, ir.BoolOp) and test.op == "and" else [test]
+        found: dict[int, int] = {}
+        for term in terms:
+            if not (isinstance(term, ir.Compare) and term.ops == ["=="]):
+                continue
+            for side, other in ((term.left, term.comparators[0]), (term.comparators[0], term.left)):
+                axis = self._thread_axis(side)
+                value = self.tf.consts.get(other.nid)
+                if axis is not None and isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+                    found.setdefault(axis, value)
+        return found or None
+
+    def _thread_axis(self, e: ir.Expr) -> int | None:
+        if isinstance(e, ir.Name):
+            return self.thread_names.get(e.id)
+        name = self.gpu_call(e)
+        return "xyz".index(name[-1]) if name in ("thread_idx_x", "thread_idx_y", "thread_idx_z") else None
+
+    def _plain(self, s: ir.Stmt) -> bool:
+        """No ``return``/``break``/``continue`` and no nested loops: a statement that can be split."""
+        return not any(
+            isinstance(n, (ir.Return, ir.Break, ir.Continue, ir.While, ir.ForRange)) for n in _all_stmts([s])
+        )
+
+    def _reevaluable(self, test: ir.Expr, body: list[ir.Stmt]) -> bool:
+        """Does ``test`` give the same value after ``body`` runs: locals the body does not assign,
+        thread indices, shapes, constants; no array element, no call but the thread-index intrinsics?"""
+        assigned = {n for s in _all_stmts(body) for t in _targets(s) for n, _ in _assigned_names(t)}
+        for n in ir.walk(test):
+            if isinstance(n, ir.Name) and n.id in assigned:
+                return False
+            if isinstance(n, ir.Call) and self._thread_axis(n) is None and self.gpu_call(n) not in GPU_INDEX:
+                return False
+            if isinstance(n, ir.Subscript) and not isinstance(n.value, ir.Attribute):
+                return False
+        return True
 
     def inline(self, s: ir.ExprStmt, call: ir.Call) -> Inline:
         callee = self.tf.callees.get(call.nid)
@@ -269,7 +359,7 @@ class _Planner:
             for name in found:
                 seen.setdefault(name, set()).add(place)
 
-        def region_defs(place: int, stmts: list[ir.Stmt]) -> None:
+        def region_defs(place: int, stmts: list[ir.Stmt], guards: list[ir.Expr]) -> None:
             """Which locals a region's first mention of assigns whole (then its value of before is dead)."""
             done: set[str] = set()
 
@@ -277,6 +367,9 @@ class _Planner:
                 for name in found - done:
                     first_def[(place, name)] = assigns
                     done.add(name)
+
+            for g in guards:  # read before the statements run
+                first(names(g), False)
 
             for s in stmts:
                 if isinstance(s, ir.Assign) and isinstance(s.target, ir.Name):
@@ -307,8 +400,8 @@ class _Planner:
             for p in pieces:
                 if isinstance(p, Region):
                     place = new_place(in_loop)
-                    mention(place, set().union(*(names(s) for s in p.stmts)))
-                    region_defs(place, p.stmts)
+                    mention(place, set().union(*(names(s) for s in p.stmts), *(names(g) for g in p.guards)))
+                    region_defs(place, p.stmts, p.guards)
                 elif isinstance(p, Exchange):
                     place = new_place(in_loop)
                     mention(place, names(p.stmt))
@@ -416,6 +509,13 @@ def _pure(self: _Planner, e: ir.Expr, remat: dict[str, ir.Expr], block: set[str]
         callee = tf.callees.get(e.nid)
         return callee is not None and callee.kind == "gpu" and (callee.name in GPU_INDEX or callee.name == "lane_id")
     return False
+
+
+def _targets(s: ir.Stmt) -> list[ir.Expr]:
+    """What a statement assigns (whole or in part)."""
+    if isinstance(s, (ir.Assign, ir.AugAssign, ir.ForRange)):
+        return [s.target]
+    return []
 
 
 def _assigned_names(target: ir.Expr) -> list[tuple[str, bool]]:

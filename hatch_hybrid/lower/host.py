@@ -68,25 +68,73 @@ class Frame:
         self.slots.add(id(ptr))
         return ptr
 
-    def mark_accesses(self, fn: llir.Function, module: llir.Module) -> None:
-        """Tell LLVM that the frame is memory of its own (alias scopes): a store to a local then never
-        has to wait for, or be kept because of, a load from an array or shared memory."""
+    def mark_accesses(self, fn: llir.Function, module: llir.Module, shared_bases: set[int] | None = None) -> None:
+        """Tell LLVM that the frame and the block's shared memory are memory of their own (alias
+        scopes): a store to a local or to a shared tile then never has to wait for, or be kept because
+        of, an access to an array argument, and a loop over threads needs no run-time overlap checks
+        between a tile and the arrays."""
         domain = module.add_metadata([llir.MetaDataString(module, "hybrid.frame.domain")])
-        scope = module.add_metadata([llir.MetaDataString(module, "hybrid.frame"), domain])
-        scopes = module.add_metadata([scope])
+        frame = module.add_metadata([llir.MetaDataString(module, "hybrid.frame"), domain])
+        shared = module.add_metadata([llir.MetaDataString(module, "hybrid.shared"), domain])
+        in_frame, in_shared = module.add_metadata([frame]), module.add_metadata([shared])
+        neither = module.add_metadata([frame, shared])
+        accesses = []
+        stored: dict[int, list[llir.Value]] = {}  # alloca -> the values stored into it
         for block in fn.blocks:
             for ins in block.instructions:
                 if isinstance(ins, llir.LoadInstr):
-                    ptr = ins.operands[0]
+                    accesses.append((ins, ins.operands[0]))
                 elif isinstance(ins, llir.StoreInstr):
-                    ptr = ins.operands[1]
-                else:
-                    continue
-                ins.set_metadata("alias.scope" if id(ptr) in self.slots else "noalias", scopes)
+                    accesses.append((ins, ins.operands[1]))
+                    stored.setdefault(id(ins.operands[1]), []).append(ins.operands[0])
+        shared_of = _SharedPointers(shared_bases or set(), stored)
+        for ins, ptr in accesses:
+            if id(ptr) in self.slots:
+                ins.set_metadata("alias.scope", in_frame)
+                ins.set_metadata("noalias", in_shared)
+            elif shared_of(ptr):
+                ins.set_metadata("alias.scope", in_shared)
+                ins.set_metadata("noalias", in_frame)
+            else:
+                ins.set_metadata("noalias", neither)
 
     @property
     def bytes(self) -> int:
         return (self.size + 15) // 16 * 16
+
+
+class _SharedPointers:
+    """Is a pointer into the block's shared memory: computed from its base by address arithmetic
+    (GEPs, casts), also through a local (an alloca) that holds only such pointers (a shared array
+    kept in a variable)?"""
+
+    def __init__(self, bases: set[int], stored: dict[int, list[llir.Value]]) -> None:
+        self.bases, self.stored = bases, stored
+        self.known: dict[int, bool] = {}
+
+    def __call__(self, ptr: llir.Value, depth: int = 0) -> bool:
+        if not self.bases or depth > 8:
+            return False
+        found = self.known.get(id(ptr))
+        if found is not None:
+            return found
+        self.known[id(ptr)] = False  # a cycle through a local: not shown to be shared
+        value = ptr
+        for _ in range(64):
+            if id(value) in self.bases:
+                found = True
+                break
+            if isinstance(value, (llir.GEPInstr, llir.CastInstr)):
+                value = value.operands[0]
+                continue
+            if isinstance(value, llir.LoadInstr) and isinstance(value.operands[0], llir.AllocaInstr):
+                values = self.stored.get(id(value.operands[0]), [])
+                found = bool(values) and all(self(v, depth + 1) for v in values)
+                break
+            found = False
+            break
+        self.known[id(ptr)] = bool(found)
+        return bool(found)
 
 
 class Yield:
@@ -181,7 +229,7 @@ class HostLowerer(LowererParts):
             switch = b.switch(state, body)
             for k, y in enumerate(self.yields, start=1):
                 switch.add_case(llir.Constant(I64, k), y.cont)
-            self.frame.mark_accesses(self.fn, self.ops.module)
+            self.frame.mark_accesses(self.fn, self.ops.module, self.ops.shared_bases)
             self.parent.warp_calls = any(y.status == hx.AT_WARP for y in self.yields)
             return self.frame.bytes
         assert not self.yields  # only kernels whose threads meet yield, and those have a frame

@@ -93,12 +93,15 @@ def threadfence(ops: Ops) -> None:
 
 def shared_pointer(ops: Ops, ctx: llir.Value, offset: int) -> llir.Value:
     base = ctx_pointer(ops, ctx, "shared")
+    ops.shared_bases.add(id(base))  # memory of its own: no kernel argument points into it (host.Frame)
     return ops.b.gep(base, [llir.Constant(I64, offset)], source_etype=llir.IntType(8)) if offset else base
 
 
 def dynamic_shared(ops: Ops, ctx: llir.Value) -> tuple[llir.Value, llir.Value]:
     """The block's dynamic shared memory and its size in bytes."""
-    return ctx_pointer(ops, ctx, "dynamic"), ctx_load(ops, ctx, "dynamic_size")
+    base = ctx_pointer(ops, ctx, "dynamic")
+    ops.shared_bases.add(id(base))
+    return base, ctx_load(ops, ctx, "dynamic_size")
 
 
 def exchange_slot(ops: Ops, ctx: llir.Value, parity: llir.Value, lane_linear: llir.Value) -> llir.Value:

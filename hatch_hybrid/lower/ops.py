@@ -105,6 +105,7 @@ class Ops:
         self.libdevice = libdevice  # on the host: the C library functions called
         self.host = host  # lowering for the host CPU: libdevice functions come from the C library
         self.ctx_reads: set[str] = set()  # host: the thread-context words the code reads
+        self.shared_bases: set[int] = set()  # host: the block's shared memory pointers (ids), for alias scopes
         # fastmath=True lets LLVM contract a*b+c into one FMA (one rounding instead of two) and use
         # approximate division, reciprocals and square roots (div.approx, rcp.approx, sqrt.approx)
         self.fastmath = fastmath

@@ -55,7 +55,7 @@ def dependencies(index: ModuleIndex, functions: set[tuple[str, str]], modules: s
         # a kernel factory call's scope: the call's module (its arguments) and the factory's source
         call = index.scope_call(scope)
         assert call is not None
-        modules |= {call.module, call.factory.module}
+        modules |= {call.module, call.factory.module, *index.module(scope).consulted}
         functions.add((call.factory.module, call.factory.name))
     modules = {m for m in modules if not index.scope_call(m)}
     functions = {(m, n) for m, n in functions if not index.scope_call(m)}

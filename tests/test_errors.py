@@ -16,7 +16,7 @@ PRELUDE = """from __future__ import annotations
 import enum
 import math
 from typing import TypeVar
-from hybrid_runtime import kernel, gpu, cuda, struct, Array, boolean, f32, i32, i8
+from hybrid_runtime import kernel, gpu, cuda, struct, Array, boolean, f32, f64, i32, i8
 """
 
 # (kernel body line or lines, the marked snippet the caret must start at, message part, hint part)
@@ -119,8 +119,20 @@ CATALOGUE = [
     (
         "v = math.sqrt(n)\nv = x[0]\nx[1] = v * 0.1",
         "v * 0.1",
-        "or, on the Python path, the Python float (chosen",
+        "or, on the Python path, the Python float computed at run time (chosen",
         "f32(...)",
+    ),
+    (
+        "v = x[0]\nif n > 0:\n    v = x.size / 3\nx[1] = f64(v)",
+        "x.size / 3",
+        "the Python float computed at run time, and it is used where the two can differ",
+        "convert the value where it is assigned",
+    ),
+    (
+        "v = n\nv = x.size * 2000000000\nif v > 0:\n    x[0] = 1.0",
+        "x.size * 2000000000",
+        "the Python int computed at run time, and it is used where the two can differ",
+        None,
     ),
     (
         "v = 3\nif n > 0:\n    v = n\nx[0] = v * 2**30",

@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from conftest import DEVICES, KERNEL_PRELUDE
+from hybrid_runtime import Array, i64, kernel
 
 from hatch_hybrid.cache import KernelCache
 from hatch_hybrid.errors import CompileError
@@ -322,3 +323,60 @@ def test_the_python_path_gets_the_factorys_helpers_with_ieee_math():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert patched(0.0) == 2.0
+
+
+def test_an_argument_read_from_another_module_recompiles_when_it_changes(tmp_path):
+    pkg = tmp_path / "errpkg"
+    pkg.mkdir()
+    (pkg / "cfg.py").write_text("N = 1\n")
+    source = "from .cfg import N\n" + FACTORY + "fill_n = make(N)\n"
+    cache = tmp_path / "cache"
+    first = {k.decl.label: k for k in compile_source(tmp_path, source, cache)}
+    assert first["fill_n"].factory["closure"] == {"n": "int:1"}
+    (pkg / "cfg.py").write_text("N = 3\n")
+    again = {k.decl.label: k for k in compile_source(tmp_path, source, cache)}
+    assert not again["fill_n"].cached and again["fill_n"].factory["closure"] == {"n": "int:3"}
+    assert "3" in again["fill_n"].ptx["sm_90"].split(".entry")[1]
+
+
+def test_two_calls_on_one_line_each_find_their_own_code(tmp_path):
+    from conftest import built_package
+
+    source = KERNEL_PRELUDE + FACTORY + "one = make(1); two = make(2)\n"
+    with built_package(tmp_path, "twopkg", source) as module:
+        assert repr(module.one) == "<kernel twopkg.kern.one>" and repr(module.two) == "<kernel twopkg.kern.two>"
+        module.two.verify()
+        x = np.zeros(4, np.int32)
+        module.two.launch(32, 1, x, device="cpu-python")
+        assert list(x) == [2, 2, 2, 2]
+
+
+@pytest.mark.parametrize("extra", ["fill_n = make(2)\n", "@kernel\ndef fill_n(x: Array[i32]):\n    x[0] = 1\n"])
+def test_a_kernel_name_bound_twice_is_a_located_error(tmp_path, extra):
+    source = FACTORY + "fill_n = make(1)\n" + extra
+    err = error_of(tmp_path, source)
+    assert "names the kernel this call of factory `make` makes, and is bound again" in err.message
+    assert err.loc.line == line_of(source, "fill_n = make(1)")
+
+
+def test_a_closure_over_a_recursive_helper_has_no_compiled_code_and_runs():
+    """Kernels defined in functions (not compiled) may close over anything Python allows."""
+    from hybrid_runtime.factories import closure_key
+
+    def make(n):
+        def fact(k):
+            return 1 if k <= 1 else k * fact(k - 1)
+
+        @kernel
+        def k(x: Array[i64]):
+            x[0] = fact(n)
+
+        return k
+
+    k = make(4)
+    assert closure_key(k.py_func) is None
+    x = np.zeros(1, np.int64)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the slow path's warning, once per package
+        k.launch(1, 1, x, device="cpu")
+    assert x[0] == 24

@@ -4,6 +4,8 @@ kernels that call them, and they draw the same numbers natively, on the Python p
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 from conftest import DEVICES, KERNEL_PRELUDE
@@ -16,6 +18,7 @@ from hybrid_runtime.random import (
     Xoroshiro128pState,
     xoroshiro128p_jump,
     xoroshiro128p_next,
+    xoroshiro128p_normal_float32,
     xoroshiro128p_normal_float64,
     xoroshiro128p_uniform_float32,
     xoroshiro128p_uniform_float64,
@@ -23,13 +26,17 @@ from hybrid_runtime.random import (
 
 
 @kernel
-def draw(states: Array[Xoroshiro128pState], bits: Array[u64], u32s: Array[f32], u64s: Array[f64], normals: Array[f64]):
+def draw(
+    states: Array[Xoroshiro128pState], bits: Array[u64], u32s: Array[f32], u64s: Array[f64], normals: Array[f64],
+    normals32: Array[f32],
+):
     i = gpu.grid(1)
     if i < bits.size:
         bits[i] = xoroshiro128p_next(states, i)
         u32s[i] = xoroshiro128p_uniform_float32(states, i)
         u64s[i] = xoroshiro128p_uniform_float64(states, i)
         normals[i] = xoroshiro128p_normal_float64(states, i)
+        normals32[i] = xoroshiro128p_normal_float32(states, i)
         xoroshiro128p_jump(states, i)
 """
 )
@@ -58,18 +65,22 @@ def test_every_device_draws_the_same_numbers(build, device):
     states = create_xoroshiro128p_states(n, seed=7)
     start = [(int(a), int(b)) for a, b in zip(states["s0"], states["s1"])]
     bits, u32s = np.zeros(n, np.uint64), np.zeros(n, np.float32)
-    u64s, normals = np.zeros(n), np.zeros(n)
-    module.draw.launch(64, 4, states, bits, u32s, u64s, normals, device=device)
+    u64s, normals, normals32 = np.zeros(n), np.zeros(n), np.zeros(n, np.float32)
+    module.draw.launch(64, 4, states, bits, u32s, u64s, normals, normals32, device=device)
     for i, state in enumerate(start):
         drawn = []
-        for _ in range(5):
+        for _ in range(7):
             drawn.append((state[0] + state[1]) & ((1 << 64) - 1))
             state = _next(*state)
         assert int(bits[i]) == drawn[0]
         assert u32s[i] == np.float32((drawn[1] >> 11) / 2.0**53)  # numba's rounding of the f64
         assert u64s[i] == (drawn[2] >> 11) / 2.0**53
-        u1, u2 = (drawn[3] >> 11) / 2.0**53, (drawn[4] >> 11) / 2.0**53
-        normal = np.sqrt(-2.0 * np.log(1.0 - u1)) * np.cos(2.0 * np.pi * u2)
-        assert normals[i] == pytest.approx(normal, rel=1e-13, abs=1e-13)
+        # numba's Box-Muller: two f32 uniform draws, the log in f32, the rest in f64
+        u1, u2 = np.float32((drawn[3] >> 11) / 2.0**53), np.float32((drawn[4] >> 11) / 2.0**53)
+        normal = math.sqrt(np.float64(-2.0) * np.log(u1)) * math.cos(np.float64(2 * math.pi) * u2)
+        assert normals[i] == pytest.approx(normal, rel=1e-6, abs=1e-6)
+        u1, u2 = np.float32((drawn[5] >> 11) / 2.0**53), np.float32((drawn[6] >> 11) / 2.0**53)
+        normal32 = np.sqrt(np.float32(-2.0) * np.log(u1)) * np.cos(np.float32(2 * math.pi) * u2)
+        assert normals32[i] == pytest.approx(normal32, rel=1e-5, abs=1e-5)
         assert (int(states["s0"][i]), int(states["s1"][i])) == _jump(*state)
     assert 0.4 < u64s.mean() < 0.6 and abs(normals.mean()) < 0.3

@@ -30,6 +30,7 @@ from __future__ import annotations
 import ast
 import importlib
 import symtable
+from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
 from hybrid_runtime.factories import encode
@@ -65,6 +66,7 @@ class ModuleIndex(Protocol):
     def kernel_decl(
         self, module: str, fn: ast.FunctionDef, factory: FactoryCall | None = None
     ) -> KernelDecl | None: ...
+    def track(self) -> AbstractContextManager[set[str]]: ...
 
 
 _HINT = (
@@ -104,6 +106,15 @@ def find_calls(index: ModuleIndex, info: ModuleInfo) -> list[FactoryCall]:
                 loc,
                 f"`{sym.name}` is a kernel factory: bind the kernel it makes to one name",
                 f"write `my_kernel = {ast.unparse(value)}`",
+            )
+        places = info.bindings.get(target.id, [])
+        if len(places) > 1 or target.id in info.functions or target.id in info.classes:
+            raise CompileError(
+                Loc(str(info.path), target.lineno, target.col_offset),
+                f"`{target.id}` names the kernel this call of factory `{sym.name}` makes, and is bound again in "
+                "this module: the kernel is named after the one name its call binds",
+                "give each kernel a name of its own",
+                [Note(p, f"`{target.id}` is also bound here") for p in places if p.line != target.lineno][:1],
             )
         call = FactoryCall(info.name, target.id, sym, kernel, value, loc)
         if call.scope in index.module_names:
@@ -198,7 +209,10 @@ def call_scope(index: ModuleIndex, call: FactoryCall) -> ModuleInfo:
     fdef = home.functions[call.factory.name]
     scope = ModuleInfo(call.scope, home.path, False, home.source, home.tree, parent=home.name, origin=home.name)
     path = str(home.path)
-    for name, value in _arguments(index, call, fdef, site, home).items():
+    with index.track() as consulted:  # the arguments' modules: the kernel depends on their constants
+        arguments = _arguments(index, call, fdef, site, home)
+    scope.consulted = set(consulted)
+    for name, value in arguments.items():
         scope.names[name] = value
         param = next(a for a in fdef.args.args if a.arg == name)
         scope.bindings[name] = [Loc(path, param.lineno, param.col_offset)]

@@ -146,6 +146,7 @@ class ModuleInfo:
     classes: dict[str, ast.ClassDef] = field(default_factory=dict)
     parent: str | None = None  # a kernel factory call's scope: the factory's module, for other names
     origin: str | None = None  # ... and whose source file it is
+    consulted: set[str] = field(default_factory=set)  # ... and the modules its call's arguments read
 
     @property
     def file_module(self) -> str:

@@ -136,7 +136,7 @@ class CallChecker(EitherBoolChecker, EitherLiteralChecker):
         if sym == "print":
             printed = check_print(e, self.tf, self.program, self.expr)
             # a local that is a Python number in places: check_printed_locals compares the two texts
-            self.consume_either_literal(*(n for n in ir.walk(e) if isinstance(n, ir.Name)))
+            self.consume_either_literal(*(n for n in ir.walk(e) if isinstance(n, ir.Name)), runtime_too=True)
             return printed
         if e.keywords and isinstance(sym, ExternalSym) and sym.qualname.startswith("hybrid_runtime.gpu."):
             _intrinsic_keywords(e, sym.qualname)
@@ -199,7 +199,7 @@ class CallChecker(EitherBoolChecker, EitherLiteralChecker):
             )
         self._check_int_literal(e.args[0], target)
         self.same_as_either_bool(e.args[0])
-        self.consume_either_literal(e.args[0])
+        self.consume_as(e.args[0], target)
         self.tf.callees[e.nid] = Callee("cast", str(target), (args[0],))
         value = self.tf.consts.get(e.args[0].nid)
         if (  # u64(0xBEAC0467EBA5FACB), f32(0.1): the value NumPy gives, known at build time

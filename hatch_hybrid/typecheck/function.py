@@ -43,6 +43,7 @@ from ..types import (
 )
 from . import bindings, folding, numpy_funcs, rules, signs
 from .calls import CallChecker
+from .literals import RUNTIME
 from .printing import check_printed_locals
 from .tables import TableChecker, accepts_table, refuse_write, unpacked
 from .typed import BUILTINS, MethodSym, ProgramLike, SymbolT, TypedFunction, rule_errors
@@ -240,7 +241,7 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
                 f"write it as the variable's type, as Python would compute it: `{name} = {merged}({const!r})`",
                 [Note(first, f"`{name}` is first assigned here")] if first and first.line != node.loc.line else [],
             )
-        self.either_literals[node.nid] = (value, const, node.loc)
+        self.either_literals[node.nid] = (value, RUNTIME if const is None else const, node.loc)
 
     def stmt(self, s: ir.Stmt, loop_depth: int) -> None:
         if isinstance(s, ir.Assign):
@@ -332,11 +333,11 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
                 tf.writes.update(self.aliases.get(base, set()))
             self.check_storable(value_node, value, elem, "cannot store {value} into an array of {dest}")
             self.same_as_either_bool(value_node)
-            self.consume_either_literal(value_node)
+            self.consume_as(value_node, elem)
             return
         if isinstance(target, ir.Attribute):
             self.assign_field(target, value, value_node)
-            self.consume_either_literal(value_node)
+            self.consume_as(value_node, self.tf.types.get(target.nid, value))
             return
         assert isinstance(target, ir.Name)
         name = target.id

@@ -24,6 +24,18 @@ from .typed import TypedFunction
 Either = tuple[Weak, object, Loc]
 
 
+class _Runtime:
+    """The value of a Python number computed at run time, assigned to a variable that is a NumPy scalar
+    elsewhere: NumPy converts it as the device did (with the same range check or rounding) only when
+    it meets a NumPy scalar of the variable's type, in arithmetic, a store or a conversion."""
+
+    def __repr__(self) -> str:
+        return "computed at run time"
+
+
+RUNTIME = _Runtime()
+
+
 class EitherLiteralChecker:
     """The bookkeeping, mixed into :class:`~.function.FunctionChecker` (through the call checker)."""
 
@@ -45,18 +57,27 @@ class EitherLiteralChecker:
             elif found is not None:
                 self.either_literals[e.nid] = found
 
-    def consume_either_literal(self, *nodes: ir.Expr | None) -> None:
-        """These values are used where the NumPy scalar and the Python literal mean the same."""
+    def consume_either_literal(self, *nodes: ir.Expr | None, runtime_too: bool = False) -> None:
+        """These values are used where the NumPy scalar and the Python literal mean the same (a number
+        computed at run time only with ``runtime_too``: see :data:`RUNTIME`)."""
         for node in nodes:
-            if node is not None:
-                self.either_literals.pop(node.nid, None)
+            found = self.either_literals.get(node.nid) if node is not None else None
+            if node is not None and found is not None and (runtime_too or found[1] is not RUNTIME):
+                self.either_literals.pop(node.nid)
+
+    def consume_as(self, node: ir.Expr, dest: Type) -> None:
+        """``node`` is stored where a ``dest`` goes, or converted to ``dest``: the same either way for a
+        literal the type holds, and for a number computed at run time when ``dest`` is its type."""
+        self.consume_either_literal(node, runtime_too=dest == self.tf.types.get(node.nid))
 
     def either_literal_assigned(self, name: str, value: ir.Expr) -> None:
         found = self.either_literals.pop(value.nid, None)
         if found is None:
             return
         known = self.either_literal_vars.get(name)
-        if known is not None and known[1] != found[1]:  # different literals in different places: not known
+        if known is not None and RUNTIME in (known[1], found[1]):
+            found = (found[0], RUNTIME, found[2])
+        elif known is not None and known[1] != found[1]:  # different literals in different places: not known
             found = (found[0], None, found[2])
         self.either_literal_vars[name] = found
 
@@ -100,11 +121,12 @@ class EitherLiteralChecker:
                 )
             if self.final:
                 shown = "" if value is None else f" {value!r}"
+                converted = "..." if value is None or value is RUNTIME else repr(value)
                 raise CompileError(
                     node.loc,
                     f"this `{op}` takes a value that is a {strong} or, on the Python path, the Python {weak}"
                     f"{shown} (chosen at {where.line}:{where.col + 1}), and {why}",
-                    f"convert the literal where it is chosen: {strong}({'...' if value is None else repr(value)})",
+                    f"convert the literal where it is chosen: {strong}({converted})",
                 )
 
     def _both_either(
@@ -116,7 +138,7 @@ class EitherLiteralChecker:
         (left, lt), (right, rt) = operands
         assert left is not None and right is not None
         (lw, lv, _), (rw, rv, _) = self.either_literals[left.nid], self.either_literals[right.nid]
-        if lv is None or rv is None or not isinstance(ops.result, Scalar):
+        if lv is None or rv is None or RUNTIME in (lv, rv) or not isinstance(ops.result, Scalar):
             return False
         try:
             for pair in ((lw, rt), (lt, rw)):  # one literal: the NumPy type must be the result's
@@ -143,7 +165,13 @@ class EitherLiteralChecker:
         number: the result is again either kind (the literal's result on the Python path)."""
         known = self.tf.consts.get(other_node.nid) if other_node is not None else None
         other_t = self.tf.types.get(other_node.nid) if other_node is not None else None
-        if value is None or known is None or isinstance(known, tuple) or not isinstance(other_t, Weak):
+        if (
+            value is None
+            or value is RUNTIME
+            or known is None
+            or isinstance(known, tuple)
+            or not isinstance(other_t, Weak)
+        ):
             return False
         strong_t = ops.left if k == 0 else ops.right
         lt, rt = (strong_t, other_t) if k == 0 else (other_t, strong_t)
@@ -172,6 +200,9 @@ class EitherLiteralChecker:
             f"this value is a NumPy number or, on the Python path, the Python {weak}"
             f"{'' if value is None else ' ' + repr(value)}, and it is used "
             "where the two can differ (a helper, a NumPy function, -x, abs, print, a return, ...)",
-            "convert the literal where it is chosen (i32(0), f32(0.5)), or only store, compare, test, index with, "
-            "convert it or combine it with NumPy numbers",
+            "convert the value where it is assigned, as the device does (v = i32(...)); a number computed at run "
+            "time can only be stored into, converted to or combined with NumPy numbers of the variable's type"
+            if value is RUNTIME
+            else "convert the literal where it is chosen (i32(0), f32(0.5)), or only store, compare, test, index "
+            "with, convert it or combine it with NumPy numbers",
         )

@@ -57,17 +57,20 @@ def encode(value: Any) -> str | None:
     return None
 
 
-def closure_key(func: Callable[..., Any]) -> dict[str, str] | None:
+def closure_key(func: Callable[..., Any], _seen: frozenset[int] = frozenset()) -> dict[str, str] | None:
     """The values ``func`` closes over, encoded; those of a function defined beside it (a helper of
     the factory) under ``helper.name``. None when one has no build-time form."""
     key: dict[str, str] = {}
+    seen = _seen | {id(func)}
     for name, cell in zip(func.__code__.co_freevars, func.__closure__ or ()):
         try:
             value = cell.cell_contents
         except ValueError:  # an empty cell: a name the factory binds after defining the kernel
             return None
         if isinstance(value, types.FunctionType) and "<locals>" in value.__qualname__:
-            inner = closure_key(value)
+            if id(value) in seen:  # a recursive helper (which the build refuses): no build-time form
+                return None
+            inner = closure_key(value, seen)
             if inner is None:
                 return None
             key.update({f"{name}.{k}": v for k, v in inner.items()})
@@ -101,6 +104,7 @@ def find_compiled(func: Callable[..., Any]) -> Found:
     frame: types.FrameType | None = sys._getframe(1)
     built: set[str] = set()
     manifests = 0
+    differs: tuple[str, str, dict[str, str]] | None = None  # a call here compiled with other values
     for _ in range(64):
         if frame is None:
             break
@@ -117,15 +121,18 @@ def find_compiled(func: Callable[..., Any]) -> Found:
                 continue
             built.add(qualname)
             if site.get("module") == module and site.get("first_line", 0) <= line <= site.get("last_line", -1):
-                if site.get("closure") != key:
-                    now = describe(key) if key is not None else "values that are not build-time constants"
-                    return Found(
-                        package,
-                        None,
-                        f"kernel {qualname} was compiled closing over {describe(site.get('closure', {}))}, but "
-                        f"this call makes it close over {now}. Rebuild the package",
-                    )
-                return Found(package, qualname)
+                if site.get("closure") == key:
+                    return Found(package, qualname)
+                differs = differs or (package, qualname, site.get("closure", {}))  # another call on this line?
+        if differs is not None:
+            package, qualname, closure = differs
+            now = describe(key) if key is not None else "values that are not build-time constants"
+            return Found(
+                package,
+                None,
+                f"kernel {qualname} was compiled closing over {describe(closure)}, but this call makes it "
+                f"close over {now}. Rebuild the package",
+            )
     if not manifests:  # nothing built on the stack: the package's own state says why (see slowpath)
         return Found(func.__module__.partition(".")[0], None)
     where = f" (compiled: {', '.join(sorted(built))})" if built else ""

@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from .structs import StructArray, struct
-from .types import f32, u64
+from .types import f32, f64, u64
 
 __all__ = [
     "Xoroshiro128pState",
@@ -49,6 +49,8 @@ __all__ = [
 _MASK = (1 << 64) - 1
 #: The jump polynomial of xoroshiro128+: applying it advances a state by 2**64 draws.
 JUMP = (0xBEAC0467EBA5FACB, 0xD86B048B86AA9922)
+TWO_PI_FLOAT32 = np.float32(2 * math.pi)
+TWO_PI_FLOAT64 = np.float64(2 * math.pi)
 
 
 @struct
@@ -115,23 +117,28 @@ def xoroshiro128p_uniform_float32(states, index):
     return uint64_to_unit_float32(xoroshiro128p_next(states, index))
 
 
-def xoroshiro128p_normal_float64(states, index):
-    """A standard normal f64 from generator ``index`` (Box-Muller of two uniform draws)."""
-    u1 = xoroshiro128p_uniform_float64(states, index)
-    u2 = xoroshiro128p_uniform_float64(states, index)
-    return math.sqrt(-2.0 * math.log(1.0 - u1)) * math.cos(2.0 * math.pi * u2)
-
-
 def xoroshiro128p_normal_float32(states, index):
-    """A standard normal f32 from generator ``index``."""
-    return f32(xoroshiro128p_normal_float64(states, index))
+    """A standard normal f32 from generator ``index``: Box-Muller of two f32 uniform draws, in f32, as
+    numba computes it (a first draw of 0.0 gives inf there too)."""
+    u1 = xoroshiro128p_uniform_float32(states, index)
+    u2 = xoroshiro128p_uniform_float32(states, index)
+    return np.sqrt(f32(-2.0) * np.log(u1)) * np.cos(TWO_PI_FLOAT32 * u2)
+
+
+def xoroshiro128p_normal_float64(states, index):
+    """A standard normal f64 from generator ``index``: as numba, from two f32 uniform draws (the log
+    taken in f32), the rest in f64."""
+    u1 = xoroshiro128p_uniform_float32(states, index)
+    u2 = xoroshiro128p_uniform_float32(states, index)
+    return math.sqrt(f64(-2.0) * np.log(u1)) * math.cos(TWO_PI_FLOAT64 * u2)
 
 
 # ------------------------------------------------------------------------------- host
-def create_xoroshiro128p_states(n: int, seed: int, subsequence_start: int = 0) -> np.ndarray:
+def create_xoroshiro128p_states(n: int, seed: int, subsequence_start: int = 0, stream: Any = 0) -> np.ndarray:
     """``n`` generator states for ``n`` threads (a NumPy array of :class:`Xoroshiro128pState` records),
     as numba's function of the same name makes them. Host memory: a launch copies it to the device and
-    back; ``hybrid_runtime.to_device(states)`` keeps it there between launches."""
+    back; ``hybrid_runtime.to_device(states)`` keeps it there between launches (``stream``, numba's
+    stream for that copy, is accepted and not needed)."""
     states = np.zeros(n, dtype=xoroshiro128p_dtype)
     init_xoroshiro128p_states(states, seed, subsequence_start)
     return states

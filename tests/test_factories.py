@@ -380,3 +380,20 @@ def test_a_closure_over_a_recursive_helper_has_no_compiled_code_and_runs():
         warnings.simplefilter("ignore")  # the slow path's warning, once per package
         k.launch(1, 1, x, device="cpu")
     assert x[0] == 24
+
+
+def test_module_level_calls_into_unreadable_modules_are_not_factories(tmp_path):
+    """Every module-level call is looked at for a factory: one into an installed module the build cannot
+    parse (or that is no function) leaves the package's kernels alone."""
+    (tmp_path / "site" / "brokenlib").mkdir(parents=True)
+    (tmp_path / "site" / "brokenlib" / "__init__.py").write_text("def f(:\n    pass\n")
+    pkg = tmp_path / "okpkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "kern.py").write_text(KERNEL_PRELUDE + "import brokenlib\nX = brokenlib.f()\n" + FACTORY + "k = make(3)\n")
+    kernels = compile_packages(
+        [pkg],
+        options=Options(["sm_90"], cubin=False, cache=KernelCache(None)),
+        search_path=[str(tmp_path / "site"), *sys.path],
+    )
+    assert [k.decl.label for k in kernels] == ["k"]

@@ -93,10 +93,13 @@ def find_calls(index: ModuleIndex, info: ModuleInfo) -> list[FactoryCall]:
             continue
         if not isinstance(value, ast.Call) or not isinstance(value.func, (ast.Name, ast.Attribute)):
             continue
-        sym = index.resolve_expr(info.name, value.func)
-        if not isinstance(sym, FunctionSym):
+        try:  # any call at module level: what it calls may be anything, in any installed package
+            sym = index.resolve_expr(info.name, value.func)
+            fdef = index.module(sym.module).functions[sym.name] if isinstance(sym, FunctionSym) else None
+        except CompileError:  # a module that does not parse: not a factory the build could read
             continue
-        fdef = index.module(sym.module).functions[sym.name]
+        if fdef is None or not isinstance(sym, FunctionSym):
+            continue
         kernel = _returned_kernel(index, sym, fdef)
         if kernel is None:
             continue

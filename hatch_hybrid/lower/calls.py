@@ -33,7 +33,7 @@ from ..types import (
 from . import host_context as hx
 from . import intrinsics
 from .cmath import CMath
-from .host import WARP_CALLS
+from .host import WARP_CALLS, shuffle_width
 from .ops import I1, I8, I64, PTR, VOID, const, declare
 from .parts import LowererParts
 from .sanitize import ATOMIC
@@ -229,7 +229,8 @@ class CallLowerer(LowererParts):
             return intrinsics.lane_id(self.ops)
         if name.startswith("shfl_"):
             value_t = self.tf.types[e.nid]
-            return intrinsics.shuffle(self.ops, name, self.coerce(e.args[0], value_t), self.coerce(e.args[1], WEAK_INT))
+            value, lane = self.coerce(e.args[0], value_t), self.coerce(e.args[1], WEAK_INT)
+            return intrinsics.shuffle(self.ops, name, value, lane, shuffle_width(self.tf, e))
         if name in ("ballot", "all_", "any_"):
             return intrinsics.vote(self.ops, name, self.condition(e.args[0]))
         if name.startswith("atomic_"):

@@ -34,7 +34,7 @@ from .fission_plan import (
     UniformLoop,
     plan_fission,
 )
-from .host import Frame, _from_bits, _source_lane, as_bits
+from .host import Frame, _from_bits, _source_lane, as_bits, shuffle_width
 from .loops import counted_loop
 from .ops import I1, I8, I64
 from .parts import LowererParts
@@ -357,7 +357,7 @@ class FissionLowerer(LowererParts):
             if name in SHUFFLES:
                 mine = b.load(self.thread_pointer(("xval",), I64), typ=I64)
                 d = b.load(self.thread_pointer(("xarg",), I64), typ=I64)
-                src = _source_lane(b, name, lane, d)
+                src = _source_lane(b, name, lane, d, shuffle_width(self.tf, p.call))
                 in_warp = b.icmp_unsigned("<", src, llir.Constant(I64, 32))
                 posted, theirs = lane_post(b.select(in_warp, src, lane))
                 result: llir.Value = _from_bits(b, b.select(b.and_(in_warp, posted), theirs, mine), value_t)

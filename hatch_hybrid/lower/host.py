@@ -282,7 +282,7 @@ class HostLowerer(LowererParts):
         mine = b.load(own, typ=I64, align=8)
         if name in SHUFFLES:
             d = b.load(b.gep(own, [llir.Constant(I64, 1)], source_etype=I64), typ=I64, align=8)
-            src = _source_lane(b, name, lane, d)
+            src = _source_lane(b, name, lane, d, shuffle_width(self.tf, e))
             in_warp = b.icmp_unsigned("<", src, llir.Constant(I64, 32))
             posted, theirs = post(b.select(in_warp, src, lane))
             got = b.select(b.and_(in_warp, posted), theirs, mine)
@@ -333,8 +333,29 @@ def _from_bits(b: llir.IRBuilder, v: llir.Value, t: Type) -> llir.Value:
     return b.bitcast(b.trunc(v, llir.IntType(bits)) if bits < 64 else v, ty)
 
 
-def _source_lane(b: llir.IRBuilder, name: str, lane: llir.Value, d: llir.Value) -> llir.Value:
-    """The lane a shuffle reads (32 or more, or negative as unsigned: none, the lane keeps its own)."""
+def shuffle_width(tf: TypedFunction, e: ir.Call) -> int:
+    """A shuffle's width (CUDA's segments of lanes): its third argument, known at build time, or 32."""
+    return int(tf.consts[e.args[2].nid]) if len(e.args) == 3 else 32
+
+
+def _source_lane(b: llir.IRBuilder, name: str, lane: llir.Value, d: llir.Value, width: int = 32) -> llir.Value:
+    """The lane a shuffle reads (32 or more, or negative as unsigned: none, the lane keeps its own);
+    with a width below 32, PTX's segments (gpu._segment_lane: a source outside the segment is none)."""
+    if width != 32:
+        d = b.and_(d, llir.Constant(I64, 0xFFFFFFFF))
+        low = b.and_(lane, llir.Constant(I64, ~(width - 1) & 31))
+        high = b.or_(low, llir.Constant(I64, width - 1))
+        none = llir.Constant(I64, 64)
+        if name == "shfl_up":
+            j = b.sub(lane, d)
+            return b.select(b.icmp_signed(">=", j, low), j, none)
+        if name == "shfl_down":
+            j = b.add(lane, d)
+        elif name == "shfl_xor":
+            j = b.xor(lane, d)
+        else:
+            j = b.or_(low, b.and_(d, llir.Constant(I64, width - 1)))
+        return b.select(b.icmp_unsigned("<=", j, high), j, none)
     if name == "shfl_down":
         return b.add(lane, d)
     if name == "shfl_up":

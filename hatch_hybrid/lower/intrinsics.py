@@ -109,10 +109,12 @@ FULL_MASK = 0xFFFFFFFF
 _SHUFFLE = {"shfl_down": ("down", 0x1F), "shfl_up": ("up", 0), "shfl_xor": ("bfly", 0x1F), "shfl_idx": ("idx", 0x1F)}
 
 
-def shuffle(ops: Ops, name: str, value: llir.Value, lane: llir.Value) -> llir.Value:
-    """Any scalar through ``shfl.sync`` (32-bit pieces; 64-bit values in two halves)."""
+def shuffle(ops: Ops, name: str, value: llir.Value, lane: llir.Value, width: int = 32) -> llir.Value:
+    """Any scalar through ``shfl.sync`` (32-bit pieces; 64-bit values in two halves), in segments of
+    ``width`` lanes (PTX's segment mask in bits 8-12 of the clamp operand)."""
     b = ops.b
     mode, c = _SHUFFLE[name]
+    c |= (32 - width) << 8
     i32 = I32
     lane = b.trunc(lane, i32) if lane.type != i32 else lane
     fn_name = f"llvm.nvvm.shfl.sync.{mode}.i32"

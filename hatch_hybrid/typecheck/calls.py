@@ -481,10 +481,19 @@ class CallChecker(EitherBoolChecker, EitherLiteralChecker):
     def warp(self, e: ir.Call, name: str) -> Type:
         """Warp shuffles and votes: all 32 lanes take part (full mask), so they are barriers for the CPU path."""
         nargs = 2 if name in rules.SHUFFLES else 1
-        if len(e.args) != nargs:
-            what = "(value, lane_or_delta)" if nargs == 2 else "(predicate)"
-            raise CompileError(e.loc, f"gpu.{name}{what} takes {nargs} argument{'s' * (nargs > 1)}")
+        if len(e.args) != nargs and not (nargs == 2 and len(e.args) == 3):
+            what = "(value, lane_or_delta[, width])" if nargs == 2 else "(predicate)"
+            raise CompileError(e.loc, f"gpu.{name}{what} takes {'2 or 3 arguments' if nargs == 2 else '1 argument'}")
         args = self._args(e)
+        if len(e.args) == 3:  # CUDA's width: segments of that many lanes
+            width = self.tf.consts.get(e.args[2].nid)
+            if not is_integer(width) or width not in (1, 2, 4, 8, 16, 32):
+                raise CompileError(
+                    e.args[2].loc,
+                    f"the width of gpu.{name} must be a power of two from 1 to 32 known at build time",
+                    "write a literal or a module constant: gpu.shfl_down(v, d, 16)",
+                )
+            args = args[:2]
         if not is_numeric(args[0]):
             raise CompileError(e.args[0].loc, f"gpu.{name} needs a number, not {args[0]}")
         if is_complex(args[0]):

@@ -118,26 +118,57 @@ def _shuffle(value: Any, source: int) -> Any:
     return value if got is None else got
 
 
-def shfl_down(value: Any, delta: int) -> Any:
-    """The value of lane ``lane_id() + delta`` (this lane's own past the end of the warp)."""
+def shfl_down(value: Any, delta: int, width: int | None = None) -> Any:
+    """The value of lane ``lane_id() + delta`` (this lane's own past the end of the warp, or of its
+    segment of ``width`` lanes)."""
     lane = lane_id()
+    if width is not None:
+        return _shuffle(value, _segment_lane("down", lane, delta, width))
     return _shuffle(value, lane + delta if lane + delta < 32 else lane)
 
 
-def shfl_up(value: Any, delta: int) -> Any:
-    """The value of lane ``lane_id() - delta`` (this lane's own before the start of the warp)."""
+def shfl_up(value: Any, delta: int, width: int | None = None) -> Any:
+    """The value of lane ``lane_id() - delta`` (this lane's own before the start of the warp, or of its
+    segment of ``width`` lanes)."""
     lane = lane_id()
+    if width is not None:
+        return _shuffle(value, _segment_lane("up", lane, delta, width))
     return _shuffle(value, lane - delta if lane - delta >= 0 else lane)
 
 
-def shfl_xor(value: Any, mask: int) -> Any:
-    """The value of lane ``lane_id() ^ mask``."""
+def shfl_xor(value: Any, mask: int, width: int | None = None) -> Any:
+    """The value of lane ``lane_id() ^ mask`` (with ``width``: this lane's own where that lane is in a
+    later segment)."""
+    if width is not None:
+        return _shuffle(value, _segment_lane("xor", lane_id(), mask, width))
     return _shuffle(value, (lane_id() ^ mask) & 31)
 
 
-def shfl_idx(value: Any, lane: int) -> Any:
-    """The value of lane ``lane``."""
+def shfl_idx(value: Any, lane: int, width: int | None = None) -> Any:
+    """The value of lane ``lane`` (with ``width``: lane ``lane % width`` of this lane's segment)."""
+    if width is not None:
+        return _shuffle(value, _segment_lane("idx", lane_id(), lane, width))
     return _shuffle(value, lane & 31)
+
+
+def _segment_lane(mode: str, lane: int, b: int, width: int) -> int:
+    """The lane CUDA's ``__shfl_*_sync(mask, v, b, width)`` reads (PTX ``shfl.sync`` with segments of
+    ``width`` lanes): this lane's own where the source is outside the segment."""
+    if width not in (1, 2, 4, 8, 16, 32):
+        raise ValueError(f"a shuffle's width must be a power of two from 1 to 32, not {width}")
+    b = int(b) & 0xFFFFFFFF  # PTX reads it as a u32
+    low = lane & ~(width - 1)
+    high = low | (width - 1)
+    if mode == "up":
+        j = lane - b
+        return j if j >= low else lane
+    if mode == "down":
+        j = lane + b
+    elif mode == "xor":
+        j = lane ^ b
+    else:
+        j = low | (b & (width - 1))
+    return j if j <= high else lane
 
 
 def ballot(predicate: Any) -> int:

@@ -358,7 +358,7 @@ def _check_annotations(index: ModuleIndex, call: FactoryCall, scope: ModuleInfo,
         for s in home.tree.body
     )
     kdef = scope.functions[call.kernel]
-    local = {a.arg for a in fdef.args.args} | set(scope.bindings)
+    local = set(scope.bindings)  # the parameters, assignments and functions of the factory
     for arg in kdef.args.args:
         ann = arg.annotation
         if ann is None:

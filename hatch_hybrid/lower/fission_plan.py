@@ -382,12 +382,7 @@ class _Planner:
 
         def count_assignments(stmts: list[ir.Stmt]) -> None:
             for s in _all_stmts(stmts):
-                targets: list[ir.Expr] = []
-                if isinstance(s, (ir.Assign, ir.AugAssign)):
-                    targets = [s.target]
-                elif isinstance(s, ir.ForRange):
-                    targets = [s.target]
-                for t in targets:
+                for t in _targets(s):
                     for name, whole in _assigned_names(t):
                         if name in tf.locals:
                             assigned[name] = assigned.get(name, 0) + (2 if isinstance(s, ir.ForRange) else 1)

@@ -71,3 +71,31 @@ def default_value(program: ProgramLike, module: str, p: ir.Param) -> int | float
         f"the default value of parameter `{p.name}` must be a compile-time number",
         "use a number or boolean literal or a module-level number constant; pass other values explicitly",
     )
+
+
+def intrinsic_keywords(e: ir.Call, qualname: str) -> None:
+    """``gpu.shared_array(shape=(16, 16), dtype=f32)``: an intrinsic's keywords put in their places, by
+    the parameter names of the runtime's function (what the Python path calls)."""
+    import inspect
+
+    from hybrid_runtime import gpu
+
+    func = getattr(gpu, qualname.rpartition(".")[2], None)
+    if func is None:
+        return
+    names = [p for p in inspect.signature(func).parameters if not p.startswith("_")]
+    given: dict[str, ir.Expr] = dict(zip(names, e.args))
+    for name, value in e.keywords.items():
+        if name not in names or name in given:
+            raise CompileError(
+                value.loc,
+                f"`gpu.{func.__name__}` has no parameter `{name}`" if name not in names else f"`{name}` is given twice",
+                f"gpu.{func.__name__}({', '.join(names)})",
+            )
+        given[name] = value
+    missing = [n for n in names[: len(given)] if n not in given]
+    if missing:
+        raise CompileError(
+            e.loc, f"`gpu.{func.__name__}` is called without `{missing[0]}`", f"gpu.{func.__name__}({', '.join(names)})"
+        )
+    e.args, e.keywords = [given[n] for n in names if n in given], {}

@@ -33,7 +33,7 @@ from ..types import (
     is_numeric,
 )
 from . import folding, numpy_funcs, rules
-from .arguments import bind_arguments, bound_nodes
+from .arguments import bind_arguments, bound_nodes, intrinsic_keywords
 from .bools import EitherBoolChecker
 from .cuda_spelling import gpu_name
 from .literals import EitherLiteralChecker
@@ -44,34 +44,6 @@ from .views import array_root
 
 #: Static shared memory per block, the same on every arch (larger sizes need dynamic shared memory).
 SHARED_MEMORY_LIMIT = 48 * 1024
-
-
-def _intrinsic_keywords(e: ir.Call, qualname: str) -> None:
-    """``gpu.shared_array(shape=(16, 16), dtype=f32)``: an intrinsic's keywords put in their places, by
-    the parameter names of the runtime's function (what the Python path calls)."""
-    import inspect
-
-    from hybrid_runtime import gpu
-
-    func = getattr(gpu, qualname.rpartition(".")[2], None)
-    if func is None:
-        return
-    names = [p for p in inspect.signature(func).parameters if not p.startswith("_")]
-    given: dict[str, ir.Expr] = dict(zip(names, e.args))
-    for name, value in e.keywords.items():
-        if name not in names or name in given:
-            raise CompileError(
-                value.loc,
-                f"`gpu.{func.__name__}` has no parameter `{name}`" if name not in names else f"`{name}` is given twice",
-                f"gpu.{func.__name__}({', '.join(names)})",
-            )
-        given[name] = value
-    missing = [n for n in names[: len(given)] if n not in given]
-    if missing:
-        raise CompileError(
-            e.loc, f"`gpu.{func.__name__}` is called without `{missing[0]}`", f"gpu.{func.__name__}({', '.join(names)})"
-        )
-    e.args, e.keywords = [given[n] for n in names if n in given], {}
 
 
 def struct_root(node: ir.Expr) -> str | None:
@@ -139,7 +111,7 @@ class CallChecker(EitherBoolChecker, EitherLiteralChecker):
             self.consume_either_literal(*(n for n in ir.walk(e) if isinstance(n, ir.Name)), runtime_too=True)
             return printed
         if e.keywords and isinstance(sym, ExternalSym) and sym.qualname.startswith("hybrid_runtime.gpu."):
-            _intrinsic_keywords(e, sym.qualname)
+            intrinsic_keywords(e, sym.qualname)
         if e.keywords and not isinstance(sym, FunctionSym):
             raise CompileError(
                 next(iter(e.keywords.values())).loc,

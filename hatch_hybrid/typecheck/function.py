@@ -43,7 +43,6 @@ from ..types import (
 )
 from . import bindings, folding, numpy_funcs, rules, signs
 from .calls import CallChecker
-from .literals import RUNTIME
 from .printing import check_printed_locals
 from .tables import TableChecker, accepts_table, refuse_write, unpacked
 from .typed import BUILTINS, MethodSym, ProgramLike, SymbolT, TypedFunction, rule_errors
@@ -205,43 +204,6 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
                 if self.final:
                     raise
                 continue
-
-    def annotated_number(self, s: ir.Assign, declared: Type, value: Type) -> None:
-        """``x: f32 = v`` with ``v`` of another type: the device holds an f32, but Python does not run
-        annotations and keeps ``v`` as it is. A Python number known at build time that the type holds
-        exactly follows the literal rule (see literals.py); anything else means two things."""
-        const = self.tf.consts.get(s.value.nid)
-        if isinstance(value, Weak) and isinstance(declared, Scalar) and rules.holds_exactly(declared, value, const):
-            self.either_literals[s.value.nid] = (value, const, s.value.loc)
-            return
-        target = s.target.id if isinstance(s.target, ir.Name) else "the target"
-        kind = "Python " + value.kind if isinstance(value, Weak) else str(value)
-        shown = repr(const) if isinstance(value, Weak) and const is not None else "..."
-        raise CompileError(
-            s.value.loc,
-            f"the annotation makes `{target}` {declared} on the device, but Python does not convert annotated "
-            f"values: on the Python path it holds this {kind} value unchanged",
-            f"convert the value, which Python does too: `{target} = {declared}({shown})`",
-        )
-
-    def number_into_typed_local(self, name: str, value: Weak, node: ir.Expr, merged: Scalar) -> None:
-        """``v = 0`` where ``v`` holds an i32 elsewhere (``v = sh[lane]`` in another branch): the device
-        keeps an i32, the Python path the Python number, as ``sh[lane] if c else 0`` chooses: the value
-        follows the literal rule at each use of ``v`` (literals.py). A literal the type cannot hold
-        exactly is refused; a number computed at run time is tracked with its value unknown (integers
-        the type cannot hold raise on every path when converted)."""
-        if merged.kind == "b" or merged == value.storage:
-            return
-        const = self.tf.consts.get(node.nid)
-        if const is not None and not rules.holds_exactly(merged, value, const):
-            first = self.assigned.get(name)
-            raise CompileError(
-                node.loc,
-                f"`{name}` holds {_a(merged)} elsewhere, which cannot hold the Python {value.kind} {const!r} exactly",
-                f"write it as the variable's type, as Python would compute it: `{name} = {merged}({const!r})`",
-                [Note(first, f"`{name}` is first assigned here")] if first and first.line != node.loc.line else [],
-            )
-        self.either_literals[node.nid] = (value, RUNTIME if const is None else const, node.loc)
 
     def stmt(self, s: ir.Stmt, loop_depth: int) -> None:
         if isinstance(s, ir.Assign):
@@ -622,8 +584,3 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
         if not isinstance(base, ArrayT):
             raise CompileError(e.value.loc, f"{base} cannot be indexed", "only arrays and shapes can be indexed")
         return self.array_subscript(e, base, index)
-
-
-def _a(t: Type) -> str:
-    """``an f32``, ``a u8``: the type with its article."""
-    return f"{'an' if str(t)[0] in 'aefhilmnorsx' else 'a'} {t}"

@@ -15,7 +15,7 @@ locals holding it), lets the uses above consume it, and refuses what is left, wh
 from __future__ import annotations
 
 from .. import ir
-from ..errors import CompileError, Loc
+from ..errors import CompileError, Loc, Note
 from ..types import Scalar, Type, Weak
 from . import folding, rules
 from .typed import TypedFunction
@@ -41,8 +41,46 @@ class EitherLiteralChecker:
 
     either_literals: dict[int, Either]  # nodes whose value is either, not yet consumed by a use
     either_literal_vars: dict[str, Either]  # locals assigned such a value
+    assigned: dict[str, Loc]  # where each local is first assigned
     final: bool
     tf: TypedFunction
+
+    def annotated_number(self, s: ir.Assign, declared: Type, value: Type) -> None:
+        """``x: f32 = v`` with ``v`` of another type: the device holds an f32, but Python does not run
+        annotations and keeps ``v`` as it is. A Python number known at build time that the type holds
+        exactly follows the literal rule (see literals.py); anything else means two things."""
+        const = self.tf.consts.get(s.value.nid)
+        if isinstance(value, Weak) and isinstance(declared, Scalar) and rules.holds_exactly(declared, value, const):
+            self.either_literals[s.value.nid] = (value, const, s.value.loc)
+            return
+        target = s.target.id if isinstance(s.target, ir.Name) else "the target"
+        kind = "Python " + value.kind if isinstance(value, Weak) else str(value)
+        shown = repr(const) if isinstance(value, Weak) and const is not None else "..."
+        raise CompileError(
+            s.value.loc,
+            f"the annotation makes `{target}` {declared} on the device, but Python does not convert annotated "
+            f"values: on the Python path it holds this {kind} value unchanged",
+            f"convert the value, which Python does too: `{target} = {declared}({shown})`",
+        )
+
+    def number_into_typed_local(self, name: str, value: Weak, node: ir.Expr, merged: Scalar) -> None:
+        """``v = 0`` where ``v`` holds an i32 elsewhere (``v = sh[lane]`` in another branch): the device
+        keeps an i32, the Python path the Python number, as ``sh[lane] if c else 0`` chooses: the value
+        follows the literal rule at each use of ``v`` (literals.py). A literal the type cannot hold
+        exactly is refused; a number computed at run time is tracked with its value unknown (integers
+        the type cannot hold raise on every path when converted)."""
+        if merged.kind == "b" or merged == value.storage:
+            return
+        const = self.tf.consts.get(node.nid)
+        if const is not None and not rules.holds_exactly(merged, value, const):
+            first = self.assigned.get(name)
+            raise CompileError(
+                node.loc,
+                f"`{name}` holds {_a(merged)} elsewhere, which cannot hold the Python {value.kind} {const!r} exactly",
+                f"write it as the variable's type, as Python would compute it: `{name} = {merged}({const!r})`",
+                [Note(first, f"`{name}` is first assigned here")] if first and first.line != node.loc.line else [],
+            )
+        self.either_literals[node.nid] = (value, RUNTIME if const is None else const, node.loc)
 
     def note_either_literal(
         self, e: ir.Expr, operands: list[ir.Expr], types: list[Type], result: Type, consts: dict[int, object]
@@ -206,3 +244,8 @@ class EitherLiteralChecker:
             else "convert the literal where it is chosen (i32(0), f32(0.5)), or only store, compare, test, index "
             "with, convert it or combine it with NumPy numbers",
         )
+
+
+def _a(t: Type) -> str:
+    """``an f32``, ``a u8``: the type with its article."""
+    return f"{'an' if str(t)[0] in 'aefhilmnorsx' else 'a'} {t}"

@@ -45,9 +45,9 @@ PACKAGES = [ROOT / "benchmarks/bench_kernels/bench_kernels", ROOT / "example_pro
 
 def build(out: Path) -> None:
     """The packages with their compiled kernels, as their wheels hold them."""
-    from hatch_hybrid.backend.host.targets import DEFAULT_TARGETS
     from hatch_hybrid.hook.artifacts import write_package_artifacts
     from hatch_hybrid.pipeline import Options, compile_packages
+    from hatch_hybrid.targets.host.cpus import DEFAULT_TARGETS
 
     for src in PACKAGES:
         shutil.copytree(src, out / src.name)

@@ -6,8 +6,6 @@ kernels, which :mod:`.hook.plugin` turns into wheel contents.
 
 from __future__ import annotations
 
-import base64
-import dataclasses
 import hashlib
 import os
 import time
@@ -20,23 +18,17 @@ import llvmlite
 from hybrid_runtime.structs import dtype_to_json
 
 from . import __version__, ir
-from .backend.host import driver as host_driver
-from .backend.host import emit as host_emit
-from .backend.host.targets import TARGETS, entry_symbol
-from .backend.ptx.cubin import assemble, find_ptxas, ptxas_version
-from .backend.ptx.emit import emit_ptx
-from .backend.ptx.optimize import data_layout, optimise
 from .cache import Dependency, KernelCache, dependencies
 from .errors import CompileError, LintWarning, debug_enabled
 from .frontend import factories
 from .frontend.discover import EnumSym, KernelDecl, ModuleIndex, ModuleSym
 from .lint import LintSettings, from_json, lint_kernel, select, to_json
 from .lower.abi import INDEX32_SUFFIX
-from .lower.function import ModuleLowerer
-from .lower.host import NativeUnsupported
-from .lower.host_context import CTX_WORDS, EXCHANGE_BYTES
-from .lower.lineinfo import LineInfo
-from .lower.printing import DEFAULT_PRINT_BUFFER
+from .targets.base import KernelJob, Target
+from .targets.host.target import HostCode, HostTarget
+from .targets.ptx.cubin import find_ptxas, ptxas_version
+from .targets.ptx.target import PtxCode, PtxTarget
+from .targets.wgsl.target import WgslCode, WgslTarget
 from .typecheck.program import Program
 from .typecheck.typed import TypedFunction
 from .typecheck.user_types import annotation_typevar
@@ -83,6 +75,8 @@ class CompiledKernel:
     llvm_ir: str = ""
     optimised_ir: dict[str, str] = field(default_factory=dict)
     factory: dict[str, Any] | None = None  # a kernel factory's call: its site and closure (frontend.factories)
+    wgsl: WgslCode | None = None  # the WebGPU shader (None: not asked for, or not built: see not_built)
+    not_built: dict[str, str] = field(default_factory=dict)  # target -> why the kernel is not built for it
 
     @property
     def writes(self) -> list[str]:
@@ -114,6 +108,10 @@ class CompiledKernel:
             entry["cpu"] = self.cpu.manifest_entry(self.symbol)
         if self.factory is not None:
             entry["factory"] = self.factory
+        if self.wgsl is not None:
+            entry["wgsl"] = {"file": f"{self.symbol}.wgsl", **self.wgsl.manifest_entry()}
+        elif "wgsl" in self.not_built:
+            entry["wgsl"] = {"unsupported": self.not_built["wgsl"]}
         return entry
 
     def cache_entry(self) -> dict[str, Any]:
@@ -130,6 +128,8 @@ class CompiledKernel:
             "deps": self.deps,
             "source_hash": self.source_hash,
             "cpu": self.cpu.cache_entry() if self.cpu is not None else None,
+            "wgsl": self.wgsl.cache_entry() if self.wgsl is not None else None,
+            "not_built": self.not_built,
             "lints": self.lint_entries,
         }
 
@@ -149,56 +149,10 @@ class CompiledKernel:
             [tuple(d) for d in entry["deps"]],
             entry["source_hash"],
             cpu=HostCode.from_cache(entry["cpu"]) if entry.get("cpu") is not None else None,
+            wgsl=WgslCode.from_cache(entry["wgsl"]) if entry.get("wgsl") is not None else None,
+            not_built=entry.get("not_built", {}),
             cached=True,
         )
-
-
-@dataclass
-class HostCode:
-    """A kernel's native CPU code: an object file per target (linked per package by the hook), or
-    why the kernel cannot run natively (it then runs through its Python function)."""
-
-    objects: dict[str, bytes] = field(default_factory=dict)  # target (or "target/level") -> object file
-    frame_bytes: int = 0  # per thread, for kernels whose threads meet at barriers: context and locals
-    exchange_bytes: int = 0  # per thread, for kernels with warp calls: the warp exchange buffers
-    shared_bytes: int = 0  # static shared memory per block
-    barriers: bool = False  # threads meet (barriers, warp calls)
-    state_machine: str = ""  # threads meet where loops over threads cannot run them: why (lower.fission_plan)
-    libm: list[str] = field(default_factory=list)  # C library functions called
-    checks: list[dict[str, Any]] = field(default_factory=list)  # sites of failed checks (assert, bounds)
-    prints: dict[str, Any] = field(default_factory=dict)  # print() sites and buffer bytes (lower.printing)
-    unsupported: str = ""
-    sanitize: dict[str, Any] = field(default_factory=dict)  # the sanitized entry's manifest entry ({}: none)
-
-    def manifest_entry(self, symbol: str) -> dict[str, Any]:
-        if self.unsupported:
-            return {"unsupported": self.unsupported}
-        entry: dict[str, Any] = {
-            "symbol": symbol,
-            "frame_bytes": self.frame_bytes,
-            "shared_bytes": self.shared_bytes,
-            "barriers": self.barriers,
-        }
-        if self.state_machine:
-            entry["state_machine"] = self.state_machine
-        if self.exchange_bytes:
-            entry["exchange_bytes"] = self.exchange_bytes
-        if self.checks:
-            entry["checks"] = self.checks
-        if self.prints:
-            entry["prints"] = self.prints
-        if self.sanitize:
-            entry["sanitize"] = self.sanitize
-        return entry
-
-    def cache_entry(self) -> dict[str, Any]:
-        objects = {t: base64.b64encode(blob).decode() for t, blob in self.objects.items()}
-        return {**dataclasses.asdict(self), "objects": objects}
-
-    @classmethod
-    def from_cache(cls, entry: dict[str, Any]) -> HostCode:
-        objects = {t: base64.b64decode(blob) for t, blob in entry["objects"].items()}
-        return cls(**{**entry, "objects": objects})
 
 
 def _param_entry(program: Program, p: ir.Param, t: Type, written: bool, module: str) -> dict[str, Any]:
@@ -251,6 +205,7 @@ class Options:
     cpu: list[str] = field(default_factory=list)  # host targets to compile native CPU code for
     cpu_checks: bool = False  # bounds checks on every array access of native CPU code
     cpu_sanitize: bool = True  # native CPU code: each kernel's sanitized entry too (launch(sanitize=True))
+    wgsl: bool = False  # the WebGPU shader too (device="wgpu": Vulkan, Metal, Direct3D 12)
     lineinfo: bool = True  # .file/.loc directives in the PTX (and cubins): Python lines in profilers
     lints: LintSettings = field(default_factory=LintSettings)  # how lint findings are reported
     cache: KernelCache = field(default_factory=lambda: KernelCache(None))
@@ -267,6 +222,16 @@ class Options:
                 "pip install nvidia-cuda-nvcc-cu12 in the build environment, set $HYBRID_PTXAS, or set cubin = false",
             )
         return found
+
+    def targets(self) -> list[Target]:
+        """The targets to build, in order: NVIDIA first (its lowering's sites are the kernel's), then the
+        native CPU, then WebGPU."""
+        targets: list[Target] = [PtxTarget(self.archs, self.ptxas(), self.lineinfo)]
+        if self.cpu:
+            targets.append(HostTarget(self.cpu, self.cpu_checks, self.cpu_sanitize, self.dump_dir))
+        if self.wgsl:
+            targets.append(WgslTarget())
+        return targets
 
 
 KERNEL_OPTIONS = {"fastmath": bool, "debug": bool, "specialize": dict, "print_buffer": int}
@@ -300,14 +265,13 @@ def compile_kernel(program: Program, decl: KernelDecl, options: Options) -> list
 
 def _compile_variant(program: Program, decl: KernelDecl, options: Options, typevars: dict[str, Type]) -> CompiledKernel:
     start = time.perf_counter()
+    targets = options.targets()
     ptxas = options.ptxas()
     machine_code = ptxas_version(ptxas) if ptxas is not None else ""
     variant = {name.rsplit(".", 1)[-1]: str(t) for name, t in typevars.items()}
     key_options = {**decl.options, "variant": variant} if variant else decl.options
-    targets = options.archs + [f"cpu:{t}" for t in options.cpu] + (["cpu-checks"] if options.cpu_checks else [])
-    targets += [] if options.cpu_sanitize else ["no-cpu-sanitize"]
-    targets += [] if options.lineinfo else ["no-lineinfo"]
-    key = options.cache.key(decl.qualname, key_options, targets, machine_code, COMPILER_ID)
+    key_targets = [part for target in targets for part in target.cache_key()]
+    key = options.cache.key(decl.qualname, key_options, key_targets, machine_code, COMPILER_ID)
     entry = options.cache.load(key, program.index)
     if entry is not None:
         result = CompiledKernel.from_cache(decl, entry)
@@ -315,9 +279,7 @@ def _compile_variant(program: Program, decl: KernelDecl, options: Options, typev
         result.seconds = time.perf_counter() - start
         return result
     try:
-        result = _compile(program, decl, options, ptxas, typevars)
-        if options.cpu:
-            result.cpu = _compile_host(program, decl, result, options)
+        result = _compile(program, decl, targets, typevars)
     except CompileError as exc:
         if exc.loc is None:  # e.g. libdevice missing: say which kernel needed it
             raise CompileError(decl.loc, f"kernel `{decl.label}`: {exc.message}", exc.hint) from None
@@ -337,9 +299,8 @@ def _compile_variant(program: Program, decl: KernelDecl, options: Options, typev
     return result
 
 
-def _compile(
-    program: Program, decl: KernelDecl, options: Options, ptxas: str | None, typevars: dict[str, Type]
-) -> CompiledKernel:
+def _compile(program: Program, decl: KernelDecl, targets: list[Target], typevars: dict[str, Type]) -> CompiledKernel:
+    """Type-check the kernel once, then build it for every target that supports what it uses."""
     typed = program.check_kernel(decl, typevars)
     reached = _reached(typed)
     deps = dependencies(
@@ -349,167 +310,46 @@ def _compile(
         _param_entry(program, p, t, i in typed.writes, decl.module)
         for i, (p, t) in enumerate(zip(typed.fn.params, typed.arg_types))
     ]
-    lowerer = ModuleLowerer(
-        decl.qualname,
-        data_layout(),
-        decl.options.get("fastmath", False),
-        decl.options.get("debug", False),
-        print_buffer=decl.options.get("print_buffer", DEFAULT_PRINT_BUFFER),
-    )
-    if options.lineinfo:
-        lowerer.lines = LineInfo(lowerer.module, lambda module: installed_path(program, module), decl.module)
-    index32 = any(isinstance(t, ArrayT) for t in typed.arg_types)
     try:
         lints = lint_kernel(typed, reached, decl.options.get("fastmath", False))
     except Exception:  # lints advise; a failure of theirs must not fail a build that compiles
         if debug_enabled():
             raise
         lints = []
-    lowerer.lower_kernel(typed, index32=index32)
-    llvm_ir = lowerer.text()
     result = CompiledKernel(
         decl,
         typed.symbol,
         params,
         typed.uses_barrier,
         variant={name.rsplit(".", 1)[-1]: str(t) for name, t in typevars.items()},
-        index32=index32,
-        checks=[_site_entry(program, site) for site in lowerer.checks.sites],
-        prints=_print_entry(program, lowerer),
         deps=deps,
         source_hash=source_hash(deps),
         typed=typed,
-        llvm_ir=llvm_ir,
         lints=lints,
         lint_entries=[to_json(w, {tf.fn.loc.file: tf.fn.module for tf in reached}) for w in lints],
     )
-    for arch in options.archs:
-        entries = {typed.symbol, typed.symbol + INDEX32_SUFFIX} if index32 else {typed.symbol}
-        mod = optimise(llvm_ir, entries, arch, bool(lowerer.libdevice))
-        result.optimised_ir[arch] = str(mod)
-        result.ptx[arch] = emit_ptx(mod, arch)
-        if ptxas is not None:
-            cubin = assemble(result.ptx[arch], arch, decl.qualname, ptxas, options.lineinfo)
-            if cubin is not None:
-                result.cubin[arch] = cubin
+    job = KernelJob(program, decl, typed, reached, lambda module: installed_path(program, module))
+    for target in targets:
+        reason = target.unsupported(job)
+        if reason is not None:
+            result.not_built[target.name] = reason
+            continue
+        code = target.build(job)
+        if isinstance(code, PtxCode):
+            result.ptx, result.cubin, result.index32 = code.ptx, code.cubin, code.index32
+            result.checks, result.prints = code.checks, code.prints
+            result.llvm_ir, result.optimised_ir = code.llvm_ir, code.optimised_ir
+        elif isinstance(code, HostCode):
+            result.cpu = code
+        elif isinstance(code, WgslCode):
+            result.wgsl = code
     return result
-
-
-def _compile_host(program: Program, decl: KernelDecl, result: CompiledKernel, options: Options) -> HostCode:
-    """Native CPU code for each target in ``options.cpu``: the typed IR lowered once for the host,
-    then optimised and emitted per target (and per CPU level); with ``options.cpu_sanitize`` also the
-    kernel's sanitized entry (:mod:`hatch_hybrid.lower.sanitize`), baseline level only."""
-    typed = result.typed
-    assert typed is not None
-    try:
-        code, lowerer = _lower_host(program, decl, typed, options, sanitize=False)
-    except NativeUnsupported as exc:
-        return HostCode(unsupported=str(exc))
-    levels = sorted({level for t in options.cpu for level, _ in TARGETS[t].levels})
-    symbols = {level: entry_symbol(typed.symbol, level) for level in ["", *levels]}
-    for symbol in symbols.values():
-        _add_host_entry(lowerer, typed, symbol, code.frame_bytes, sanitize=False)
-    sanitized: ModuleLowerer | None = None
-    if options.cpu_sanitize:
-        san, sanitized = _lower_host(program, decl, typed, options, sanitize=True)
-        code.sanitize = san.manifest_entry(typed.symbol + SANITIZED_SUFFIX)
-        code.sanitize.update(
-            yields=list(sanitized.yield_sites),
-            shared=[_site_entry(program, site) for _, site in sorted(sanitized.shared_arrays.items())],
-            shared_granule=_granule(sanitized.shared_items),
-        )
-        _add_host_entry(sanitized, typed, typed.symbol + SANITIZED_SUFFIX, san.frame_bytes, sanitize=True)
-    text = lowerer.text()
-    if options.dump_dir is not None:
-        options.dump_dir.mkdir(parents=True, exist_ok=True)
-        (options.dump_dir / f"{typed.symbol}.host.ll").write_text(text)
-    for target in options.cpu:
-        for level in ["", *(level for level, _ in TARGETS[target].levels)]:
-            mod = host_emit.optimise(text, {symbols[level]}, target, level)
-            key = f"{target}/{level}" if level else target
-            if options.dump_dir is not None:
-                (options.dump_dir / f"{typed.symbol}.{key.replace('/', '.')}.opt.ll").write_text(str(mod))
-            code.objects[key] = host_emit.emit_object(mod, target, level)
-        if sanitized is not None:
-            mod = host_emit.optimise(sanitized.text(), {typed.symbol + SANITIZED_SUFFIX}, target)
-            code.objects[f"{target}/{SANITIZED_SUFFIX}"] = host_emit.emit_object(mod, target)
-    return code
-
-
-SANITIZED_SUFFIX = "__san"  # a kernel's sanitized entry: its symbol and this (its object: "target/__san")
-
-
-def _lower_host(
-    program: Program, decl: KernelDecl, typed: TypedFunction, options: Options, sanitize: bool
-) -> tuple[HostCode, ModuleLowerer]:
-    """The kernel lowered for the host (raises NativeUnsupported), and what its manifest entry says."""
-    lowerer = ModuleLowerer(
-        decl.qualname,
-        host_emit.data_layout(options.cpu[0]),
-        decl.options.get("fastmath", False),
-        decl.options.get("debug", False) or options.cpu_checks or sanitize,
-        host_triple=TARGETS[options.cpu[0]].triple,
-        print_buffer=decl.options.get("print_buffer", DEFAULT_PRINT_BUFFER),
-        sanitize=sanitize,
-    )
-    lowerer.lower_host_kernel(typed)
-    # a thread's context, then its locals (kernels whose threads meet at barriers)
-    if lowerer.fission:  # per thread: the slots of the locals that cross meeting points
-        frame_bytes = lowerer.frame_bytes
-    else:
-        frame_bytes = CTX_WORDS * 8 + lowerer.frame_bytes if typed.uses_barrier else 0
-    code = HostCode(
-        frame_bytes=frame_bytes,
-        exchange_bytes=EXCHANGE_BYTES if lowerer.warp_calls else 0,
-        shared_bytes=lowerer.shared_bytes,
-        barriers=typed.uses_barrier,
-        state_machine=lowerer.fission_reason if typed.uses_barrier and not lowerer.fission else "",
-        libm=sorted(lowerer.libdevice),
-        checks=[_site_entry(program, site) for site in lowerer.checks.sites],
-        prints=_print_entry(program, lowerer),
-    )
-    return code, lowerer
-
-
-def _add_host_entry(
-    lowerer: ModuleLowerer, typed: TypedFunction, symbol: str, frame_bytes: int, sanitize: bool
-) -> None:
-    kernel = lowerer.functions[typed.symbol]
-    host_driver.add_entry(
-        lowerer.module,
-        typed,
-        kernel,
-        symbol,
-        frame_bytes,
-        lowerer.ctx_reads,
-        lowerer.warp_calls,
-        lowerer.fission,
-        sanitize,
-    )
-
-
-def _granule(items: set[int]) -> int:
-    """The bytes of the sanitizer's shadow cells of shared memory: the smallest item of a shared array
-    (1 for struct items, whose fields may be smaller)."""
-    small = min(items, default=16)
-    return small if small & (small - 1) == 0 else 1
 
 
 def installed_path(program: Program, module: str) -> str:
     """A module's file as installed, relative to site-packages (``mypkg/kernels.py``): no build paths."""
     info = program.index.module(module)
     return "/".join(info.file_module.split(".")) + ("/__init__.py" if info.is_package else ".py")
-
-
-def _site_entry(program: Program, site: dict[str, Any]) -> dict[str, Any]:
-    """A check site for the manifest: the file relative to its package root (no build paths)."""
-    return {**site, "file": installed_path(program, str(site["module"]))}
-
-
-def _print_entry(program: Program, lowerer: ModuleLowerer) -> dict[str, Any]:
-    """The kernel's print() sites and the bytes of its print buffer ({} when it never prints)."""
-    sites = lowerer.prints.sites
-    return {"sites": [_site_entry(program, s) for s in sites], "bytes": lowerer.prints.capacity} if sites else {}
 
 
 def dump(result: CompiledKernel, directory: Path) -> None:
@@ -537,11 +377,12 @@ def needs_libdevice(packages: Iterable[Path]) -> bool:
     """Does any kernel of these packages call into libdevice? (Type-checks and lowers, no LLVM passes.)"""
     index = index_packages(packages)
     program = Program(index)
+    ptx = PtxTarget([], None, lineinfo=False)
     for decl in index.kernels():
         for typevars in program.variants(decl):
-            lowerer = ModuleLowerer(decl.qualname, data_layout())
-            lowerer.lower_kernel(program.check_kernel(decl, typevars))
-            if lowerer.libdevice:
+            typed = program.check_kernel(decl, typevars)
+            job = KernelJob(program, decl, typed, [typed], lambda module: installed_path(program, module))
+            if ptx.lowerer(job).libdevice:
                 return True
     return False
 

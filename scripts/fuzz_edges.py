@@ -178,10 +178,10 @@ def build_package(out: Path, seed: int, start: int, count: int, archs: list[str]
     build them as one package, ``out/fz<seed>_<start>`` (as a wheel's build writes it): (built, refused)."""
     from hybrid_runtime.native import host_target
 
-    from hatch_hybrid.backend.host.link import have_zig
     from hatch_hybrid.errors import CompileError
     from hatch_hybrid.hook.artifacts import write_package_artifacts
     from hatch_hybrid.pipeline import Options, compile_packages
+    from hatch_hybrid.targets.host.link import have_zig
 
     gen = Gen(random.Random(f"{seed}/{start}"))  # the same kernels however packages are shared out
     scratch = Path(tempfile.mkdtemp())

@@ -5,7 +5,7 @@
 Every import counts: at module level, under ``if TYPE_CHECKING:`` and inside functions. Layers, top
 to bottom (an import may go to the same layer or a lower one):
 
-    cli, __main__, hook  ->  pipeline, cache  ->  backend  ->  lower, lint  ->  typecheck  ->  frontend
+    cli, __main__, hook  ->  pipeline, cache  ->  targets  ->  lower, lint  ->  typecheck  ->  frontend
     ->  ir, types, errors (and the package's own ``__init__``, which holds the version)
 """
 
@@ -25,7 +25,7 @@ LAYERS: list[tuple[str, int]] = [
     ("hook", 6),
     ("pipeline", 5),
     ("cache", 5),
-    ("backend", 4),
+    ("targets", 4),
     ("lower", 3),
     ("lint", 3),
     ("typecheck", 2),

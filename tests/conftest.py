@@ -19,10 +19,10 @@ import numpy as np
 import pytest
 from hybrid_runtime.native import host_target
 
-from hatch_hybrid.backend.host.link import have_zig
 from hatch_hybrid.cache import KernelCache
 from hatch_hybrid.hook.artifacts import write_package_artifacts
 from hatch_hybrid.pipeline import CompiledKernel, Options, compile_packages
+from hatch_hybrid.targets.host.link import have_zig
 
 TEST_ARCHS = ["sm_70", "sm_90"]
 #: Native CPU code for this machine in every package the tests build (device="cpu" runs it).
@@ -65,7 +65,7 @@ def same_bits(a: np.ndarray, b: np.ndarray) -> bool:
 
 def find_ptxas() -> str | None:
     """The ptxas the build would use for cubin = true (the pip package's, else PATH)."""
-    from hatch_hybrid.backend.ptx.cubin import find_ptxas as build_ptxas
+    from hatch_hybrid.targets.ptx.cubin import find_ptxas as build_ptxas
 
     return build_ptxas(search_path=True)
 
@@ -99,10 +99,10 @@ class Built:
 @pytest.fixture
 def build(tmp_path: Path, request: pytest.FixtureRequest):
     """``build(source, **other_modules)``: write a package, compile its kernels (ptxas checks every PTX),
-    embed the artifacts next to it as a wheel would, and import it."""
+    embed the artifacts next to it as a wheel would, and import it (``wgsl=True``: WebGPU shaders too)."""
     created: list[str] = []
 
-    def _build(source: str, archs: list[str] = TEST_ARCHS, **modules: str) -> Built:
+    def _build(source: str, archs: list[str] = TEST_ARCHS, wgsl: bool = False, **modules: str) -> Built:
         name = f"hk{next(_counter)}_{request.node.name.split('[')[0][:30]}".replace("-", "_")
         root = tmp_path / "src"
         pkg = root / name
@@ -111,7 +111,7 @@ def build(tmp_path: Path, request: pytest.FixtureRequest):
         (pkg / "kern.py").write_text(textwrap.dedent(source))
         for mod, text in modules.items():
             (pkg / f"{mod}.py").write_text(textwrap.dedent(text))
-        kernels = compile_packages([pkg], options=Options(list(archs), cubin=False, cpu=HOST_TARGETS))
+        kernels = compile_packages([pkg], options=Options(list(archs), cubin=False, cpu=HOST_TARGETS, wgsl=wgsl))
         for k in kernels:
             for arch, text in k.ptx.items():
                 assemble(text, arch, tmp_path)
@@ -179,17 +179,17 @@ def imported_package(root: Path, name: str) -> Iterator[ModuleType]:
 @pytest.fixture(autouse=True)
 def every_ptx_goes_through_ptxas(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory):
     """Whatever PTX a test makes in this process, ptxas must accept."""
-    from hatch_hybrid import pipeline
+    from hatch_hybrid.targets.ptx import target as ptx_target
 
     produced: list[tuple[str, str]] = []
-    real = pipeline.emit_ptx
+    real = ptx_target.emit_ptx
 
     def recording(module, arch):  # type: ignore[no-untyped-def]
         text = real(module, arch)
         produced.append((text, arch))
         return text
 
-    monkeypatch.setattr(pipeline, "emit_ptx", recording)
+    monkeypatch.setattr(ptx_target, "emit_ptx", recording)
     yield
     if produced:
         tmp = tmp_path_factory.mktemp("ptxas")
@@ -221,6 +221,13 @@ def project_wheels(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return house
 
 
+def has_wgpu() -> bool:
+    """A WebGPU adapter through the wgpu package (lavapipe's Vulkan on the CPU counts)."""
+    from hybrid_runtime import wgpu_device
+
+    return wgpu_device.available()
+
+
 def has_gpu() -> bool:
     from hybrid_runtime import cuda_available
 
@@ -228,6 +235,11 @@ def has_gpu() -> bool:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if any("wgpu" in item.keywords for item in items) and not has_wgpu():
+        skip_wgpu = pytest.mark.skip(reason="no WebGPU adapter (pip install wgpu; apt install mesa-vulkan-drivers)")
+        for item in items:
+            if "wgpu" in item.keywords:
+                item.add_marker(skip_wgpu)
     if any("gpu" in item.keywords for item in items) and not has_gpu():
         skip = pytest.mark.skip(reason="no CUDA GPU and driver on this machine")
         for item in items:

@@ -364,12 +364,12 @@ def test_syntax_error_is_reported_with_location(tmp_path):
 
 
 def test_internal_errors_do_not_leak_compiler_frames(tmp_path, monkeypatch):
-    from hatch_hybrid import pipeline
+    from hatch_hybrid.targets.ptx import target as ptx_target
 
     def broken(*args, **kwargs):
         raise KeyError("boom")
 
-    monkeypatch.setattr(pipeline, "optimise", broken)
+    monkeypatch.setattr(ptx_target, "optimise", broken)
     err = _compile_ok_kernel(tmp_path)
     assert "internal compiler error while compiling kernel `k`" in str(err)
     assert "HYBRID_DEBUG=1" in (err.hint or "")
@@ -392,7 +392,7 @@ def _compile_ok_kernel(tmp_path: Path) -> CompileError:
 
 
 def test_missing_libdevice_names_the_kernel_and_the_fix(tmp_path, monkeypatch):
-    from hatch_hybrid.backend.ptx import libdevice
+    from hatch_hybrid.targets.ptx import libdevice
 
     monkeypatch.setattr(libdevice, "find_libdevice", lambda: None)
     libdevice.libdevice_bitcode.cache_clear()

@@ -19,12 +19,12 @@ import pytest
 from conftest import HOST_TARGETS, KERNEL_PRELUDE, TEST_ARCHS, built_package
 from hybrid_runtime import native
 
-from hatch_hybrid.backend.host import half, pool
-from hatch_hybrid.backend.host.link import link
-from hatch_hybrid.backend.host.targets import DEFAULT_TARGETS, TARGETS
 from hatch_hybrid.cache import KernelCache
 from hatch_hybrid.errors import CompileError
 from hatch_hybrid.pipeline import CompiledKernel, Options, compile_packages
+from hatch_hybrid.targets.host import half, pool
+from hatch_hybrid.targets.host.cpus import DEFAULT_TARGETS, TARGETS
+from hatch_hybrid.targets.host.link import link
 
 SOURCE = (
     KERNEL_PRELUDE

@@ -202,8 +202,8 @@ def test_build_prints_what_it_compiled(project, tmp_path, capsys):
 
 
 def test_libdevice_is_requested_only_when_kernels_need_it(project, monkeypatch):
-    from hatch_hybrid.backend.ptx import libdevice
     from hatch_hybrid.hook.plugin import HybridBuildHook
+    from hatch_hybrid.targets.ptx import libdevice
 
     monkeypatch.setattr(libdevice, "find_libdevice", lambda: None)
     root = project("kernlib")

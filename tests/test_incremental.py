@@ -172,7 +172,7 @@ def test_build_environment_gets_only_the_dependencies_kernels_reach(two_packages
 
 # ---------------------------------------------------------------------- cubins
 def test_cubins_are_embedded_and_reproducible(kernlib, tmp_path, capsys):
-    from hatch_hybrid.backend.ptx.cubin import find_ptxas
+    from hatch_hybrid.targets.ptx.cubin import find_ptxas
 
     if find_ptxas() is None:
         pytest.skip("ptxas not found")

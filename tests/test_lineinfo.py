@@ -16,10 +16,10 @@ from pathlib import Path
 import pytest
 from conftest import KERNEL_PRELUDE, ROOT, assemble, find_ptxas
 
-from hatch_hybrid.backend.ptx.cubin import assemble as ptxas_assemble
 from hatch_hybrid.cache import KernelCache
 from hatch_hybrid.lint import LintSettings
 from hatch_hybrid.pipeline import Options, compile_packages, lint_report
+from hatch_hybrid.targets.ptx.cubin import assemble as ptxas_assemble
 
 HELPERS = """
 from hybrid_runtime import f32

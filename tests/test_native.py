@@ -22,10 +22,10 @@ from conftest import HOST_TARGETS, KERNEL_PRELUDE
 from hybrid_runtime import cpu, native
 from hybrid_runtime.manifest import ManifestError, package_manifest
 
-from hatch_hybrid.backend.host.link import have_zig
-from hatch_hybrid.backend.host.targets import DEFAULT_TARGETS, TARGETS
 from hatch_hybrid.hook.artifacts import write_package_artifacts
 from hatch_hybrid.pipeline import Options, compile_packages
+from hatch_hybrid.targets.host.cpus import DEFAULT_TARGETS, TARGETS
+from hatch_hybrid.targets.host.link import have_zig
 
 ROOT = Path(__file__).resolve().parents[1]
 SHIPPED = [

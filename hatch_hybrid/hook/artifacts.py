@@ -15,11 +15,11 @@ from typing import Any
 import llvmlite.binding as llvm
 from hybrid_runtime.manifest import DIRECTORY, FILENAME, FORMAT
 
-from ..backend.host import pool
-from ..backend.host.link import link
-from ..backend.host.targets import TARGETS
 from ..cache import KernelCache
 from ..pipeline import COMPILER_ID, CompiledKernel
+from ..targets.host import pool
+from ..targets.host.cpus import TARGETS
+from ..targets.host.link import link
 
 
 def manifest(
@@ -86,6 +86,8 @@ def write_package_artifacts(
         for k in items:
             code = [(f"{k.symbol}.{arch}.ptx", k.ptx[arch].encode()) for arch in archs]
             code += [(f"{k.symbol}.{arch}.cubin", blob) for arch, blob in sorted(k.cubin.items())]
+            if k.wgsl is not None:
+                code.append((f"{k.symbol}.wgsl", k.wgsl.source.encode()))
             for name, blob in code:
                 path = directory / name
                 path.write_bytes(blob)

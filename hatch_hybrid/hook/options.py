@@ -78,7 +78,7 @@ def archs(config: Mapping[str, Any]) -> list[str]:
 
 
 def cpu_targets(config: Mapping[str, Any]) -> list[str]:
-    from ..backend.host.targets import DEFAULT_TARGETS, TARGETS
+    from ..targets.host.cpus import DEFAULT_TARGETS, TARGETS
 
     value = config.get("cpu", list(DEFAULT_TARGETS))
     if value is False:

@@ -45,15 +45,15 @@ class HybridBuildHook(BuildHookInterface):  # type: ignore[type-arg]
         (pip package nvidia-cuda-nvcc-cu12) when kernels need it and it is absent."""
         if self.target_name != "wheel":
             return []
-        from ..backend.ptx.libdevice import LIBDEVICE_PACKAGE, find_libdevice
         from ..pipeline import index_packages, needs_libdevice
+        from ..targets.ptx.libdevice import LIBDEVICE_PACKAGE, find_libdevice
 
         try:
             roots = {normalise(r) for r in index_packages(self.package_dirs()).kernel_import_roots()}
         except Exception:  # errors are reported, with their location, by initialize()
             return []
         needed = [req for req in self.metadata.core.dependencies if normalise(requirement_name(req)) in roots]
-        from ..backend.host.link import ZIG_PACKAGE, have_zig
+        from ..targets.host.link import ZIG_PACKAGE, have_zig
 
         try:
             if self.cpu_targets() and not have_zig():

@@ -3,7 +3,7 @@
 On the host every lowered function takes one hidden first parameter, a pointer to the calling
 thread's context: an array of i64 words (:data:`CTX`) holding the thread's and block's indices, the
 launch's dimensions, the block's shared memory, the launch's error slot and, for kernels whose
-threads meet at barriers, where the thread stopped. :mod:`hatch_hybrid.backend.host.driver` builds
+threads meet at barriers, where the thread stopped. :mod:`hatch_hybrid.targets.host.driver` builds
 the loops that fill it in.
 """
 
@@ -32,7 +32,7 @@ CTX = {
     "status": 22,  # the driver's record of where the thread stopped
     **{f"global_tid_{a}": 23 + k for k, a in enumerate("xyz")},  # block_idx * block_dim + thread_idx
     "print": 26,  # the launch's print buffer (see .printing)
-    "sanitizer": 27,  # sanitized launches: the sanitizer's state (backend/host/sanitize.c)
+    "sanitizer": 27,  # sanitized launches: the sanitizer's state (targets/host/sanitize.c)
     "epoch": 28,  # sanitized launches: the barriers this thread has passed in its block
 }
 CTX_WORDS = 29  # a kernel whose threads meet keeps its locals right after its context (its frame)

@@ -5,7 +5,7 @@ same typed IR with ``ModuleLowerer(sanitize=True)``: bounds checks on, threads t
 as the state machine of :mod:`.host` (so the driver knows where each thread stopped), and
 
 * every load, store and atomic of an array element calls ``hybrid_san1_access`` (``sanitize.c`` in
-  :mod:`hatch_hybrid.backend.host`) with the address, its bytes, how it is accessed, its check site,
+  :mod:`hatch_hybrid.targets.host`) with the address, its bytes, how it is accessed, its check site,
   the thread's linear index in the grid and the number of barriers it has passed in its block;
 * every ``syncthreads()`` adds one to that number before the thread stops.
 

@@ -3,6 +3,7 @@ these names when it lowers and emits kernels, and the runtime reads the code it 
 
 * GPU modules: the globals the runtime finds by name after a launch (a failed check's site and values,
   the print buffer) and the suffix of a kernel's 32-bit-index entry point.
+* WebGPU shaders: the error buffer's words (binding 1) and the uniform's fixed fields.
 * Native CPU libraries: the launch words, the i64 array the worker pool hands each block's call of a
   kernel's entry (its grid and block sizes and the addresses of its memory).
 """
@@ -13,6 +14,12 @@ ERROR_SLOT = "hybrid_error"  # i64[4] global: the failed check's site and two va
 PRINT_BUFFER = "hybrid_print"  # the print buffer global: u64 cursor, u64 dropped records, the records
 PRINT_HEADER = 16  # the bytes before the print buffer's records
 INDEX32_SUFFIX = "__i32"  # a kernel's entry point whose offsets are computed in 32 bits
+
+#: A WebGPU shader's error buffer: u32 words [site, a low, a high, b low, b high, failures]; the first
+#: failure (the one that takes the count from 0) writes the record.
+WGSL_ERROR_WORDS = 6
+#: The uniform's trailing u32 fields: the grid's size in blocks, then a word that is always 0.
+WGSL_GRID_FIELDS = ("hh_gx", "hh_gy", "hh_gz", "hh_zero")
 
 #: The launch words of a native kernel's entry, by index (``grid`` and ``block`` are three words each).
 LAUNCH = {

@@ -91,21 +91,27 @@ class ErrorSlot:
         raise self.exception(int(data[0]), int(data[1]), int(data[2]))
 
     def exception(self, site_id: int, a: int, b: int) -> BaseException:
-        site = self.sites[site_id - 1]
-        where = f"{site['file']}:{site['line']}" + (f": {site['source']}" if site.get("source") else "")
-        kind = str(site["kind"])
-        if kind == "assert":
-            return failure(self.kernel, kind, _assert_what(site.get("msg")), where)
-        if kind == "zerodiv":
-            return failure(self.kernel, kind, ZERODIV, where)
-        if kind == "slicestep":
-            return failure(self.kernel, kind, SLICESTEP, where)
-        if kind in ("overflow", "value"):
-            return failure(self.kernel, kind, str(site.get("msg")), where)
-        if kind == "convert":
-            return conversion_failure(self.kernel, str(site.get("msg")), a, b, where)
-        axis = int(kind[len("index") :])
-        return failure(self.kernel, "index", f"index {a} is out of bounds for axis {axis} with size {b}", where)
+        return site_exception(self.kernel, self.sites, site_id, a, b)
+
+
+def site_exception(kernel: str, sites: list[dict[str, Any]], site_id: int, a: int, b: int) -> BaseException:
+    """The exception for a failed device-side check: site ``site_id`` (from 1) of ``sites``, and the two
+    values it recorded (CUDA's error slot and WebGPU's error buffer hold the same record)."""
+    site = sites[site_id - 1]
+    where = f"{site['file']}:{site['line']}" + (f": {site['source']}" if site.get("source") else "")
+    kind = str(site["kind"])
+    if kind == "assert":
+        return failure(kernel, kind, _assert_what(site.get("msg")), where)
+    if kind == "zerodiv":
+        return failure(kernel, kind, ZERODIV, where)
+    if kind == "slicestep":
+        return failure(kernel, kind, SLICESTEP, where)
+    if kind in ("overflow", "value"):
+        return failure(kernel, kind, str(site.get("msg")), where)
+    if kind == "convert":
+        return conversion_failure(kernel, str(site.get("msg")), a, b, where)
+    axis = int(kind[len("index") :])
+    return failure(kernel, "index", f"index {a} is out of bounds for axis {axis} with size {b}", where)
 
 
 #: The exceptions the CPU path raises where the device's checks fail (ValueError: a slice step of zero, or

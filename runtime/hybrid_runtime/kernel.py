@@ -120,6 +120,9 @@ class Kernel:
         if device == "cpu":  # the configured launcher's native launch
             self[blocks, threads, stream, shared_bytes].on_cpu(args)
             return
+        if device == "wgpu":
+            self.launch_wgpu(LaunchConfig.make(threads, blocks, shared_bytes), args)
+            return
         self._launch(LaunchConfig.make(threads, blocks, shared_bytes), *args, device=device, stream=stream)
 
     def bind(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, ...]:
@@ -182,6 +185,19 @@ class Kernel:
         plan = self.plan_for(target, args)
         if not plan.fast(args, plan.launch_args(config, stream_handle(stream))):
             plan.launch(config, args, stream)
+
+    def launch_wgpu(self, config: LaunchConfig, args: tuple[Any, ...]) -> None:
+        """On a WebGPU adapter (Vulkan, Metal, Direct3D 12) through the kernel's WGSL shader."""
+        from . import wgpu_device
+
+        variant = self.select_variant(args)
+        manifest, entry = self._manifest_entry(variant)
+        shader = entry.get("wgsl")
+        if shader is None or "unsupported" in shader:
+            why = shader["unsupported"] if shader else "its package was built without the wgsl target (wgsl = true)"
+            raise ValueError(f"kernel {self.qualname} has no WebGPU shader: {why}; use device='cpu' or 'cuda'")
+        params = self._cpu_params.get(variant) or self._cpu_params_of(variant)
+        wgpu_device.launch(self.qualname, manifest, entry, params, config, args)
 
     def plan_for(self, target: CudaDevice, args: tuple[Any, ...]) -> LaunchPlan:
         variant = self.select_variant(args) if len(self.variants) > 1 else 0

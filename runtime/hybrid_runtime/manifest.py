@@ -196,6 +196,15 @@ def _is_site(v: Any) -> bool:
     return isinstance(v, dict) and _is_str(v.get("file")) and _is_int(v.get("line")) and _is_str(v.get("kind"))
 
 
+def _is_field(v: Any) -> bool:
+    wgsl_types = ("i64", "u64", "i32", "u32", "f32")
+    return _is_list(v) and len(v) == 3 and _is_str(v[0]) and v[1] in wgsl_types and _is_int(v[2]) and v[2] >= 0
+
+
+def _is_binding(v: Any) -> bool:
+    return _is_dict(v) and _is_int(v.get("param")) and _is_int(v.get("binding")) and _is_bool(v.get("writes"))
+
+
 def _require(
     path: Path,
     kernel: str | None,
@@ -277,6 +286,17 @@ def _validate_entry(path: Path, kernel: str, entry: dict[str, Any], prefix: str)
         need(native, field, "barriers", _is_bool, "true or false")
         need(native, field, "checks", lambda v: _is_list(v) and all(map(_is_site, v)), "a list of check sites", True)
         need(native, field, "prints", is_prints, "print sites and a buffer size", True)
+    shader = need(entry, prefix, "wgsl", _is_dict, "an object", optional=True)
+    if shader is not None and "unsupported" not in shader:
+        field = f"{prefix}wgsl."
+        need(shader, field, "file", lambda v: _is_str(v) and is_plain_name(v), "a plain file name")
+        need(shader, field, "uniform_bytes", lambda v: _is_int(v) and v >= 16 and v % 16 == 0, "a multiple of 16")
+        need(
+            shader, field, "fields", lambda v: _is_list(v) and all(map(_is_field, v)), "a list of [name, type, offset]"
+        )
+        need(shader, field, "arrays", lambda v: _is_list(v) and all(map(_is_binding, v)), "a list of bindings")
+        need(shader, field, "checks", lambda v: _is_list(v) and all(map(_is_site, v)), "a list of check sites")
+        need(shader, field, "features", lambda v: _is_list(v) and all(map(_is_str, v)), "a list of strings")
     for code in CODE_FIELDS:
         files = need(entry, prefix, code, _is_dict, "an object", optional=code != "ptx")
         if code == "ptx" and not files:

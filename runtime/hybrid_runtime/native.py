@@ -60,7 +60,7 @@ _V4_FLAGS = {"avx512f", "avx512bw", "avx512cd", "avx512dq", "avx512vl"}  # x86-6
 
 @cache
 def cpu_levels() -> frozenset[str]:
-    """The newer CPU levels this machine runs (see hatch_hybrid.backend.host.targets)."""
+    """The newer CPU levels this machine runs (see hatch_hybrid.targets.host.cpus)."""
     found: set[str] = set()
     try:
         if sys.platform.startswith("linux"):

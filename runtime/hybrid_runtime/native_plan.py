@@ -1,7 +1,7 @@
 """Native CPU launch plans: what launching one kernel in one configuration from one thread needs,
 worked out once (the CPU's counterpart of :mod:`.plan`).
 
-A plan is one buffer holding the pool's job (``hybrid_job`` in ``hatch_hybrid/backend/host/pool.c``),
+A plan is one buffer holding the pool's job (``hybrid_job`` in ``hatch_hybrid/targets/host/pool.c``),
 the launch's error slot, the template of the launch words, the flattened parameters (8 bytes each)
 and a pointer to each (CUDA's ``kernelParams``); and the block memory of every thread that may take
 part, ``stride`` bytes each: its launch words, static then dynamic shared memory (16-byte aligned),

@@ -1,6 +1,6 @@
 """The worker pool that runs native CPU launches, and the threads it runs on.
 
-Every native library carries the same pool (``hatch_hybrid/backend/host/pool.c``): one exported
+Every native library carries the same pool (``hatch_hybrid/targets/host/pool.c``): one exported
 function runs a launch's blocks on the calling thread and on persistent worker threads, which
 take chunks of blocks from an atomic counter, spin for about 50 µs after a launch, then sleep. The
 pool of the first library loaded serves the kernels of every package (it calls each kernel's entry

@@ -34,7 +34,7 @@ _IEEE: dict[str, Callable[..., Any]] = {
 
 def _c_library() -> ctypes.CDLL:
     """The C library whose math native code calls: the process's on Linux and macOS (Python has libm
-    loaded), ucrtbase.dll on Windows (see hatch_hybrid.backend.host.link)."""
+    loaded), ucrtbase.dll on Windows (see hatch_hybrid.targets.host.link)."""
     return ctypes.CDLL("ucrtbase") if sys.platform == "win32" else ctypes.CDLL(None)
 
 

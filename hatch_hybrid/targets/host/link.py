@@ -20,7 +20,7 @@ from pathlib import Path
 
 from ...errors import CompileError
 from . import half, pool
-from .targets import TARGETS
+from .cpus import TARGETS
 
 ZIG_PACKAGE = "ziglang"
 

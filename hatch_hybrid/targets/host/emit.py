@@ -6,14 +6,14 @@ from functools import cache
 
 import llvmlite.binding as llvm
 
-from .targets import TARGETS, HostTarget
+from .cpus import TARGETS, CpuTarget
 
 
 @cache
 def target_machine(name: str, level: str = "") -> llvm.TargetMachine:
     llvm.initialize_all_targets()
     llvm.initialize_all_asmprinters()
-    t: HostTarget = TARGETS[name]
+    t: CpuTarget = TARGETS[name]
     return llvm.Target.from_triple(t.triple).create_target_machine(cpu=t.cpu_for(level), opt=3, reloc="pic")
 
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 
 @dataclass(frozen=True)
-class HostTarget:
+class CpuTarget:
     name: str  # the name in `cpu = [...]` and in the manifest
     triple: str  # LLVM's
     cpu: str  # the oldest CPU the code must run on
@@ -35,10 +35,10 @@ TARGETS = {
     t.name: t
     for t in (
         # x86-64-v2 (SSE4.2): every x86-64 CPU since 2009; the baseline of current Linux distributions
-        HostTarget("x86_64-linux", "x86_64-unknown-linux-gnu", "x86-64-v2", "x86_64-linux-gnu", "so", (), X86_LEVELS),
-        HostTarget("aarch64-linux", "aarch64-unknown-linux-gnu", "generic", "aarch64-linux-gnu", "so"),
+        CpuTarget("x86_64-linux", "x86_64-unknown-linux-gnu", "x86-64-v2", "x86_64-linux-gnu", "so", (), X86_LEVELS),
+        CpuTarget("aarch64-linux", "aarch64-unknown-linux-gnu", "generic", "aarch64-linux-gnu", "so"),
         # the C library's math functions resolve when the library is loaded into Python
-        HostTarget(
+        CpuTarget(
             "arm64-macos",
             "arm64-apple-macosx11.0.0",
             "apple-m1",
@@ -46,7 +46,7 @@ TARGETS = {
             "dylib",
             ("-Wl,-undefined,dynamic_lookup",),
         ),
-        HostTarget(
+        CpuTarget(
             "x86_64-macos",
             "x86_64-apple-macosx10.12.0",
             "x86-64-v2",
@@ -55,7 +55,7 @@ TARGETS = {
             ("-Wl,-undefined,dynamic_lookup",),
             X86_LEVELS,
         ),
-        HostTarget("x86_64-windows", "x86_64-pc-windows-gnu", "x86-64-v2", "x86_64-windows-gnu", "dll", (), X86_LEVELS),
+        CpuTarget("x86_64-windows", "x86_64-pc-windows-gnu", "x86-64-v2", "x86_64-windows-gnu", "dll", (), X86_LEVELS),
     )
 }
 DEFAULT_TARGETS = tuple(TARGETS)

@@ -18,7 +18,7 @@ from functools import cache
 from pathlib import Path
 
 from ...errors import CompileError
-from .targets import TARGETS
+from .cpus import TARGETS
 
 SOURCES = tuple(Path(__file__).with_name(name) for name in ("pool.c", "sanitize.c"))
 #: the functions the runtime and kernels call (hybrid_runtime.native_pool, lower.sanitize); the number

@@ -1,0 +1,180 @@
+"""The native CPU target: typed IR -> LLVM IR for the host -> O3 and vectorisers per CPU target and
+level -> an object file each (linked per package by the hook, :mod:`.link`); with the sanitizer on, each
+kernel's sanitized entry too (:mod:`hatch_hybrid.lower.sanitize`).
+
+In: a :class:`~..base.KernelJob`. Out: :class:`HostCode`, or why the kernel runs on the CPU through its
+Python function instead (``HostCode.unsupported``).
+"""
+
+from __future__ import annotations
+
+import base64
+import dataclasses
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ...lower.function import ModuleLowerer
+from ...lower.host import NativeUnsupported
+from ...lower.host_context import CTX_WORDS, EXCHANGE_BYTES
+from ...lower.printing import DEFAULT_PRINT_BUFFER
+from ...typecheck.typed import TypedFunction
+from ..base import Capabilities, KernelJob, Target
+from . import driver as host_driver
+from . import emit as host_emit
+from .cpus import TARGETS, entry_symbol
+
+
+@dataclass
+class HostCode:
+    """A kernel's native CPU code: an object file per target (linked per package by the hook), or
+    why the kernel cannot run natively (it then runs through its Python function)."""
+
+    objects: dict[str, bytes] = field(default_factory=dict)  # target (or "target/level") -> object file
+    frame_bytes: int = 0  # per thread, for kernels whose threads meet at barriers: context and locals
+    exchange_bytes: int = 0  # per thread, for kernels with warp calls: the warp exchange buffers
+    shared_bytes: int = 0  # static shared memory per block
+    barriers: bool = False  # threads meet (barriers, warp calls)
+    state_machine: str = ""  # threads meet where loops over threads cannot run them: why (lower.fission_plan)
+    libm: list[str] = field(default_factory=list)  # C library functions called
+    checks: list[dict[str, Any]] = field(default_factory=list)  # sites of failed checks (assert, bounds)
+    prints: dict[str, Any] = field(default_factory=dict)  # print() sites and buffer bytes (lower.printing)
+    unsupported: str = ""
+    sanitize: dict[str, Any] = field(default_factory=dict)  # the sanitized entry's manifest entry ({}: none)
+
+    def manifest_entry(self, symbol: str) -> dict[str, Any]:
+        if self.unsupported:
+            return {"unsupported": self.unsupported}
+        entry: dict[str, Any] = {
+            "symbol": symbol,
+            "frame_bytes": self.frame_bytes,
+            "shared_bytes": self.shared_bytes,
+            "barriers": self.barriers,
+        }
+        if self.state_machine:
+            entry["state_machine"] = self.state_machine
+        if self.exchange_bytes:
+            entry["exchange_bytes"] = self.exchange_bytes
+        if self.checks:
+            entry["checks"] = self.checks
+        if self.prints:
+            entry["prints"] = self.prints
+        if self.sanitize:
+            entry["sanitize"] = self.sanitize
+        return entry
+
+    def cache_entry(self) -> dict[str, Any]:
+        objects = {t: base64.b64encode(blob).decode() for t, blob in self.objects.items()}
+        return {**dataclasses.asdict(self), "objects": objects}
+
+    @classmethod
+    def from_cache(cls, entry: dict[str, Any]) -> HostCode:
+        objects = {t: base64.b64decode(blob) for t, blob in entry["objects"].items()}
+        return cls(**{**entry, "objects": objects})
+
+
+class HostTarget(Target):
+    name = "cpu"
+    stages = ("typed IR", "LLVM IR (host)", "O3 + vectorisers per CPU level", "object file", "library (zig)")
+    caps = Capabilities(shared_bytes=None)
+
+    def __init__(self, cpus: list[str], checks: bool, sanitize: bool, dump_dir: Path | None) -> None:
+        self.cpus, self.checks, self.sanitize, self.dump_dir = cpus, checks, sanitize, dump_dir
+
+    def cache_key(self) -> list[str]:
+        key = [f"cpu:{t}" for t in self.cpus] + (["cpu-checks"] if self.checks else [])
+        return key + ([] if self.sanitize else ["no-cpu-sanitize"])
+
+    def build(self, job: KernelJob) -> HostCode:
+        """Native CPU code for each CPU target: the typed IR lowered once for the host, then optimised and
+        emitted per target (and per CPU level); with ``sanitize`` also the kernel's sanitized entry,
+        baseline level only."""
+        typed = job.typed
+        try:
+            code, lowerer = self._lower(job, sanitize=False)
+        except NativeUnsupported as exc:
+            return HostCode(unsupported=str(exc))
+        levels = sorted({level for t in self.cpus for level, _ in TARGETS[t].levels})
+        symbols = {level: entry_symbol(typed.symbol, level) for level in ["", *levels]}
+        for symbol in symbols.values():
+            _add_entry(lowerer, typed, symbol, code.frame_bytes, sanitize=False)
+        sanitized: ModuleLowerer | None = None
+        if self.sanitize:
+            san, sanitized = self._lower(job, sanitize=True)
+            code.sanitize = san.manifest_entry(typed.symbol + SANITIZED_SUFFIX)
+            code.sanitize.update(
+                yields=list(sanitized.yield_sites),
+                shared=[job.site_entry(site) for _, site in sorted(sanitized.shared_arrays.items())],
+                shared_granule=_granule(sanitized.shared_items),
+            )
+            _add_entry(sanitized, typed, typed.symbol + SANITIZED_SUFFIX, san.frame_bytes, sanitize=True)
+        text = lowerer.text()
+        if self.dump_dir is not None:
+            self.dump_dir.mkdir(parents=True, exist_ok=True)
+            (self.dump_dir / f"{typed.symbol}.host.ll").write_text(text)
+        for target in self.cpus:
+            for level in ["", *(level for level, _ in TARGETS[target].levels)]:
+                mod = host_emit.optimise(text, {symbols[level]}, target, level)
+                key = f"{target}/{level}" if level else target
+                if self.dump_dir is not None:
+                    (self.dump_dir / f"{typed.symbol}.{key.replace('/', '.')}.opt.ll").write_text(str(mod))
+                code.objects[key] = host_emit.emit_object(mod, target, level)
+            if sanitized is not None:
+                mod = host_emit.optimise(sanitized.text(), {typed.symbol + SANITIZED_SUFFIX}, target)
+                code.objects[f"{target}/{SANITIZED_SUFFIX}"] = host_emit.emit_object(mod, target)
+        return code
+
+    def _lower(self, job: KernelJob, sanitize: bool) -> tuple[HostCode, ModuleLowerer]:
+        """The kernel lowered for the host (raises NativeUnsupported), and what its manifest entry says."""
+        decl, typed = job.decl, job.typed
+        lowerer = ModuleLowerer(
+            decl.qualname,
+            host_emit.data_layout(self.cpus[0]),
+            decl.options.get("fastmath", False),
+            decl.options.get("debug", False) or self.checks or sanitize,
+            host_triple=TARGETS[self.cpus[0]].triple,
+            print_buffer=decl.options.get("print_buffer", DEFAULT_PRINT_BUFFER),
+            sanitize=sanitize,
+        )
+        lowerer.lower_host_kernel(typed)
+        # a thread's context, then its locals (kernels whose threads meet at barriers)
+        if lowerer.fission:  # per thread: the slots of the locals that cross meeting points
+            frame_bytes = lowerer.frame_bytes
+        else:
+            frame_bytes = CTX_WORDS * 8 + lowerer.frame_bytes if typed.uses_barrier else 0
+        code = HostCode(
+            frame_bytes=frame_bytes,
+            exchange_bytes=EXCHANGE_BYTES if lowerer.warp_calls else 0,
+            shared_bytes=lowerer.shared_bytes,
+            barriers=typed.uses_barrier,
+            state_machine=lowerer.fission_reason if typed.uses_barrier and not lowerer.fission else "",
+            libm=sorted(lowerer.libdevice),
+            checks=[job.site_entry(site) for site in lowerer.checks.sites],
+            prints=job.print_entry(lowerer.prints.sites, lowerer.prints.capacity),
+        )
+        return code, lowerer
+
+
+SANITIZED_SUFFIX = "__san"  # a kernel's sanitized entry: its symbol and this (its object: "target/__san")
+
+
+def _add_entry(lowerer: ModuleLowerer, typed: TypedFunction, symbol: str, frame_bytes: int, sanitize: bool) -> None:
+    kernel = lowerer.functions[typed.symbol]
+    host_driver.add_entry(
+        lowerer.module,
+        typed,
+        kernel,
+        symbol,
+        frame_bytes,
+        lowerer.ctx_reads,
+        lowerer.warp_calls,
+        lowerer.fission,
+        sanitize,
+    )
+
+
+def _granule(items: set[int]) -> int:
+    """The bytes of the sanitizer's shadow cells of shared memory: the smallest item of a shared array
+    (1 for struct items, whose fields may be smaller)."""
+    small = min(items, default=16)
+    return small if small & (small - 1) == 0 else 1

@@ -1,0 +1,1135 @@
+"""Typed IR -> WGSL: one compute shader per kernel, its helpers as WGSL functions.
+
+The shader's interface (what :mod:`hybrid_runtime.wgpu_device` binds; the manifest records it):
+
+* binding 0, ``hh_p`` (uniform): the launch's numbers, 8-byte fields first: per array parameter its
+  offset, shape and strides in elements (i64), per scalar parameter its value (a boolean as u32), then
+  the grid's size in blocks (``hh_gx``, ``hh_gy``, ``hh_gz``: u32) and ``hh_zero``, always 0 (see
+  :data:`NOFMA`);
+* binding 1, ``hh_err`` (storage, only in kernels with checks): the first failed check's site id and
+  two values, as the CUDA error slot holds them;
+* bindings 2.., one storage buffer per array parameter, in parameter order.
+
+The block's shape is three pipeline-overridable constants (``hh_bx``, ``hh_by``, ``hh_bz``); WebGPU
+caps a dispatch at 65535 workgroups per dimension, so blocks are numbered linearly over a dispatch
+that may be larger than the grid, and the surplus workgroups return at once.
+
+Python ints are i64 (WGSL's ``i64``, which needs the adapter's ``shader-int64``), fixed-width integers
+wrap, integer ``//`` and ``%`` floor (a zero divisor gives 0) and shifts past the width give 0 or the
+sign, as on the other targets (:mod:`hatch_hybrid.lower.ops`). What the target cannot express with the
+same meaning raises :class:`WgslUnsupported`, and the kernel is not built for this target.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from hybrid_runtime.abi import WGSL_ERROR_WORDS
+
+from ... import ir
+from ...errors import Loc
+from ...lower.sites import SiteTable, located
+from ...typecheck.arguments import bound_nodes
+from ...typecheck.rules import GPU_INDEX
+from ...typecheck.typed import Callee, TypedFunction
+from ...types import (
+    F32,
+    NONE,
+    WEAK_INT,
+    ArrayT,
+    EnumT,
+    Scalar,
+    StructT,
+    TableT,
+    TupleT,
+    Type,
+    Weak,
+    is_float,
+    is_int,
+    storage,
+)
+
+#: The scalar types this target holds, by their WGSL names
+WGSL_SCALARS = {"boolean": "bool", "i32": "i32", "u32": "u32", "i64": "i64", "u64": "u64", "f32": "f32"}
+#: Element types of arrays in storage buffers (a boolean takes a byte in NumPy, which WGSL cannot address)
+ELEMENTS = {"i32", "u32", "i64", "u64", "f32"}
+ATOMIC_ELEMENTS = {"i32", "u32"}
+ATOMIC_FUNCS = {
+    "atomic_add": "atomicAdd",
+    "atomic_sub": "atomicSub",
+    "atomic_min": "atomicMin",
+    "atomic_max": "atomicMax",
+    "atomic_exch": "atomicExchange",
+    "atomic_and": "atomicAnd",
+    "atomic_or": "atomicOr",
+    "atomic_xor": "atomicXor",
+}
+ERROR_BINDING, FIRST_ARRAY_BINDING = 1, 2
+
+
+def number(value: Any) -> int | float | bool | None:
+    """A compile-time constant as a Python number (NumPy scalars too); None for anything else."""
+    if isinstance(value, np.generic) and value.dtype.kind in "biuf":
+        return value.item()  # type: ignore[no-any-return]
+    return value if isinstance(value, (int, float, bool)) else None
+
+
+class WgslUnsupported(Exception):
+    """The kernel uses something this target cannot run with the same meaning."""
+
+    def __init__(self, loc: Loc | None, what: str) -> None:
+        super().__init__(what)
+        self.loc, self.what = loc, what
+
+    def reason(self) -> str:
+        return f"{self.what} ({self.loc.file}:{self.loc.line})" if self.loc is not None else self.what
+
+
+def wgsl_type(t: Type, loc: Loc | None, structs: dict[str, str] | None = None) -> str:
+    """The WGSL type of values of ``t``; a struct's declaration goes into ``structs`` (by name)."""
+    if isinstance(t, StructT) and structs is not None:
+        name = "S_" + t.qualname.replace(".", "_")
+        if name not in structs:
+            members = [f"    f_{n}: {wgsl_type(ft, loc, structs)}," for n, ft in t.fields]
+            structs[name] = f"struct {name} {{\n" + "\n".join(members) + "\n}"
+        return name
+    if isinstance(t, Weak) and t.kind == "float":
+        raise WgslUnsupported(loc, "a Python float is an f64, which WebGPU shaders do not have")
+    if isinstance(t, (Scalar, Weak, EnumT)):
+        scalar = WGSL_SCALARS.get(storage(t).name)
+        if scalar is None:
+            raise WgslUnsupported(loc, f"{t} values")
+        return scalar
+    raise WgslUnsupported(loc, f"{t} values")
+
+
+@dataclass
+class ArrayRef:
+    """An array as the shader reaches it: a module-scope variable and its layout in elements."""
+
+    base: str  # the storage buffer or workgroup variable
+    elem: Scalar
+    offset: str
+    shape: list[str]
+    strides: list[str]
+    atomic: bool = False
+
+
+@dataclass
+class Interface:
+    """What the runtime needs to bind the shader: the uniform's fields and the array bindings."""
+
+    fields: list[tuple[str, str, int]] = field(default_factory=list)  # (name, WGSL type, byte offset)
+    arrays: list[dict[str, Any]] = field(default_factory=list)  # per array parameter: binding, access
+    size: int = 0  # the uniform's bytes (a multiple of 16)
+
+
+class ModuleRenderer:
+    """One kernel's shader: the entry point, the helpers it reaches (one WGSL function per helper and
+    array binding), the prelude functions they use."""
+
+    def __init__(self, kernel: TypedFunction) -> None:
+        self.kernel = kernel
+        self.functions: dict[tuple[Any, ...], str] = {}  # (typed function id, array bases) -> WGSL name
+        self.bodies: list[str] = []
+        self.prelude: dict[str, str] = {}
+        self.structs: dict[str, str] = {}
+        self.sites = SiteTable()
+        self.workgroup: list[str] = []  # module-scope shared arrays
+        self.atomic_params: set[int] = set()
+        self.interface = Interface()
+
+    def render(self) -> str:
+        tf = self.kernel
+        self.atomic_params = _atomic_targets(tf)
+        arrays: dict[str, ArrayRef] = {}
+        eight: list[tuple[str, str]] = []
+        four: list[tuple[str, str]] = []
+        bindings: list[str] = []
+        scalars: dict[str, str] = {}
+        for k, (p, t) in enumerate(zip(tf.fn.params, tf.arg_types)):
+            if isinstance(t, ArrayT):
+                elem = t.dtype
+                if not isinstance(elem, Scalar) or elem.name not in ELEMENTS:
+                    raise WgslUnsupported(p.loc, f"arrays of {elem} (this target: f32, i32, u32, i64, u64)")
+                atomic = k in self.atomic_params
+                base = f"hh_a{k}"
+                eight.append((f"{base}_off", "i64"))
+                eight += [(f"{base}_n{d}", "i64") for d in range(t.ndim)]
+                eight += [(f"{base}_s{d}", "i64") for d in range(t.ndim)]
+                arrays[p.name] = ArrayRef(
+                    base,
+                    elem,
+                    f"hh_p.{base}_off",
+                    [f"hh_p.{base}_n{d}" for d in range(t.ndim)],
+                    [f"hh_p.{base}_s{d}" for d in range(t.ndim)],
+                    atomic,
+                )
+                access = "read_write" if (k in tf.writes or atomic) else "read"
+                binding = FIRST_ARRAY_BINDING + len(self.interface.arrays)
+                inner = f"atomic<{elem.name}>" if atomic else elem.name
+                bindings.append(f"@group(0) @binding({binding}) var<storage, {access}> {base}: array<{inner}>;")
+                self.interface.arrays.append({"param": k, "binding": binding, "writes": access == "read_write"})
+            elif isinstance(t, (Scalar, Weak, EnumT)):
+                wt = wgsl_type(t, p.loc)
+                name = f"hh_v{k}"
+                (eight if wt in ("i64", "u64") else four).append((name, "u32" if wt == "bool" else wt))
+                scalars[p.name] = f"(hh_p.{name} != 0u)" if wt == "bool" else f"hh_p.{name}"
+            else:
+                raise WgslUnsupported(p.loc, f"{t} parameters")
+        four += [("hh_gx", "u32"), ("hh_gy", "u32"), ("hh_gz", "u32"), ("hh_zero", "u32")]
+        offset = 0
+        for name, wt in eight + four:
+            self.interface.fields.append((name, wt, offset))
+            offset += 8 if wt in ("i64", "u64") else 4
+        self.interface.size = (offset + 15) // 16 * 16
+        body = FunctionRenderer(self, tf, arrays, scalars, name="main").render_kernel()
+        if self.sites.sites:
+            bindings.insert(
+                0,
+                f"@group(0) @binding({ERROR_BINDING}) var<storage, read_write> hh_err: "
+                f"array<atomic<u32>, {WGSL_ERROR_WORDS}>;",
+            )
+        struct = "\n".join(f"    {name}: {wt}," for name, wt in eight + four)
+        head = [
+            "// generated by hatch-hybrid from " + tf.fn.qualname,
+            "override hh_bx: u32 = 1u;",
+            "override hh_by: u32 = 1u;",
+            "override hh_bz: u32 = 1u;",
+            *self.structs.values(),
+            f"struct HhParams {{\n{struct}\n}}",
+            "@group(0) @binding(0) var<uniform> hh_p: HhParams;",
+            *bindings,
+            "var<private> hh_tid: vec3<u32>;",
+            "var<private> hh_bid: vec3<u32>;",
+            *self.workgroup,
+        ]
+        return "\n".join(head + list(self.prelude.values()) + self.bodies + [body]) + "\n"
+
+    def helper(self, tf: TypedFunction, arrays: list[ArrayRef | None], loc: Loc) -> str:
+        """The WGSL function for a helper called with arrays at these bases."""
+        key = (id(tf), tuple(a.base if a is not None else None for a in arrays))
+        name = self.functions.get(key)
+        if name is None:
+            name = self.functions[key] = f"hh_f{len(self.functions)}_{tf.fn.name}"
+            self.bodies.append(FunctionRenderer(self, tf, {}, {}, name=name).render_helper(arrays, loc))
+        return name
+
+    def need(self, name: str, text: str) -> str:
+        self.prelude.setdefault(name, text)
+        return name
+
+
+def _atomic_targets(tf: TypedFunction) -> set[int]:
+    """The kernel's array parameters that atomics update (their buffers hold atomic elements)."""
+    found: set[int] = set()
+    params = {p.name: k for k, p in enumerate(tf.fn.params)}
+    for node in ir.walk(tf.fn):
+        callee = tf.callees.get(node.nid)
+        if (
+            isinstance(node, ir.Call)
+            and callee is not None
+            and callee.kind == "gpu"
+            and callee.name.startswith("atomic")
+        ):
+            target = node.args[0] if node.args else None
+            if isinstance(target, ir.Name) and target.id in params:
+                found.add(params[target.id])
+            else:
+                raise WgslUnsupported(node.loc, "atomics on arrays other than the kernel's parameters")
+        if isinstance(node, ir.Call) and callee is not None and callee.kind in ("helper", "method"):
+            assert callee.target is not None
+            if _atomic_targets(callee.target):
+                raise WgslUnsupported(node.loc, "atomics inside helpers")
+    return found
+
+
+class FunctionRenderer:
+    """One function's body: statements as WGSL statements, expressions through ``let`` temporaries
+    (so that ``and``/``or``, conditional expressions and checks keep Python's order of evaluation)."""
+
+    def __init__(
+        self,
+        module: ModuleRenderer,
+        tf: TypedFunction,
+        arrays: dict[str, ArrayRef],
+        scalars: dict[str, str],
+        name: str,
+    ) -> None:
+        self.m, self.tf, self.name = module, tf, name
+        self.arrays = dict(arrays)
+        self.params = dict(scalars)  # parameters read in place (kernel scalars: uniform fields)
+        self.locals: dict[str, str] = {}
+        self.lines: list[str] = []
+        self.depth = 1
+        self.temps = 0
+        self.kernel = name == "main"
+
+    def wt(self, t: Type, loc: Loc | None) -> str:
+        return wgsl_type(t, loc, self.m.structs)
+
+    # ------------------------------------------------------------- emission
+    def emit(self, line: str) -> None:
+        self.lines.append("    " * self.depth + line)
+
+    @contextmanager
+    def indented(self) -> Iterator[None]:
+        self.depth += 1
+        try:
+            yield
+        finally:
+            self.depth -= 1
+
+    def temp(self, value: str, wt: str | None = None) -> str:
+        self.temps += 1
+        name = f"t{self.temps}"
+        self.emit(f"let {name}{': ' + wt if wt else ''} = {value};")
+        return name
+
+    def var(self, wt: str, init: str | None = None) -> str:
+        self.temps += 1
+        name = f"t{self.temps}"
+        self.emit(f"var {name}: {wt}" + (f" = {init};" if init is not None else ";"))
+        return name
+
+    # ------------------------------------------------------------ functions
+    def render_kernel(self) -> str:
+        self.declare_locals()
+        self.block(self.tf.fn.body)
+        head = (
+            "@compute @workgroup_size(hh_bx, hh_by, hh_bz)\n"
+            "fn main(@builtin(local_invocation_id) hh_lid: vec3<u32>, @builtin(workgroup_id) hh_wid: vec3<u32>,\n"
+            "        @builtin(num_workgroups) hh_nwg: vec3<u32>) {\n"
+            "    let hh_l = hh_wid.x + hh_nwg.x * (hh_wid.y + hh_nwg.y * hh_wid.z);\n"
+            "    if (hh_l >= hh_p.hh_gx * hh_p.hh_gy * hh_p.hh_gz) { return; }\n"
+            "    let hh_gxy = hh_p.hh_gx * hh_p.hh_gy;\n"
+            "    hh_bid = vec3<u32>(hh_l % hh_p.hh_gx, (hh_l / hh_p.hh_gx) % hh_p.hh_gy, hh_l / hh_gxy);\n"
+            "    hh_tid = hh_lid;\n"
+        )
+        return head + "\n".join(self.lines) + "\n}\n"
+
+    def render_helper(self, arrays: list[ArrayRef | None], loc: Loc) -> str:
+        tf = self.tf
+        params: list[str] = []
+        for k, (p, t) in enumerate(zip(tf.fn.params, tf.arg_types)):
+            ref = arrays[k]
+            if isinstance(t, ArrayT):
+                assert ref is not None
+                names = [f"{p.name}_off"] + [f"{p.name}_n{d}" for d in range(t.ndim)]
+                names += [f"{p.name}_s{d}" for d in range(t.ndim)]
+                params += [f"hp_{n}: i64" for n in names]
+                self.arrays[p.name] = ArrayRef(
+                    ref.base,
+                    ref.elem,
+                    f"hp_{p.name}_off",
+                    [f"hp_{p.name}_n{d}" for d in range(t.ndim)],
+                    [f"hp_{p.name}_s{d}" for d in range(t.ndim)],
+                    ref.atomic,
+                )
+            else:
+                params.append(f"hp_{p.name}: {self.wt(t, p.loc)}")
+        if tf.mutates:
+            raise WgslUnsupported(loc, "helpers that assign to their struct parameters")
+        ret = "" if tf.return_type == NONE else f" -> {self.wt(tf.return_type, tf.fn.loc)}"
+        self.declare_locals()
+        for p, t in zip(tf.fn.params, tf.arg_types):
+            if not isinstance(t, ArrayT):
+                self.emit(f"{self.locals[p.name]} = hp_{p.name};")
+        self.block(tf.fn.body)
+        if ret and not (tf.fn.body and isinstance(tf.fn.body[-1], ir.Return)):
+            # WGSL wants a return at the end; the checker made sure that a value was returned before it
+            self.emit(f"return {self.zero(tf.return_type)};")
+        return f"fn {self.name}({', '.join(params)}){ret} {{\n" + "\n".join(self.lines) + "\n}\n"
+
+    def declare_locals(self) -> None:
+        for name, t in sorted(self.tf.locals.items()):
+            if isinstance(t, ArrayT):
+                continue  # shared and local arrays are declared where they are made; views are ArrayRefs
+            if name in self.params:
+                continue
+            wt = self.wt(t, self.tf.fn.loc)
+            self.locals[name] = f"v_{name}"
+            self.emit(f"var v_{name}: {wt};")
+
+    def zero(self, t: Type) -> str:
+        wt = self.wt(t, None)
+        if isinstance(t, StructT):
+            return f"{wt}()"
+        return "false" if wt == "bool" else f"{wt}(0)"
+
+    # ----------------------------------------------------------- statements
+    def block(self, stmts: list[ir.Stmt]) -> None:
+        for s in stmts:
+            self.stmt(s)
+
+    def stmt(self, s: ir.Stmt) -> None:
+        if isinstance(s, ir.Assign):
+            self.assign(s.target, s.value)
+        elif isinstance(s, ir.AugAssign):
+            self.aug_assign(s)
+        elif isinstance(s, ir.If):
+            self.emit(f"if ({self.condition(s.test)}) {{")
+            with self.indented():
+                self.block(s.body)
+            if s.orelse:
+                self.emit("} else {")
+                with self.indented():
+                    self.block(s.orelse)
+            self.emit("}")
+        elif isinstance(s, ir.While):
+            self.emit("loop {")
+            with self.indented():
+                self.emit(f"if (!({self.condition(s.test)})) {{ break; }}")
+                self.block(s.body)
+            self.emit("}")
+        elif isinstance(s, ir.ForRange):
+            self.for_range(s)
+        elif isinstance(s, ir.Break):
+            self.emit("break;")
+        elif isinstance(s, ir.Continue):
+            self.emit("continue;")
+        elif isinstance(s, ir.Return):
+            if s.value is None or self.tf.return_type == NONE:
+                if s.value is not None:
+                    self.expr(s.value)
+                self.emit("return;")
+            else:
+                self.emit(f"return {self.coerce(s.value, self.tf.return_type)};")
+        elif isinstance(s, ir.ExprStmt):
+            self.expr(s.value)  # what has an effect (a call, a check) is emitted as it is rendered
+        elif isinstance(s, ir.Assert):
+            ok = self.condition(s.test)
+            self.check(ok, "assert", s.loc, s.msg)
+        elif isinstance(s, ir.Pass):
+            pass
+        else:  # pragma: no cover
+            raise WgslUnsupported(s.loc, type(s).__name__)
+
+    def for_range(self, s: ir.ForRange) -> None:
+        args = [self.coerce(a, WEAK_INT) for a in s.args]
+        start, stop, step = (
+            ("0li", args[0], "1li") if len(args) == 1 else (*args[:2], args[2] if len(args) == 3 else "1li")
+        )
+        if len(args) == 3 and self.tf.consts.get(s.args[2].nid) is None:
+            raise WgslUnsupported(s.loc, "range() with a step known only at run time")
+        step_value = self.tf.consts.get(s.args[2].nid, 1) if len(args) == 3 else 1
+        stop_t = self.temp(stop, "i64")
+        counter = self.var("i64", start)
+        target = self.locals[s.target.id]
+        test = "<" if step_value > 0 else ">"
+        # Python's range: the loop variable takes each value; the counter moves on at the loop's end
+        self.emit("loop {")
+        with self.indented():
+            self.emit(f"if (!({counter} {test} {stop_t})) {{ break; }}")
+            self.emit(f"{target} = {self.convert(counter, WEAK_INT, self.tf.locals[s.target.id])};")
+            self.block(s.body)
+            self.emit(f"continuing {{ {counter} = {counter} + {step}; }}")
+        self.emit("}")
+
+    def assign(self, target: ir.Expr, value: ir.Expr) -> None:
+        tf = self.tf
+        if isinstance(target, ir.Name):
+            t = tf.locals.get(target.id)
+            if isinstance(t, ArrayT):
+                ref = self.array(value)
+                self.arrays[target.id] = ref
+                return
+            assert t is not None
+            self.emit(f"{self.locals[target.id]} = {self.coerce(value, t, 'store')};")
+            return
+        if isinstance(target, ir.Subscript):
+            base_t = tf.types[target.value.nid]
+            if not isinstance(base_t, ArrayT) or isinstance(tf.types[target.nid], ArrayT):
+                raise WgslUnsupported(target.loc, "assignment to this kind of element")
+            ref = self.array(target.value)
+            index = self.element_index(ref, target.index)
+            v = self.coerce(value, base_t.dtype, "store")
+            if ref.atomic:
+                self.emit(f"atomicStore(&{ref.base}[{index}], {v});")
+            else:
+                self.emit(f"{ref.base}[{index}] = {v};")
+            return
+        if isinstance(target, ir.TupleExpr):
+            vt = tf.types[value.nid]
+            if not isinstance(value, ir.TupleExpr) or not isinstance(vt, TupleT):
+                raise WgslUnsupported(target.loc, "unpacking a tuple value")
+            # Python evaluates every value first, then assigns left to right
+            temps = []
+            for elt, item in zip(value.elts, target.elts):
+                tt = tf.types.get(item.nid) or tf.types[elt.nid]
+                if isinstance(item, ir.Name):
+                    tt = tf.locals[item.id]
+                temps.append(self.temp(self.coerce(elt, tt, "store")))
+            for item, tmp in zip(target.elts, temps):
+                if not isinstance(item, ir.Name):
+                    raise WgslUnsupported(item.loc, "unpacking into elements")
+                self.emit(f"{self.locals[item.id]} = {tmp};")
+            return
+        if isinstance(target, ir.Attribute):
+            base, path = ir.field_path(target)
+            if not isinstance(base, ir.Name) or base.id not in self.locals:
+                raise WgslUnsupported(target.loc, "assignment to a field of this value")
+            field_t = tf.types[target.nid]
+            value_s = self.coerce(value, field_t, "store")
+            self.emit(f"{self.locals[base.id]}{''.join('.f_' + f for f in path)} = {value_s};")
+            return
+        raise WgslUnsupported(target.loc, "assignment to this target")
+
+    # ----------------------------------------------------------- checks
+    def check(self, ok: str, kind: str, loc: Loc, msg: str | None = None, values: tuple[str, ...] = ()) -> None:
+        """Unless ``ok``: record the site (and up to two i64 values) in the error buffer if it is empty,
+        then leave the function."""
+        site = located(self.tf.fn.module, loc, kind=kind)
+        if msg is not None:
+            site["msg"] = msg
+        site_id = self.m.sites.site(site)
+        self.emit(f"if (!({ok})) {{")
+        with self.indented():
+            # the first failure takes the count from 0 and fills the record (the runtime reads it after)
+            self.emit(f"if (atomicAdd(&hh_err[{WGSL_ERROR_WORDS - 1}], 1u) == 0u) {{")
+            with self.indented():
+                self.emit(f"atomicStore(&hh_err[0], {site_id}u);")
+                for k, v in enumerate(values[:2]):
+                    self.emit(f"atomicStore(&hh_err[{1 + 2 * k}], u32({v} & 4294967295li));")
+                    self.emit(f"atomicStore(&hh_err[{2 + 2 * k}], u32({v} >> 32u));")
+            self.emit("}")
+            if self.kernel or self.tf.return_type == NONE:
+                self.emit("return;")
+            else:
+                self.emit(f"return {self.zero(self.tf.return_type)};")
+        self.emit("}")
+
+    # ---------------------------------------------------------- expressions
+    def condition(self, e: ir.Expr) -> str:
+        return self.truth(self.expr(e), self.tf.types[e.nid], e.loc)
+
+    def truth(self, v: str, t: Type, loc: Loc) -> str:
+        s = storage(t) if not isinstance(t, TupleT) else None
+        if s is None:
+            raise WgslUnsupported(loc, "the truth of a tuple")
+        if s.kind == "b":
+            return v
+        if s.kind == "f":
+            return f"({v} != 0.0f)"
+        return f"({v} != {self.wt(t, loc)}(0))"
+
+    def coerce(self, e: ir.Expr, to: Type, context: str | None = None) -> str:
+        src = self.tf.types[e.nid]
+        if isinstance(to, StructT) or isinstance(src, StructT):
+            return self.expr(e)
+        if to == F32 and isinstance(e, ir.Call):
+            callee = self.tf.callees.get(e.nid)
+            if callee is not None and callee.kind == "math" and callee.name in ("sqrt", "fabs"):
+                if all(self.tf.types[a.nid] == F32 for a in e.args):
+                    fn = "sqrt" if callee.name == "sqrt" else "abs"
+                    return self.temp(f"{fn}({self.expr(e.args[0])})", "f32")
+        const = self.const_of(e)
+        if const is not None and not isinstance(to, TupleT):
+            return self.literal(const, to, e.loc)
+        value = self.expr(e)
+        if context is not None:
+            self.convert_check(value, src, to, e.loc, context)
+        return self.convert(value, src, to)
+
+    def convert_check(self, v: str, src: Type, dst: Type, loc: Loc, context: str) -> None:
+        """``MemoryLowerer.convert_checked``'s checks: where NumPy refuses a conversion, fail as it raises."""
+        if not (is_int(dst) and isinstance(src, (Scalar, Weak, EnumT))):
+            return
+        d = None if isinstance(dst, Weak) else storage(dst)  # None: a Python int
+        weak = isinstance(src, (Weak, EnumT))
+        stored = context == "store" and d is not None and (weak or d.kind == "i")
+        if is_int(src) and d is not None and (weak or stored):
+            self.int_fits(v, storage(src), d, loc)
+        elif is_int(src) and d is None and context == "cast" and storage(src).name == "u64":
+            self.int_fits(v, storage(src), storage(WEAK_INT), loc, "int")
+        elif is_float(src) and (stored or (context == "cast" and (d is None or weak))):
+            self.float_fits(v, d, loc)
+
+    def int_fits(self, v: str, s: Scalar, d: Scalar, loc: Loc, name: str | None = None) -> None:
+        have, want = np.iinfo(s.dtype), np.iinfo(d.dtype)
+        if want.min <= have.min and have.max <= want.max:
+            return
+        tests = []
+        if have.min < want.min:
+            tests.append(f"{v} >= {self.literal(int(want.min), s, loc)}")
+        if have.max > want.max:
+            tests.append(f"{v} <= {self.literal(int(want.max), s, loc)}")
+        as64 = v if s.bits == 64 else widen(v, s, storage(WEAK_INT))
+        if s.name == "u64":
+            as64 = f"bitcast<i64>({v})"
+        self.check(" && ".join(tests), "convert", loc, name or d.dtype.name, (as64, "1li" if s.kind == "u" else "0li"))
+
+    def float_fits(self, v: str, d: Scalar | None, loc: Loc) -> None:
+        """An f32 to a Python int (``d`` None: held in i64) or stored in an integer array: NaN, infinities
+        and values out of range fail (the record holds the value as f64 bits, as on the other targets)."""
+        if d is None:
+            ok = f"(abs({v}) < 9223372036854775808.0f || {v} == -9223372036854775808.0f)"
+        else:
+            info = np.iinfo(d.dtype)  # the bounds are powers of two (or 0): exact in f32
+            t = self.temp(f"trunc({v})", "f32")
+            ok = f"({t} >= {float(info.min)!r}f && {t} < {float(info.max) + 1.0!r}f)"
+        bits = self.m.need("hh_f64_bits", F64_BITS)
+        self.check(ok, "convert", loc, d.dtype.name if d else "int", (f"{bits}({v})", "2li"))
+
+    def literal(self, value: int | float | bool, t: Type, loc: Loc) -> str:
+        wt = self.wt(t, loc)
+        if wt == "bool":
+            return "true" if value else "false"
+        if wt == "f32":
+            x = np.float32(value)
+            if not np.isfinite(x):
+                bits = int(x.view(np.uint32))
+                return f"bitcast<f32>({bits}u)"
+            return f"{float(x)!r}f"  # repr: the shortest digits that read back as this f32
+        if isinstance(value, float):
+            raise WgslUnsupported(loc, "a float constant where an integer is needed")
+        bits = {"i32": 32, "u32": 32, "i64": 64, "u64": 64}[wt]
+        v = int(value) & ((1 << bits) - 1)
+        if wt in ("i32", "i64") and v >= 1 << (bits - 1):
+            v -= 1 << bits
+        suffix = {"i32": "i", "u32": "u", "i64": "li", "u64": "lu"}[wt]
+        if v == -(1 << (bits - 1)):  # the most negative value has no literal
+            return f"({wt}({v + 1}{suffix}) - {wt}(1{suffix}))"
+        return f"{wt}({v}{suffix})" if v < 0 else f"{v}{suffix}"
+
+    def convert(self, v: str, src: Type, dst: Type) -> str:
+        if isinstance(src, (TupleT, StructT)) or isinstance(dst, (TupleT, StructT)):
+            return v
+        s, d = storage(src), storage(dst)
+        if s == d:
+            return v
+        dw = self.wt(dst, None)
+        if d.kind == "b":
+            return self.truth(v, src, self.tf.fn.loc)
+        if s.kind == "b":
+            return f"select({dw}(0), {dw}(1), {v})"
+        if s.kind in "iu" and d.kind in "iu":
+            if s.bits == d.bits:
+                return f"bitcast<{dw}>({v})"
+            if s.bits > d.bits:
+                return f"{dw}({v})"  # narrowing keeps the low bits
+            return widen(v, s, d)
+        if d.kind == "f":
+            if s.bits == 64:  # naga cannot evaluate this conversion at build time: keep it to run time
+                return f"f32({v} | {s.name}(hh_p.hh_zero))"
+            return f"f32({v})"
+        # float -> int: saturating, NaN -> 0 (LLVM's fptosi.sat). WGSL clamps to the largest float below
+        # the type's maximum (2147483520 for i32), so the values from 2**bits on are set apart
+        top = 1 << (d.bits - 1 if d.kind == "i" else d.bits)
+        largest = self.literal(top - 1, dst, self.tf.fn.loc)
+        return f"select(select({dw}({v}), {largest}, {v} >= {float(top)!r}f), {dw}(0), {v} != {v})"
+
+    def expr(self, e: ir.Expr) -> str:
+        tf = self.tf
+        if tf.tables.get(e.nid) is not None:
+            raise WgslUnsupported(e.loc, "constant tables")
+        if e.nid in tf.consts and (not isinstance(e, ir.Call) or tf.callees[e.nid].kind == "cast"):
+            const = number(tf.consts[e.nid])
+            if const is not None:
+                return self.literal(const, tf.types[e.nid], e.loc)
+            raise WgslUnsupported(e.loc, f"a constant of type {type(tf.consts[e.nid]).__name__}")
+        if isinstance(e, ir.Const):
+            if e.value is None:
+                return ""
+            if isinstance(e.value, complex):
+                raise WgslUnsupported(e.loc, "complex numbers")
+            return self.literal(e.value, tf.types[e.nid], e.loc)
+        if isinstance(e, ir.Name):
+            if e.id in self.params:
+                return self.params[e.id]
+            if e.id in self.locals:
+                return self.locals[e.id]
+            raise WgslUnsupported(e.loc, f"the value of `{e.id}` here")
+        if isinstance(e, ir.Attribute):
+            base_t = tf.types[e.value.nid]
+            if isinstance(base_t, StructT):
+                return f"{self.expr(e.value)}.f_{e.attr}"
+            if isinstance(base_t, ArrayT) and e.attr == "size":
+                ref = self.array(e.value)
+                return self.temp(" * ".join(ref.shape), "i64")
+            raise WgslUnsupported(e.loc, f"`.{e.attr}` of {base_t}")
+        if isinstance(e, (ir.BinOp, ir.UnaryOp)) and e.nid in tf.callees:  # an operator method of a struct
+            operands = [e.left, e.right] if isinstance(e, ir.BinOp) else [e.operand]
+            return self.call_function(tf.callees[e.nid], operands, e.loc)
+        if isinstance(e, ir.BinOp):
+            return self.binop(e)
+        if isinstance(e, ir.UnaryOp):
+            return self.unary(e)
+        if isinstance(e, ir.Compare):
+            return self.compare(e)
+        if isinstance(e, ir.BoolOp):
+            return self.bool_op(e)
+        if isinstance(e, ir.IfExp):
+            t = tf.types[e.nid]
+            result = self.var(self.wt(t, e.loc))
+            self.emit(f"if ({self.condition(e.test)}) {{")
+            with self.indented():
+                self.emit(f"{result} = {self.coerce(e.body, t)};")
+            self.emit("} else {")
+            with self.indented():
+                self.emit(f"{result} = {self.coerce(e.orelse, t)};")
+            self.emit("}")
+            return result
+        if isinstance(e, ir.Subscript):
+            return self.subscript(e)
+        if isinstance(e, ir.Call):
+            return self.call(e)
+        raise WgslUnsupported(e.loc, f"{type(e).__name__} expressions")
+
+    def subscript(self, e: ir.Subscript) -> str:
+        base_t = self.tf.types[e.value.nid]
+        if isinstance(base_t, TupleT):
+            if isinstance(e.value, ir.Attribute) and e.value.attr == "shape":
+                ref = self.array(e.value.value)
+                k = int(self.tf.consts[e.index.nid])
+                return ref.shape[k]
+            raise WgslUnsupported(e.loc, "tuples")
+        if isinstance(base_t, TableT) or not isinstance(base_t, ArrayT):
+            raise WgslUnsupported(e.loc, f"indexing {base_t}")
+        if isinstance(self.tf.types[e.nid], ArrayT):
+            raise WgslUnsupported(e.loc, "array views")
+        ref = self.array(e.value)
+        index = self.element_index(ref, e.index)
+        if ref.atomic:
+            return self.temp(f"atomicLoad(&{ref.base}[{index}])")
+        return self.temp(f"{ref.base}[{index}]")
+
+    def array(self, e: ir.Expr) -> ArrayRef:
+        if isinstance(e, ir.Name) and e.id in self.arrays:
+            return self.arrays[e.id]
+        if isinstance(e, ir.Call):
+            callee = self.tf.callees.get(e.nid)
+            if callee is not None and callee.kind == "gpu" and callee.name in ("shared_array", "local_array"):
+                return self.static_array(e, callee)
+        raise WgslUnsupported(e.loc, "this kind of array expression")
+
+    def static_array(self, e: ir.Call, callee: Callee) -> ArrayRef:
+        t = self.tf.types[e.nid]
+        assert isinstance(t, ArrayT)
+        elem = t.dtype
+        if not isinstance(elem, Scalar) or elem.name not in WGSL_SCALARS or elem.name == "boolean":
+            raise WgslUnsupported(e.loc, f"shared arrays of {elem}")
+        shape = self.tf.consts.get(e.nid)
+        dims = list(shape) if isinstance(shape, tuple) else None
+        if dims is None:
+            raise WgslUnsupported(e.loc, "this array's shape")
+        size = 1
+        for d in dims:
+            size *= int(d)
+        strides: list[int] = []
+        acc = 1
+        for d in reversed(dims):
+            strides.insert(0, acc)
+            acc *= int(d)
+        if callee.name == "shared_array":
+            name = f"hh_sh{len(self.m.workgroup)}"
+            self.m.workgroup.append(f"var<workgroup> {name}: array<{elem.name}, {size}>;")
+        else:
+            raise WgslUnsupported(e.loc, "per-thread arrays (gpu.local_array)")
+        return ArrayRef(name, elem, "0li", [f"{d}li" for d in dims], [f"{s}li" for s in strides])
+
+    def element_index(self, ref: ArrayRef, index: ir.Expr) -> str:
+        nodes = index.elts if isinstance(index, ir.TupleExpr) else [index]
+        if len(nodes) != len(ref.shape):
+            raise WgslUnsupported(index.loc, "indexing with a tuple variable")
+        offset = ref.offset
+        for node, dim, stride in zip(nodes, ref.shape, ref.strides):
+            i = self.coerce(node, WEAK_INT)
+            if not (isinstance(node, ir.Const) and isinstance(node.value, int) and node.value >= 0):
+                i = self.temp(f"select({i}, {i} + {dim}, {i} < 0li)", "i64")  # Python's negative indices
+            offset = f"{offset} + {i} * {stride}"
+        return offset
+
+    def binop(self, e: ir.BinOp) -> str:
+        ops = self.tf.optypes[e.nid]
+        left = self.coerce(e.left, ops.left, "arith")
+        return self.binop_values(e.op, left, ops.left, e.right, ops, e.loc)
+
+    def aug_assign(self, s: ir.AugAssign) -> None:
+        """``x op= v``: the target read once (an element's index computed once, as Python indexes once)."""
+        tf = self.tf
+        ops = tf.optypes[s.nid]
+        callee = tf.callees.get(s.nid)
+        if callee is not None:
+            raise WgslUnsupported(s.loc, "augmented assignment of structs")
+        if isinstance(s.target, ir.Subscript):
+            arr_t = tf.types[s.target.value.nid]
+            assert isinstance(arr_t, ArrayT) and isinstance(arr_t.dtype, Scalar)
+            ref = self.array(s.target.value)
+            index = self.temp(self.element_index(ref, s.target.index), "i64")
+            if ref.atomic:
+                raise WgslUnsupported(s.loc, "augmented assignment of an array that atomics update")
+            current = self.temp(f"{ref.base}[{index}]")
+            result = self.binop_values(
+                s.op, self.convert(current, arr_t.dtype, ops.left), ops.left, s.value, ops, s.loc
+            )
+            self.convert_check(result, ops.result, arr_t.dtype, s.loc, "store")
+            self.emit(f"{ref.base}[{index}] = {self.convert(result, ops.result, arr_t.dtype)};")
+            return
+        if isinstance(s.target, ir.Name):
+            t = tf.locals[s.target.id]
+            current = self.convert(self.locals[s.target.id], t, ops.left)
+            result = self.binop_values(s.op, current, ops.left, s.value, ops, s.loc)
+            self.convert_check(result, ops.result, t, s.loc, "store")
+            self.emit(f"{self.locals[s.target.id]} = {self.convert(result, ops.result, t)};")
+            return
+        raise WgslUnsupported(s.loc, "augmented assignment of a field")
+
+    def binop_values(self, op: str, left: str, left_t: Type, right_node: ir.Expr, ops: Any, loc: Loc) -> str:
+        """``left op right`` with ``left`` already of ``ops.left``: Python's and NumPy's meaning."""
+        e_loc = loc
+        right = self.coerce(right_node, ops.right, "arith")
+        python_numbers = isinstance(ops.left, Weak) and isinstance(ops.right, Weak)
+        right_const = number(self.tf.consts.get(right_node.nid))
+        s = storage(ops.left)
+        wt = self.wt(ops.left, e_loc)
+        if op in ("/", "//", "%") and python_numbers and right_const is None:
+            self.check(self.truth(right, ops.right, e_loc), "zerodiv", e_loc)
+        if op in ("<<", ">>") and python_numbers and not (isinstance(right_const, int) and right_const >= 0):
+            self.check(f"{right} >= 0li", "value", e_loc, "negative shift count")
+        if s.kind == "b" and op in ("+", "*"):
+            result = f"({left} {'|' if op == '+' else '&'} {right})"
+        elif op in ("+", "-"):
+            result = f"({left} {op} {right})"
+        elif op == "*":
+            result = f"({left} * {right})"
+            if s.kind == "f":  # a product that no driver may fuse into an FMA (see wgsl_fma_barrier)
+                result = f"hh_nofma({result})"
+                self.m.need("hh_nofma", NOFMA)
+        elif op == "/":
+            if s.kind != "f":
+                raise WgslUnsupported(e_loc, "true division of integers (an f64 result)")
+            result = f"({left} / {right})"
+        elif op in ("//", "%"):
+            if s.kind == "f":
+                raise WgslUnsupported(e_loc, f"`{op}` of floats")
+            fn = self.m.need(f"hh_divmod_{wt}", divmod_fn(wt))
+            result = f"{fn}({left}, {right}).{'q' if op == '//' else 'r'}"
+        elif op == "**":
+            if s.kind == "f" and right_const == 2:
+                result = f"hh_nofma({left} * {left})"
+                self.m.need("hh_nofma", NOFMA)
+            elif s.kind in "iu":
+                if s.kind == "i" and not python_numbers and not (isinstance(right_const, int) and right_const >= 0):
+                    self.check(
+                        f"{right} >= {wt}(0)", "value", e_loc, "Integers to negative integer powers are not allowed."
+                    )
+                if python_numbers and not (isinstance(right_const, int) and right_const >= 0):
+                    raise WgslUnsupported(e_loc, "a Python int to a negative power (a float result)")
+                fn = self.m.need(f"hh_ipow_{wt}", ipow_fn(wt))
+                result = f"{fn}({left}, {right})"
+            else:
+                raise WgslUnsupported(e_loc, "float powers (pow is not correctly rounded on GPUs)")
+        elif op in ("&", "|", "^"):
+            result = f"({left} {op} {right})"
+        elif op in ("<<", ">>"):
+            rw = self.wt(ops.right, e_loc)
+            fn = self.m.need(f"hh_shift_{op == '<<'}_{wt}_{rw}", shift_fn(op, wt, rw, s.bits))
+            result = f"{fn}({left}, {right})"
+        else:  # pragma: no cover
+            raise WgslUnsupported(e_loc, f"operator {op}")
+        out = self.temp(result, wt)
+        return self.convert(out, ops.left, ops.result)
+
+    def unary(self, e: ir.UnaryOp) -> str:
+        if e.op == "not":
+            return self.temp(f"!({self.condition(e.operand)})")
+        t = self.tf.types[e.nid]
+        v = self.coerce(e.operand, t)
+        if e.op == "+":
+            return v
+        if e.op == "-":
+            s = storage(t)
+            if s.kind == "u":
+                return self.temp(f"(0u - {v})" if s.bits == 32 else f"(0lu - {v})")
+            return self.temp(f"(-{v})")
+        if e.op == "~":
+            return self.temp(f"(~{v})")
+        raise WgslUnsupported(e.loc, f"unary {e.op}")
+
+    def compare(self, e: ir.Compare) -> str:
+        result = self.var("bool", "false")
+        left_node, left = e.left, self.operand(e.left)
+        closes = 0
+        for k, (op, comp) in enumerate(zip(e.ops, e.comparators)):
+            ops = self.tf.cmptypes[(e.nid, k)]
+            right = self.operand(comp)
+            sa, sb = storage(ops.left), storage(ops.right)
+            a, b = self.value_as(left_node, left, ops.left), self.value_as(comp, right, ops.right)
+            if sa != sb:  # NumPy compares mixed integers exactly: in a type that holds both
+                if sa.kind not in "iu" or sb.kind not in "iu" or "u64" in (sa.name, sb.name):
+                    raise WgslUnsupported(e.loc, f"comparing {ops.left} with {ops.right}")
+                wide = storage(WEAK_INT)
+                a = a if sa.name == "i64" else widen(a, sa, wide)
+                b = b if sb.name == "i64" else widen(b, sb, wide)
+            ok = self.temp(f"({a} {op} {b})" if sa.kind != "f" or op != "!=" else f"!({a} == {b})", "bool")
+            if k == len(e.ops) - 1:
+                self.emit(f"{result} = {ok};")
+            else:
+                self.emit(f"if ({ok}) {{")
+                self.depth += 1
+                closes += 1
+            left, left_node = right, comp
+        for _ in range(closes):
+            self.depth -= 1
+            self.emit("}")
+        return result
+
+    def const_of(self, e: ir.Expr) -> int | float | bool | None:
+        """The value of a number known at build time (a literal, or what the checker folded)."""
+        if isinstance(e, ir.Const) and not isinstance(e.value, complex):
+            return e.value
+        callee = self.tf.callees.get(e.nid) if isinstance(e, ir.Call) else None
+        if isinstance(e, ir.Call) and (callee is None or callee.kind != "cast"):
+            return None
+        return number(self.tf.consts.get(e.nid))
+
+    def operand(self, e: ir.Expr) -> str:
+        """An operand's value ("" for a constant, which :meth:`value_as` writes in the type it is used as)."""
+        if self.const_of(e) is not None:
+            return ""
+        return self.expr(e)
+
+    def value_as(self, e: ir.Expr, value: str, to: Type) -> str:
+        if value == "":
+            const = self.const_of(e)
+            assert const is not None
+            return self.literal(const, to, e.loc)
+        return self.convert(value, self.tf.types[e.nid], to)
+
+    def bool_op(self, e: ir.BoolOp) -> str:
+        t = self.tf.types[e.nid]
+        result = self.var(self.wt(t, e.loc))
+        closes = 0
+        for k, v in enumerate(e.values):
+            value = self.coerce(v, t)
+            self.emit(f"{result} = {value};")
+            if k < len(e.values) - 1:
+                truth = self.truth(result, t, v.loc)
+                self.emit(f"if ({truth if e.op == 'or' else '!' + truth}) {{ }} else {{")
+                self.depth += 1
+                closes += 1
+        for _ in range(closes):
+            self.depth -= 1
+            self.emit("}")
+        return result
+
+    # ---------------------------------------------------------------- calls
+    def call(self, e: ir.Call) -> str:
+        tf = self.tf
+        if e.nid in tf.prints:
+            raise WgslUnsupported(e.loc, "print()")
+        callee = tf.callees[e.nid]
+        if callee.kind == "cast":
+            return self.coerce(e.args[0], tf.types[e.nid], "cast")
+        if callee.kind == "builtin":
+            return self.builtin(e, callee)
+        if callee.kind == "gpu":
+            return self.gpu(e, callee)
+        if callee.kind in ("helper", "method"):
+            nodes = bound_nodes(e, tf.call_args[e.nid])
+            if callee.kind == "method" and isinstance(e.func, ir.Attribute):
+                nodes.insert(0, e.func.value)  # the receiver is `self`
+            return self.call_function(callee, nodes, e.loc)
+        if callee.kind == "struct":
+            struct = tf.types[e.nid]
+            assert isinstance(struct, StructT)
+            given = dict(zip([n for n, _ in struct.fields], e.args)) | e.keywords
+            items = [self.coerce(given[n], ft) for n, ft in struct.fields]
+            return self.temp(f"{self.wt(struct, e.loc)}({', '.join(items)})")
+        if callee.kind == "math":
+            raise WgslUnsupported(e.loc, f"math.{callee.name} (f64, or not correctly rounded on GPUs)")
+        raise WgslUnsupported(e.loc, f"{callee.kind} calls ({callee.name})")
+
+    def call_function(self, callee: Callee, nodes: list[ir.Expr], loc: Loc) -> str:
+        target = callee.target
+        assert target is not None
+        if target.uses_barrier:
+            raise WgslUnsupported(loc, "barriers inside helpers")
+        refs: list[ArrayRef | None] = []
+        args: list[str] = []
+        for node, t in zip(nodes, target.arg_types):
+            if isinstance(t, ArrayT):
+                ref = self.array(node)
+                refs.append(ref)
+                args += [ref.offset, *ref.shape, *ref.strides]
+            else:
+                refs.append(None)
+                args.append(self.coerce(node, t))
+        name = self.m.helper(target, refs, loc)
+        call = f"{name}({', '.join(args)})"
+        if target.return_type == NONE:
+            self.emit(f"{call};")
+            return ""
+        return self.temp(call)
+
+    def builtin(self, e: ir.Call, callee: Callee) -> str:
+        t = self.tf.types[e.nid]
+        if callee.name == "len":
+            arg_t = self.tf.types[e.args[0].nid]
+            if isinstance(arg_t, ArrayT):
+                return self.array(e.args[0]).shape[0]
+            raise WgslUnsupported(e.loc, f"len() of {arg_t}")
+        if callee.name == "abs":
+            s = storage(t)
+            v = self.coerce(e.args[0], t)
+            if s.kind == "f":
+                return self.temp(f"abs({v})")
+            if s.kind == "u":
+                return v
+            return self.temp(f"select({v}, -{v}, {v} < {self.wt(t, e.loc)}(0))")
+        if callee.name in ("min", "max"):
+            if storage(t).kind == "f" or not all(isinstance(self.tf.types[a.nid], (Scalar, Weak)) for a in e.args):
+                if storage(t).kind != "f":
+                    raise WgslUnsupported(e.loc, f"{callee.name}() of these arguments")
+            values = [self.coerce(a, t) for a in e.args]
+            result = self.temp(values[0], self.wt(t, e.loc))
+            op = "<" if callee.name == "min" else ">"
+            for v in values[1:]:  # Python: keep the current value unless the next is strictly better
+                result = self.temp(f"select({result}, {v}, {v} {op} {result})")
+            return result
+        raise WgslUnsupported(e.loc, f"{callee.name}()")
+
+    def gpu(self, e: ir.Call, callee: Callee) -> str:
+        name = callee.name
+        if name in GPU_INDEX:
+            what, axis = name.rsplit("_", 1)
+            return self.temp(self.index_value(what, axis), "i64")
+        if name in ("grid", "gridsize"):
+            n = self.tf.consts[e.nid]
+            if n != 1:
+                raise WgslUnsupported(e.loc, f"cuda.{name}({n}) (a tuple)")
+            return self.temp(self.index_value("global_tid" if name == "grid" else "global_size", "x"), "i64")
+        if name == "syncthreads":
+            self.emit("storageBarrier();")
+            self.emit("workgroupBarrier();")
+            return ""
+        if name == "threadfence":
+            self.emit("storageBarrier();")
+            return ""
+        if name in ATOMIC_FUNCS or name == "atomic_cas":
+            return self.atomic(e, name)
+        if name in ("shared_array", "local_array"):
+            raise WgslUnsupported(e.loc, "a shared array outside an assignment")
+        raise WgslUnsupported(e.loc, f"gpu.{name}")
+
+    def index_value(self, what: str, axis: str) -> str:
+        size = {"x": "hh_bx", "y": "hh_by", "z": "hh_bz"}[axis]
+        grid = {"x": "hh_p.hh_gx", "y": "hh_p.hh_gy", "z": "hh_p.hh_gz"}[axis]
+
+        def i64(x: str) -> str:
+            return f"bitcast<i64>(u64({x}))"
+
+        if what == "thread_idx":
+            return i64(f"hh_tid.{axis}")
+        if what == "block_idx":
+            return i64(f"hh_bid.{axis}")
+        if what == "block_dim":
+            return i64(size)
+        if what == "grid_dim":
+            return i64(grid)
+        if what == "global_tid":
+            return f"{i64(f'hh_bid.{axis}')} * {i64(size)} + {i64(f'hh_tid.{axis}')}"
+        return f"{i64(grid)} * {i64(size)}"
+
+    def atomic(self, e: ir.Call, name: str) -> str:
+        ref = self.array(e.args[0])
+        if ref.elem.name not in ATOMIC_ELEMENTS:
+            raise WgslUnsupported(e.loc, f"atomics on {ref.elem} arrays (this target: i32, u32)")
+        index = self.element_index(ref, e.args[1])
+        elem = ref.elem
+        if name == "atomic_cas":
+            expected, value = (self.coerce(a, elem) for a in e.args[2:4])
+            return self.temp(f"atomicCompareExchangeWeak(&{ref.base}[{index}], {expected}, {value}).old_value")
+        value = self.coerce(e.args[2], elem)
+        return self.temp(f"{ATOMIC_FUNCS[name]}(&{ref.base}[{index}], {value})")
+
+
+#: An f32's value as the bits of the f64 that holds it (subnormals as zero: they never fail a check)
+F64_BITS = """fn hh_f64_bits(x: f32) -> i64 {
+    let b = bitcast<u32>(x);
+    let e = (b >> 23u) & 255u;
+    var e64 = u64(e) + 896lu;
+    if (e == 255u) { e64 = 2047lu; }
+    if (e == 0u) { e64 = 0lu; }
+    let m = select(u64(b & 8388607u) << 29u, 0lu, e == 0u);
+    return bitcast<i64>((u64(b >> 31u) << 63u) | (e64 << 52u) | m);
+}
+"""
+
+
+def widen(v: str, s: Scalar, d: Scalar) -> str:
+    """An integer widened to 64 bits by its own sign. naga extends by the target's sign (``i64(u32)``
+    sign-extends), and lavapipe miscompares values that naga's i32 -> i64 conversion made (``-7li <
+    i64(v)`` held for v = -9), so a signed source is extended by shifts of its bits."""
+    dw = d.name
+    if s.kind == "u":
+        return f"u64({v})" if dw == "u64" else f"bitcast<i64>(u64({v}))"
+    extended = f"(bitcast<i64>(u64(bitcast<u32>({v})) << 32u) >> 32u)"
+    return extended if dw == "i64" else f"bitcast<u64>{extended}"
+
+
+#: Keeps a float product from being fused with an addition into one FMA (one rounding instead of two):
+#: SPIR-V lets drivers contract unless told not to, which WGSL cannot say; an identity on the product's
+#: bits through a uniform word the runtime sets to 0 is one integer operation no compiler can see past.
+NOFMA = """fn hh_nofma(x: f32) -> f32 {
+    return bitcast<f32>(bitcast<u32>(x) | hh_p.hh_zero);
+}
+"""
+
+
+def divmod_fn(wt: str) -> str:
+    """Python's floor division and modulo; a zero divisor gives 0 (as NumPy), x // -1 wraps."""
+    name = f"hh_divmod_{wt}"
+    signed = wt in ("i32", "i64")
+    z, one = f"{wt}(0)", f"{wt}(1)"
+    if not signed:
+        body = f"""    if (d == {z}) {{ return HhDivmod_{wt}({z}, {z}); }}
+    return HhDivmod_{wt}(a / d, a % d);"""
+    else:
+        body = f"""    if (d == {z}) {{ return HhDivmod_{wt}({z}, {z}); }}
+    if (d == -{one}) {{ return HhDivmod_{wt}({z} - a, {z}); }}
+    var q = a / d;
+    var r = a % d;
+    if (r != {z} && ((r ^ d) < {z})) {{ q = q - {one}; r = r + d; }}
+    return HhDivmod_{wt}(q, r);"""
+    return f"struct HhDivmod_{wt} {{ q: {wt}, r: {wt} }}\nfn {name}(a: {wt}, d: {wt}) -> HhDivmod_{wt} {{\n{body}\n}}\n"
+
+
+def ipow_fn(wt: str) -> str:
+    """Integer power by squaring, wrapping; negative exponents (which NumPy rejects) give 1."""
+    return f"""fn hh_ipow_{wt}(base: {wt}, exp: {wt}) -> {wt} {{
+    var acc = {wt}(1);
+    var b = base;
+    var e = exp;
+    loop {{
+        if (e <= {wt}(0)) {{ break; }}
+        if ((e & {wt}(1)) != {wt}(0)) {{ acc = acc * b; }}
+        b = b * b;
+        e = e >> {"u32(1)" if wt in ("i32", "u32") else "u32(1)"};
+    }}
+    return acc;
+}}
+"""
+
+
+def shift_fn(op: str, wt: str, rw: str, bits: int) -> str:
+    """Shifts past the width give 0 (or, for >> of a negative number, -1), as NumPy's do."""
+    name = f"hh_shift_{op == '<<'}_{wt}_{rw}"
+    count = f"{rw}({bits})"
+    too_far = f"(n < {rw}(0) || n >= {count})" if rw in ("i32", "i64") else f"(n >= {count})"
+    if op == "<<":
+        far = f"{wt}(0)"
+        shifted = "a << u32(n)"
+    else:
+        far = f"select({wt}(0), {wt}(0) - {wt}(1), a < {wt}(0))" if wt in ("i32", "i64") else f"{wt}(0)"
+        shifted = "a >> u32(n)"
+    return f"""fn {name}(a: {wt}, n: {rw}) -> {wt} {{
+    if {too_far} {{ return {far}; }}
+    return {shifted};
+}}
+"""

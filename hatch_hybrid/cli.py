@@ -20,7 +20,17 @@ from typing import Any
 from .errors import CompileError
 from .hook import options as hook_options
 from .hook.options import OptionError
-from .pipeline import CompiledKernel, Options, _reached, check_symbols, compile_kernel, index_packages, lint_report
+from .pipeline import (
+    CompiledKernel,
+    Options,
+    _reached,
+    check_symbols,
+    compile_kernel,
+    index_packages,
+    installed_path,
+    lint_report,
+)
+from .targets.base import KernelJob
 from .typecheck.program import Program
 
 
@@ -41,13 +51,21 @@ def package_dirs(path: Path) -> list[Path]:
 
 
 def cmd_list(path: Path) -> int:
-    index = index_packages(package_dirs(path))
+    packages, config = project_config(path)
+    index = index_packages(packages)
     program = Program(index)
+    targets = hook_options.options(config, path if path.is_dir() else path.parent).targets()
     for decl in index.kernels():
         for typevars in program.variants(decl):
             tf = program.check_kernel(decl, typevars)
             params = ", ".join(f"{p.name}: {t}" for p, t in zip(tf.fn.params, tf.arg_types))
             print(f"{decl.qualname}({params})  [{tf.symbol}]")
+            job = KernelJob(program, decl, tf, _reached(tf), lambda module: installed_path(program, module))
+            reasons = {target.name: target.why_not(job) for target in targets}
+            print(f"    targets: {', '.join(name for name, why in reasons.items() if why is None) or 'none'}")
+            for name, why in reasons.items():
+                if why is not None:
+                    print(f"    not {name}: {why}")
             for helper in sorted(_reached(tf), key=lambda t: t.symbol):
                 if helper is tf:
                     continue

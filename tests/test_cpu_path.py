@@ -206,7 +206,7 @@ def test_bad_launch_configuration(simple, threads, blocks, error, message):
 
 def test_device_selection(simple, monkeypatch):
     args = (1.0, 1, True, np.zeros(3, np.float32), np.zeros((2, 2), np.int64))
-    with pytest.raises(ValueError, match="device must be 'cpu', 'cpu-python', 'cuda', 'cuda:N' or 'auto'"):
+    with pytest.raises(ValueError, match="device must be 'auto', 'cuda', 'cuda:N', 'wgpu', 'cpu' or 'cpu-python'"):
         simple.launch(1, 1, *args, device="tpu")
     monkeypatch.setenv("HYBRID_DEVICE", "cpu")
     x = np.zeros(3, np.float32)

@@ -13,6 +13,7 @@ Plain functions of the option table, shared by the build hook (:mod:`.plugin`) a
 ``cpu``        native CPU code for these targets (default: the five common ones); false: none
 ``cpu-checks`` bounds checks on every array access of the native CPU code (default false)
 ``cpu-sanitize`` each kernel's sanitized native entry too, for ``launch(sanitize=True)`` (default true)
+``wgsl``       a WebGPU shader per kernel too, for ``device="wgpu"`` (Vulkan, Metal, Direct3D 12; default true)
 ``lineinfo``   Python file and line of each PTX instruction, for profilers and compute-sanitizer (default true)
 ``lints``      GPU lints: "warn" (default), "error" or false; ``lints-ignore``: lint names to skip
 """
@@ -35,7 +36,7 @@ except ImportError:  # Python 3.10: hatchling brings tomli
 HOOK = "hybrid"
 OPTIONS = (
     "arch", "packages", "dump", "cubin", "cache", "cache-dir", "cpu", "cpu-checks", "cpu-sanitize", "lineinfo",
-    "lints", "lints-ignore",
+    "lints", "lints-ignore", "wgsl",
 )  # fmt: skip
 #: Options hatchling itself reads from every build hook's table.
 HATCHLING_OPTIONS = ("dependencies", "require-runtime-dependencies", "require-runtime-features", "enable-by-default")
@@ -166,6 +167,7 @@ def options(config: Mapping[str, Any], root: Path) -> Options:
         cpu=cpu_targets(config),
         cpu_checks=checks,
         cpu_sanitize=_bool(config, "cpu-sanitize", True),
+        wgsl=_bool(config, "wgsl", True),
         lineinfo=lineinfo,
         lints=lint_settings(config),
         cache=KernelCache((root / cache_dir if cache_dir else default_cache_dir()) if use_cache is not False else None),

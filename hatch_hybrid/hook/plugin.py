@@ -97,6 +97,10 @@ class HybridBuildHook(BuildHookInterface):  # type: ignore[type-arg]
                 what += " + CPU" if not k.cpu.unsupported else " (CPU: Python path)"
                 if k.cpu.state_machine:  # threads meet where they cannot run as loops: slower natively
                     what += f" (CPU threads as a state machine: {k.cpu.state_machine})"
+            if k.wgsl is not None:
+                what += " + WGSL"
+            elif "wgsl" in k.not_built:
+                what += f" (no WGSL: {k.not_built['wgsl']})"
             how = "from cache" if k.cached else f"compiled in {k.seconds * 1000:.0f} ms"
             self.app.display_info(f"hatch-hybrid: {k.decl.qualname} -> {k.symbol} ({what}, {', '.join(archs)}): {how}")
         hits = sum(k.cached for k in kernels)

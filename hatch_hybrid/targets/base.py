@@ -69,8 +69,13 @@ class Target(ABC):
         return [self.name]
 
     def unsupported(self, job: KernelJob) -> str | None:
-        """Why the kernel cannot be built for this target (None: it can)."""
+        """Why the kernel cannot be built for this target (None: it can), checked before building."""
         return None
+
+    def why_not(self, job: KernelJob) -> str | None:
+        """Why the kernel has no code of this target, as ``hatch-hybrid list`` says it without building:
+        :meth:`unsupported`, and what a target finds only while lowering."""
+        return self.unsupported(job)
 
     @abstractmethod
     def build(self, job: KernelJob) -> Any:

@@ -42,10 +42,13 @@ __version__ = "0.1.0"  # the one version of both distributions (hatch-hybrid's p
 
 def synchronize(device: str | None = None) -> None:
     """Wait for all work queued on a device (default: the default device) to finish."""
+    from .device import CudaDevice
     from .driver import check, initialise
 
     dev = select_device(device if device is not None else "cuda")
-    if dev is not None:
+    if dev is not None and not isinstance(dev, CudaDevice):  # a WebGPU device
+        dev.synchronize()
+    elif dev is not None:
         dev.ensure_current()
         check(initialise().cuCtxSynchronize(), "cuCtxSynchronize")
         dev.raise_pending()

@@ -9,9 +9,12 @@ import os
 import threading
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any, Union
 
 from .driver import NoCudaError, check, cuda_available, initialise
+
+if TYPE_CHECKING:
+    from .wgpu_device import WgpuDevice
 
 _lock = threading.Lock()
 _devices: dict[int, CudaDevice] = {}
@@ -123,32 +126,48 @@ def devices() -> list[CudaDevice]:
     return [get_device(i) for i in range(device_count())]
 
 
-def select(device: str | None) -> CudaDevice | None:
-    """The device a launch runs on: a :class:`CudaDevice`, or None for the CPU path.
+#: What a launch runs on: a CUDA device, a WebGPU adapter, or None for the CPU (native code, else the
+#: kernel's Python function). The one place that chooses is :func:`select`.
+Target = Union[CudaDevice, "WgpuDevice", None]
+CHOICES = "'auto', 'cuda', 'cuda:N', 'wgpu', 'cpu' or 'cpu-python'"
 
-    ``device`` (or ``$HYBRID_DEVICE`` when None) is ``"cuda"``, ``"cuda:N"``, ``"cpu"``, ``"cpu-python"``
-    (the CPU, through the kernel's Python function: for pdb and print) or ``"auto"``.
+
+def select(device: str | None) -> Target:
+    """The device a launch runs on, for ``device`` (or ``$HYBRID_DEVICE`` when None):
+
+    * ``"auto"`` (the default): CUDA device 0 when a driver and device are present, else a WebGPU GPU
+      adapter when the ``wgpu`` package is installed and finds one (not a CPU driver such as lavapipe),
+      else the CPU;
+    * ``"cuda"``/``"cuda:N"``; ``"wgpu"`` (Vulkan, Metal or Direct3D 12 through the ``wgpu`` package, CPU
+      adapters included); ``"cpu"``; ``"cpu-python"`` (the CPU, through the kernel's Python function: for
+      pdb and print).
     """
     choice = device if device is not None else os.environ.get("HYBRID_DEVICE", "auto")
     choice = choice.strip().lower() or "auto"
     if choice in ("cpu", "cpu-python"):
         return None
     if choice == "auto":
-        return get_device(0) if cuda_available() else None
+        if cuda_available():
+            return get_device(0)
+        from . import wgpu_device
+
+        return wgpu_device.get_device() if wgpu_device.available(real_gpu_only=True) else None
+    if choice == "wgpu":
+        from . import wgpu_device
+
+        return wgpu_device.get_device()
     if choice == "cuda" or choice.startswith("cuda:"):
         ordinal = 0
         if ":" in choice:
             try:
                 ordinal = int(choice.split(":", 1)[1])
             except ValueError:
-                raise ValueError(
-                    f"device must be 'cpu', 'cpu-python', 'cuda', 'cuda:N' or 'auto', got {choice!r}"
-                ) from None
+                raise ValueError(f"device must be {CHOICES}, got {choice!r}") from None
         try:
             return get_device(ordinal)
         except NoCudaError as exc:
             raise NoCudaError(f"device {choice!r} was requested but {exc}") from None
-    raise ValueError(f"device must be 'cpu', 'cpu-python', 'cuda', 'cuda:N' or 'auto', got {choice!r}")
+    raise ValueError(f"device must be {CHOICES}, got {choice!r}")
 
 
 def python_cpu(device: str | None) -> bool:
@@ -157,7 +176,7 @@ def python_cpu(device: str | None) -> bool:
     return choice.strip().lower() == "cpu-python"
 
 
-_defaults: dict[str | bytes | None, CudaDevice | None] = {}
+_defaults: dict[str | bytes | None, Target] = {}
 # CPython keeps os.environ's bytes underneath; reading it directly is ~10x cheaper on the launch path
 _env_data = getattr(os.environ, "_data", None) if os.name == "posix" else None
 
@@ -171,7 +190,7 @@ def device_env() -> Any:
     return ENV_GET(ENV_KEY)
 
 
-def default_device() -> CudaDevice | None:
+def default_device() -> Target:
     """Where a launch without ``device=`` goes: $HYBRID_DEVICE, else auto (resolved once per value)."""
     env = device_env()
     try:
@@ -182,6 +201,11 @@ def default_device() -> CudaDevice | None:
 
 
 def default_device_name(device: str | None = None) -> str:
-    """``"cuda:0 (NVIDIA H100)"`` or ``"cpu"``: where a launch with this ``device`` would run."""
+    """``"cuda:0 (NVIDIA H100)"``, ``"wgpu (NVIDIA H100 (Vulkan))"`` or ``"cpu"``: where a launch with this
+    ``device`` would run."""
     dev = select(device)
-    return "cpu" if dev is None else f"cuda:{dev.ordinal} ({dev.name})"
+    if dev is None:
+        return "cpu"
+    if isinstance(dev, CudaDevice):
+        return f"cuda:{dev.ordinal} ({dev.name})"
+    return f"wgpu ({dev.name})"

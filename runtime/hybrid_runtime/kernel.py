@@ -46,6 +46,7 @@ class Kernel:
         self.variants = _variants(func, options.get("specialize"))  # TypeVar bindings; [{}] if not generic
         self._params: list[list[Param]] | None = None  # per variant
         self._cpu_params: dict[int, list[Param]] = {}  # per variant: with what the kernel writes
+        self._wgpu: dict[tuple[int, LaunchConfig], Any] = {}  # (variant, configuration) -> its WebGPU launch
         self._cpu_funcs: dict[int, Callable[..., Any]] = {}  # variant -> function with its TypeVars bound
         self._plans: dict[Any, LaunchPlan] = {}  # device ordinal (and variant) -> launch plan
         self._launchers: dict[Any, Launcher] = {}  # kernel[blocks, threads] configurations seen
@@ -120,9 +121,6 @@ class Kernel:
         if device == "cpu":  # the configured launcher's native launch
             self[blocks, threads, stream, shared_bytes].on_cpu(args)
             return
-        if device == "wgpu":
-            self.launch_wgpu(LaunchConfig.make(threads, blocks, shared_bytes), args)
-            return
         self._launch(LaunchConfig.make(threads, blocks, shared_bytes), *args, device=device, stream=stream)
 
     def bind(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, ...]:
@@ -182,6 +180,9 @@ class Kernel:
         if target is None:
             self._launch_cpu(config, args, python_cpu(device))
             return
+        if not isinstance(target, CudaDevice):
+            self.launch_wgpu(config, args)
+            return
         plan = self.plan_for(target, args)
         if not plan.fast(args, plan.launch_args(config, stream_handle(stream))):
             plan.launch(config, args, stream)
@@ -197,7 +198,11 @@ class Kernel:
             why = shader["unsupported"] if shader else "its package was built without the wgsl target (wgsl = true)"
             raise ValueError(f"kernel {self.qualname} has no WebGPU shader: {why}; use device='cpu' or 'cuda'")
         params = self._cpu_params.get(variant) or self._cpu_params_of(variant)
-        wgpu_device.launch(self.qualname, manifest, entry, params, config, args)
+        key = (variant, config)
+        launch = self._wgpu.get(key)
+        if launch is None:
+            launch = self._wgpu[key] = wgpu_device.ShaderLaunch(self.qualname, manifest, entry, config)
+        launch(params, args)
 
     def plan_for(self, target: CudaDevice, args: tuple[Any, ...]) -> LaunchPlan:
         variant = self.select_variant(args) if len(self.variants) > 1 else 0
@@ -489,6 +494,9 @@ class Launcher:
         target = default_device()
         if target is None:
             self._cpu(args, env)
+            return
+        if not isinstance(target, CudaDevice):  # $HYBRID_DEVICE=wgpu, or "auto" on a GPU without CUDA
+            self.kernel.launch_wgpu(self.config, args)
             return
         plan = self._plan
         if target is not self._device or plan is None or len(self.kernel.variants) > 1:

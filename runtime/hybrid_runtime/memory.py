@@ -137,13 +137,18 @@ class DeviceArray:
 
 def _cuda_device(device: str | None) -> CudaDevice:
     dev = select(device if device is not None else "cuda")
-    if dev is None:
-        raise ValueError("device arrays live on a CUDA device; device='cpu' has none")
+    if not isinstance(dev, CudaDevice):
+        raise ValueError(f"device arrays live on a CUDA device; device={device!r} has none")
     return dev
 
 
-def to_device(array: Any, device: str | None = None) -> DeviceArray:
-    """Copy a NumPy array to the GPU."""
+def to_device(array: Any, device: str | None = None) -> Any:
+    """Copy a NumPy array to the GPU: a :class:`DeviceArray` on a CUDA device (the default), a
+    :class:`~.wgpu_device.WgpuArray` with ``device="wgpu"``."""
+    if device is not None and device.strip().lower() == "wgpu":
+        from . import wgpu_device
+
+        return wgpu_device.to_device(array)
     host = np.asarray(array)
     out = DeviceArray(host.shape, host.dtype, _cuda_device(device))
     out.copy_from_host(host)

@@ -59,8 +59,8 @@ def wait_for(producer: int, consumer: int, device: CudaDevice) -> None:
 
 def _device(device: str | None) -> CudaDevice:
     dev = select(device if device is not None else "cuda")
-    if dev is None:
-        raise ValueError("streams live on a CUDA device; device='cpu' has none")
+    if not isinstance(dev, CudaDevice):
+        raise ValueError(f"streams live on a CUDA device; device={device!r} has none")
     return dev
 
 

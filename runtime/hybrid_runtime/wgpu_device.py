@@ -45,24 +45,37 @@ def _wgpu() -> Any:
 
 def available(real_gpu_only: bool = False) -> bool:
     """Is there a WebGPU adapter (with ``real_gpu_only``: one that is not a CPU driver such as lavapipe)?
-    Never imports wgpu when it is not installed."""
+    Never imports wgpu when it is not installed; looks at the adapter without opening a device."""
     import importlib.util
 
     if importlib.util.find_spec("wgpu") is None:
         return False
-    try:
-        dev = get_device()
-    except WgpuUnavailable:
+    adapter = _adapter()
+    if adapter is None or "shader-int64" not in set(adapter.features):
         return False
-    return not (real_gpu_only and dev.is_cpu)
+    return not (real_gpu_only and str(adapter.info.get("adapter_type", "")).upper() == "CPU")
+
+
+_adapters: list[Any] = []
+
+
+def _adapter() -> Any:
+    """The high-performance adapter (None: there is none), looked up once per process."""
+    with _lock:
+        if not _adapters:
+            wgpu = _wgpu()
+            os.environ.setdefault("XDG_RUNTIME_DIR", "/tmp")  # Mesa's drivers complain on stderr without it
+            _adapters.append(wgpu.gpu.request_adapter_sync(power_preference="high-performance"))
+    return _adapters[0]
 
 
 def get_device() -> WgpuDevice:
-    """The process's WebGPU device (the high-performance adapter), made at first use."""
+    """The process's WebGPU device (on the high-performance adapter), made at first use."""
     global _device
+    adapter = _adapter()
     with _lock:
         if _device is None:
-            _device = WgpuDevice()
+            _device = WgpuDevice(adapter)
     return _device
 
 
@@ -76,10 +89,8 @@ class _Shader:
 class WgpuDevice:
     """One wgpu adapter and device, its compiled shaders and pipelines."""
 
-    def __init__(self) -> None:
+    def __init__(self, adapter: Any) -> None:
         wgpu = _wgpu()
-        os.environ.setdefault("XDG_RUNTIME_DIR", "/tmp")  # Mesa's drivers complain on stderr without it
-        adapter = wgpu.gpu.request_adapter_sync(power_preference="high-performance")
         if adapter is None:
             raise WgpuUnavailable("no WebGPU adapter (no Vulkan, Metal or Direct3D 12 driver)")
         features = set(adapter.features)
@@ -116,6 +127,12 @@ class WgpuDevice:
     def __repr__(self) -> str:
         return f"<WgpuDevice {self.name}>"
 
+    def synchronize(self) -> None:
+        """Wait for the work submitted so far (a read of a small buffer, which the queue orders after it)."""
+        if not hasattr(self, "_fence"):
+            self._fence = self.buffer(4)
+        self.device.queue.read_buffer(self._fence, 0, 4)
+
     # ------------------------------------------------------------- buffers
     def buffer(self, nbytes: int, data: Any = None) -> Any:
         usage = self.wgpu.BufferUsage
@@ -136,13 +153,20 @@ class WgpuDevice:
 
     # ------------------------------------------------------------ shaders
     def shader(self, kernel: str, manifest: Manifest, entry: dict[str, Any]) -> _Shader:
-        key = (str(manifest.path), kernel)
+        key = (str(manifest.path), entry["wgsl"]["file"])  # a generic kernel: a shader per variant
         found = self.shaders.get(key)
         if found is not None:
             return found
         wgsl = entry["wgsl"]
         source = manifest.read_code(wgsl["file"], kernel, "wgsl.file").decode()
-        module = self.device.create_shader_module(label=kernel, code=source)
+        try:
+            module = self.device.create_shader_module(label=kernel, code=source)
+        except Exception as exc:  # the driver's validation: a compiler bug, never the user's
+            raise RuntimeError(
+                f"kernel {kernel}: the WebGPU driver rejected the shader hatch-hybrid compiled for it "
+                f"(please report this, with the package's {wgsl['file']}); run it with device='cpu' "
+                f"meanwhile:\n{exc}"
+            ) from None
         usage = self.wgpu.ShaderStage.COMPUTE
         layouts = [{"binding": 0, "visibility": usage, "buffer": {"type": "uniform"}}]
         if wgsl["checks"]:
@@ -182,6 +206,8 @@ class WgpuArray:
         self.size = int(np.prod(self.shape, dtype=np.int64))
         self.nbytes = self.size * self.dtype.itemsize
         self.ndim = len(self.shape)
+        # what argument checks read: an array of this shape and dtype holding one element (zero strides)
+        self.stand_in = np.lib.stride_tricks.as_strided(np.zeros(1, self.dtype), self.shape, (0,) * self.ndim)
 
     def copy_to_host(self) -> np.ndarray:
         return self.device.read(self.buffer, self.nbytes).view(self.dtype).reshape(self.shape).copy()
@@ -203,92 +229,98 @@ def to_device(host: Any) -> WgpuArray:
     return WgpuArray(dev, dev.buffer(data.nbytes, data), data.shape, data.dtype)
 
 
-def launch(
-    kernel: str,
-    manifest: Manifest,
-    entry: dict[str, Any],
-    params: list[Param],
-    config: LaunchConfig,
-    args: tuple[Any, ...],
-) -> None:
-    """One launch of a kernel's shader: arguments checked as on every device, NumPy arrays uploaded,
-    the dispatch, arrays the kernel writes read back, a failed check raised as on the other devices."""
-    wgsl = entry["wgsl"]
-    dev = get_device()
-    # a device array is checked through a stand-in of its shape and dtype (no copy), then bound as it is
-    values = check_arguments(kernel, params, tuple(_stand_in(a) if isinstance(a, WgpuArray) else a for a in args))
-    shader = dev.shader(kernel, manifest, entry)
-    pipeline = dev.pipeline(shader, config.block, kernel)
-    uniform = np.zeros(wgsl["uniform_bytes"], np.uint8)
-    fields = {name: (wt, offset) for name, wt, offset in wgsl["fields"]}
-
-    def put(name: str, wt: str, value: Any) -> None:
-        offset = fields[name][1]
-        dtype = {"i64": np.int64, "u64": np.uint64, "i32": np.int32, "u32": np.uint32, "f32": np.float32}[wt]
-        uniform[offset : offset + np.dtype(dtype).itemsize] = np.array([value], dtype).view(np.uint8)
-
-    bindings: list[dict[str, Any]] = []
-    readback: list[tuple[np.ndarray, Any, np.ndarray]] = []
-    for a in wgsl["arrays"]:
-        k = a["param"]
-        value, given = values[k], args[k]
-        base = f"hh_a{k}"
-        if isinstance(given, WgpuArray):
-            buf, shape = given.buffer, given.shape
-            strides = _c_strides(shape)
-        else:
-            host = np.ascontiguousarray(value)
-            buf = dev.buffer(host.nbytes, host)
-            shape, strides = host.shape, _c_strides(host.shape)
-            if a["writes"]:
-                readback.append((value, buf, host))
-        put(f"{base}_off", "i64", 0)
-        for d, (n, s) in enumerate(zip(shape, strides)):
-            put(f"{base}_n{d}", "i64", n)
-            put(f"{base}_s{d}", "i64", s)
-        bindings.append({"binding": a["binding"], "resource": {"buffer": buf, "offset": 0, "size": buf.size}})
-    for k in range(len(params)):
-        name = f"hh_v{k}"
-        if name in fields:
-            wt = fields[name][0]
-            put(name, wt, int(values[k]) if wt != "f32" else values[k])
-    put("hh_gx", "u32", config.grid[0])
-    put("hh_gy", "u32", config.grid[1])
-    put("hh_gz", "u32", config.grid[2])
-    put("hh_zero", "u32", 0)
-    ubuf = dev.device.create_buffer_with_data(data=uniform, usage=dev.wgpu.BufferUsage.UNIFORM)
-    bindings.append({"binding": 0, "resource": {"buffer": ubuf, "offset": 0, "size": ubuf.size}})
-    err = None
-    if wgsl["checks"]:
-        err = dev.buffer(4 * abi.WGSL_ERROR_WORDS, np.zeros(abi.WGSL_ERROR_WORDS, np.uint32))
-        bindings.append({"binding": 1, "resource": {"buffer": err, "offset": 0, "size": err.size}})
-    group = dev.device.create_bind_group(layout=shader.layout[0], entries=bindings)
-    blocks = config.grid[0] * config.grid[1] * config.grid[2]
-    x = min(blocks, MAX_DISPATCH)
-    y = -(-blocks // x)
-    if y > MAX_DISPATCH:
-        raise ValueError(f"kernel {kernel}: {blocks} blocks; a WebGPU dispatch runs at most {MAX_DISPATCH**2}")
-    encoder = dev.device.create_command_encoder()
-    compute = encoder.begin_compute_pass()
-    compute.set_pipeline(pipeline)
-    compute.set_bind_group(0, group)
-    compute.dispatch_workgroups(x, y, 1)
-    compute.end()
-    dev.device.queue.submit([encoder.finish()])
-    if err is not None:
-        words = dev.read(err, 4 * abi.WGSL_ERROR_WORDS).view(np.uint32)
-        if words[abi.WGSL_ERROR_WORDS - 1]:
-            a_value = int(np.array([words[1], words[2]], np.uint32).view(np.int64)[0])
-            b_value = int(np.array([words[3], words[4]], np.uint32).view(np.int64)[0])
-            raise site_exception(kernel, wgsl["checks"], int(words[0]), a_value, b_value)
-    for target, buf, host in readback:
-        data = dev.read(buf, host.nbytes).view(host.dtype).reshape(host.shape)
-        np.copyto(target, data)
+_NUMPY = {"i64": np.int64, "u64": np.uint64, "i32": np.int32, "u32": np.uint32, "f32": np.float32}
 
 
-def _stand_in(a: WgpuArray) -> np.ndarray:
-    """An array of ``a``'s shape and dtype that holds one element (zero strides): what argument checks read."""
-    return np.lib.stride_tricks.as_strided(np.zeros(1, a.dtype), a.shape, (0,) * a.ndim, writeable=True)
+class ShaderLaunch:
+    """A kernel's launches of one configuration on the WebGPU device: the pipeline, a uniform buffer
+    written only when the launch's numbers change, and the bind group of the last launch, reused while its
+    buffers are the same (device arrays, the uniform, the error buffer)."""
+
+    def __init__(self, kernel: str, manifest: Manifest, entry: dict[str, Any], config: LaunchConfig) -> None:
+        self.kernel, self.wgsl, self.config = kernel, entry["wgsl"], config
+        self.dev = dev = get_device()
+        self.shader = dev.shader(kernel, manifest, entry)
+        self.pipeline = dev.pipeline(self.shader, config.block, kernel)
+        fields = {name: (np.dtype(_NUMPY[wt]), offset) for name, wt, offset in self.wgsl["fields"]}
+        self.fields = fields
+        self.uniform = np.zeros(self.wgsl["uniform_bytes"], np.uint8)
+        for name, value in zip(abi.WGSL_GRID_FIELDS, (*config.grid, 0)):
+            self._put(name, value)
+        usage = dev.wgpu.BufferUsage
+        self.ubuf = dev.device.create_buffer(size=self.uniform.nbytes, usage=usage.UNIFORM | usage.COPY_DST)
+        self.written = b""  # the uniform's bytes as last written
+        self.err = dev.buffer(4 * abi.WGSL_ERROR_WORDS) if self.wgsl["checks"] else None
+        self.zeros = np.zeros(abi.WGSL_ERROR_WORDS, np.uint32)
+        self.scalars = [(k, f"hh_v{k}") for k in range(64) if f"hh_v{k}" in fields]
+        self.group: Any = None
+        self.group_buffers: list[Any] | None = None  # held, so that none is freed and another takes its place
+        blocks = config.grid[0] * config.grid[1] * config.grid[2]
+        self.x = min(blocks, MAX_DISPATCH)
+        self.y = -(-blocks // self.x)
+        if self.y > MAX_DISPATCH:
+            raise ValueError(f"kernel {kernel}: {blocks} blocks; a WebGPU dispatch runs at most {MAX_DISPATCH**2}")
+
+    def _put(self, name: str, value: Any) -> None:
+        dtype, offset = self.fields[name]
+        self.uniform[offset : offset + dtype.itemsize] = np.array(value, dtype).reshape(1).view(np.uint8)
+
+    def __call__(self, params: list[Param], args: tuple[Any, ...]) -> None:
+        """One launch: arguments checked as on every device, NumPy arrays uploaded, the dispatch, arrays the
+        kernel writes read back, a failed check raised as on the other devices."""
+        dev, kernel = self.dev, self.kernel
+        # a device array is checked through a stand-in of its shape and dtype (no copy), then bound as it is
+        values = check_arguments(kernel, params, tuple(a.stand_in if isinstance(a, WgpuArray) else a for a in args))
+        buffers: list[Any] = []
+        readback: list[tuple[np.ndarray, Any, np.ndarray]] = []
+        for a in self.wgsl["arrays"]:
+            k = a["param"]
+            given = args[k]
+            if isinstance(given, WgpuArray):
+                buf, shape = given.buffer, given.shape
+            else:
+                host = np.ascontiguousarray(values[k])
+                buf, shape = dev.buffer(host.nbytes, host), host.shape
+                if a["writes"]:
+                    readback.append((values[k], buf, host))
+            base = f"hh_a{k}"
+            self._put(f"{base}_off", 0)
+            for d, (n, stride) in enumerate(zip(shape, _c_strides(shape))):
+                self._put(f"{base}_n{d}", n)
+                self._put(f"{base}_s{d}", stride)
+            buffers.append(buf)
+        for k, name in self.scalars:
+            self._put(name, values[k])
+        data = self.uniform.tobytes()
+        if data != self.written:  # the queue orders the write before the next dispatch
+            dev.device.queue.write_buffer(self.ubuf, 0, self.uniform)
+            self.written = data
+        if self.err is not None:
+            dev.device.queue.write_buffer(self.err, 0, self.zeros)
+        held = self.group_buffers
+        if held is None or len(held) != len(buffers) or any(a is not b for a, b in zip(held, buffers)):
+            entries = [{"binding": 0, "resource": {"buffer": self.ubuf, "offset": 0, "size": self.ubuf.size}}]
+            if self.err is not None:
+                entries.append({"binding": 1, "resource": {"buffer": self.err, "offset": 0, "size": self.err.size}})
+            for a, buf in zip(self.wgsl["arrays"], buffers):
+                entries.append({"binding": a["binding"], "resource": {"buffer": buf, "offset": 0, "size": buf.size}})
+            self.group = dev.device.create_bind_group(layout=self.shader.layout[0], entries=entries)
+            self.group_buffers = buffers
+        encoder = dev.device.create_command_encoder()
+        compute = encoder.begin_compute_pass()
+        compute.set_pipeline(self.pipeline)
+        compute.set_bind_group(0, self.group)
+        compute.dispatch_workgroups(self.x, self.y, 1)
+        compute.end()
+        dev.device.queue.submit([encoder.finish()])
+        if self.err is not None:
+            words = dev.read(self.err, 4 * abi.WGSL_ERROR_WORDS).view(np.uint32)
+            if words[abi.WGSL_ERROR_WORDS - 1]:
+                a_value = int(np.array([words[1], words[2]], np.uint32).view(np.int64)[0])
+                b_value = int(np.array([words[3], words[4]], np.uint32).view(np.int64)[0])
+                raise site_exception(kernel, self.wgsl["checks"], int(words[0]), a_value, b_value)
+        for target, buf, host in readback:
+            np.copyto(target, dev.read(buf, host.nbytes).view(host.dtype).reshape(host.shape))
 
 
 def _c_strides(shape: tuple[int, ...]) -> list[int]:

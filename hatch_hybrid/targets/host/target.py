@@ -85,6 +85,13 @@ class HostTarget(Target):
         key = [f"cpu:{t}" for t in self.cpus] + (["cpu-checks"] if self.checks else [])
         return key + ([] if self.sanitize else ["no-cpu-sanitize"])
 
+    def why_not(self, job: KernelJob) -> str | None:
+        try:
+            self._lower(job, sanitize=False)
+        except NativeUnsupported as exc:
+            return f"runs through its Python function on the CPU: {exc}"
+        return None
+
     def build(self, job: KernelJob) -> HostCode:
         """Native CPU code for each CPU target: the typed IR lowered once for the host, then optimised and
         emitted per target (and per CPU level); with ``sanitize`` also the kernel's sanitized entry,

@@ -22,6 +22,7 @@ same meaning raises :class:`WgslUnsupported`, and the kernel is not built for th
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -34,7 +35,7 @@ from ... import ir
 from ...errors import Loc
 from ...lower.sites import SiteTable, located
 from ...typecheck.arguments import bound_nodes
-from ...typecheck.rules import GPU_INDEX
+from ...typecheck.rules import GPU_INDEX, SHUFFLES, VOTES
 from ...typecheck.typed import Callee, TypedFunction
 from ...types import (
     F32,
@@ -102,7 +103,7 @@ def wgsl_type(t: Type, loc: Loc | None, structs: dict[str, str] | None = None) -
     if isinstance(t, (Scalar, Weak, EnumT)):
         scalar = WGSL_SCALARS.get(storage(t).name)
         if scalar is None:
-            raise WgslUnsupported(loc, f"{t} values")
+            raise WgslUnsupported(loc, f"{t} values (this target: f32, i32, u32, i64, u64, bool)")
         return scalar
     raise WgslUnsupported(loc, f"{t} values")
 
@@ -117,6 +118,7 @@ class ArrayRef:
     shape: list[str]
     strides: list[str]
     atomic: bool = False
+    workgroup: bool = False  # a shared array: indexed in 32 bits (lavapipe crashes on 64-bit indices there)
 
 
 @dataclass
@@ -215,7 +217,7 @@ class ModuleRenderer:
         key = (id(tf), tuple(a.base if a is not None else None for a in arrays))
         name = self.functions.get(key)
         if name is None:
-            name = self.functions[key] = f"hh_f{len(self.functions)}_{tf.fn.name}"
+            name = self.functions[key] = f"hh_f{len(self.functions)}_" + re.sub(r"\W", "_", tf.fn.name)
             self.bodies.append(FunctionRenderer(self, tf, {}, {}, name=name).render_helper(arrays, loc))
         return name
 
@@ -268,9 +270,10 @@ class FunctionRenderer:
         self.depth = 1
         self.temps = 0
         self.kernel = name == "main"
+        self.loc: Loc = tf.fn.loc  # the statement being rendered (what an error without a node points at)
 
     def wt(self, t: Type, loc: Loc | None) -> str:
-        return wgsl_type(t, loc, self.m.structs)
+        return wgsl_type(t, loc or self.loc, self.m.structs)
 
     # ------------------------------------------------------------- emission
     def emit(self, line: str) -> None:
@@ -329,6 +332,7 @@ class FunctionRenderer:
                     [f"hp_{p.name}_n{d}" for d in range(t.ndim)],
                     [f"hp_{p.name}_s{d}" for d in range(t.ndim)],
                     ref.atomic,
+                    ref.workgroup,
                 )
             else:
                 params.append(f"hp_{p.name}: {self.wt(t, p.loc)}")
@@ -352,8 +356,9 @@ class FunctionRenderer:
             if name in self.params:
                 continue
             wt = self.wt(t, self.tf.fn.loc)
-            self.locals[name] = f"v_{name}"
-            self.emit(f"var v_{name}: {wt};")
+            ident = f"v_{name}" if name.isidentifier() else f"v{len(self.locals)}_" + re.sub(r"\W", "_", name)
+            self.locals[name] = ident  # the checker's own names (`match.39.4`) made identifiers
+            self.emit(f"var {ident}: {wt};")
 
     def zero(self, t: Type) -> str:
         wt = self.wt(t, None)
@@ -367,6 +372,7 @@ class FunctionRenderer:
             self.stmt(s)
 
     def stmt(self, s: ir.Stmt) -> None:
+        self.loc = s.loc
         if isinstance(s, ir.Assign):
             self.assign(s.target, s.value)
         elif isinstance(s, ir.AugAssign):
@@ -730,7 +736,7 @@ class FunctionRenderer:
             self.m.workgroup.append(f"var<workgroup> {name}: array<{elem.name}, {size}>;")
         else:
             raise WgslUnsupported(e.loc, "per-thread arrays (gpu.local_array)")
-        return ArrayRef(name, elem, "0li", [f"{d}li" for d in dims], [f"{s}li" for s in strides])
+        return ArrayRef(name, elem, "0li", [f"{d}li" for d in dims], [f"{s}li" for s in strides], workgroup=True)
 
     def element_index(self, ref: ArrayRef, index: ir.Expr) -> str:
         nodes = index.elts if isinstance(index, ir.TupleExpr) else [index]
@@ -742,7 +748,7 @@ class FunctionRenderer:
             if not (isinstance(node, ir.Const) and isinstance(node.value, int) and node.value >= 0):
                 i = self.temp(f"select({i}, {i} + {dim}, {i} < 0li)", "i64")  # Python's negative indices
             offset = f"{offset} + {i} * {stride}"
-        return offset
+        return f"i32({offset})" if ref.workgroup else offset
 
     def binop(self, e: ir.BinOp) -> str:
         ops = self.tf.optypes[e.nid]
@@ -760,7 +766,7 @@ class FunctionRenderer:
             arr_t = tf.types[s.target.value.nid]
             assert isinstance(arr_t, ArrayT) and isinstance(arr_t.dtype, Scalar)
             ref = self.array(s.target.value)
-            index = self.temp(self.element_index(ref, s.target.index), "i64")
+            index = self.temp(self.element_index(ref, s.target.index))
             if ref.atomic:
                 raise WgslUnsupported(s.loc, "augmented assignment of an array that atomics update")
             current = self.temp(f"{ref.base}[{index}]")
@@ -948,8 +954,6 @@ class FunctionRenderer:
     def call_function(self, callee: Callee, nodes: list[ir.Expr], loc: Loc) -> str:
         target = callee.target
         assert target is not None
-        if target.uses_barrier:
-            raise WgslUnsupported(loc, "barriers inside helpers")
         refs: list[ArrayRef | None] = []
         args: list[str] = []
         for node, t in zip(nodes, target.arg_types):
@@ -1015,6 +1019,8 @@ class FunctionRenderer:
             return self.atomic(e, name)
         if name in ("shared_array", "local_array"):
             raise WgslUnsupported(e.loc, "a shared array outside an assignment")
+        if name in SHUFFLES or name in VOTES or name == "lane_id":
+            raise WgslUnsupported(e.loc, f"gpu.{name}: warp calls are not yet on this target")
         raise WgslUnsupported(e.loc, f"gpu.{name}")
 
     def index_value(self, what: str, axis: str) -> str:

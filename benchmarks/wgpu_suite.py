@@ -1,0 +1,210 @@
+"""The WebGPU target against the CUDA path on the same GPU, in one run (issue 21's targets):
+
+    python benchmarks/wgpu_suite.py [--out results.md] [--quick]
+
+Compiles ``benchmarks/bench_kernels`` and ``example_project/hybrid_demo`` in-process (PTX and WGSL) into a
+temporary folder, then measures, on the default CUDA device and on the WebGPU adapter (Vulkan on Linux):
+
+* saxpy 2^27 f32 (bandwidth), Mandelbrot 4096^2 x 512, the 16x16-tile matmul 2048^3: time per launch over
+  back-to-back launches with the data resident on the device (``DeviceArray`` / ``WgpuArray``), then one
+  synchronisation; best of several rounds, the two paths taking turns; results compared bit for bit;
+* launch overhead: an empty 3-argument kernel through ``k.launch(...)`` against a hand-written WGSL dispatch
+  through wgpu directly (pipeline and bind group made once: per launch an encoder, a pass, a dispatch, a
+  submit), each over 2000 launches then one synchronisation.
+
+Without a CUDA device the CUDA rows are left out; without wgpu or an adapter the script says so and stops.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import shutil
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT), str(ROOT / "runtime")]
+
+
+def build(out: Path) -> None:
+    from hatch_hybrid.cache import KernelCache
+    from hatch_hybrid.hook.artifacts import write_package_artifacts
+    from hatch_hybrid.pipeline import Options, compile_packages
+
+    shutil.copytree(ROOT / "benchmarks" / "bench_kernels" / "bench_kernels", out / "bench_kernels")
+    shutil.copytree(ROOT / "example_project" / "hybrid_demo" / "hybrid_demo", out / "hybrid_demo")
+    options = Options(["sm_90"], cubin=False, cpu=[], wgsl=True, cache=KernelCache(None))
+    kernels = compile_packages([out / "bench_kernels", out / "hybrid_demo"], options=options)
+    write_package_artifacts(kernels, ["sm_90"], out)
+    sys.path.insert(0, str(out))
+
+
+def per_launch(launch: Callable[[], None], sync: Callable[[], None], n: int) -> float:
+    launch()
+    sync()
+    start = time.perf_counter()
+    for _ in range(n):
+        launch()
+    sync()
+    return (time.perf_counter() - start) / n
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--out", type=Path)
+    parser.add_argument("--quick", action="store_true", help="small sizes (a smoke run, e.g. on lavapipe)")
+    args = parser.parse_args()
+    import hybrid_runtime as hr
+    from hybrid_runtime import wgpu_device
+
+    if not wgpu_device.available():
+        print("no WebGPU adapter (pip install wgpu, and a Vulkan, Metal or Direct3D 12 driver)")
+        return 1
+    out = Path(tempfile.mkdtemp(prefix="wgpu-suite-"))
+    build(out)
+    import bench_kernels.kernels as bk
+    import hybrid_demo
+
+    wdev = wgpu_device.get_device()
+    cuda = hr.cuda_available()
+    lines = [
+        f"WebGPU adapter: {wdev.name}; CUDA: {hr.device.default_device_name('cuda') if cuda else 'none'}; "
+        f"host {platform.processor() or platform.machine()}",
+        "",
+        "| benchmark | path | time | rate | vs CUDA path | same bits as CUDA |",
+        "| --- | --- | ---: | ---: | ---: | --- |",
+    ]
+    q = args.quick
+    rounds = 3 if q else 5
+
+    def wsync() -> None:
+        wdev.synchronize()
+
+    def csync() -> None:
+        hr.synchronize()
+
+    def compare(
+        name: str,
+        rate: Callable[[float], str],
+        make: Callable[[str], tuple[Callable[[], None], Callable[[], np.ndarray]]],
+        n: int,
+    ) -> None:
+        paths = (["cuda"] if cuda else []) + ["wgpu"]
+        runs = {p: make(p) for p in paths}
+        best = {p: float("inf") for p in paths}
+        for _ in range(rounds):
+            for p in paths:
+                best[p] = min(best[p], per_launch(runs[p][0], csync if p == "cuda" else wsync, n))
+        results = {p: runs[p][1]() for p in paths}
+        for p in paths:
+            vs = f"{best['cuda'] / best[p]:.2f}x" if cuda else ""
+            same = (
+                ("yes" if np.array_equal(results[p].view(np.uint8), results["cuda"].view(np.uint8)) else "NO")
+                if cuda
+                else ""
+            )
+            lines.append(f"| {name} | {p} | {best[p] * 1e3:.3f} ms | {rate(best[p])} | {vs} | {same} |")
+
+    # saxpy: y = a*x + y on resident data; the result compared after the same number of launches
+    n = 1 << (20 if q else 27)
+    rng = np.random.default_rng(0)
+    x0, y0 = rng.standard_normal(n).astype(np.float32), rng.standard_normal(n).astype(np.float32)
+
+    def saxpy(path: str):
+        x, y = hr.to_device(x0, device=path), hr.to_device(y0, device=path)
+        blocks = -(-n // 256)
+        return (lambda: bk.saxpy.launch(256, blocks, np.float32(1.0001), x, y, device=path)), y.copy_to_host
+
+    compare(f"saxpy 2^{n.bit_length() - 1} f32", lambda t: f"{3 * 4 * n / t / 1e9:.0f} GB/s", saxpy, 5 if q else 50)
+
+    side, iters = (512, 64) if q else (4096, 512)
+
+    def mandelbrot(path: str):
+        img = hr.to_device(np.zeros((side, side), np.int32), device=path)
+        dx = np.float32(3.2 / side)
+        blocks = (side // 16, side // 16)
+        view = (np.float32(-2.2), np.float32(-1.6), dx, dx, np.int32(iters))
+        return (
+            lambda: hybrid_demo.mandelbrot_kernel.launch((16, 16), blocks, img, *view, device=path)
+        ), img.copy_to_host
+
+    compare(
+        f"mandelbrot {side}^2 x{iters}",
+        lambda t: f"{side * side * iters / t / 1e9:.0f} Git/s",
+        mandelbrot,
+        3 if q else 20,
+    )
+
+    m = 256 if q else 2048
+    a0, b0 = rng.standard_normal((m, m)).astype(np.float32), rng.standard_normal((m, m)).astype(np.float32)
+
+    def matmul(path: str):
+        a, b = hr.to_device(a0, device=path), hr.to_device(b0, device=path)
+        c = hr.to_device(np.zeros((m, m), np.float32), device=path)
+        return (lambda: bk.matmul.launch((16, 16), (m // 16, m // 16), a, b, c, device=path)), c.copy_to_host
+
+    compare(f"matmul {m}^3 f32, 16x16 tiles", lambda t: f"{2 * m**3 / t / 1e12:.1f} TFLOP/s", matmul, 3 if q else 20)
+
+    # launch overhead: our launch of an empty 3-argument kernel against wgpu's own dispatch of the same shader
+    xs, ys = wgpu_device.to_device(np.zeros(256, np.float32)), wgpu_device.to_device(np.zeros(256, np.float32))
+    ours = per_launch(lambda: bk.empty3.launch(64, 1, xs, ys, np.int32(1), device="wgpu"), wsync, 2000)
+    wgpu, d = wdev.wgpu, wdev.device
+    module = d.create_shader_module(
+        code="@group(0) @binding(0) var<storage, read_write> x: array<f32>;\n"
+        "@group(0) @binding(1) var<storage, read> y: array<f32>;\n"
+        "@group(0) @binding(2) var<uniform> n: vec4<i32>;\n"
+        "@compute @workgroup_size(64) fn main(@builtin(global_invocation_id) g: vec3<u32>) {\n"
+        "    if (n.x < 0) { x[0] = y[0]; }\n}\n"
+    )
+    pipeline = d.create_compute_pipeline(layout="auto", compute={"module": module, "entry_point": "main"})
+    nbuf = d.create_buffer_with_data(data=np.array([1, 0, 0, 0], np.int32), usage=wgpu.BufferUsage.UNIFORM)
+    group = d.create_bind_group(
+        layout=pipeline.get_bind_group_layout(0),
+        entries=[{"binding": k, "resource": {"buffer": buf}} for k, buf in enumerate((xs.buffer, ys.buffer, nbuf))],
+    )
+
+    def hand() -> None:
+        encoder = d.create_command_encoder()
+        compute = encoder.begin_compute_pass()
+        compute.set_pipeline(pipeline)
+        compute.set_bind_group(0, group)
+        compute.dispatch_workgroups(1)
+        compute.end()
+        d.queue.submit([encoder.finish()])
+
+    anchor = min(per_launch(hand, wsync, 2000) for _ in range(rounds))
+    ours = min(
+        [ours]
+        + [
+            per_launch(lambda: bk.empty3.launch(64, 1, xs, ys, np.int32(1), device="wgpu"), wsync, 2000)
+            for _ in range(rounds - 1)
+        ]
+    )
+    lines += [
+        "",
+        "| launch overhead, 3 args | time per launch | vs hand-written wgpu dispatch |",
+        "| --- | ---: | ---: |",
+        f"| hand-written WGSL through wgpu | {anchor * 1e6:.1f} us | 1.00x |",
+        f'| hatch-hybrid, device="wgpu" (WgpuArray) | {ours * 1e6:.1f} us | {ours / anchor:.2f}x |',
+    ]
+    if cuda:
+        from hybrid_runtime import to_device
+
+        xc, yc = to_device(np.zeros(256, np.float32)), to_device(np.zeros(256, np.float32))
+        cu = min(per_launch(lambda: bk.empty3.launch(64, 1, xc, yc, np.int32(1)), csync, 2000) for _ in range(rounds))
+        lines.append(f"| hatch-hybrid, CUDA path (DeviceArray) | {cu * 1e6:.1f} us | {cu / anchor:.2f}x |")
+    text = "\n".join(lines)
+    print(text)
+    if args.out:
+        args.out.write_text(text + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -2,4 +2,4 @@
 PY=${PYTHON:-python3}
 [ -x .venv/bin/python ] || "$PY" -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip
-.venv/bin/python -m pip install -q -e ./runtime -e ".[test]"
+.venv/bin/python -m pip install -q -e "./runtime[wgpu]" -e ".[test]"

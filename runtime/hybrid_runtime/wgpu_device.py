@@ -12,6 +12,7 @@ GPU between launches. Pipelines are made once per kernel and block shape.
 from __future__ import annotations
 
 import os
+import struct
 import threading
 from dataclasses import dataclass, field
 from typing import Any
@@ -50,7 +51,10 @@ def available(real_gpu_only: bool = False) -> bool:
 
     if importlib.util.find_spec("wgpu") is None:
         return False
-    adapter = _adapter()
+    try:
+        adapter = _adapter()
+    except Exception:  # wgpu-native without any usable backend
+        return False
     if adapter is None or "shader-int64" not in set(adapter.features):
         return False
     return not (real_gpu_only and str(adapter.info.get("adapter_type", "")).upper() == "CPU")
@@ -229,7 +233,7 @@ def to_device(host: Any) -> WgpuArray:
     return WgpuArray(dev, dev.buffer(data.nbytes, data), data.shape, data.dtype)
 
 
-_NUMPY = {"i64": np.int64, "u64": np.uint64, "i32": np.int32, "u32": np.uint32, "f32": np.float32}
+_PACK = {"i64": "<q", "u64": "<Q", "i32": "<i", "u32": "<I", "f32": "<f"}
 
 
 class ShaderLaunch:
@@ -242,13 +246,15 @@ class ShaderLaunch:
         self.dev = dev = get_device()
         self.shader = dev.shader(kernel, manifest, entry)
         self.pipeline = dev.pipeline(self.shader, config.block, kernel)
-        fields = {name: (np.dtype(_NUMPY[wt]), offset) for name, wt, offset in self.wgsl["fields"]}
+        fields = {name: (struct.Struct(_PACK[wt]), offset) for name, wt, offset in self.wgsl["fields"]}
         self.fields = fields
-        self.uniform = np.zeros(self.wgsl["uniform_bytes"], np.uint8)
+        self.uniform = bytearray(self.wgsl["uniform_bytes"])
         for name, value in zip(abi.WGSL_GRID_FIELDS, (*config.grid, 0)):
             self._put(name, value)
         usage = dev.wgpu.BufferUsage
-        self.ubuf = dev.device.create_buffer(size=self.uniform.nbytes, usage=usage.UNIFORM | usage.COPY_DST)
+        self.ubuf = dev.device.create_buffer(size=len(self.uniform), usage=usage.UNIFORM | usage.COPY_DST)
+        # per array parameter: the device array whose layout the uniform holds (None: none)
+        self.laid_out: list[Any] = [None] * len(self.wgsl["arrays"])
         self.written = b""  # the uniform's bytes as last written
         self.err = dev.buffer(4 * abi.WGSL_ERROR_WORDS) if self.wgsl["checks"] else None
         self.zeros = np.zeros(abi.WGSL_ERROR_WORDS, np.uint32)
@@ -262,8 +268,8 @@ class ShaderLaunch:
             raise ValueError(f"kernel {kernel}: {blocks} blocks; a WebGPU dispatch runs at most {MAX_DISPATCH**2}")
 
     def _put(self, name: str, value: Any) -> None:
-        dtype, offset = self.fields[name]
-        self.uniform[offset : offset + dtype.itemsize] = np.array(value, dtype).reshape(1).view(np.uint8)
+        packer, offset = self.fields[name]
+        packer.pack_into(self.uniform, offset, value)
 
     def __call__(self, params: list[Param], args: tuple[Any, ...]) -> None:
         """One launch: arguments checked as on every device, NumPy arrays uploaded, the dispatch, arrays the
@@ -273,27 +279,38 @@ class ShaderLaunch:
         values = check_arguments(kernel, params, tuple(a.stand_in if isinstance(a, WgpuArray) else a for a in args))
         buffers: list[Any] = []
         readback: list[tuple[np.ndarray, Any, np.ndarray]] = []
-        for a in self.wgsl["arrays"]:
+        laid_out = self.laid_out
+        for n, a in enumerate(self.wgsl["arrays"]):
             k = a["param"]
             given = args[k]
             if isinstance(given, WgpuArray):
                 buf, shape = given.buffer, given.shape
+                if laid_out[n] is given:  # the uniform holds its layout already
+                    buffers.append(buf)
+                    continue
             else:
                 host = np.ascontiguousarray(values[k])
                 buf, shape = dev.buffer(host.nbytes, host), host.shape
                 if a["writes"]:
                     readback.append((values[k], buf, host))
+            size = int(np.prod(shape, dtype=np.int64))
+            if size >= 1 << 31:  # shaders compute element offsets in 32 bits
+                raise ValueError(
+                    f"{kernel}(): parameter `{params[k].name}` has {size} elements; device='wgpu' takes arrays of "
+                    "fewer than 2**31 elements"
+                )
             base = f"hh_a{k}"
             self._put(f"{base}_off", 0)
-            for d, (n, stride) in enumerate(zip(shape, _c_strides(shape))):
-                self._put(f"{base}_n{d}", n)
+            for d, (extent, stride) in enumerate(zip(shape, _c_strides(shape))):
+                self._put(f"{base}_n{d}", extent)
                 self._put(f"{base}_s{d}", stride)
             buffers.append(buf)
+            laid_out[n] = given if isinstance(given, WgpuArray) else None
         for k, name in self.scalars:
             self._put(name, values[k])
-        data = self.uniform.tobytes()
-        if data != self.written:  # the queue orders the write before the next dispatch
-            dev.device.queue.write_buffer(self.ubuf, 0, self.uniform)
+        if self.uniform != self.written:  # the queue orders the write before the next dispatch
+            data = bytes(self.uniform)
+            dev.device.queue.write_buffer(self.ubuf, 0, data)
             self.written = data
         if self.err is not None:
             dev.device.queue.write_buffer(self.err, 0, self.zeros)

@@ -742,13 +742,16 @@ class FunctionRenderer:
         nodes = index.elts if isinstance(index, ir.TupleExpr) else [index]
         if len(nodes) != len(ref.shape):
             raise WgslUnsupported(index.loc, "indexing with a tuple variable")
-        offset = ref.offset
+        # in 32 bits, as the PTX's __i32 entry computes offsets: every array has fewer than 2**31 elements (the
+        # runtime checks), so every partial offset of a valid access fits, and an index that does not fit is
+        # out of bounds either way (WebGPU clamps it into the buffer)
+        offset = as_i32(ref.offset)
         for node, dim, stride in zip(nodes, ref.shape, ref.strides):
-            i = self.coerce(node, WEAK_INT)
+            i = self.temp(as_i32(self.coerce(node, WEAK_INT)), "i32")
             if not (isinstance(node, ir.Const) and isinstance(node.value, int) and node.value >= 0):
-                i = self.temp(f"select({i}, {i} + {dim}, {i} < 0li)", "i64")  # Python's negative indices
-            offset = f"{offset} + {i} * {stride}"
-        return f"i32({offset})" if ref.workgroup else offset
+                i = self.temp(f"select({i}, {i} + {as_i32(dim)}, {i} < 0i)", "i32")  # Python's negative indices
+            offset = f"{offset} + {i} * {as_i32(stride)}"
+        return offset
 
     def binop(self, e: ir.BinOp) -> str:
         ops = self.tf.optypes[e.nid]
@@ -1066,6 +1069,13 @@ F64_BITS = """fn hh_f64_bits(x: f32) -> i64 {
     return bitcast<i64>((u64(b >> 31u) << 63u) | (e64 << 52u) | m);
 }
 """
+
+
+def as_i32(v: str) -> str:
+    """An i64 expression as i32 (low bits); a literal is written as an i32 literal, since naga cannot
+    convert i64 constants when it evaluates constant expressions."""
+    found = re.fullmatch(r"(?:i64\()?\(?(-?\d+)li\)?\)?", v)
+    return f"{found.group(1)}i" if found else f"i32({v})"
 
 
 def widen(v: str, s: Scalar, d: Scalar) -> str:

@@ -265,13 +265,13 @@ def test_differential_bodies_native_cpu_equals_python_path(build):
 @pytest.mark.wgpu
 def test_differential_wgpu_equals_python_path(build):
     """The random expressions as WebGPU shaders (lavapipe in CI): kernels the target builds == Python."""
-    differential_kernels(build, bodies=False, device="wgpu", examples=40, dtypes=WGSL_DTYPES)
+    differential_kernels(build, bodies=False, device="wgpu", examples=25, dtypes=WGSL_DTYPES)
 
 
 @pytest.mark.wgpu
 def test_differential_bodies_wgpu_equals_python_path(build):
     """The random kernel bodies as WebGPU shaders: locals, branches, loops with break, a helper."""
-    differential_kernels(build, bodies=True, device="wgpu", examples=40, dtypes=WGSL_DTYPES)
+    differential_kernels(build, bodies=True, device="wgpu", examples=25, dtypes=WGSL_DTYPES)
 
 
 WGSL_DTYPES = ["i32", "i64", "u32", "u64", "f32"]

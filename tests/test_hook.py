@@ -47,8 +47,10 @@ def test_wheel_contents(project, tmp_path):
             "kernlib/_hybrid/kernlib.x86_64-windows.dll",
             "kernlib/_hybrid/kernlib__ops__add_one.sm_70.ptx",
             "kernlib/_hybrid/kernlib__ops__add_one.sm_80.ptx",
+            "kernlib/_hybrid/kernlib__ops__add_one.wgsl",
             "kernlib/_hybrid/kernlib__ops__scale.sm_70.ptx",
             "kernlib/_hybrid/kernlib__ops__scale.sm_80.ptx",
+            "kernlib/_hybrid/kernlib__ops__scale.wgsl",
             "kernlib/_hybrid/manifest.json",
             "kernlib/ops.py",
             "kernlib/util.py",
@@ -197,7 +199,9 @@ def test_build_prints_what_it_compiled(project, tmp_path, capsys):
     build_wheel(project("kernlib"), tmp_path / "dist")
     out = capsys.readouterr()
     text = out.out + out.err
-    assert "hatch-hybrid: kernlib.ops.scale -> kernlib__ops__scale (PTX + CPU, sm_70, sm_80): compiled in" in text
+    assert (
+        "hatch-hybrid: kernlib.ops.scale -> kernlib__ops__scale (PTX + CPU + WGSL, sm_70, sm_80): compiled in" in text
+    )
     assert "hatch-hybrid: 2 kernel(s) for sm_70, sm_80: 2 compiled, 0 from cache (" in text
 
 

@@ -60,8 +60,8 @@ def test_one_changed_helper_recompiles_exactly_the_kernels_reaching_it(kernlib, 
     # the helper that only `scale` reaches
     util.write_text(util.read_text().replace("return  lo  if v < lo", "return lo if v <= lo"))
     _, log = build(kernlib, tmp_path / "c", capsys)
-    assert "kernlib.ops.scale -> kernlib__ops__scale (PTX + CPU, sm_70, sm_80): compiled in" in log
-    assert "kernlib.ops.add_one -> kernlib__ops__add_one (PTX + CPU, sm_70, sm_80): from cache" in log
+    assert "kernlib.ops.scale -> kernlib__ops__scale (PTX + CPU + WGSL, sm_70, sm_80): compiled in" in log
+    assert "kernlib.ops.add_one -> kernlib__ops__add_one (PTX + CPU + WGSL, sm_70, sm_80): from cache" in log
     assert "1 compiled, 1 from cache" in log
 
 
@@ -179,7 +179,7 @@ def test_cubins_are_embedded_and_reproducible(kernlib, tmp_path, capsys):
     pyproject = kernlib / "pyproject.toml"
     pyproject.write_text(pyproject.read_text().replace("cubin = false", "cubin = true"))
     first, log = build(kernlib, tmp_path / "a", capsys)
-    assert "(PTX + cubin + CPU, sm_70, sm_80)" in log
+    assert "(PTX + cubin + CPU + WGSL, sm_70, sm_80)" in log
     import zipfile
 
     with zipfile.ZipFile(first) as zf:

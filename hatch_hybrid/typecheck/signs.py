@@ -60,6 +60,41 @@ def _nonnegative(e: ir.Expr, tf: TypedFunction, counters: set[str]) -> bool:
     return False
 
 
+def nonnegative_locals(tf: TypedFunction) -> set[str]:
+    """The Python-int locals that are never negative: the counting ``range`` variables, and the locals
+    assigned once (by a plain assignment) from an expression that is never negative given these."""
+    counters = _counters(tf)
+    writes: dict[str, list[ir.Stmt]] = {}
+    for node in ir.walk(tf.fn):
+        if isinstance(node, (ir.Assign, ir.AugAssign)):
+            for name in ir.target_names(node.target):
+                writes.setdefault(name.id, []).append(node)
+        elif isinstance(node, ir.ForRange):
+            writes.setdefault(node.target.id, []).append(node)
+    params = {p.name for p in tf.fn.params}
+    single = {
+        name: stmts[0]
+        for name, stmts in writes.items()
+        if len(stmts) == 1 and name not in params and isinstance(stmts[0], ir.Assign)
+        and isinstance(stmts[0].target, ir.Name)
+    }  # fmt: skip
+    found = set(counters)
+    changed = True
+    while changed:
+        changed = False
+        for name, stmt in single.items():
+            assert isinstance(stmt, ir.Assign)
+            if name not in found and _nonnegative(stmt.value, tf, found):
+                found.add(name)
+                changed = True
+    return found
+
+
+def nonnegative_given(e: ir.Expr, tf: TypedFunction, names: set[str]) -> bool:
+    """:func:`nonnegative`, with ``names`` (from :func:`nonnegative_locals`) known not to be negative."""
+    return _nonnegative(e, tf, names)
+
+
 def _counters(tf: TypedFunction) -> set[str]:
     """The ``range`` loop variables that are never negative: assigned only by loops over ranges that
     count up from a non-negative start or down to a stop of -1 or more."""

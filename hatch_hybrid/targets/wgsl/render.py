@@ -34,11 +34,13 @@ from hybrid_runtime.abi import WGSL_ERROR_WORDS
 from ... import ir
 from ...errors import Loc
 from ...lower.sites import SiteTable, located
+from ...typecheck import signs
 from ...typecheck.arguments import bound_nodes
 from ...typecheck.rules import GPU_INDEX, SHUFFLES, VOTES
 from ...typecheck.typed import Callee, TypedFunction
 from ...types import (
     F32,
+    I32,
     NONE,
     WEAK_INT,
     ArrayT,
@@ -271,6 +273,7 @@ class FunctionRenderer:
         self.temps = 0
         self.kernel = name == "main"
         self.loc: Loc = tf.fn.loc  # the statement being rendered (what an error without a node points at)
+        self.nonnegative = signs.nonnegative_locals(tf)  # indices of these need no wrap from the end
 
     def wt(self, t: Type, loc: Loc | None) -> str:
         return wgsl_type(t, loc or self.loc, self.m.structs)
@@ -423,15 +426,22 @@ class FunctionRenderer:
         if len(args) == 3 and self.tf.consts.get(s.args[2].nid) is None:
             raise WgslUnsupported(s.loc, "range() with a step known only at run time")
         step_value = self.tf.consts.get(s.args[2].nid, 1) if len(args) == 3 else 1
-        stop_t = self.temp(stop, "i64")
-        counter = self.var("i64", start)
         target = self.locals[s.target.id]
         test = "<" if step_value > 0 else ">"
+        bounds = [self.const_of(a) for a in s.args]
+        if all(isinstance(b, int) and -(2**31) < b < 2**31 - abs(step_value) for b in bounds):
+            # known bounds within i32: a 32-bit counter (the loop variable is still the Python int it counts)
+            start, stop, step = (as_i32(v) for v in (start, stop, step))
+            stop_t, counter = self.temp(stop, "i32"), self.var("i32", start)
+            value = widen(counter, storage(I32), storage(WEAK_INT))
+        else:
+            stop_t, counter = self.temp(stop, "i64"), self.var("i64", start)
+            value = counter
         # Python's range: the loop variable takes each value; the counter moves on at the loop's end
         self.emit("loop {")
         with self.indented():
             self.emit(f"if (!({counter} {test} {stop_t})) {{ break; }}")
-            self.emit(f"{target} = {self.convert(counter, WEAK_INT, self.tf.locals[s.target.id])};")
+            self.emit(f"{target} = {self.convert(value, WEAK_INT, self.tf.locals[s.target.id])};")
             self.block(s.body)
             self.emit(f"continuing {{ {counter} = {counter} + {step}; }}")
         self.emit("}")
@@ -748,7 +758,7 @@ class FunctionRenderer:
         offset = as_i32(ref.offset)
         for node, dim, stride in zip(nodes, ref.shape, ref.strides):
             i = self.temp(as_i32(self.coerce(node, WEAK_INT)), "i32")
-            if not (isinstance(node, ir.Const) and isinstance(node.value, int) and node.value >= 0):
+            if not signs.nonnegative_given(node, self.tf, self.nonnegative):
                 i = self.temp(f"select({i}, {i} + {as_i32(dim)}, {i} < 0i)", "i32")  # Python's negative indices
             offset = f"{offset} + {i} * {as_i32(stride)}"
         return offset

@@ -82,10 +82,10 @@ def nonnegative_locals(tf: TypedFunction) -> set[str]:
     changed = True
     while changed:
         changed = False
-        for name, stmt in single.items():
+        for local, stmt in single.items():
             assert isinstance(stmt, ir.Assign)
-            if name not in found and _nonnegative(stmt.value, tf, found):
-                found.add(name)
+            if local not in found and _nonnegative(stmt.value, tf, found):
+                found.add(local)
                 changed = True
     return found
 

@@ -293,7 +293,10 @@ class FunctionRenderer:
     def temp(self, value: str, wt: str | None = None) -> str:
         self.temps += 1
         name = f"t{self.temps}"
-        self.emit(f"let {name}{': ' + wt if wt else ''} = {value};")
+        # naga evaluates a `let` of a constant expression at build time, and cannot convert 64-bit
+        # constants there (`i32(3li)` fails): such a value is kept in a `var`, which it leaves to run time
+        keyword = "var" if _constant_expression(value) else "let"
+        self.emit(f"{keyword} {name}{': ' + wt if wt else ''} = {value};")
         return name
 
     def var(self, wt: str, init: str | None = None) -> str:
@@ -503,6 +506,7 @@ class FunctionRenderer:
         if msg is not None:
             site["msg"] = msg
         site_id = self.m.sites.site(site)
+        values = tuple(self.temp(v) if _constant_expression(v) else v for v in values)  # see temp()
         self.emit(f"if (!({ok})) {{")
         with self.indented():
             # the first failure takes the count from 0 and fills the record (the runtime reads it after)
@@ -1079,6 +1083,14 @@ F64_BITS = """fn hh_f64_bits(x: f32) -> i64 {
     return bitcast<i64>((u64(b >> 31u) << 63u) | (e64 << 52u) | m);
 }
 """
+
+
+_PURE = {"i32", "u32", "i64", "u64", "f32", "bool", "select", "abs", "bitcast", "true", "false", "trunc", "sqrt"}
+
+
+def _constant_expression(value: str) -> bool:
+    """Whether a WGSL expression names nothing but literals and pure functions (naga folds those)."""
+    return all(token in _PURE for token in re.findall(r"(?<![\w.])[A-Za-z_]\w*", value))
 
 
 def as_i32(v: str) -> str:

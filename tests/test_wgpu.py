@@ -18,7 +18,6 @@ from hatch_hybrid.hook.artifacts import write_package_artifacts
 from hatch_hybrid.pipeline import Options, compile_packages
 
 ROOT = Path(__file__).resolve().parent.parent
-pytestmark = pytest.mark.wgpu
 
 
 def _options() -> Options:
@@ -53,6 +52,7 @@ def _both(kernel, threads, blocks, *args):
     return results
 
 
+@pytest.mark.wgpu
 def test_bench_kernels_match_native_cpu_bit_for_bit(bench):
     module, compiled = bench
     rng = np.random.default_rng(1)
@@ -80,6 +80,7 @@ def test_bench_kernels_match_native_cpu_bit_for_bit(bench):
         module.block_sum.launch(256, 1, x, np.zeros(1, np.float32), device="wgpu")
 
 
+@pytest.mark.wgpu
 def test_examples_match_native_cpu(tmp_path: Path):
     """The example projects' kernels (structs and methods, generic kernels, enums, atomics, helpers from
     other packages) through WebGPU and natively: the same bits."""
@@ -140,6 +141,7 @@ def wide(x: Array[f32], out: Array[f32], s: f64):
 """
 
 
+@pytest.mark.wgpu
 def test_failed_checks_and_bad_arguments_raise_as_on_other_devices(tmp_path: Path):
     kernels = compile_packages([_package(tmp_path, "wgchecks", CHECKS)], options=_options())
     write_package_artifacts(kernels, ["sm_90"], tmp_path)
@@ -168,6 +170,7 @@ def test_failed_checks_and_bad_arguments_raise_as_on_other_devices(tmp_path: Pat
             kern.wide.launch(64, 1, np.ones(64, np.float32), np.ones(64, np.float32), 0.5, device="wgpu")
 
 
+@pytest.mark.wgpu
 def test_device_arrays_stay_on_the_gpu_between_launches(bench):
     from hybrid_runtime import wgpu_device
 
@@ -182,6 +185,7 @@ def test_device_arrays_stay_on_the_gpu_between_launches(bench):
         module.saxpy.launch(128, 8, np.float32(2.0), x, wgpu_device.to_device(np.ones(1000, np.int32)), device="wgpu")
 
 
+@pytest.mark.wgpu
 def test_hybrid_device_wgpu_routes_every_launch_form(bench, monkeypatch: pytest.MonkeyPatch):
     """``$HYBRID_DEVICE=wgpu`` sends ``k[blocks, threads](...)`` and ``k.launch(...)`` through WebGPU, and
     ``to_device(..., device="wgpu")`` makes a WebGPU array; "auto" never picks a CPU adapter (lavapipe)."""
@@ -198,6 +202,25 @@ def test_hybrid_device_wgpu_routes_every_launch_form(bench, monkeypatch: pytest.
     assert isinstance(select_device("wgpu"), wgpu_device.WgpuDevice)
     if wgpu_device.get_device().is_cpu:
         assert select_device("auto") is None or not isinstance(select_device("auto"), wgpu_device.WgpuDevice)
+
+
+def test_list_and_the_build_say_which_targets_each_kernel_has(capsys: pytest.CaptureFixture[str]):
+    """No device needed: `hatch-hybrid list` names each kernel's targets and, for a missing one, why
+    (with the line); the compiled result keeps the same reason for the build's output and the manifest."""
+    from hatch_hybrid.cli import main
+
+    assert main(["list", str(ROOT / "benchmarks" / "bench_kernels")]) == 0
+    out = capsys.readouterr().out
+    saxpy = out.split("bench_kernels.kernels.saxpy(", 1)[1].split("\n")[1]
+    assert saxpy.strip() == "targets: ptx, cpu, wgsl"
+    block_sum = out.split("bench_kernels.kernels.block_sum(", 1)[1]
+    assert "targets: ptx, cpu\n" in block_sum
+    assert "not wgsl: gpu.shfl_down: warp calls are not yet on this target (" in block_sum
+    assert "kernels.py:29)" in block_sum
+    kernels = compile_packages([ROOT / "benchmarks" / "bench_kernels" / "bench_kernels"], options=_options())
+    by_name = {k.decl.label: k for k in kernels}
+    assert by_name["block_sum"].manifest_entry({}, {})["wgsl"]["unsupported"].startswith("gpu.shfl_down")
+    assert by_name["matmul"].manifest_entry({}, {})["wgsl"]["file"] == "bench_kernels__kernels__matmul.wgsl"
 
 
 def _package(root: Path, name: str, source: str) -> Path:

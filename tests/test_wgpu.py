@@ -72,12 +72,12 @@ def test_bench_kernels_match_native_cpu_bit_for_bit(bench):
     keys = rng.standard_normal(4096).astype(np.float32)
     cpu, gpu = _both(module.bitonic_pass, 256, 16, keys, 4, 8)
     assert same_bits(cpu[0], gpu[0]) and not same_bits(keys, gpu[0])
-    # what the target lacks: not built, the reason recorded (a warp shuffle; f64 parameters)
-    assert compiled["block_sum"].wgsl is None
-    assert "gpu.shfl_down" in compiled["block_sum"].not_built["wgsl"]
-    assert "kernels.py:" in compiled["block_sum"].not_built["wgsl"]
-    with pytest.raises(ValueError, match=r"block_sum has no WebGPU shader: gpu\.shfl_down"):
-        module.block_sum.launch(256, 1, x, np.zeros(1, np.float32), device="wgpu")
+    # what the target lacks: not built, the reason recorded (f32 + i32 is an f64)
+    assert compiled["empty16"].wgsl is None
+    assert compiled["empty16"].not_built["wgsl"].startswith("f64 values")
+    assert "kernels.py:129" in compiled["empty16"].not_built["wgsl"]
+    with pytest.raises(ValueError, match=r"empty16 has no WebGPU shader: f64 values"):
+        module.empty16.launch(32, 1, *[x] * 8, *[np.int32(1)] * 4, *[np.float32(1)] * 4, device="wgpu")
 
 
 @pytest.mark.wgpu
@@ -170,6 +170,52 @@ def test_failed_checks_and_bad_arguments_raise_as_on_other_devices(tmp_path: Pat
             kern.wide.launch(64, 1, np.ones(64, np.float32), np.ones(64, np.float32), 0.5, device="wgpu")
 
 
+WARPS = """
+from hybrid_runtime import Array, f32, i32, i64, u32, gpu, kernel
+
+@kernel
+def warps(x: Array[f32], k: Array[i32], out: Array[f32], votes: Array[i64], d: i64):
+    i = gpu.global_tid_x()
+    v = x[i]
+    a = gpu.shfl_down(v, d)
+    b = gpu.shfl_up(v, d, 16)
+    c = gpu.shfl_xor(k[i], d)
+    e = gpu.shfl_idx(v, d + 3, 8)
+    w = gpu.shfl_down(i, 1)
+    out[i] = a + b + f32(c) + e + f32(w)
+    votes[i] = gpu.ballot(v > 0) + 1000 * (gpu.all_(k[i] >= 0) + 2 * gpu.any_(v > 1)) + 10000 * gpu.lane_id()
+"""
+
+
+@pytest.mark.wgpu
+def test_warp_calls_are_subgroup_operations_or_a_clear_error(tmp_path: Path):
+    """Shuffles (with widths), votes and lane ids as subgroup operations: the same bits as the native code
+    where the adapter's subgroups are CUDA's 32-lane warps (NVIDIA); elsewhere (lavapipe: 8 lanes) a launch
+    says why it cannot run."""
+    from hybrid_runtime import wgpu_device
+
+    kernels = compile_packages([_package(tmp_path, "wgwarps", WARPS)], options=_options())
+    write_package_artifacts(kernels, ["sm_90"], tmp_path)
+    rng = np.random.default_rng(5)
+    x = rng.standard_normal(128).astype(np.float32)
+    k = rng.integers(-3, 50, 128).astype(np.int32)
+    with imported_package(tmp_path, "wgwarps") as kern:
+        why = wgpu_device.get_device().warps()
+        if why:
+            with pytest.raises(
+                ValueError, match=r"warps uses warp calls .* need 32-lane subgroups; .*lanes, not CUDA's 32"
+            ):
+                kern.warps.launch(64, 2, x, k, np.zeros(128, np.float32), np.zeros(128, np.int64), 3, device="wgpu")
+            return
+        for d in (1, 3, 17, 40):
+            got = []
+            for device in ("cpu", "wgpu"):
+                out, votes = np.zeros(128, np.float32), np.zeros(128, np.int64)
+                kern.warps.launch(64, 2, x, k, out, votes, d, device=device)
+                got.append((out, votes))
+            assert same_bits(got[0][0], got[1][0]) and same_bits(got[0][1], got[1][1]), d
+
+
 @pytest.mark.wgpu
 def test_device_arrays_stay_on_the_gpu_between_launches(bench):
     from hybrid_runtime import wgpu_device
@@ -213,14 +259,15 @@ def test_list_and_the_build_say_which_targets_each_kernel_has(capsys: pytest.Cap
     out = capsys.readouterr().out
     saxpy = out.split("bench_kernels.kernels.saxpy(", 1)[1].split("\n")[1]
     assert saxpy.strip() == "targets: ptx, cpu, wgsl"
-    block_sum = out.split("bench_kernels.kernels.block_sum(", 1)[1]
-    assert "targets: ptx, cpu\n" in block_sum
-    assert "not wgsl: gpu.shfl_down: warp calls are not yet on this target (" in block_sum
-    assert "kernels.py:29)" in block_sum
+    empty16 = out.split("bench_kernels.kernels.empty16(", 1)[1]
+    assert "targets: ptx, cpu\n" in empty16
+    assert "not wgsl: f64 values (this target: f32, i32, u32, i64, u64, bool) (" in empty16
+    assert "kernels.py:129)" in empty16
     kernels = compile_packages([ROOT / "benchmarks" / "bench_kernels" / "bench_kernels"], options=_options())
     by_name = {k.decl.label: k for k in kernels}
-    assert by_name["block_sum"].manifest_entry({}, {})["wgsl"]["unsupported"].startswith("gpu.shfl_down")
+    assert by_name["empty16"].manifest_entry({}, {})["wgsl"]["unsupported"].startswith("f64 values")
     assert by_name["matmul"].manifest_entry({}, {})["wgsl"]["file"] == "bench_kernels__kernels__matmul.wgsl"
+    assert by_name["block_sum"].manifest_entry({}, {})["wgsl"]["features"] == ["shader-int64", "subgroup"]
 
 
 def _package(root: Path, name: str, source: str) -> Path:

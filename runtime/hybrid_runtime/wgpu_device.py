@@ -118,11 +118,56 @@ class WgpuDevice:
         self.adapter = adapter
         self.info = dict(adapter.info)
         self.is_cpu = str(self.info.get("adapter_type", "")).upper() == "CPU"
+        self.subgroups = "subgroup" in features
         self.device = adapter.request_device_sync(
-            required_features=["shader-int64"], required_limits={k: limits[k] for k in wanted if k in limits}
+            required_features=["shader-int64"] + (["subgroup"] if self.subgroups else []),
+            required_limits={k: limits[k] for k in wanted if k in limits},
         )
         self.limits = dict(self.device.limits)
         self.shaders: dict[tuple[str, str], _Shader] = {}
+        self._warps: str | None = None  # why warp calls cannot run here ("": they can), found at first need
+
+    def warps(self) -> str:
+        """Why this adapter cannot run CUDA's warp calls ("" when it can): they need subgroups of 32 lanes
+        numbered as a block's threads modulo 32, which a probe shader checks once for 1-, 2- and 3-D blocks."""
+        if self._warps is not None:
+            return self._warps
+        if not self.subgroups:
+            self._warps = "the adapter has no subgroups"
+            return self._warps
+        # a 1-D block (WGSL gives multi-dimensional workgroups no subgroup_invocation_id to check them by;
+        # their threads are numbered as CUDA's, x fastest, so the same rule holds where the driver keeps it)
+        src = (
+            "@group(0) @binding(0) var<storage, read_write> y: array<u32>;\n"
+            "@compute @workgroup_size(256)\n"
+            "fn main(@builtin(local_invocation_index) i: u32, @builtin(subgroup_size) n: u32,\n"
+            "        @builtin(subgroup_invocation_id) lane: u32) { y[i] = n * 1000u + lane; }\n"
+        )
+        try:
+            module = self.device.create_shader_module(code=src)
+            pipeline = self.device.create_compute_pipeline(
+                layout="auto", compute={"module": module, "entry_point": "main"}
+            )
+            out = self.buffer(256 * 4)
+            group = self.device.create_bind_group(
+                layout=pipeline.get_bind_group_layout(0), entries=[{"binding": 0, "resource": {"buffer": out}}]
+            )
+            encoder = self.device.create_command_encoder()
+            compute = encoder.begin_compute_pass()
+            compute.set_pipeline(pipeline)
+            compute.set_bind_group(0, group)
+            compute.dispatch_workgroups(1)
+            compute.end()
+            self.device.queue.submit([encoder.finish()])
+            got = self.read(out, 256 * 4).view(np.uint32)
+        except Exception as exc:  # a driver that cannot run the probe cannot run warp calls either
+            self._warps = f"its subgroups could not be probed ({type(exc).__name__})"
+            return self._warps
+        if not np.array_equal(got, 32000 + np.arange(256, dtype=np.uint32) % 32):
+            self._warps = f"its subgroups have {int(got[0]) // 1000} lanes, not CUDA's 32"
+            return self._warps
+        self._warps = ""
+        return self._warps
 
     @property
     def name(self) -> str:
@@ -244,6 +289,11 @@ class ShaderLaunch:
     def __init__(self, kernel: str, manifest: Manifest, entry: dict[str, Any], config: LaunchConfig) -> None:
         self.kernel, self.wgsl, self.config = kernel, entry["wgsl"], config
         self.dev = dev = get_device()
+        if "subgroup" in self.wgsl["features"] and dev.warps():
+            raise ValueError(
+                f"kernel {kernel} uses warp calls (shuffles, votes), which need 32-lane subgroups; the WebGPU "
+                f"adapter {dev.name} cannot run them: {dev.warps()}. Use device='cuda' or 'cpu'"
+            )
         self.shader = dev.shader(kernel, manifest, entry)
         self.pipeline = dev.pipeline(self.shader, config.block, kernel)
         fields = {name: (struct.Struct(_PACK[wt]), offset) for name, wt, offset in self.wgsl["fields"]}

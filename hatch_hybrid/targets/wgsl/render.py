@@ -146,6 +146,7 @@ class ModuleRenderer:
         self.workgroup: list[str] = []  # module-scope shared arrays
         self.atomic_params: set[int] = set()
         self.interface = Interface()
+        self.subgroups = False  # warp calls: the shader needs the adapter's subgroups
 
     def render(self) -> str:
         tf = self.kernel
@@ -210,6 +211,7 @@ class ModuleRenderer:
             *bindings,
             "var<private> hh_tid: vec3<u32>;",
             "var<private> hh_bid: vec3<u32>;",
+            "var<private> hh_lid_index: u32;",
             *self.workgroup,
         ]
         return "\n".join(head + list(self.prelude.values()) + self.bodies + [body]) + "\n"
@@ -312,12 +314,13 @@ class FunctionRenderer:
         head = (
             "@compute @workgroup_size(hh_bx, hh_by, hh_bz)\n"
             "fn main(@builtin(local_invocation_id) hh_lid: vec3<u32>, @builtin(workgroup_id) hh_wid: vec3<u32>,\n"
-            "        @builtin(num_workgroups) hh_nwg: vec3<u32>) {\n"
+            "        @builtin(num_workgroups) hh_nwg: vec3<u32>, @builtin(local_invocation_index) hh_li: u32) {\n"
             "    let hh_l = hh_wid.x + hh_nwg.x * (hh_wid.y + hh_nwg.y * hh_wid.z);\n"
             "    if (hh_l >= hh_p.hh_gx * hh_p.hh_gy * hh_p.hh_gz) { return; }\n"
             "    let hh_gxy = hh_p.hh_gx * hh_p.hh_gy;\n"
             "    hh_bid = vec3<u32>(hh_l % hh_p.hh_gx, (hh_l / hh_p.hh_gx) % hh_p.hh_gy, hh_l / hh_gxy);\n"
             "    hh_tid = hh_lid;\n"
+            "    hh_lid_index = hh_li;\n"
         )
         return head + "\n".join(self.lines) + "\n}\n"
 
@@ -1037,8 +1040,55 @@ class FunctionRenderer:
         if name in ("shared_array", "local_array"):
             raise WgslUnsupported(e.loc, "a shared array outside an assignment")
         if name in SHUFFLES or name in VOTES or name == "lane_id":
-            raise WgslUnsupported(e.loc, f"gpu.{name}: warp calls are not yet on this target")
+            return self.warp(e, callee)
         raise WgslUnsupported(e.loc, f"gpu.{name}")
+
+    def warp(self, e: ir.Call, callee: Callee) -> str:
+        """Warp calls as subgroup operations: CUDA's 32 lanes are the adapter's subgroups, which the runtime
+        checks at launch (32 lanes, numbered as the block's threads modulo 32); the source lane of a shuffle
+        follows the native code's rules (lower/host.py's _source_lane): outside the warp or the segment,
+        a lane keeps its own value."""
+        self.m.subgroups = True
+        name = callee.name
+        lane = "bitcast<i64>(u64(hh_lid_index % 32u))"
+        if name == "lane_id":
+            return self.temp(lane, "i64")
+        if name in VOTES:
+            pred = self.condition(e.args[0])
+            if name == "ballot":
+                return self.temp(f"bitcast<i64>(u64(subgroupBallot({pred}).x))", "i64")
+            return self.temp(f"{'subgroupAll' if name == 'all_' else 'subgroupAny'}({pred})", "bool")
+        t = self.tf.types[e.nid]
+        v = self.coerce(e.args[0], t)
+        d = self.temp(self.coerce(e.args[1], WEAK_INT), "i64")
+        width = int(self.tf.consts[e.args[2].nid]) if len(e.args) == 3 else 32
+        ln = self.temp(lane, "i64")
+        if width != 32:
+            d = self.temp(f"({d} & 4294967295li)", "i64")
+            low = self.temp(f"({ln} & {~(width - 1) & 31}li)", "i64")
+            high = f"({low} | {width - 1}li)"
+            j = {"shfl_up": f"{ln} - {d}", "shfl_down": f"{ln} + {d}", "shfl_xor": f"{ln} ^ {d}"}.get(
+                name, f"{low} | ({d} & {width - 1}li)"
+            )
+            j = self.temp(j, "i64")
+            ok = f"{j} >= {low}" if name == "shfl_up" else f"u64({j}) <= u64({high})"
+        else:
+            j = {"shfl_up": f"{ln} - {d}", "shfl_down": f"{ln} + {d}", "shfl_xor": f"({ln} ^ {d}) & 31li"}.get(
+                name, f"{d} & 31li"
+            )
+            j = self.temp(j, "i64")
+            ok = f"u64({j}) < 32lu"
+        src = self.temp(f"u32(select({ln}, {j}, {ok}))", "u32")
+        wt = self.wt(t, e.loc)
+        if wt in ("f32", "i32", "u32"):
+            return self.temp(f"subgroupShuffle({v}, {src})", wt)
+        if wt == "bool":
+            return self.temp(f"subgroupShuffle(select(0u, 1u, {v}), {src}) != 0u", "bool")
+        bits = self.temp(f"bitcast<u64>({v})" if wt == "i64" else v, "u64")
+        lo = f"subgroupShuffle(u32({bits} & 4294967295lu), {src})"
+        hi = f"subgroupShuffle(u32({bits} >> 32u), {src})"
+        joined = f"((u64({hi}) << 32u) | u64({lo}))"
+        return self.temp(f"bitcast<i64>{joined}" if wt == "i64" else joined, wt)
 
     def index_value(self, what: str, axis: str) -> str:
         size = {"x": "hh_bx", "y": "hh_by", "z": "hh_bz"}[axis]

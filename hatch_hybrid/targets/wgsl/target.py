@@ -113,5 +113,5 @@ class WgslTarget(Target):
             uniform_bytes=iface.size,
             arrays=iface.arrays,
             checks=[job.site_entry(site) for site in renderer.sites.sites],
-            features=["shader-int64"],
+            features=["shader-int64"] + (["subgroup"] if renderer.subgroups else []),
         )

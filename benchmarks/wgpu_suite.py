@@ -151,6 +151,24 @@ def main() -> int:
 
     compare(f"matmul {m}^3 f32, 16x16 tiles", lambda t: f"{2 * m**3 / t / 1e12:.1f} TFLOP/s", matmul, 3 if q else 20)
 
+    # the block reduction (grid-stride sums, warp shuffles, shared memory): where the adapter has 32-lane warps
+    if wdev.warps() == "":
+        r = 1 << (20 if q else 27)
+        xr = rng.standard_normal(r).astype(np.float32)
+
+        def reduction(path: str):
+            x, partial = hr.to_device(xr, device=path), hr.to_device(np.zeros(1024, np.float32), device=path)
+            return (lambda: bk.block_sum.launch(256, 1024, x, partial, device=path)), partial.copy_to_host
+
+        compare(
+            f"block reduction 2^{r.bit_length() - 1} f32",
+            lambda t: f"{4 * r / t / 1e9:.0f} GB/s",
+            reduction,
+            5 if q else 50,
+        )
+    else:
+        lines.append(f"| block reduction | wgpu | not run: {wdev.warps()} | | | |")
+
     # launch overhead: our launch of an empty 3-argument kernel against wgpu's own dispatch of the same shader
     xs, ys = wgpu_device.to_device(np.zeros(256, np.float32)), wgpu_device.to_device(np.zeros(256, np.float32))
     ours = per_launch(lambda: bk.empty3.launch(64, 1, xs, ys, np.int32(1), device="wgpu"), wsync, 2000)

@@ -170,6 +170,41 @@ def test_failed_checks_and_bad_arguments_raise_as_on_other_devices(tmp_path: Pat
             kern.wide.launch(64, 1, np.ones(64, np.float32), np.ones(64, np.float32), 0.5, device="wgpu")
 
 
+LOOPS = """
+from hybrid_runtime import Array, f32, i64, gpu, kernel
+from hybrid_runtime import cuda
+
+@kernel
+def strided(x: Array[f32], out: Array[f32, 2], step: i64):
+    i, j = cuda.grid(2)
+    w, h = cuda.gridsize(2)
+    if i < out.shape[0] and j < out.shape[1]:
+        acc = f32(0)
+        first = i + j if step > 0 else len(x) - 1 - (i + j)
+        last = len(x) if step > 0 else -1
+        for k in range(first, last, step):  # a step known at run time, of either sign (0: no iteration)
+            acc += x[k] * f32(k)
+        out[i, j] = acc + f32(w * 1000 + h)
+"""
+
+
+@pytest.mark.wgpu
+def test_grid_tuples_and_range_steps_known_at_run_time(tmp_path: Path):
+    kernels = compile_packages([_package(tmp_path, "wgloops", LOOPS)], options=_options())
+    assert kernels[0].wgsl is not None, kernels[0].not_built
+    write_package_artifacts(kernels, ["sm_90"], tmp_path)
+    x = np.random.default_rng(2).standard_normal(100).astype(np.float32)
+    with imported_package(tmp_path, "wgloops") as kern:
+        for step in (3, 1, -2, 0):
+            got = []
+            for device in ("cpu", "wgpu"):
+                out = np.zeros((6, 5), np.float32)
+                kern.strided.launch((4, 4), (2, 2), x, out, step, device=device)
+                got.append(out)
+            assert same_bits(got[0], got[1]), step
+            assert step == 0 or np.all(got[1] != np.floor(got[1])), step  # every cell summed something
+
+
 WARPS = """
 from hybrid_runtime import Array, f32, i32, i64, u32, gpu, kernel
 

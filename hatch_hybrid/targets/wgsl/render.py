@@ -429,13 +429,13 @@ class FunctionRenderer:
         start, stop, step = (
             ("0li", args[0], "1li") if len(args) == 1 else (*args[:2], args[2] if len(args) == 3 else "1li")
         )
-        if len(args) == 3 and self.tf.consts.get(s.args[2].nid) is None:
-            raise WgslUnsupported(s.loc, "range() with a step known only at run time")
-        step_value = self.tf.consts.get(s.args[2].nid, 1) if len(args) == 3 else 1
+        known = self.const_of(s.args[2]) if len(args) == 3 else 1
+        step_value = known if isinstance(known, int) and known != 0 else None  # None: its sign known at run time
         target = self.locals[s.target.id]
-        test = "<" if step_value > 0 else ">"
         bounds = [self.const_of(a) for a in s.args]
-        if all(isinstance(b, int) and -(2**31) < b < 2**31 - abs(step_value) for b in bounds):
+        if step_value is not None and all(
+            isinstance(b, int) and -(2**31) < b < 2**31 - abs(step_value) for b in bounds
+        ):
             # known bounds within i32: a 32-bit counter (the loop variable is still the Python int it counts)
             start, stop, step = (as_i32(v) for v in (start, stop, step))
             stop_t, counter = self.temp(stop, "i32"), self.var("i32", start)
@@ -443,10 +443,15 @@ class FunctionRenderer:
         else:
             stop_t, counter = self.temp(stop, "i64"), self.var("i64", start)
             value = counter
+        if step_value is not None:
+            cond = f"{counter} {'<' if step_value > 0 else '>'} {stop_t}"
+        else:  # as the other targets: count up, count down, or (a step of 0) not at all
+            step = self.temp(step, "i64")
+            cond = f"({step} > 0li && {counter} < {stop_t}) || ({step} < 0li && {counter} > {stop_t})"
         # Python's range: the loop variable takes each value; the counter moves on at the loop's end
         self.emit("loop {")
         with self.indented():
-            self.emit(f"if (!({counter} {test} {stop_t})) {{ break; }}")
+            self.emit(f"if (!({cond})) {{ break; }}")
             self.emit(f"{target} = {self.convert(value, WEAK_INT, self.tf.locals[s.target.id])};")
             self.block(s.body)
             self.emit(f"continuing {{ {counter} = {counter} + {step}; }}")
@@ -474,6 +479,15 @@ class FunctionRenderer:
                 self.emit(f"atomicStore(&{ref.base}[{index}], {v});")
             else:
                 self.emit(f"{ref.base}[{index}] = {v};")
+            return
+        if isinstance(target, ir.TupleExpr) and self.grid_call(value) is not None:
+            # `i, j = cuda.grid(2)`: each index, in order
+            what, n = self.grid_call(value)  # type: ignore[misc]
+            items = [self.temp(self.index_value(what, axis), "i64") for axis in "xyz"[:n]]
+            for item, v in zip(target.elts, items):
+                if not isinstance(item, ir.Name):
+                    raise WgslUnsupported(item.loc, "unpacking into elements")
+                self.emit(f"{self.locals[item.id]} = {self.convert(v, WEAK_INT, tf.locals[item.id])};")
             return
         if isinstance(target, ir.TupleExpr):
             vt = tf.types[value.nid]
@@ -1089,6 +1103,13 @@ class FunctionRenderer:
         hi = f"subgroupShuffle(u32({bits} >> 32u), {src})"
         joined = f"((u64({hi}) << 32u) | u64({lo}))"
         return self.temp(f"bitcast<i64>{joined}" if wt == "i64" else joined, wt)
+
+    def grid_call(self, e: ir.Expr) -> tuple[str, int] | None:
+        """``cuda.grid(n)`` / ``cuda.gridsize(n)``: what it reads and n (None: another expression)."""
+        callee = self.tf.callees.get(e.nid) if isinstance(e, ir.Call) else None
+        if callee is None or callee.kind != "gpu" or callee.name not in ("grid", "gridsize"):
+            return None
+        return ("global_tid" if callee.name == "grid" else "global_size"), int(self.tf.consts[e.nid])
 
     def index_value(self, what: str, axis: str) -> str:
         size = {"x": "hh_bx", "y": "hh_by", "z": "hh_bz"}[axis]

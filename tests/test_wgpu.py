@@ -182,7 +182,7 @@ def strided(x: Array[f32], out: Array[f32, 2], step: i64):
         acc = f32(0)
         first = i + j if step > 0 else len(x) - 1 - (i + j)
         last = len(x) if step > 0 else -1
-        for k in range(first, last, step):  # a step known at run time, of either sign
+        for k in range(first, last, step):  # a step known at run time, of either sign (0: ValueError)
             acc += x[k] * f32(k)
         out[i, j] = acc + f32(w * 1000 + h)
 """
@@ -203,6 +203,9 @@ def test_grid_tuples_and_range_steps_known_at_run_time(tmp_path: Path):
                 got.append(out)
             assert same_bits(got[0], got[1]), step
             assert np.all(got[1] != np.floor(got[1])), step  # every cell summed something
+        for device in ("cpu", "cpu-python", "wgpu"):  # Python's range refuses a step of 0: every path does
+            with pytest.raises(ValueError, match=r"range\(\) arg 3 must not be zero \(wgloops/kern.py:13"):
+                kern.strided.launch((4, 4), (2, 2), x, np.zeros((6, 5), np.float32), 0, device=device)
 
 
 WARPS = """

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import numpy as np
 from llvmlite import ir as llir
 
 from .. import ir
@@ -18,6 +19,7 @@ from .ops import I64, const
 from .parts import LowererParts
 
 _CONVERGENT = {"syncthreads"} | SHUFFLES | VOTES
+RANGE_STEP_ZERO = "range() arg 3 must not be zero"  # CPython's (hybrid_runtime.checks knows it as a check)
 
 
 def counted_loop(
@@ -132,6 +134,11 @@ class LoopLowerer(LowererParts):
                 if isinstance(node, ir.UnaryOp) and node.op == "-" and isinstance(node.operand, ir.Const):
                     assert not isinstance(node.operand.value, complex)  # range() takes integers
                     step_const = -int(node.operand.value or 0)
+        if len(args) == 3 and not isinstance(consts[2], (int, np.integer)):
+            # a step known only at run time: Python's range raises for 0 (the Python path does), so the
+            # compiled code fails there too rather than running no iteration
+            ok = b.icmp_signed("!=", step, const(WEAK_INT, 0))
+            self.check(ok, "value", s.loc, RANGE_STEP_ZERO)
         counter = self._alloca(I64, f"{s.target.id}.counter")
         b.store(start, counter)
         if self.parent.host:  # bounds in slots: a thread that yields in the body restores them

@@ -41,6 +41,7 @@ NAN_TO_INT = "cannot convert float NaN to integer"  # Python's and NumPy's messa
 NEGATIVE_POWER = "Integers to negative integer powers are not allowed."
 NEGATIVE_SHIFT = "negative shift count"
 INF_TO_INT = "cannot convert float infinity to integer"
+RANGE_STEP_ZERO = "range() arg 3 must not be zero"  # CPython's
 
 
 def failure(kernel: str, kind: str, what: str, where: str) -> BaseException:
@@ -122,7 +123,7 @@ CHECKED = (AssertionError, IndexError, ZeroDivisionError, ValueError, OverflowEr
 def cpu_failure(kernel: str, exc: BaseException, tb: TracebackType | None) -> BaseException | None:
     """The CPU path's version of a failed check: the same exception type and message format, pointing at
     the kernel-code line that raised (None for exceptions that are not checks)."""
-    values = (SLICESTEP, NAN_TO_INT, NEGATIVE_POWER, NEGATIVE_SHIFT)  # the ValueErrors that are checks
+    values = (SLICESTEP, NAN_TO_INT, NEGATIVE_POWER, NEGATIVE_SHIFT, RANGE_STEP_ZERO)  # the ValueErrors of checks
     if not isinstance(exc, CHECKED) or (isinstance(exc, ValueError) and str(exc) not in values):
         return None
     frames = [f for f in traceback.extract_tb(tb) if not f.filename.startswith(_RUNTIME_DIR)]

@@ -33,6 +33,7 @@ from hybrid_runtime.abi import WGSL_ERROR_WORDS
 
 from ... import ir
 from ...errors import Loc
+from ...lower.loops import RANGE_STEP_ZERO
 from ...lower.sites import SiteTable, located
 from ...typecheck import signs
 from ...typecheck.arguments import bound_nodes
@@ -445,8 +446,10 @@ class FunctionRenderer:
             value = counter
         if step_value is not None:
             cond = f"{counter} {'<' if step_value > 0 else '>'} {stop_t}"
-        else:  # as the other targets: count up, count down, or (a step of 0) not at all
+        else:  # count up or down; a step of 0 fails as Python's range does
             step = self.temp(step, "i64")
+            if not isinstance(known, int):
+                self.check(f"{step} != 0li", "value", s.loc, RANGE_STEP_ZERO)
             cond = f"({step} > 0li && {counter} < {stop_t}) || ({step} < 0li && {counter} > {stop_t})"
         # Python's range: the loop variable takes each value; the counter moves on at the loop's end
         self.emit("loop {")

@@ -56,6 +56,7 @@ from ...types import (
     is_int,
     storage,
 )
+from .prelude import F64_BITS, NOFMA, as_i32, constant_expression, divmod_fn, ipow_fn, number, shift_fn, widen
 
 #: The scalar types this target holds, by their WGSL names
 WGSL_SCALARS = {"boolean": "bool", "i32": "i32", "u32": "u32", "i64": "i64", "u64": "u64", "f32": "f32"}
@@ -73,13 +74,6 @@ ATOMIC_FUNCS = {
     "atomic_xor": "atomicXor",
 }
 ERROR_BINDING, FIRST_ARRAY_BINDING = 1, 2
-
-
-def number(value: Any) -> int | float | bool | None:
-    """A compile-time constant as a Python number (NumPy scalars too); None for anything else."""
-    if isinstance(value, np.generic) and value.dtype.kind in "biuf":
-        return value.item()  # type: ignore[no-any-return]
-    return value if isinstance(value, (int, float, bool)) else None
 
 
 class WgslUnsupported(Exception):
@@ -298,7 +292,7 @@ class FunctionRenderer:
         name = f"t{self.temps}"
         # naga evaluates a `let` of a constant expression at build time, and cannot convert 64-bit
         # constants there (`i32(3li)` fails): such a value is kept in a `var`, which it leaves to run time
-        keyword = "var" if _constant_expression(value) else "let"
+        keyword = "var" if constant_expression(value) else "let"
         self.emit(f"{keyword} {name}{': ' + wt if wt else ''} = {value};")
         return name
 
@@ -483,30 +477,26 @@ class FunctionRenderer:
             else:
                 self.emit(f"{ref.base}[{index}] = {v};")
             return
-        if isinstance(target, ir.TupleExpr) and self.grid_call(value) is not None:
+        grid = self.grid_call(value) if isinstance(target, ir.TupleExpr) else None
+        if isinstance(target, ir.TupleExpr) and grid is not None:
             # `i, j = cuda.grid(2)`: each index, in order
-            what, n = self.grid_call(value)  # type: ignore[misc]
+            what, n = grid
             items = [self.temp(self.index_value(what, axis), "i64") for axis in "xyz"[:n]]
-            for item, v in zip(target.elts, items):
-                if not isinstance(item, ir.Name):
-                    raise WgslUnsupported(item.loc, "unpacking into elements")
-                self.emit(f"{self.locals[item.id]} = {self.convert(v, WEAK_INT, tf.locals[item.id])};")
+            self.unpack(target.elts, items, [WEAK_INT] * n)
             return
         if isinstance(target, ir.TupleExpr):
             vt = tf.types[value.nid]
             if not isinstance(value, ir.TupleExpr) or not isinstance(vt, TupleT):
                 raise WgslUnsupported(target.loc, "unpacking a tuple value")
             # Python evaluates every value first, then assigns left to right
-            temps = []
+            temps, types = [], []
             for elt, item in zip(value.elts, target.elts):
                 tt = tf.types.get(item.nid) or tf.types[elt.nid]
                 if isinstance(item, ir.Name):
                     tt = tf.locals[item.id]
                 temps.append(self.temp(self.coerce(elt, tt, "store")))
-            for item, tmp in zip(target.elts, temps):
-                if not isinstance(item, ir.Name):
-                    raise WgslUnsupported(item.loc, "unpacking into elements")
-                self.emit(f"{self.locals[item.id]} = {tmp};")
+                types.append(tt)
+            self.unpack(target.elts, temps, types)
             return
         if isinstance(target, ir.Attribute):
             base, path = ir.field_path(target)
@@ -518,6 +508,13 @@ class FunctionRenderer:
             return
         raise WgslUnsupported(target.loc, "assignment to this target")
 
+    def unpack(self, targets: list[ir.Expr], values: list[str], types: list[Type]) -> None:
+        """Values already evaluated (of ``types``) assigned to the names of a tuple target, left to right."""
+        for item, v, t in zip(targets, values, types):
+            if not isinstance(item, ir.Name):
+                raise WgslUnsupported(item.loc, "unpacking into elements")
+            self.emit(f"{self.locals[item.id]} = {self.convert(v, t, self.tf.locals[item.id])};")
+
     # ----------------------------------------------------------- checks
     def check(self, ok: str, kind: str, loc: Loc, msg: str | None = None, values: tuple[str, ...] = ()) -> None:
         """Unless ``ok``: record the site (and up to two i64 values) in the error buffer if it is empty,
@@ -526,7 +523,7 @@ class FunctionRenderer:
         if msg is not None:
             site["msg"] = msg
         site_id = self.m.sites.site(site)
-        values = tuple(self.temp(v) if _constant_expression(v) else v for v in values)  # see temp()
+        values = tuple(self.temp(v) if constant_expression(v) else v for v in values)  # see temp()
         self.emit(f"if (!({ok})) {{")
         with self.indented():
             # the first failure takes the count from 0 and fills the record (the runtime reads it after)
@@ -1144,104 +1141,3 @@ class FunctionRenderer:
             return self.temp(f"atomicCompareExchangeWeak(&{ref.base}[{index}], {expected}, {value}).old_value")
         value = self.coerce(e.args[2], elem)
         return self.temp(f"{ATOMIC_FUNCS[name]}(&{ref.base}[{index}], {value})")
-
-
-#: An f32's value as the bits of the f64 that holds it (subnormals as zero: they never fail a check)
-F64_BITS = """fn hh_f64_bits(x: f32) -> i64 {
-    let b = bitcast<u32>(x);
-    let e = (b >> 23u) & 255u;
-    var e64 = u64(e) + 896lu;
-    if (e == 255u) { e64 = 2047lu; }
-    if (e == 0u) { e64 = 0lu; }
-    let m = select(u64(b & 8388607u) << 29u, 0lu, e == 0u);
-    return bitcast<i64>((u64(b >> 31u) << 63u) | (e64 << 52u) | m);
-}
-"""
-
-
-_PURE = {"i32", "u32", "i64", "u64", "f32", "bool", "select", "abs", "bitcast", "true", "false", "trunc", "sqrt"}
-
-
-def _constant_expression(value: str) -> bool:
-    """Whether a WGSL expression names nothing but literals and pure functions (naga folds those)."""
-    return all(token in _PURE for token in re.findall(r"(?<![\w.])[A-Za-z_]\w*", value))
-
-
-def as_i32(v: str) -> str:
-    """An i64 expression as i32 (low bits); a literal is written as an i32 literal, since naga cannot
-    convert i64 constants when it evaluates constant expressions."""
-    found = re.fullmatch(r"(?:i64\()?\(?(-?\d+)li\)?\)?", v)
-    return f"{found.group(1)}i" if found else f"i32({v})"
-
-
-def widen(v: str, s: Scalar, d: Scalar) -> str:
-    """An integer widened to 64 bits by its own sign. naga extends by the target's sign (``i64(u32)``
-    sign-extends), and lavapipe miscompares values that naga's i32 -> i64 conversion made (``-7li <
-    i64(v)`` held for v = -9), so a signed source is extended by shifts of its bits."""
-    dw = d.name
-    if s.kind == "u":
-        return f"u64({v})" if dw == "u64" else f"bitcast<i64>(u64({v}))"
-    extended = f"(bitcast<i64>(u64(bitcast<u32>({v})) << 32u) >> 32u)"
-    return extended if dw == "i64" else f"bitcast<u64>{extended}"
-
-
-#: Keeps a float product from being fused with an addition into one FMA (one rounding instead of two):
-#: SPIR-V lets drivers contract unless told not to, which WGSL cannot say; an identity on the product's
-#: bits through a uniform word the runtime sets to 0 is one integer operation no compiler can see past.
-NOFMA = """fn hh_nofma(x: f32) -> f32 {
-    return bitcast<f32>(bitcast<u32>(x) | hh_p.hh_zero);
-}
-"""
-
-
-def divmod_fn(wt: str) -> str:
-    """Python's floor division and modulo; a zero divisor gives 0 (as NumPy), x // -1 wraps."""
-    name = f"hh_divmod_{wt}"
-    signed = wt in ("i32", "i64")
-    z, one = f"{wt}(0)", f"{wt}(1)"
-    if not signed:
-        body = f"""    if (d == {z}) {{ return HhDivmod_{wt}({z}, {z}); }}
-    return HhDivmod_{wt}(a / d, a % d);"""
-    else:
-        body = f"""    if (d == {z}) {{ return HhDivmod_{wt}({z}, {z}); }}
-    if (d == -{one}) {{ return HhDivmod_{wt}({z} - a, {z}); }}
-    var q = a / d;
-    var r = a % d;
-    if (r != {z} && ((r ^ d) < {z})) {{ q = q - {one}; r = r + d; }}
-    return HhDivmod_{wt}(q, r);"""
-    return f"struct HhDivmod_{wt} {{ q: {wt}, r: {wt} }}\nfn {name}(a: {wt}, d: {wt}) -> HhDivmod_{wt} {{\n{body}\n}}\n"
-
-
-def ipow_fn(wt: str) -> str:
-    """Integer power by squaring, wrapping; negative exponents (which NumPy rejects) give 1."""
-    return f"""fn hh_ipow_{wt}(base: {wt}, exp: {wt}) -> {wt} {{
-    var acc = {wt}(1);
-    var b = base;
-    var e = exp;
-    loop {{
-        if (e <= {wt}(0)) {{ break; }}
-        if ((e & {wt}(1)) != {wt}(0)) {{ acc = acc * b; }}
-        b = b * b;
-        e = e >> {"u32(1)" if wt in ("i32", "u32") else "u32(1)"};
-    }}
-    return acc;
-}}
-"""
-
-
-def shift_fn(op: str, wt: str, rw: str, bits: int) -> str:
-    """Shifts past the width give 0 (or, for >> of a negative number, -1), as NumPy's do."""
-    name = f"hh_shift_{op == '<<'}_{wt}_{rw}"
-    count = f"{rw}({bits})"
-    too_far = f"(n < {rw}(0) || n >= {count})" if rw in ("i32", "i64") else f"(n >= {count})"
-    if op == "<<":
-        far = f"{wt}(0)"
-        shifted = "a << u32(n)"
-    else:
-        far = f"select({wt}(0), {wt}(0) - {wt}(1), a < {wt}(0))" if wt in ("i32", "i64") else f"{wt}(0)"
-        shifted = "a >> u32(n)"
-    return f"""fn {name}(a: {wt}, n: {rw}) -> {wt} {{
-    if {too_far} {{ return {far}; }}
-    return {shifted};
-}}
-"""

@@ -164,6 +164,23 @@ def test_failed_checks_and_bad_arguments_raise_as_on_other_devices(tmp_path: Pat
                 kern.stored.launch(4, 1, np.array([1, np.nan, 2, 3], np.float32), np.zeros(4, np.int32), device=device)
             with pytest.raises(OverflowError, match=r"Python integer 3000000000 out of bounds for int32"):
                 kern.stored.launch(4, 1, np.array([1, 3e9, 2, 3], np.float32), np.zeros(4, np.int32), device=device)
+        # on device arrays alone a launch does not wait for the GPU: its failed check raises at the next
+        # synchronisation (or copy to the host), once, as on the CUDA path
+        from hybrid_runtime import synchronize, wgpu_device
+
+        xd, outd = wgpu_device.to_device(x), wgpu_device.to_device(out)
+        kern.checked.launch(64, 1, xd, outd, 7, device="wgpu")
+        kern.checked.launch(64, 1, xd, outd, 7, device="wgpu")
+        with pytest.raises(AssertionError, match=r"negative input \(wgchecks/kern.py:8"):
+            synchronize("wgpu")
+        synchronize("wgpu")  # reported once
+        kern.checked.launch(64, 1, xd, outd, 7, device="wgpu")
+        with pytest.raises(AssertionError, match=r"negative input \(wgchecks/kern.py:8"):
+            outd.copy_to_host()
+        xd.copy_from_host(np.abs(x))
+        outd.copy_from_host(np.zeros(64, np.int32))
+        kern.checked.launch(64, 1, xd, outd, 7, device="wgpu")
+        np.testing.assert_array_equal(outd.copy_to_host(), np.full(64, 14, np.int32))
         with pytest.raises(TypeError, match="`out`"):
             kern.checked.launch(64, 1, x, out.astype(np.float32), 7, device="wgpu")
         with pytest.raises(ValueError, match="has no WebGPU shader: .*f64"):
@@ -206,6 +223,90 @@ def test_grid_tuples_and_range_steps_known_at_run_time(tmp_path: Path):
         for device in ("cpu", "cpu-python", "wgpu"):  # Python's range refuses a step of 0: every path does
             with pytest.raises(ValueError, match=r"range\(\) arg 3 must not be zero \(wgloops/kern.py:13"):
                 kern.strided.launch((4, 4), (2, 2), x, np.zeros((6, 5), np.float32), 0, device=device)
+
+
+TALK = """
+from hybrid_runtime import Array, f32, gpu, kernel
+
+@kernel
+def through_memory(x: Array[f32], scratch: Array[f32], out: Array[f32]):
+    # threads of a block pass values through a storage buffer across a barrier, as CUDA allows
+    i = gpu.global_tid_x()
+    scratch[i] = x[i] * f32(2)
+    gpu.syncthreads()
+    t = gpu.thread_idx_x()
+    n = gpu.block_dim_x()
+    out[i] = scratch[i - t + (t + 1) % n]
+
+@kernel
+def tiles(x: Array[f32], out: Array[f32]):
+    # threads talk through shared memory only: the buffer written is never read
+    tile = gpu.shared_array(f32, 64)
+    t = gpu.thread_idx_x()
+    tile[t] = x[gpu.global_tid_x()]
+    gpu.syncthreads()
+    out[gpu.global_tid_x()] = tile[63 - t] * x[t] + f32(1)
+"""
+
+
+@pytest.mark.wgpu
+def test_barriers_order_storage_buffers_where_threads_talk_through_them(tmp_path: Path):
+    """syncthreads() orders storage accesses (CUDA's __syncthreads does) only in a shader that reads a buffer it
+    writes; elsewhere the second control barrier is left out. Products go through the exact FMA barrier."""
+    kernels = compile_packages([_package(tmp_path, "wgtalk", TALK)], options=_options())
+    shaders = {k.decl.label: k.wgsl.source for k in kernels if k.wgsl is not None}
+    assert shaders["through_memory"].count("storageBarrier();") == 1
+    assert "storageBarrier" not in shaders["tiles"] and shaders["tiles"].count("workgroupBarrier();") == 1
+    assert "return x + bitcast<f32>(0x80000000u | hh_p.hh_zero);" in shaders["tiles"]
+    write_package_artifacts(kernels, ["sm_90"], tmp_path)
+    x = np.random.default_rng(4).standard_normal(256).astype(np.float32)
+    with imported_package(tmp_path, "wgtalk") as kern:
+        talk = _both(kern.through_memory, 64, 4, x, np.zeros(256, np.float32), np.zeros(256, np.float32))
+        assert same_bits(talk[0][2], talk[1][2])
+        np.testing.assert_array_equal(talk[1][2], np.roll((x * 2).reshape(4, 64), -1, axis=1).ravel())
+        tiled = _both(kern.tiles, 64, 4, x, np.zeros(256, np.float32))
+        assert same_bits(tiled[0][1], tiled[1][1])
+
+
+ROUNDING = """
+import math
+from hybrid_runtime import Array, f32, gpu, kernel
+
+@kernel
+def quotients(a: Array[f32], b: Array[f32], q: Array[f32], r: Array[f32]):
+    i = gpu.global_tid_x()
+    if i < len(a):
+        q[i] = a[i] / b[i]
+        r[i] = math.sqrt(abs(a[i]))
+"""
+
+
+@pytest.mark.wgpu
+def test_f32_division_and_sqrt_are_correctly_rounded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """WGSL lets drivers divide and take roots within 2.5 ulp (NVIDIA's Vulkan driver does, for 29% and 17% of
+    random operands): the shader corrects them where the adapter's fma is fused, and the same bits as the
+    native CPU come back; an adapter that can do neither refuses the kernel at launch."""
+    from hybrid_runtime import wgpu_device
+
+    kernels = compile_packages([_package(tmp_path, "wground", ROUNDING)], options=_options())
+    code = kernels[0].wgsl
+    assert code is not None and "f32-div-sqrt" in code.features
+    assert "hh_div_f32(" in code.source and "hh_sqrt_f32(" in code.source
+    write_package_artifacts(kernels, ["sm_90"], tmp_path)
+    rng = np.random.default_rng(7)
+    n = 1 << 16
+    a = (rng.standard_normal(n) * np.exp2(rng.integers(-60, 60, n))).astype(np.float32)
+    b = (rng.standard_normal(n) * np.exp2(rng.integers(-60, 60, n))).astype(np.float32)
+    b[:4] = [0.0, -0.0, np.inf, 1.0]  # operands the driver's own operation takes
+    a[:4] = [1.0, 1.0, 1.0, 0.0]
+    with imported_package(tmp_path, "wground") as kern:
+        got = _both(kern.quotients, 256, n // 256, a, b, np.zeros(n, np.float32), np.zeros(n, np.float32))
+        assert same_bits(got[0][2], got[1][2]) and same_bits(got[0][3], got[1][3])
+        dev = wgpu_device.get_device()
+        monkeypatch.setattr(dev, "_rounding", (False, "its fma rounds twice (a test's stand-in)"))
+        kern.quotients._wgpu.clear()
+        with pytest.raises(ValueError, match=r"quotients divides f32 values .* cannot round as IEEE 754 does: its fma"):
+            kern.quotients.launch(256, n // 256, a, b, np.zeros(n, np.float32), np.zeros(n, np.float32), device="wgpu")
 
 
 WARPS = """
@@ -267,6 +368,36 @@ def test_device_arrays_stay_on_the_gpu_between_launches(bench):
     np.testing.assert_array_equal(d.copy_to_host(), 1 + 6 * x)
     with pytest.raises(TypeError, match="`y`"):
         module.saxpy.launch(128, 8, np.float32(2.0), x, wgpu_device.to_device(np.ones(1000, np.int32)), device="wgpu")
+
+
+@pytest.mark.wgpu
+def test_repeated_launches_on_device_arrays_take_the_fast_path_with_the_same_meaning(bench):
+    """A launch like the last one (the same device arrays, NumPy scalars of the parameters' types) skips the
+    argument checks and the layout; anything else takes the full launch, with its checks and errors."""
+    from hybrid_runtime import wgpu_device
+
+    module, _ = bench
+    x0 = np.arange(1000, dtype=np.float32)
+    x, y = wgpu_device.to_device(x0), wgpu_device.to_device(np.zeros(1000, np.float32))
+    expected = np.zeros(1000, np.float32)
+    for a in (np.float32(2.0), np.float32(0.5), 3.0, np.float32(-1.0)):  # the scalar changes every launch
+        module.saxpy.launch(128, 8, a, x, y, device="wgpu")
+        expected = np.float32(a) * x0 + expected
+    fast = module.saxpy._wgpu_fast[(128, 8)]
+    assert fast.last is not None and fast.last[1] is x
+    np.testing.assert_array_equal(y.copy_to_host(), expected)
+    for bad, error in ((np.complex64(2.0), TypeError), (1e300, ValueError), ("2", TypeError)):
+        with pytest.raises(error, match="`a`"):
+            module.saxpy.launch(128, 8, bad, x, y, device="wgpu")
+    other = wgpu_device.to_device(np.ones(500, np.float32))  # another array: its own layout
+    module.saxpy.launch(128, 8, np.float32(1.0), x, other, device="wgpu")
+    np.testing.assert_array_equal(other.copy_to_host(), 1 + x0[:500])
+    module.saxpy.launch(128, 8, np.float32(1.0), x, y, device="wgpu")
+    np.testing.assert_array_equal(y.copy_to_host(), x0 + expected)
+    host = np.zeros(1000, np.float32)  # NumPy arrays: a synchronous launch, never the fast path after it
+    module.saxpy.launch(128, 8, np.float32(1.0), x0, host, device="wgpu")
+    assert fast.last is None
+    np.testing.assert_array_equal(host, x0)
 
 
 @pytest.mark.wgpu

@@ -18,8 +18,9 @@ INDEX32_SUFFIX = "__i32"  # a kernel's entry point whose offsets are computed in
 #: A WebGPU shader's error buffer: u32 words [site, a low, a high, b low, b high, failures]; the first
 #: failure (the one that takes the count from 0) writes the record.
 WGSL_ERROR_WORDS = 6
-#: The uniform's trailing u32 fields: the grid's size in blocks, then a word that is always 0.
-WGSL_GRID_FIELDS = ("hh_gx", "hh_gy", "hh_gz", "hh_zero")
+#: The uniform's trailing fields (name, WGSL type): the grid's size in blocks, then a word that is always 0
+#: (a value the shader's compiler cannot see: the FMA barrier, bit identities).
+WGSL_GRID_FIELDS = (("hh_gx", "u32"), ("hh_gy", "u32"), ("hh_gz", "u32"), ("hh_zero", "u32"))
 
 #: The launch words of a native kernel's entry, by index (``grid`` and ``block`` are three words each).
 LAUNCH = {

@@ -47,6 +47,7 @@ class Kernel:
         self._params: list[list[Param]] | None = None  # per variant
         self._cpu_params: dict[int, list[Param]] = {}  # per variant: with what the kernel writes
         self._wgpu: dict[tuple[int, LaunchConfig], Any] = {}  # (variant, configuration) -> its WebGPU launch
+        self._wgpu_fast: dict[tuple[Any, Any], Any] = {}  # (threads, blocks) as given -> the same launch
         self._cpu_funcs: dict[int, Callable[..., Any]] = {}  # variant -> function with its TypeVars bound
         self._plans: dict[Any, LaunchPlan] = {}  # device ordinal (and variant) -> launch plan
         self._launchers: dict[Any, Launcher] = {}  # kernel[blocks, threads] configurations seen
@@ -94,6 +95,13 @@ class Kernel:
         may also be passed by parameter name. ``sanitize=True`` (with ``device="cpu"``) runs the
         kernel's sanitized native code, which raises :class:`~.sanitizer.SanitizerError` for GPU bugs
         a CPU run hides; ``$HYBRID_SANITIZE`` does so for every CPU launch, and ``sanitize=False`` not."""
+        if device == "wgpu" and stream is None and not shared_bytes and not kwargs:
+            try:  # the launch before, again, on the same device arrays (WebGPU's fast path)
+                again = self._wgpu_fast.get((threads, blocks))
+            except TypeError:  # unhashable threads or blocks (lists): the checks below say what is wrong
+                again = None
+            if again is not None and again.again(args):
+                return
         if kwargs or len(args) != self.nparams:
             args = self.bind(args, kwargs)
         if sanitize is not None:
@@ -121,7 +129,15 @@ class Kernel:
         if device == "cpu":  # the configured launcher's native launch
             self[blocks, threads, stream, shared_bytes].on_cpu(args)
             return
-        self._launch(LaunchConfig.make(threads, blocks, shared_bytes), *args, device=device, stream=stream)
+        config = LaunchConfig.make(threads, blocks, shared_bytes)
+        self._launch(config, *args, device=device, stream=stream)
+        if device == "wgpu" and stream is None and not shared_bytes and len(self.variants) == 1:
+            launch = self._wgpu.get((0, config))
+            if launch is not None and launch.last is not None:
+                try:
+                    self._wgpu_fast[(threads, blocks)] = launch
+                except TypeError:
+                    pass
 
     def bind(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, ...]:
         """The arguments in parameter order: keywords by parameter name, then the parameters' default

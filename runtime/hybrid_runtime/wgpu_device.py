@@ -126,6 +126,10 @@ class WgpuDevice:
         self.limits = dict(self.device.limits)
         self.shaders: dict[tuple[str, str], _Shader] = {}
         self._warps: str | None = None  # why warp calls cannot run here ("": they can), found at first need
+        self._rounding: tuple[bool, str] | None = None  # see rounding()
+        # launches with device-side checks whose error buffers are read at the next synchronisation (launches
+        # on device arrays alone: nothing is read back, so nothing waits for the GPU), as on the CUDA path
+        self.pending: dict[int, ShaderLaunch] = {}
 
     def warps(self) -> str:
         """Why this adapter cannot run CUDA's warp calls ("" when it can): they need subgroups of 32 lanes
@@ -169,6 +173,64 @@ class WgpuDevice:
         self._warps = ""
         return self._warps
 
+    def rounding(self) -> tuple[bool, str]:
+        """(whether the adapter's ``fma`` rounds once, why shaders with f32 division or sqrt cannot run here:
+        "" when they can), probed once. The shaders correct the driver's quotients and roots through a fused
+        ``fma`` (:data:`hatch_hybrid.targets.wgsl.prelude.DIV_F32`); without one, the driver's own must be
+        correctly rounded, which 4096 random operands check."""
+        if self._rounding is not None:
+            return self._rounding
+        n = 4096
+        rng = np.random.default_rng(12345)
+        a = (rng.standard_normal(n) * np.exp2(rng.integers(-40, 40, n))).astype(np.float32)
+        b = (rng.standard_normal(n) * np.exp2(rng.integers(-40, 40, n))).astype(np.float32)
+        # fma(1 + 2**-12, 1 + 2**-12, -(1 + 2**-11)): 2**-24 rounded once, 0 rounded twice
+        probe = np.concatenate([a, b, np.array([1 + 2**-12, -(1 + 2**-11)], np.float32)])
+        src = (
+            "@group(0) @binding(0) var<storage, read> x: array<f32>;\n"
+            "@group(0) @binding(1) var<storage, read_write> y: array<f32>;\n"
+            f"@compute @workgroup_size(64) fn main(@builtin(global_invocation_id) g: vec3<u32>) {{\n"
+            f"    let i = g.x;\n"
+            f"    y[i] = x[i] / x[{n}u + i];\n"
+            f"    y[{n}u + i] = sqrt(abs(x[i]));\n"
+            f"    if (i == 0u) {{ y[{2 * n}u] = fma(x[{2 * n}u], x[{2 * n}u], x[{2 * n + 1}u]); }}\n"
+            "}\n"
+        )
+        try:
+            module = self.device.create_shader_module(code=src)
+            pipeline = self.device.create_compute_pipeline(
+                layout="auto", compute={"module": module, "entry_point": "main"}
+            )
+            inp, out = self.buffer(probe.nbytes, probe), self.buffer(4 * (2 * n + 1))
+            group = self.device.create_bind_group(
+                layout=pipeline.get_bind_group_layout(0),
+                entries=[{"binding": 0, "resource": {"buffer": inp}}, {"binding": 1, "resource": {"buffer": out}}],
+            )
+            encoder = self.device.create_command_encoder()
+            compute = encoder.begin_compute_pass()
+            compute.set_pipeline(pipeline)
+            compute.set_bind_group(0, group)
+            compute.dispatch_workgroups(n // 64)
+            compute.end()
+            self.device.queue.submit([encoder.finish()])
+            got = self.read(out, 4 * (2 * n + 1)).view(np.uint32)
+        except Exception as exc:  # a driver that cannot run the probe: nothing is known of its rounding
+            self._rounding = (False, f"its rounding could not be probed ({type(exc).__name__})")
+            return self._rounding
+        fused = bool(got[2 * n] == np.float32(2**-24).view(np.uint32))
+        wrong = int(np.count_nonzero(got[:n] != (a / b).view(np.uint32)))
+        wrong += int(np.count_nonzero(got[n : 2 * n] != np.sqrt(np.abs(a)).view(np.uint32)))
+        why = (
+            ""
+            if fused or not wrong
+            else (
+                f"its fma rounds twice and its own division and sqrt are not correctly rounded ({wrong} of {2 * n} "
+                "random operations differ from IEEE 754)"
+            )
+        )
+        self._rounding = (fused, why)
+        return self._rounding
+
     @property
     def name(self) -> str:
         return f"{self.info.get('device', 'WebGPU adapter')} ({self.info.get('backend_type', '?')})"
@@ -177,10 +239,25 @@ class WgpuDevice:
         return f"<WgpuDevice {self.name}>"
 
     def synchronize(self) -> None:
-        """Wait for the work submitted so far (a read of a small buffer, which the queue orders after it)."""
+        """Wait for the work submitted so far (a read of a small buffer, which the queue orders after it), and
+        raise the first failed device-side check of the launches since the last synchronisation."""
+        if self.pending:
+            self.raise_pending()
+            return
         if not hasattr(self, "_fence"):
             self._fence = self.buffer(4)
         self.device.queue.read_buffer(self._fence, 0, 4)
+
+    def raise_pending(self) -> None:
+        """Read (and clear) the error buffers of the launches with checks since the last synchronisation;
+        raise the first failure found."""
+        failure: BaseException | None = None
+        while self.pending:
+            _, launch = self.pending.popitem()
+            found = launch.take_failure()
+            failure = failure or found
+        if failure is not None:
+            raise failure
 
     # ------------------------------------------------------------- buffers
     def buffer(self, nbytes: int, data: Any = None) -> Any:
@@ -228,7 +305,9 @@ class WgpuDevice:
         found = self.shaders[key] = _Shader(module, (group, layout))
         return found
 
-    def pipeline(self, shader: _Shader, block: tuple[int, int, int], kernel: str) -> Any:
+    def pipeline(self, shader: _Shader, block: tuple[int, int, int], kernel: str, exact: bool = False) -> Any:
+        """The shader's pipeline for blocks of ``block``; ``exact``: it has correctly rounded f32 division or
+        sqrt (``hh_fused_fma`` set as :meth:`rounding` found)."""
         found = shader.pipelines.get(block)
         if found is None:
             total = block[0] * block[1] * block[2]
@@ -240,7 +319,8 @@ class WgpuDevice:
                 compute={
                     "module": shader.module,
                     "entry_point": "main",
-                    "constants": {"hh_bx": block[0], "hh_by": block[1], "hh_bz": block[2]},
+                    "constants": {"hh_bx": block[0], "hh_by": block[1], "hh_bz": block[2]}
+                    | ({"hh_fused_fma": int(self.rounding()[0])} if exact else {}),
                 },
             )
         return found
@@ -259,7 +339,11 @@ class WgpuArray:
         self.stand_in = np.lib.stride_tricks.as_strided(np.zeros(1, self.dtype), self.shape, (0,) * self.ndim)
 
     def copy_to_host(self) -> np.ndarray:
-        return self.device.read(self.buffer, self.nbytes).view(self.dtype).reshape(self.shape).copy()
+        """The data, after the work queued before (a synchronisation: failed device-side checks raise here)."""
+        host = self.device.read(self.buffer, self.nbytes).view(self.dtype).reshape(self.shape).copy()
+        if self.device.pending:
+            self.device.raise_pending()
+        return host
 
     def copy_from_host(self, host: np.ndarray) -> None:
         data = np.ascontiguousarray(host, dtype=self.dtype)
@@ -294,23 +378,33 @@ class ShaderLaunch:
                 f"kernel {kernel} uses warp calls (shuffles, votes), which need 32-lane subgroups; the WebGPU "
                 f"adapter {dev.name} cannot run them: {dev.warps()}. Use device='cuda' or 'cpu'"
             )
+        exact = "f32-div-sqrt" in self.wgsl["features"]
+        if exact and dev.rounding()[1]:
+            raise ValueError(
+                f"kernel {kernel} divides f32 values or takes their square roots, which the WebGPU adapter "
+                f"{dev.name} cannot round as IEEE 754 does: {dev.rounding()[1]}. Use device='cuda' or 'cpu'"
+            )
         self.shader = dev.shader(kernel, manifest, entry)
-        self.pipeline = dev.pipeline(self.shader, config.block, kernel)
+        self.pipeline = dev.pipeline(self.shader, config.block, kernel, exact)
         fields = {name: (struct.Struct(_PACK[wt]), offset) for name, wt, offset in self.wgsl["fields"]}
         self.fields = fields
         self.uniform = bytearray(self.wgsl["uniform_bytes"])
-        for name, value in zip(abi.WGSL_GRID_FIELDS, (*config.grid, 0)):
+        for (name, _), value in zip(abi.WGSL_GRID_FIELDS, (*config.grid, 0)):
             self._put(name, value)
         usage = dev.wgpu.BufferUsage
         self.ubuf = dev.device.create_buffer(size=len(self.uniform), usage=usage.UNIFORM | usage.COPY_DST)
         # per array parameter: the device array whose layout the uniform holds (None: none)
         self.laid_out: list[Any] = [None] * len(self.wgsl["arrays"])
         self.written = b""  # the uniform's bytes as last written
-        self.err = dev.buffer(4 * abi.WGSL_ERROR_WORDS) if self.wgsl["checks"] else None
+        self.err = dev.buffer(4 * abi.WGSL_ERROR_WORDS) if self.wgsl["checks"] else None  # WebGPU zeroes it
         self.zeros = np.zeros(abi.WGSL_ERROR_WORDS, np.uint32)
         self.scalars = [(k, f"hh_v{k}") for k in range(64) if f"hh_v{k}" in fields]
         self.group: Any = None
         self.group_buffers: list[Any] | None = None  # held, so that none is freed and another takes its place
+        # the last launch's arguments when all its arrays were device arrays (see again()), and per scalar
+        # parameter (index, NumPy scalar type, packer, offset); None: a parameter again() does not take
+        self.last: tuple[Any, ...] | None = None
+        self.fast_scalars: list[tuple[int, type, struct.Struct, int]] | None = None
         blocks = config.grid[0] * config.grid[1] * config.grid[2]
         self.x = min(blocks, MAX_DISPATCH)
         self.y = -(-blocks // self.x)
@@ -329,6 +423,7 @@ class ShaderLaunch:
         values = check_arguments(kernel, params, tuple(a.stand_in if isinstance(a, WgpuArray) else a for a in args))
         buffers: list[Any] = []
         readback: list[tuple[np.ndarray, Any, np.ndarray]] = []
+        synchronous = False  # NumPy arrays: uploaded and (those written) read back, so the launch waits
         laid_out = self.laid_out
         for n, a in enumerate(self.wgsl["arrays"]):
             k = a["param"]
@@ -341,6 +436,7 @@ class ShaderLaunch:
             else:
                 host = np.ascontiguousarray(values[k])
                 buf, shape = dev.buffer(host.nbytes, host), host.shape
+                synchronous = True
                 if a["writes"]:
                     readback.append((values[k], buf, host))
             size = int(np.prod(shape, dtype=np.int64))
@@ -358,12 +454,8 @@ class ShaderLaunch:
             laid_out[n] = given if isinstance(given, WgpuArray) else None
         for k, name in self.scalars:
             self._put(name, values[k])
-        if self.uniform != self.written:  # the queue orders the write before the next dispatch
-            data = bytes(self.uniform)
-            dev.device.queue.write_buffer(self.ubuf, 0, data)
-            self.written = data
-        if self.err is not None:
-            dev.device.queue.write_buffer(self.err, 0, self.zeros)
+        if self.fast_scalars is None and all(p.kind in ("scalar", "array") for p in params):
+            self.fast_scalars = [(k, params[k].dtype.type, *self.fields[name]) for k, name in self.scalars]
         held = self.group_buffers
         if held is None or len(held) != len(buffers) or any(a is not b for a, b in zip(held, buffers)):
             entries = [{"binding": 0, "resource": {"buffer": self.ubuf, "offset": 0, "size": self.ubuf.size}}]
@@ -373,6 +465,40 @@ class ShaderLaunch:
                 entries.append({"binding": a["binding"], "resource": {"buffer": buf, "offset": 0, "size": buf.size}})
             self.group = dev.device.create_bind_group(layout=self.shader.layout[0], entries=entries)
             self.group_buffers = buffers
+        self.dispatch()
+        self.last = None if synchronous else args
+        for target, buf, host in readback:
+            np.copyto(target, dev.read(buf, host.nbytes).view(host.dtype).reshape(host.shape))
+        if synchronous and dev.pending:  # its checks reported now (and those of earlier launches)
+            dev.raise_pending()
+
+    def again(self, args: tuple[Any, ...]) -> bool:
+        """The fast path of a launch like the last one: the same device arrays (whose layout the uniform
+        holds and whose checks passed) and each scalar a NumPy scalar of its parameter's type, packed as it
+        is. False, having launched nothing, for anything else (the caller makes the full launch)."""
+        last, fast = self.last, self.fast_scalars
+        if last is None or fast is None or len(args) != len(last):
+            return False
+        for a in self.wgsl["arrays"]:
+            k = a["param"]
+            if args[k] is not last[k]:
+                return False
+        for k, kind, packer, offset in fast:
+            value = args[k]
+            if type(value) is not kind:
+                return False
+            packer.pack_into(self.uniform, offset, value)
+        self.dispatch()
+        return True
+
+    def dispatch(self) -> None:
+        """The launch itself: the uniform written where it changed, the dispatch submitted; a kernel with
+        checks has its error buffer read at the next synchronisation."""
+        dev = self.dev
+        if self.uniform != self.written:  # the queue orders the write before the next dispatch
+            data = bytes(self.uniform)
+            dev.device.queue.write_buffer(self.ubuf, 0, data)
+            self.written = data
         encoder = dev.device.create_command_encoder()
         compute = encoder.begin_compute_pass()
         compute.set_pipeline(self.pipeline)
@@ -381,13 +507,18 @@ class ShaderLaunch:
         compute.end()
         dev.device.queue.submit([encoder.finish()])
         if self.err is not None:
-            words = dev.read(self.err, 4 * abi.WGSL_ERROR_WORDS).view(np.uint32)
-            if words[abi.WGSL_ERROR_WORDS - 1]:
-                a_value = int(np.array([words[1], words[2]], np.uint32).view(np.int64)[0])
-                b_value = int(np.array([words[3], words[4]], np.uint32).view(np.int64)[0])
-                raise site_exception(kernel, self.wgsl["checks"], int(words[0]), a_value, b_value)
-        for target, buf, host in readback:
-            np.copyto(target, dev.read(buf, host.nbytes).view(host.dtype).reshape(host.shape))
+            dev.pending[id(self)] = self
+
+    def take_failure(self) -> BaseException | None:
+        """The first failed check recorded in the error buffer since it was last cleared (clearing it)."""
+        assert self.err is not None
+        words = self.dev.read(self.err, 4 * abi.WGSL_ERROR_WORDS).view(np.uint32)
+        if not words[abi.WGSL_ERROR_WORDS - 1]:
+            return None
+        self.dev.device.queue.write_buffer(self.err, 0, self.zeros)
+        a_value = int(np.array([words[1], words[2]], np.uint32).view(np.int64)[0])
+        b_value = int(np.array([words[3], words[4]], np.uint32).view(np.int64)[0])
+        return site_exception(self.kernel, self.wgsl["checks"], int(words[0]), a_value, b_value)
 
 
 def _c_strides(shape: tuple[int, ...]) -> list[int]:

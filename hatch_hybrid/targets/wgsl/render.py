@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from hybrid_runtime.abi import WGSL_ERROR_WORDS
+from hybrid_runtime.abi import WGSL_ERROR_WORDS, WGSL_GRID_FIELDS
 
 from ... import ir
 from ...errors import Loc
@@ -56,7 +56,20 @@ from ...types import (
     is_int,
     storage,
 )
-from .prelude import F64_BITS, NOFMA, as_i32, constant_expression, divmod_fn, ipow_fn, number, shift_fn, widen
+from .prelude import (
+    DIV_F32,
+    F64_BITS,
+    FUSED_FMA,
+    NOFMA,
+    SQRT_F32,
+    as_i32,
+    constant_expression,
+    divmod_fn,
+    ipow_fn,
+    number,
+    shift_fn,
+    widen,
+)
 
 #: The scalar types this target holds, by their WGSL names
 WGSL_SCALARS = {"boolean": "bool", "i32": "i32", "u32": "u32", "i64": "i64", "u64": "u64", "f32": "f32"}
@@ -74,6 +87,16 @@ ATOMIC_FUNCS = {
     "atomic_xor": "atomicXor",
 }
 ERROR_BINDING, FIRST_ARRAY_BINDING = 1, 2
+
+
+#: Where ``syncthreads()`` orders storage buffers too, decided when the whole shader is rendered.
+STORAGE_BARRIER_MARK = "/* hh: storage barrier */"
+STORAGE_BARRIER = re.compile(r"^( *)" + re.escape(STORAGE_BARRIER_MARK) + r"\n", re.M)
+
+
+#: Loops over constant ranges rendered unrolled: at most this many iterations, and this many IR nodes in all.
+UNROLL_TRIPS = 32
+UNROLL_NODES = 2000
 
 
 class WgslUnsupported(Exception):
@@ -142,6 +165,8 @@ class ModuleRenderer:
         self.atomic_params: set[int] = set()
         self.interface = Interface()
         self.subgroups = False  # warp calls: the shader needs the adapter's subgroups
+        self.storage_reads: set[str] = set()  # the storage buffers the shader reads elements of
+        self.storage_writes: set[str] = set()  # ... and writes (atomics: both)
 
     def render(self) -> str:
         tf = self.kernel
@@ -181,13 +206,19 @@ class ModuleRenderer:
                 scalars[p.name] = f"(hh_p.{name} != 0u)" if wt == "bool" else f"hh_p.{name}"
             else:
                 raise WgslUnsupported(p.loc, f"{t} parameters")
-        four += [("hh_gx", "u32"), ("hh_gy", "u32"), ("hh_gz", "u32"), ("hh_zero", "u32")]
+        four += list(WGSL_GRID_FIELDS)
         offset = 0
         for name, wt in eight + four:
             self.interface.fields.append((name, wt, offset))
             offset += 8 if wt in ("i64", "u64") else 4
         self.interface.size = (offset + 15) // 16 * 16
         body = FunctionRenderer(self, tf, arrays, scalars, name="main").render_kernel()
+        # a barrier orders storage accesses too (CUDA's __syncthreads() does) only where threads can talk through
+        # a storage buffer: one the shader both writes and reads. WebGPU binds a written buffer to one binding
+        # alone, so no other binding aliases it, and a second control barrier per syncthreads() is saved
+        talk = bool(self.storage_reads & self.storage_writes)
+        self.bodies = [STORAGE_BARRIER.sub(r"\1storageBarrier();\n" if talk else "", b) for b in self.bodies]
+        body = STORAGE_BARRIER.sub(r"\1storageBarrier();\n" if talk else "", body)
         if self.sites.sites:
             bindings.insert(
                 0,
@@ -223,6 +254,24 @@ class ModuleRenderer:
     def need(self, name: str, text: str) -> str:
         self.prelude.setdefault(name, text)
         return name
+
+    def touch(self, ref: ArrayRef, read: bool, write: bool) -> None:
+        """Record an element access of ``ref`` (storage buffers only: what :data:`STORAGE_BARRIER` needs)."""
+        if not ref.workgroup:
+            if read:
+                self.storage_reads.add(ref.base)
+            if write:
+                self.storage_writes.add(ref.base)
+
+
+def _leaves(body: list[ir.Stmt]) -> bool:
+    """Whether ``body`` breaks out of or continues its loop (not a loop nested in it)."""
+    for stmt in body:
+        if isinstance(stmt, (ir.Break, ir.Continue)):
+            return True
+        if isinstance(stmt, ir.If) and (_leaves(stmt.body) or _leaves(stmt.orelse)):
+            return True
+    return False
 
 
 def _atomic_targets(tf: TypedFunction) -> set[int]:
@@ -420,6 +469,18 @@ class FunctionRenderer:
             raise WgslUnsupported(s.loc, type(s).__name__)
 
     def for_range(self, s: ir.ForRange) -> None:
+        trips = self.unrolled(s)
+        if trips is not None:
+            # as LLVM fully unrolls such loops for the other targets: the driver then folds each iteration's
+            # indices (NVIDIA's Vulkan compiler leaves the loop as it is: the tiled matmul ran 2.3x slower)
+            t = self.tf.locals[s.target.id]
+            for k in trips:
+                self.emit("{")
+                with self.indented():
+                    self.emit(f"{self.locals[s.target.id]} = {self.literal(k, t, s.loc)};")
+                    self.block(s.body)
+                self.emit("}")
+            return
         args = [self.coerce(a, WEAK_INT) for a in s.args]
         start, stop, step = (
             ("0li", args[0], "1li") if len(args) == 1 else (*args[:2], args[2] if len(args) == 3 else "1li")
@@ -454,6 +515,20 @@ class FunctionRenderer:
             self.emit(f"continuing {{ {counter} = {counter} + {step}; }}")
         self.emit("}")
 
+    def unrolled(self, s: ir.ForRange) -> range | None:
+        """The values of a loop to render unrolled: bounds known at build time, at most
+        :data:`UNROLL_TRIPS` iterations of a small body that neither leaves the loop early nor returns."""
+        bounds = [self.const_of(a) for a in s.args]
+        if not all(isinstance(b, int) and not isinstance(b, bool) for b in bounds) or bounds[2:3] == [0]:
+            return None
+        trips = range(*[int(b) for b in bounds])  # type: ignore[arg-type]
+        nodes = [n for stmt in s.body for n in ir.walk(stmt)]
+        if not 0 < len(trips) <= UNROLL_TRIPS or len(trips) * len(nodes) > UNROLL_NODES:
+            return None
+        if any(isinstance(n, ir.Return) for n in nodes) or _leaves(s.body):
+            return None
+        return trips
+
     def assign(self, target: ir.Expr, value: ir.Expr) -> None:
         tf = self.tf
         if isinstance(target, ir.Name):
@@ -472,6 +547,7 @@ class FunctionRenderer:
             ref = self.array(target.value)
             index = self.element_index(ref, target.index)
             v = self.coerce(value, base_t.dtype, "store")
+            self.m.touch(ref, read=ref.atomic, write=True)
             if ref.atomic:
                 self.emit(f"atomicStore(&{ref.base}[{index}], {v});")
             else:
@@ -562,7 +638,7 @@ class FunctionRenderer:
             callee = self.tf.callees.get(e.nid)
             if callee is not None and callee.kind == "math" and callee.name in ("sqrt", "fabs"):
                 if all(self.tf.types[a.nid] == F32 for a in e.args):
-                    fn = "sqrt" if callee.name == "sqrt" else "abs"
+                    fn = self.exact("hh_sqrt_f32", SQRT_F32) if callee.name == "sqrt" else "abs"
                     return self.temp(f"{fn}({self.expr(e.args[0])})", "f32")
         const = self.const_of(e)
         if const is not None and not isinstance(to, TupleT):
@@ -731,6 +807,7 @@ class FunctionRenderer:
             raise WgslUnsupported(e.loc, "array views")
         ref = self.array(e.value)
         index = self.element_index(ref, e.index)
+        self.m.touch(ref, read=True, write=ref.atomic)
         if ref.atomic:
             return self.temp(f"atomicLoad(&{ref.base}[{index}])")
         return self.temp(f"{ref.base}[{index}]")
@@ -784,6 +861,11 @@ class FunctionRenderer:
             offset = f"{offset} + {i} * {as_i32(stride)}"
         return offset
 
+    def exact(self, name: str, text: str) -> str:
+        """A correctly rounded f32 operation of the prelude (see :data:`.prelude.DIV_F32`)."""
+        self.m.need("hh_fused_fma", FUSED_FMA)
+        return self.m.need(name, text)
+
     def binop(self, e: ir.BinOp) -> str:
         ops = self.tf.optypes[e.nid]
         left = self.coerce(e.left, ops.left, "arith")
@@ -801,6 +883,7 @@ class FunctionRenderer:
             assert isinstance(arr_t, ArrayT) and isinstance(arr_t.dtype, Scalar)
             ref = self.array(s.target.value)
             index = self.temp(self.element_index(ref, s.target.index))
+            self.m.touch(ref, read=True, write=True)
             if ref.atomic:
                 raise WgslUnsupported(s.loc, "augmented assignment of an array that atomics update")
             current = self.temp(f"{ref.base}[{index}]")
@@ -843,7 +926,7 @@ class FunctionRenderer:
         elif op == "/":
             if s.kind != "f":
                 raise WgslUnsupported(e_loc, "true division of integers (an f64 result)")
-            result = f"({left} / {right})"
+            result = f"{self.exact('hh_div_f32', DIV_F32)}({left}, {right})"
         elif op in ("//", "%"):
             if s.kind == "f":
                 raise WgslUnsupported(e_loc, f"`{op}` of floats")
@@ -1043,7 +1126,7 @@ class FunctionRenderer:
                 raise WgslUnsupported(e.loc, f"cuda.{name}({n}) (a tuple)")
             return self.temp(self.index_value("global_tid" if name == "grid" else "global_size", "x"), "i64")
         if name == "syncthreads":
-            self.emit("storageBarrier();")
+            self.emit(STORAGE_BARRIER_MARK)
             self.emit("workgroupBarrier();")
             return ""
         if name == "threadfence":
@@ -1135,6 +1218,7 @@ class FunctionRenderer:
         if ref.elem.name not in ATOMIC_ELEMENTS:
             raise WgslUnsupported(e.loc, f"atomics on {ref.elem} arrays (this target: i32, u32)")
         index = self.element_index(ref, e.args[1])
+        self.m.touch(ref, read=True, write=True)
         elem = ref.elem
         if name == "atomic_cas":
             expected, value = (self.coerce(a, elem) for a in e.args[2:4])

@@ -113,5 +113,7 @@ class WgslTarget(Target):
             uniform_bytes=iface.size,
             arrays=iface.arrays,
             checks=[job.site_entry(site) for site in renderer.sites.sites],
-            features=["shader-int64"] + (["subgroup"] if renderer.subgroups else []),
+            features=["shader-int64"]
+            + (["subgroup"] if renderer.subgroups else [])
+            + (["f32-div-sqrt"] if "hh_fused_fma" in renderer.prelude else []),
         )

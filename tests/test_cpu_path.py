@@ -215,6 +215,27 @@ def test_device_selection(simple, monkeypatch):
     assert hr.default_device_name() == "cpu"
 
 
+def test_every_device_has_one_interface(simple, monkeypatch):
+    """The CPU, the Python path (and CUDA, WebGPU where present) are objects of one small interface: the choice
+    of device= is made once, by select, and the device launches the kernel and synchronises."""
+    from hybrid_runtime import CPU, PYTHON, CpuDevice, LaunchConfig, select_device
+
+    assert select_device("cpu") is CPU and select_device("cpu-python") is PYTHON
+    assert (CPU.kind, CPU.describe(), PYTHON.kind, PYTHON.describe()) == ("cpu", "cpu", "cpu-python", "cpu-python")
+    monkeypatch.setenv("HYBRID_DEVICE", "cpu-python")
+    assert select_device(None) is PYTHON and hr.default_device_name() == "cpu-python"
+    for device in (CPU, PYTHON):
+        x = np.zeros(3, np.float32)
+        device.launch(simple, LaunchConfig.make(1, 1), (5.0, 1, True, x, np.zeros((2, 2), np.int64)))
+        device.synchronize()  # CPU launches are done when they return
+        assert x[0] == 5.0
+    if hr.cuda_available():
+        gpu = select_device("cuda")
+        assert gpu.kind == "cuda" and not isinstance(gpu, CpuDevice) and gpu.describe().startswith("cuda:0 (")
+    else:
+        assert isinstance(select_device("auto"), CpuDevice) or select_device("auto").kind == "wgpu"
+
+
 def test_kernels_are_launched_not_called(simple):
     with pytest.raises(TypeError, match=r"must be launched: k\[blocks, threads\]"):
         simple(1.0)

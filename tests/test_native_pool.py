@@ -221,8 +221,8 @@ def test_the_fast_launch_checks_what_the_general_path_checks(kern, monkeypatch: 
     scalars, read-only outputs) go to the general path, which runs them or names what is wrong."""
     monkeypatch.setenv("HYBRID_DEVICE", "cpu")
     general = []
-    real = kern.saxpy._launch_cpu
-    monkeypatch.setattr(kern.saxpy, "_launch_cpu", lambda *a: general.append(a) or real(*a))
+    real = kern.saxpy.launch_cpu
+    monkeypatch.setattr(kern.saxpy, "launch_cpu", lambda *a: general.append(a) or real(*a))
     x = np.arange(512, dtype=np.float32)
     launch = kern.saxpy[4, 64]
     for a in (2.0, 2, np.float32(2), np.float64(2)):  # scalar types, the last through the general path

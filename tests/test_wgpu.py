@@ -414,9 +414,10 @@ def test_hybrid_device_wgpu_routes_every_launch_form(bench, monkeypatch: pytest.
     module.saxpy[3, 128](np.float32(1.5), x, d)  # a WgpuArray: only WebGPU can run this launch
     module.saxpy.launch(128, 3, np.float32(1.5), x, d)
     np.testing.assert_array_equal(d.copy_to_host(), np.full(300, 3.0, np.float32))
-    assert isinstance(select_device("wgpu"), wgpu_device.WgpuDevice)
+    wdev = select_device("wgpu")
+    assert isinstance(wdev, wgpu_device.WgpuDevice) and wdev.kind == "wgpu" and wdev.describe().startswith("wgpu (")
     if wgpu_device.get_device().is_cpu:
-        assert select_device("auto") is None or not isinstance(select_device("auto"), wgpu_device.WgpuDevice)
+        assert not isinstance(select_device("auto"), wgpu_device.WgpuDevice)  # never a CPU adapter
 
 
 def test_list_and_the_build_say_which_targets_each_kernel_has(capsys: pytest.CaptureFixture[str]):

@@ -7,8 +7,7 @@ from __future__ import annotations
 
 from . import cuda, gpu
 from .config import LaunchConfig
-from .device import CudaDevice, default_device_name, devices
-from .device import select as select_device
+from .device import CudaDevice, devices
 from .driver import CudaError, NoCudaError, cuda_available
 from .kernel import Kernel, kernel
 from .manifest import ManifestError
@@ -17,6 +16,8 @@ from .sanitizer import SanitizerError
 from .slowpath import SlowPathWarning
 from .stream import Event, Graph, Stream, pinned_array
 from .structs import struct
+from .targets import CPU, PYTHON, CpuDevice, Device, default_device_name
+from .targets import select as select_device
 from .types import (
     Array,
     boolean,
@@ -41,17 +42,9 @@ __version__ = "0.1.0"  # the one version of both distributions (hatch-hybrid's p
 
 
 def synchronize(device: str | None = None) -> None:
-    """Wait for all work queued on a device (default: the default device) to finish."""
-    from .device import CudaDevice
-    from .driver import check, initialise
-
-    dev = select_device(device if device is not None else "cuda")
-    if dev is not None and not isinstance(dev, CudaDevice):  # a WebGPU device
-        dev.synchronize()
-    elif dev is not None:
-        dev.ensure_current()
-        check(initialise().cuCtxSynchronize(), "cuCtxSynchronize")
-        dev.raise_pending()
+    """Wait for all work queued on a device (default: the CUDA device) to finish; raise the first failed
+    device-side check of the asynchronous launches since the last synchronisation."""
+    select_device(device if device is not None else "cuda").synchronize()
 
 
 def launch(
@@ -69,7 +62,10 @@ def launch(
 
 __all__ = [
     "Array",
+    "CPU",
+    "CpuDevice",
     "CudaDevice",
+    "Device",
     "CudaError",
     "DeviceArray",
     "Event",
@@ -103,6 +99,7 @@ __all__ = [
     "kernel",
     "launch",
     "pinned_array",
+    "PYTHON",
     "select_device",
     "struct",
     "synchronize",

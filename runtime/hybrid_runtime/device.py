@@ -1,20 +1,21 @@
 """CUDA devices: the primary context of each, its compute capability, and the modules loaded in it.
 
-Nothing here runs at import time; the first launch on a device retains its context.
+Nothing here runs at import time; the first launch on a device retains its context. Which device a launch
+runs on is chosen in :mod:`.targets`.
 """
 
 from __future__ import annotations
 
-import os
 import threading
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Union
+from typing import TYPE_CHECKING, Any
 
-from .driver import NoCudaError, check, cuda_available, initialise
+from .driver import check, cuda_available, initialise
 
 if TYPE_CHECKING:
-    from .wgpu_device import WgpuDevice
+    from .config import LaunchConfig
+    from .kernel import Kernel
 
 _lock = threading.Lock()
 _devices: dict[int, CudaDevice] = {}
@@ -34,6 +35,19 @@ class CudaDevice:
     lock: threading.Lock = field(default_factory=threading.Lock)
     # error slots of kernels with device-side checks launched asynchronously since the last synchronisation
     pending: dict[int, Any] = field(default_factory=dict)
+    kind = "cuda"  # (the device interface of .targets)
+
+    def describe(self) -> str:
+        return f"cuda:{self.ordinal} ({self.name})"
+
+    def launch(self, kernel: Kernel, config: LaunchConfig, args: tuple[Any, ...], stream: Any = None) -> None:
+        kernel.launch_cuda(self, config, args, stream)
+
+    def synchronize(self) -> None:
+        """Wait for the context's work; raise the first failed device-side check of the launches since."""
+        self.ensure_current()
+        check(initialise().cuCtxSynchronize(), "cuCtxSynchronize")
+        self.raise_pending()
 
     def raise_pending(self) -> None:
         """After a synchronisation: report the first failed device-side check of the launches since."""
@@ -124,88 +138,3 @@ def device_count() -> int:
 def devices() -> list[CudaDevice]:
     """Every CUDA device, in driver order (empty without a usable driver)."""
     return [get_device(i) for i in range(device_count())]
-
-
-#: What a launch runs on: a CUDA device, a WebGPU adapter, or None for the CPU (native code, else the
-#: kernel's Python function). The one place that chooses is :func:`select`.
-Target = Union[CudaDevice, "WgpuDevice", None]
-CHOICES = "'auto', 'cuda', 'cuda:N', 'wgpu', 'cpu' or 'cpu-python'"
-
-
-def select(device: str | None) -> Target:
-    """The device a launch runs on, for ``device`` (or ``$HYBRID_DEVICE`` when None):
-
-    * ``"auto"`` (the default): CUDA device 0 when a driver and device are present, else a WebGPU GPU
-      adapter when the ``wgpu`` package is installed and finds one (not a CPU driver such as lavapipe),
-      else the CPU;
-    * ``"cuda"``/``"cuda:N"``; ``"wgpu"`` (Vulkan, Metal or Direct3D 12 through the ``wgpu`` package, CPU
-      adapters included); ``"cpu"``; ``"cpu-python"`` (the CPU, through the kernel's Python function: for
-      pdb and print).
-    """
-    choice = device if device is not None else os.environ.get("HYBRID_DEVICE", "auto")
-    choice = choice.strip().lower() or "auto"
-    if choice in ("cpu", "cpu-python"):
-        return None
-    if choice == "auto":
-        if cuda_available():
-            return get_device(0)
-        from . import wgpu_device
-
-        return wgpu_device.get_device() if wgpu_device.available(real_gpu_only=True) else None
-    if choice == "wgpu":
-        from . import wgpu_device
-
-        return wgpu_device.get_device()
-    if choice == "cuda" or choice.startswith("cuda:"):
-        ordinal = 0
-        if ":" in choice:
-            try:
-                ordinal = int(choice.split(":", 1)[1])
-            except ValueError:
-                raise ValueError(f"device must be {CHOICES}, got {choice!r}") from None
-        try:
-            return get_device(ordinal)
-        except NoCudaError as exc:
-            raise NoCudaError(f"device {choice!r} was requested but {exc}") from None
-    raise ValueError(f"device must be {CHOICES}, got {choice!r}")
-
-
-def python_cpu(device: str | None) -> bool:
-    """Does ``device`` (or ``$HYBRID_DEVICE`` when None) ask for the CPU's Python path?"""
-    choice = device if device is not None else os.environ.get("HYBRID_DEVICE", "")
-    return choice.strip().lower() == "cpu-python"
-
-
-_defaults: dict[str | bytes | None, Target] = {}
-# CPython keeps os.environ's bytes underneath; reading it directly is ~10x cheaper on the launch path
-_env_data = getattr(os.environ, "_data", None) if os.name == "posix" else None
-
-
-ENV_KEY: Any = b"HYBRID_DEVICE" if _env_data is not None else "HYBRID_DEVICE"
-ENV_GET: Any = _env_data.get if _env_data is not None else os.environ.get
-
-
-def device_env() -> Any:
-    """The raw value of $HYBRID_DEVICE (the same object while it is unchanged)."""
-    return ENV_GET(ENV_KEY)
-
-
-def default_device() -> Target:
-    """Where a launch without ``device=`` goes: $HYBRID_DEVICE, else auto (resolved once per value)."""
-    env = device_env()
-    try:
-        return _defaults[env]
-    except KeyError:
-        _defaults[env] = dev = select(None)
-        return dev
-
-
-def default_device_name(device: str | None = None) -> str:
-    """``"cuda:0 (NVIDIA H100)"``, ``"wgpu (NVIDIA H100 (Vulkan))"`` or ``"cpu"``: where a launch with this
-    ``device`` would run."""
-    dev = select(device)
-    if dev is None:
-        return "cpu"
-    if isinstance(dev, CudaDevice):
-        return f"cuda:{dev.ordinal} ({dev.name})"
-    return f"wgpu ({dev.name})"

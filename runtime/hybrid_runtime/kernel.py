@@ -15,7 +15,7 @@ import numpy as np
 from . import cpu, factories, native, native_plan, sanitizer, slowpath
 from .checks import CHECKED, ERROR_SLOT, ErrorSlot, cpu_failure
 from .config import LaunchConfig
-from .device import CudaDevice, default_device, device_env, python_cpu, select
+from .device import CudaDevice
 from .interop import LIBRARIES
 from .manifest import Manifest, ManifestError, package_manifest
 from .memory import DeviceArray
@@ -24,6 +24,7 @@ from .prints import PRINT_BUFFER, PrintingSlot
 from .signature import Param, check_arguments, params_from_annotations
 from .stream import stream_handle
 from .structs import StructArray, is_struct
+from .targets import CpuDevice, default_device, device_env, python_cpu, select
 from .types import scalar_name
 
 
@@ -107,7 +108,7 @@ class Kernel:
         if sanitize is not None:
             if not isinstance(sanitize, bool):
                 raise TypeError(f"{self.__name__}.launch(): `sanitize` must be True or False, got {sanitize!r}")
-            on_cpu = device == "cpu" or (device is None and default_device() is None)
+            on_cpu = device == "cpu" or (device is None and isinstance(default_device(), CpuDevice))
             python = on_cpu and python_cpu(device)  # $HYBRID_DEVICE=cpu-python
             if sanitize and (python or device == "cpu-python"):
                 raise ValueError(
@@ -121,7 +122,7 @@ class Kernel:
                 )
             if on_cpu:
                 config = LaunchConfig.make(threads, blocks, shared_bytes)
-                self._launch_cpu(config, args, python, sanitize=sanitize)
+                self.launch_cpu(config, args, python, sanitize=sanitize)
                 return
         if device is None:  # the default device: reuse the configured launcher (validated once)
             self[blocks, threads, stream, shared_bytes](*args)
@@ -192,13 +193,10 @@ class Kernel:
         )
 
     def _launch(self, config: LaunchConfig, *args: Any, device: str | None = None, stream: Any = None) -> None:
-        target = default_device() if device is None else select(device)
-        if target is None:
-            self._launch_cpu(config, args, python_cpu(device))
-            return
-        if not isinstance(target, CudaDevice):
-            self.launch_wgpu(config, args)
-            return
+        (default_device() if device is None else select(device)).launch(self, config, args, stream)
+
+    def launch_cuda(self, target: CudaDevice, config: LaunchConfig, args: tuple[Any, ...], stream: Any) -> None:
+        """On a CUDA device through the launch plan of the arguments' specialisation."""
         plan = self.plan_for(target, args)
         if not plan.fast(args, plan.launch_args(config, stream_handle(stream))):
             plan.launch(config, args, stream)
@@ -265,7 +263,7 @@ class Kernel:
         params = self._cpu_params.get(0) or self._cpu_params_of(0)
         return code.launcher(config, params, slow, env)
 
-    def _launch_cpu(
+    def launch_cpu(
         self, config: LaunchConfig, args: tuple[Any, ...], python: bool = False, sanitize: bool | None = None
     ) -> None:
         """On the CPU: the native code when the wheel has it for this machine (and ``python`` is not
@@ -508,11 +506,11 @@ class Launcher:
     def _call(self, args: tuple[Any, ...]) -> None:
         env = device_env()
         target = default_device()
-        if target is None:
+        if isinstance(target, CpuDevice):
             self._cpu(args, env)
             return
         if not isinstance(target, CudaDevice):  # $HYBRID_DEVICE=wgpu, or "auto" on a GPU without CUDA
-            self.kernel.launch_wgpu(self.config, args)
+            target.launch(self.kernel, self.config, args, self.stream)
             return
         plan = self._plan
         if target is not self._device or plan is None or len(self.kernel.variants) > 1:
@@ -547,7 +545,7 @@ class Launcher:
         elif not made[2]:
             self._cpu_made = (env, threads, True)
             self._launch = (None if python else self.kernel.cpu_launcher(self.config, self._call, env)) or self._call
-        self.kernel._launch_cpu(self.config, args, python)
+        self.kernel.launch_cpu(self.config, args, python)
 
     def on_cpu(self, args: tuple[Any, ...]) -> None:
         """``device="cpu"``: the kernel's native code (or its Python function where there is none)."""
@@ -563,7 +561,7 @@ class Launcher:
         elif not made[1]:
             self._on_cpu_made = (threads, True)
             self._on_cpu = self.kernel.cpu_launcher(self.config, self._cpu_call, None) or self._cpu_call
-        self.kernel._launch_cpu(self.config, args)
+        self.kernel.launch_cpu(self.config, args)
 
 
 _UNSET = object()

@@ -10,10 +10,11 @@ from typing import Any
 
 import numpy as np
 
-from .device import CudaDevice, get_device, select
+from .device import CudaDevice, get_device
 from .driver import check, initialise
 from .interop import KDL_CUDA, c_strides, to_dlpack
 from .stream import stream_handle
+from .targets import select
 
 _signatures: dict[tuple[Any, ...], tuple[Any, ...]] = {}
 

@@ -27,9 +27,9 @@ import numpy as np
 from . import abi, native_pool
 from .checks import ErrorSlot
 from .config import LaunchConfig
-from .device import ENV_GET, ENV_KEY
 from .prints import HEADER, read_host_buffer
 from .signature import Param
+from .targets import ENV_GET, ENV_KEY
 
 
 class NativeKernel(Protocol):
@@ -56,7 +56,7 @@ JOB = struct.Struct("<10q")  # entry, params, words, nwords, relative, blocks, c
 ERROR_AT = JOB.size  # the launch's error slot: i64[4] (site, two values)
 TEMPLATE_AT = ERROR_AT + 32
 VALUES_AT = TEMPLATE_AT + 8 * LAUNCH_WORDS
-# $HYBRID_CPU_THREADS as device.ENV_GET reads it (the same object while it is unchanged)
+# $HYBRID_CPU_THREADS as targets.ENV_GET reads it (the same object while it is unchanged)
 THREADS_KEY: Any = b"HYBRID_CPU_THREADS" if isinstance(ENV_KEY, bytes) else "HYBRID_CPU_THREADS"
 # $HYBRID_SANITIZE: set, every CPU launch goes the general way (which runs it sanitized, see .sanitizer)
 SANITIZE_KEY: Any = b"HYBRID_SANITIZE" if isinstance(ENV_KEY, bytes) else "HYBRID_SANITIZE"

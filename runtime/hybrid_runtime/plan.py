@@ -23,13 +23,14 @@ import numpy as np
 
 from .checks import ErrorSlot
 from .config import LaunchConfig
-from .device import ENV_GET, ENV_KEY, CudaDevice, device_count, thread_state
+from .device import CudaDevice, device_count, thread_state
 from .driver import check, initialise, launch_function
 from .interop import LIBRARIES, ArrayView, as_array_view, check_device, current_stream, fast_entry, same_stream
 from .memory import DeviceArray, launch_signature, spans_index32
 from .signature import Param, check_arguments
 from .stream import stream_handle, wait_for
 from .structs import STRUCT_MARK, is_struct, leaf_dtypes, leaves
+from .targets import ENV_GET, ENV_KEY
 
 _FORMAT = {
     "bool": "B",

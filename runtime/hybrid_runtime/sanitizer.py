@@ -29,9 +29,9 @@ from typing import Any
 import numpy as np
 
 from .config import LaunchConfig
-from .device import ENV_GET
 from .native_plan import ERROR_AT, OWN_WORDS, SANITIZE_KEY, CpuLaunch, data_address
 from .signature import Param
+from .targets import ENV_GET
 
 _OFF = ("", "0", "false", "no", "off")
 

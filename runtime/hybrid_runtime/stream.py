@@ -13,8 +13,9 @@ from typing import Any
 
 import numpy as np
 
-from .device import CudaDevice, select
+from .device import CudaDevice
 from .driver import check, initialise
+from .targets import select
 
 
 def stream_handle(stream: Any) -> int:

@@ -15,7 +15,7 @@ import os
 import struct
 import threading
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -24,6 +24,9 @@ from .checks import site_exception
 from .config import LaunchConfig
 from .manifest import Manifest
 from .signature import Param, check_arguments
+
+if TYPE_CHECKING:
+    from .kernel import Kernel
 
 MAX_DISPATCH = 65535  # WebGPU's maxComputeWorkgroupsPerDimension
 _lock = threading.Lock()
@@ -230,6 +233,14 @@ class WgpuDevice:
         )
         self._rounding = (fused, why)
         return self._rounding
+
+    kind = "wgpu"  # (the device interface of .targets)
+
+    def describe(self) -> str:
+        return f"wgpu ({self.name})"
+
+    def launch(self, kernel: Kernel, config: LaunchConfig, args: tuple[Any, ...], stream: Any = None) -> None:
+        kernel.launch_wgpu(config, args)
 
     @property
     def name(self) -> str:

@@ -6,7 +6,7 @@ import argparse
 import time
 
 import numpy as np
-from hybrid_runtime import default_device_name, select_device
+from hybrid_runtime import CpuDevice, default_device_name, select_device
 
 from .mandelbrot import colorize, mandelbrot_kernel, render, render_cpu_threads, render_kernel
 from .png import write_png
@@ -25,7 +25,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", default="mandelbrot.png", help="PNG file to write")
     args = parser.parse_args(argv)
 
-    on_gpu = select_device(args.device) is not None
+    on_gpu = not isinstance(select_device(args.device), CpuDevice)
     native = not on_gpu and mandelbrot_kernel.native_code() is not None
     where = default_device_name(args.device) + (" (native code)" if native else "")
     print(f"hybrid_demo: running on {where}")

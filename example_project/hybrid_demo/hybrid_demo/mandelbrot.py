@@ -6,7 +6,7 @@ import os
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
-from hybrid_runtime import Array, f32, gpu, i32, kernel, select_device
+from hybrid_runtime import Array, CpuDevice, f32, gpu, i32, kernel, select_device
 
 from .escape import Complex
 
@@ -84,7 +84,7 @@ def render(
     when one is usable, else the kernel's native CPU code from the wheel; on a machine the wheel has no
     native code for, the multi-threaded CPU renderer. All give the same image.
     """
-    if select_device(device) is None and mandelbrot_kernel.native_code() is None:
+    if isinstance(select_device(device), CpuDevice) and mandelbrot_kernel.native_code() is None:
         return render_cpu_threads(width, height, max_iter, view)
     return render_kernel(width, height, max_iter, view, device)
 

@@ -6,7 +6,7 @@ import argparse
 import time
 
 import numpy as np
-from hybrid_runtime import default_device_name, select_device
+from hybrid_runtime import CpuDevice, default_device_name, select_device
 
 from .bitonic import SortOrder, bitonic_pass, sort, sort_cpu, sort_kernel
 
@@ -18,7 +18,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--log2n", type=int, default=20, help="sort 2**LOG2N keys (default 20)")
     args = parser.parse_args(argv)
-    on_gpu = select_device(args.device) is not None
+    on_gpu = not isinstance(select_device(args.device), CpuDevice)
     native = bitonic_pass.native_code() is not None
     where = default_device_name(args.device) + (" (native code)" if native and not on_gpu else "")
     print(f"hybrid_sort: running on {where}")

@@ -10,7 +10,7 @@ import enum
 from typing import TypeVar
 
 import numpy as np
-from hybrid_runtime import Array, f32, gpu, i32, i64, kernel, select_device, struct, to_device, u32
+from hybrid_runtime import Array, CpuDevice, f32, gpu, i32, i64, kernel, select_device, struct, to_device, u32
 
 K = TypeVar("K")
 THREADS = 256
@@ -108,14 +108,14 @@ def sort(keys: np.ndarray, order: SortOrder = SortOrder.ASCENDING, device: str |
     pass, on the GPU or natively on the CPU; on a machine the wheel has no native code for, with
     :func:`sort_cpu`."""
     _check(keys)
-    if select_device(device) is None and bitonic_pass.native_code() is None:
+    if isinstance(select_device(device), CpuDevice) and bitonic_pass.native_code() is None:
         return sort_cpu(keys, order)
     return sort_kernel(keys, order, device)
 
 
 def sort_kernel(keys: np.ndarray, order: SortOrder, device: str | None) -> np.ndarray:
     """Every pass through the kernel (``device="cpu-python"``: its own Python, for small inputs only)."""
-    on_cpu = select_device(device) is None
+    on_cpu = isinstance(select_device(device), CpuDevice)
     data = keys if on_cpu else to_device(keys, device)
     blocks = max(1, -(-(len(keys) // 2) // THREADS))
     for j, k in _passes(len(keys)):

@@ -21,6 +21,7 @@ import pytest
 from hatch_hybrid.frontend.discover import FunctionSym, ModuleIndex
 from hatch_hybrid.lower.function import ModuleLowerer
 from hatch_hybrid.lower.host_context import CTX_WORDS
+from hatch_hybrid.targets.host.flavour import HostFlavour
 from hatch_hybrid.typecheck.program import Program
 from hatch_hybrid.types import Scalar, Weak
 
@@ -65,7 +66,7 @@ def host_compile(tmp_path, source: str, name: str, arg_types: tuple):
     tf = program.specialise(program.parsed(FunctionSym("hostpkg.m", name)), arg_types)
     engine, tm = _jit()
     # the native CPU backend's lowering: every function takes the thread context first
-    lowerer = ModuleLowerer("host", str(tm.target_data), host_triple=llvm.get_process_triple())
+    lowerer = ModuleLowerer("host", str(tm.target_data), flavour=HostFlavour(llvm.get_process_triple()))
     module = lowerer.lower_functions([tf])
     mod = llvm.parse_assembly(str(module))
     mod.verify()

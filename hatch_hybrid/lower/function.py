@@ -19,11 +19,12 @@ from ..typecheck.typed import TypedFunction
 from ..types import BOOL, F16, F32, NONE, ArrayT, Scalar, StructT, TableT, TupleT, Type, is_complex, storage
 from . import host_context as hx
 from . import intrinsics
-from .abi import ERROR_SLOT, INDEX32_SUFFIX, TRIPLE
+from .abi import ERROR_SLOT, INDEX32_SUFFIX
 from .assign import AssignLowerer
 from .calls import CallLowerer
 from .expressions import OperatorLowerer
 from .fission import FissionLowerer
+from .flavour import Flavour
 from .host import Frame, HostLowerer, Yield, hoist_warp_calls
 from .lineinfo import LineInfo, LineInfoLowerer
 from .loops import Loop, LoopLowerer
@@ -47,15 +48,18 @@ class ModuleLowerer:
         data_layout: str,
         fastmath: bool = False,
         debug: bool = False,
-        host_triple: str | None = None,
         print_buffer: int = DEFAULT_PRINT_BUFFER,
         sanitize: bool = False,
+        *,
+        flavour: Flavour,
     ) -> None:
-        """``host_triple``: lower for that host CPU instead of the GPU (see :mod:`.host`);
+        """``flavour``: what the target lowers its own way (:mod:`.flavour`; a host CPU's runs a block's threads
+        as loops, see :mod:`.host`);
         ``print_buffer``: the bytes of print() records a launch keeps (see :mod:`.printing`);
         ``sanitize`` (host): every array access reports to the sanitizer, barriers count the thread's
         epoch, and threads that meet run as the state machine (see :mod:`.sanitize`)."""
-        self.host = host_triple is not None
+        self.flavour = flavour
+        self.host = flavour.threads_as_loops
         self.sanitize = sanitize and self.host
         self.shared_items: set[int] = set()  # host: the item sizes of the block's shared arrays
         self.yield_sites: list[int] = []  # host: the check site of each place a thread stops, in order
@@ -70,10 +74,10 @@ class ModuleLowerer:
         # argument spans fewer than 2**31 elements, which the runtime checks before choosing it)
         self.suffix = ""
         self.module = llir.Module(name)
-        self.module.triple = host_triple or TRIPLE
+        self.module.triple = flavour.triple
         self.module.data_layout = data_layout
         self.functions: dict[str, llir.Function] = {}
-        self.tables = TableGlobals(self.module, self.host)
+        self.tables = TableGlobals(self.module, flavour)
         self.libdevice: set[str] = set()
         self._pending: list[TypedFunction] = []
         self._loops: list[llir.MDValue] = []
@@ -243,7 +247,7 @@ class FunctionLowerer(
             self.fn = parent.functions[tf.symbol + parent.suffix]
             self.entry = self.fn.append_basic_block("entry")
             self.b = llir.IRBuilder(self.entry)
-            self.ops = Ops(self.b, parent.module, parent.libdevice, parent.fastmath, host=parent.host)
+            self.ops = Ops(self.b, parent.module, parent.libdevice, parent.flavour, parent.fastmath)
             self.ops.ctx_reads = parent.ctx_reads
             self.ctx = self.fn.args[0] if parent.host else None
             self.kernel_fn = self.fn if parent.host and tf.is_kernel else None

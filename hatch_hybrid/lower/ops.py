@@ -13,6 +13,7 @@ from llvmlite import ir as llir
 from ..types import F32 as F32_SCALAR
 from ..types import Scalar, Type, Weak, storage
 from .complex import ComplexOps, struct_type
+from .flavour import Flavour
 
 I1 = llir.IntType(1)
 I8 = llir.IntType(8)
@@ -71,12 +72,12 @@ def const(t: Type, value: int | float | complex | bool) -> llir.Constant:
     return llir.Constant(llvm_type(s), int(value) & ((1 << bits) - 1))
 
 
-def libm_name(name: str) -> str:
-    """The C library's name for a libdevice function (``__nv_sinf`` -> ``sinf``)."""
-    for prefix in ("__nv_fast_", "__nv_"):
-        if name.startswith(prefix):
-            return name[len(prefix) :]
-    raise AssertionError(name)
+def signalling(b: llir.IRBuilder, v: llir.Value, s: Scalar) -> llir.Value:
+    """Whether ``v`` is a signalling NaN: the one NaN whose quiet bit (the top of the mantissa) is clear."""
+    ity = llir.IntType(s.bits)
+    quiet = llir.Constant(ity, 1 << (22 if s.bits == 32 else 51))
+    clear = b.icmp_unsigned("==", b.and_(b.bitcast(v, ity), quiet), llir.Constant(ity, 0))
+    return b.and_(b.fcmp_unordered("uno", v, v), clear)
 
 
 def _mangle(t: llir.Type) -> str:
@@ -97,13 +98,13 @@ class Ops:
         builder: llir.IRBuilder,
         module: llir.Module,
         libdevice: set[str],
+        flavour: Flavour,
         fastmath: bool = False,
-        host: bool = False,
     ):
         self.b = builder
         self.module = module
-        self.libdevice = libdevice  # on the host: the C library functions called
-        self.host = host  # lowering for the host CPU: libdevice functions come from the C library
+        self.libdevice = libdevice  # the math functions called (on the host: the C library's)
+        self.flavour = flavour  # what the target lowers its own way
         self.ctx_reads: set[str] = set()  # host: the thread-context words the code reads
         self.shared_bases: set[int] = set()  # host: the block's shared memory pointers (ids), for alias scopes
         # fastmath=True lets LLVM contract a*b+c into one FMA (one rounding instead of two) and use
@@ -125,23 +126,10 @@ class Ops:
         return fn
 
     def libcall(self, name: str, args: list[llir.Value], ret: llir.Type) -> llir.Value:
-        """Call libdevice's ``__nv_<name>`` (on the host: the C library's ``<name>``)."""
-        if self.host:
-            name = libm_name(name)
-        fn = self.module.globals.get(name)
-        if fn is None:
-            fn = llir.Function(self.module, llir.FunctionType(ret, [a.type for a in args]), name)
-            if self.host:
-                # not LLVM's builtin: its library-call simplifier rewrites calls it recognises, and not
-                # always exactly (fmod(x, y) becomes `frem nnan` once x is known finite and y non-zero,
-                # which a NaN y makes poison; pow(1024.0, x) becomes exp2(10 * x), ulps away; pow(x,
-                # 0.0) becomes 1.0, which C's pow is not for a signalling NaN). The C library's result
-                # is the one the Python path computes. readnone (but for frexp and modf, which store a
-                # part through their pointer): errno, the only other memory they write, is never read.
-                pointers = any(isinstance(a.type, llir.PointerType) for a in args)
-                for attr in ("nobuiltin", "nounwind") if pointers else ("nobuiltin", "nounwind", "readnone"):
-                    fn.attributes.add(attr)
-        self.libdevice.add(name)
+        """Call libdevice's ``__nv_<name>`` (or what the target computes it with: the C library's ``<name>``
+        on the host)."""
+        fn = self.flavour.math_function(self.module, name, ret, args)
+        self.libdevice.add(fn.name)
         return self.b.call(fn, args)
 
     # ----------------------------------------------------------- conversions
@@ -274,13 +262,7 @@ class Ops:
             if right_const == 2:
                 return b.fmul(a, a)  # the correctly rounded square; libm's pow may be off by an ulp
             name = "__nv_powf" if s.bits == 32 else "__nv_pow"
-            result = self.libcall(name, [a, e], a.type)
-            if not self.host:
-                # the C library's pow (the Python path's) gives NaN where either operand is a signalling
-                # NaN (sNaN ** 0, 1 ** sNaN), libdevice's 1
-                signalling = b.or_(self._signalling(a, s), self._signalling(e, s))
-                result = b.select(signalling, b.fadd(a, e), result)
-            return result
+            return self.flavour.pow(b, a, e, s, self.libcall(name, [a, e], a.type))
         return b.call(self._ipow(a.type, signed=s.kind == "i"), [a, e])
 
     def python_power(self, a: llir.Value, e: llir.Value, s: Scalar) -> llir.Value:
@@ -302,13 +284,6 @@ class Ops:
     def _magnitude_vs_inf(self, op: str, v: llir.Value) -> llir.Value:
         magnitude = self.b.call(self.intrinsic("llvm.fabs", [v.type]), [v])
         return self.b.fcmp_ordered(op, magnitude, llir.Constant(v.type, float("inf")))
-
-    def _signalling(self, v: llir.Value, s: Scalar) -> llir.Value:
-        """Whether ``v`` is a signalling NaN: the one NaN whose quiet bit (the top of the mantissa) is clear."""
-        b, ity = self.b, llir.IntType(s.bits)
-        quiet = llir.Constant(ity, 1 << (22 if s.bits == 32 else 51))
-        clear = b.icmp_unsigned("==", b.and_(b.bitcast(v, ity), quiet), llir.Constant(ity, 0))
-        return b.and_(b.fcmp_unordered("uno", v, v), clear)
 
     def _ipow(self, ty: llir.IntType, signed: bool) -> llir.Function:
         """Integer power by squaring (wrapping); negative exponents, which NumPy rejects, give 1."""
@@ -350,11 +325,7 @@ class Ops:
         b = self.b
         ty = a.type
         width = llir.Constant(ty, s.bits)
-        if not self.host and s.bits == 64:
-            # NVPTX folds the select below into PTX's shl/shr (which give 0 or the sign from the width
-            # on), but passes them the count's low 32 bits: `7 << 2**32` gave 7. Count 2**32 and up as 255
-            limit = llir.Constant(ty, 255)
-            n = b.select(b.icmp_unsigned(">", n, limit), limit, n)
+        n = self.flavour.shift_count(b, n, s)
         too_far = b.icmp_unsigned(">=", n, width)  # also catches negative counts
         safe = b.select(too_far, llir.Constant(ty, 0), n)
         if op == "<<":
@@ -404,37 +375,21 @@ class Ops:
             return self.b.call(self.intrinsic("llvm.fabs", [v.type]), [v])
         if s.kind in "ub":
             return v
-        if not self.host and s.bits < 64:
-            # ptxas takes PTX's abs to be non-negative, which abs of the most negative value is not (it
-            # wraps, as NumPy's does): take abs twice as wide, where no input is the most negative
-            # value, behind inline asm that LLVM cannot fold back, then wrap by truncating
-            wide, reg, suffix = (I32, "r", "s32") if s.bits < 32 else (I64, "l", "s64")
-            asm = llir.InlineAsm(llir.FunctionType(wide, [wide]), f"abs.{suffix} $0, $1;", f"={reg},{reg}")
-            return self.b.trunc(self.b.call(asm, [self.b.sext(v, wide)]), v.type)
+        special = self.flavour.int_abs(self.b, v, s)
+        if special is not None:
+            return special
         neg = self.b.icmp_signed("<", v, llir.Constant(v.type, 0))
         return self.b.select(neg, self.b.sub(llir.Constant(v.type, 0), v), v)
 
     def minmax(self, name: str, values: list[llir.Value], t: Type) -> llir.Value:
         """Python's min/max: keep the current value unless the next one is strictly smaller/larger."""
         s = storage(t)
-        if not self.host and s.kind in "iu" and s.bits < 32:
-            return self._narrow_minmax(name, values, s)
+        special = self.flavour.int_minmax(self.b, name, values, s) if s.kind in "iu" else None
+        if special is not None:
+            return special
         result = values[0]
         op = "<" if name == "min" else ">"
         for v in values[1:]:
             better = self.compare(op, v, result, t, t)
             result = self.b.select(better, v, result)
         return result
-
-    def _narrow_minmax(self, name: str, values: list[llir.Value], s: Scalar) -> llir.Value:
-        """min/max of 8- and 16-bit integers on the GPU, taken on 32-bit registers: ptxas miscompiled
-        ``min.s16`` of a ``neg.s16`` result (``min(x, -y, z)`` of 3, 1, 0 gave 0), and LLVM narrows
-        32-bit min/max of extended values back to 16 bits, so the 32-bit one is inline PTX."""
-        b, signed = self.b, s.kind == "i"
-        suffix = "s32" if signed else "u32"
-        asm = llir.InlineAsm(llir.FunctionType(I32, [I32, I32]), f"{name}.{suffix} $0, $1, $2;", "=r,r,r")
-        wide = [b.sext(v, I32) if signed else b.zext(v, I32) for v in values]
-        result = wide[0]
-        for v in wide[1:]:
-            result = b.call(asm, [result, v])
-        return b.trunc(result, values[0].type)

@@ -17,7 +17,8 @@ from llvmlite import ir as llir
 
 from .. import ir
 from ..types import WEAK_INT, Scalar, TableT, TupleT
-from .ops import I8, PTR, const, memory_type
+from .flavour import Flavour
+from .ops import I8, const, memory_type
 from .parts import LowererParts
 from .values import ArrayValue, TupleValue, Value, fixed_shape_array
 
@@ -29,21 +30,19 @@ CONSTANT, GLOBAL = 4, 1  # NVPTX address spaces
 class TableGlobals:
     """The tables of one LLVM module, each a global made on first use."""
 
-    def __init__(self, module: llir.Module, host: bool) -> None:
+    def __init__(self, module: llir.Module, flavour: Flavour) -> None:
         self.module = module
-        self.host = host
+        self.flavour = flavour
         self.globals: dict[str, llir.GlobalVariable] = {}
-        self.constant_bytes = 0  # GPU: constant memory taken so far
+        self.used: dict[int, int] = {}  # address space -> the bytes of the tables in it so far
 
     def get(self, t: TableT) -> llir.GlobalVariable:
         gv = self.globals.get(t.key)
         if gv is None:
             data = t.data.astype(t.data.dtype.newbyteorder("<"))  # little-endian, as GPUs and the CPU targets
             size = data.nbytes
-            space = 0
-            if not self.host:
-                space = CONSTANT if self.constant_bytes + size <= CONSTANT_BANK_BYTES else GLOBAL
-                self.constant_bytes += size if space == CONSTANT else 0
+            space = self.flavour.table_space(self.used, size)
+            self.used[space] = self.used.get(space, 0) + size
             kind = llir.ArrayType(I8, size)
             gv = llir.GlobalVariable(self.module, kind, f"hybrid_table_{t.key}", addrspace=space)
             gv.initializer = llir.Constant(kind, bytearray(data.tobytes()))
@@ -61,7 +60,7 @@ class TableLowerer(LowererParts):
     def table_value(self, t: TableT) -> ArrayValue:
         """A module constant read as a table: its global, as an array."""
         gv = self.parent.tables.get(t)
-        return fixed_shape_array(gv if self.parent.host else self.b.addrspacecast(gv, PTR), t.shape)
+        return fixed_shape_array(self.parent.flavour.table_pointer(self.b, gv), t.shape)
 
     def table_element(self, e: ir.Subscript) -> Value:
         """``T[i]`` (an element) or ``W[r]`` (a row, itself a table)."""

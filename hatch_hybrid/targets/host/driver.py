@@ -22,6 +22,7 @@ from ...lower.loops import counted_loop
 from ...lower.ops import I1, I32, I64, PTR, Ops, declare
 from ...lower.values import abi_types
 from ...typecheck.typed import TypedFunction
+from .flavour import HostFlavour
 
 RUN = 5  # a thread the driver is to call (again)
 SANITIZER_SYNC = "hybrid_san1_sync"  # sanitize.c: do a block's threads wait at one barrier?
@@ -189,7 +190,7 @@ def add_entry(
         b.ret(llir.Constant(I32, 0))
         return
 
-    ops = Ops(b, module, set(), host=True)
+    ops = Ops(b, module, set(), HostFlavour(module.triple))
     stride = llir.Constant(I64, frame_bytes)
     frames = b.inttoptr(word["frames"], PTR)
 

@@ -23,6 +23,7 @@ from ..base import Capabilities, KernelJob, Target
 from . import driver as host_driver
 from . import emit as host_emit
 from .cpus import TARGETS, entry_symbol
+from .flavour import HostFlavour
 
 
 @dataclass
@@ -139,9 +140,9 @@ class HostTarget(Target):
             host_emit.data_layout(self.cpus[0]),
             decl.options.get("fastmath", False),
             decl.options.get("debug", False) or self.checks or sanitize,
-            host_triple=TARGETS[self.cpus[0]].triple,
             print_buffer=decl.options.get("print_buffer", DEFAULT_PRINT_BUFFER),
             sanitize=sanitize,
+            flavour=HostFlavour(TARGETS[self.cpus[0]].triple),
         )
         lowerer.lower_host_kernel(typed)
         # a thread's context, then its locals (kernels whose threads meet at barriers)

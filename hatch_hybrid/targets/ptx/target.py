@@ -18,6 +18,7 @@ from ...types import ArrayT
 from ..base import Capabilities, KernelJob, Target
 from .cubin import assemble
 from .emit import emit_ptx
+from .flavour import PtxFlavour
 from .optimize import data_layout, optimise
 
 
@@ -52,6 +53,7 @@ class PtxTarget(Target):
             decl.options.get("fastmath", False),
             decl.options.get("debug", False),
             print_buffer=decl.options.get("print_buffer", DEFAULT_PRINT_BUFFER),
+            flavour=PtxFlavour(),
         )
         if self.lineinfo:
             lowerer.lines = LineInfo(lowerer.module, job.installed_path, decl.module)

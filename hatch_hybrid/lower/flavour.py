@@ -1,0 +1,57 @@
+"""What an LLVM target lowers its own way, asked of one object: the :class:`Flavour` a target gives
+:class:`~.function.ModuleLowerer`. Everything else in :mod:`hatch_hybrid.lower` is shared by the targets
+that go through LLVM (NVPTX, and every host CPU).
+
+The base class is plain LLVM: the operations as LLVM defines them, which a CPU backend compiles as
+NumPy computes them. A target whose backend differs overrides the hooks (see
+:mod:`hatch_hybrid.targets.ptx.flavour` and :mod:`hatch_hybrid.targets.host.flavour`).
+"""
+
+from __future__ import annotations
+
+from llvmlite import ir as llir
+
+from ..types import Scalar
+
+
+class Flavour:
+    """The hooks of one LLVM target (the defaults: plain LLVM)."""
+
+    name = "llvm"
+    #: the module's target triple
+    triple = ""
+    #: a block's threads run as loops over threads on one CPU thread (the thread context, barrier regions,
+    #: the state machine of :mod:`.host`), not as the hardware's threads
+    threads_as_loops = False
+
+    def math_function(self, module: llir.Module, name: str, ret: llir.Type, args: list[llir.Value]) -> llir.Function:
+        """The function that computes libdevice's ``__nv_<name>`` (the name the lowering asks for)."""
+        fn = module.globals.get(name)
+        if fn is None:
+            fn = llir.Function(module, llir.FunctionType(ret, [a.type for a in args]), name)
+        return fn
+
+    def pow(self, b: llir.IRBuilder, a: llir.Value, e: llir.Value, s: Scalar, result: llir.Value) -> llir.Value:
+        """``a ** e`` of floats as computed by :meth:`math_function`'s pow, made to agree with C's."""
+        return result
+
+    def shift_count(self, b: llir.IRBuilder, n: llir.Value, s: Scalar) -> llir.Value:
+        """A shift count as the backend's shifts must see it (counts past the width are handled after)."""
+        return n
+
+    def int_abs(self, b: llir.IRBuilder, v: llir.Value, s: Scalar) -> llir.Value | None:
+        """``abs`` of a signed integer, where the backend needs its own (None: LLVM's compare and select)."""
+        return None
+
+    def int_minmax(self, b: llir.IRBuilder, name: str, values: list[llir.Value], s: Scalar) -> llir.Value | None:
+        """Python's ``min``/``max`` of integers, where the backend needs its own (None: compare and select)."""
+        return None
+
+    def table_space(self, used: dict[int, int], size: int) -> int:
+        """The address space of a constant table of ``size`` bytes, given the bytes of the module's tables so
+        far in each address space."""
+        return 0
+
+    def table_pointer(self, b: llir.IRBuilder, table: llir.GlobalVariable) -> llir.Value:
+        """A generic pointer to a table's global."""
+        return table

@@ -33,11 +33,10 @@ from ..types import (
 from . import host_context as hx
 from . import intrinsics
 from .cmath import CMath
-from .host import WARP_CALLS, shuffle_width
+from .host import WARP_CALLS
 from .ops import I1, I8, I64, PTR, VOID, const, declare
 from .parts import LowererParts
 from .sanitize import ATOMIC
-from .sites import located
 from .values import ArrayValue, TupleValue, Value, abi_types, fixed_shape_array, flatten, unflatten
 
 COMPLEX_ABS_OVERFLOW = "absolute value too large"  # CPython's message
@@ -87,14 +86,14 @@ class CallLowerer(LowererParts):
         structs come here too: ``a + b`` is ``a.__add__(b)``)."""
         target = callee.target
         assert target is not None
-        if self.parent.host and target.uses_barrier and self.kernel_fn is not None:
+        if self.parent.threads_as_loops and target.uses_barrier and self.kernel_fn is not None:
             return self.inline_call(target, nodes)
         fn = self.parent.function(target)
-        args: list[llir.Value] = [self.ctx] if self.parent.host else []
+        args: list[llir.Value] = [self.ctx] if self.parent.threads_as_loops else []
         for node in nodes:
             args += flatten(self.expr(node))
         result = self.b.call(fn, args)
-        if self.parent.host:
+        if self.parent.threads_as_loops:
             self.after_call()
         rt = target.return_type
         if target.mutates:  # the result's parts, then the changed struct parameters' final values
@@ -217,22 +216,6 @@ class CallLowerer(LowererParts):
             return self.local_array(e, callee)
         if name in ("shared_array", "dynamic_shared_array"):
             return self.shared_array(e, callee)
-        if self.parent.host and not name.startswith("atomic_"):
-            return self.call_gpu_host(e, callee)
-        if name == "syncthreads":
-            intrinsics.syncthreads(self.ops)
-            return None
-        if name in ("lane_id", "threadfence"):
-            if name == "threadfence":
-                intrinsics.threadfence(self.ops)
-                return None
-            return intrinsics.lane_id(self.ops)
-        if name.startswith("shfl_"):
-            value_t = self.tf.types[e.nid]
-            value, lane = self.coerce(e.args[0], value_t), self.coerce(e.args[1], WEAK_INT)
-            return intrinsics.shuffle(self.ops, name, value, lane, shuffle_width(self.tf, e))
-        if name in ("ballot", "all_", "any_"):
-            return intrinsics.vote(self.ops, name, self.condition(e.args[0]))
         if name.startswith("atomic_"):
             arr_t = self.tf.types[e.args[0].nid]
             assert isinstance(arr_t, ArrayT)
@@ -246,12 +229,10 @@ class CallLowerer(LowererParts):
             if self.parent.sanitize:
                 self.sanitize_access(ptr, arr_t.dtype.dtype.itemsize, ATOMIC, e.loc)  # type: ignore[attr-defined]
             return intrinsics.atomic(self.ops, name, ptr, arr_t.dtype, values)
-        return intrinsics.special_register(self.ops, name)
+        return self.parent.flavour.gpu_call(self, e, callee)  # barriers, warp calls, thread indices
 
     def special_register(self, name: str) -> llir.Value:
-        if self.parent.host:
-            return hx.special_register(self.ops, self.ctx, name)
-        return intrinsics.special_register(self.ops, name)
+        return self.parent.flavour.thread_register(self, name)
 
     def local_array(self, e: ir.Call, callee: Callee) -> ArrayValue:
         """``gpu.local_array``: the thread's own array, zero-filled at each call as the CPU path's np.zeros.
@@ -279,22 +260,11 @@ class CallLowerer(LowererParts):
         b = self.b
         self.parent.shared_items.add(item)
         if callee.name == "dynamic_shared_array":
-            if self.parent.host:
-                ptr, size = hx.dynamic_shared(self.ops, self.ctx)
-            else:
-                ptr = b.addrspacecast(intrinsics.dynamic_shared(self.parent.module), PTR)
-                size = b.zext(intrinsics.dynamic_shared_size(self.ops), I64)
+            ptr, size = self.parent.flavour.dynamic_shared(self)
             return ArrayValue(ptr, [b.udiv(size, llir.Constant(I64, item))], [const(WEAK_INT, 1)])
         shape = self.tf.consts[e.nid]
         size = math.prod(shape) * item
-        if self.parent.host:
-            offset = self.parent.shared_offset((self.tf.symbol, e.nid), size, max(item, 8))
-            ptr = hx.shared_pointer(self.ops, self.ctx, offset)
-            if self.parent.sanitize:  # the sanitizer's reports name the array an offset lies in
-                site = located(self.tf.fn.module, e.loc, offset=offset, bytes=size, itemsize=item, shape=list(shape))
-                self.parent.shared_arrays.setdefault(offset, site)
-        else:
-            ptr = b.addrspacecast(intrinsics.shared_global(self.parent.module, I8, size, max(item, 8)), PTR)
+        ptr = self.parent.flavour.static_shared(self, (self.tf.symbol, e.nid), size, item, shape, e.loc)
         return fixed_shape_array(ptr, shape)
 
     def call_gpu_host(self, e: ir.Call, callee: Callee) -> Value:

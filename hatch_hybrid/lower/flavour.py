@@ -2,15 +2,26 @@
 :class:`~.function.ModuleLowerer`. Everything else in :mod:`hatch_hybrid.lower` is shared by the targets
 that go through LLVM (NVPTX, and every host CPU).
 
-The base class is plain LLVM: the operations as LLVM defines them, which a CPU backend compiles as
-NumPy computes them. A target whose backend differs overrides the hooks (see
-:mod:`hatch_hybrid.targets.ptx.flavour` and :mod:`hatch_hybrid.targets.host.flavour`).
+Two kinds of hooks:
+
+* operations: plain LLVM by default (as a CPU backend compiles them, NumPy's results); a target whose
+  backend differs overrides them;
+* the GPU's own operations (thread indices, barriers, warp calls, shared memory, a failed check,
+  the print buffer): every target says how (``fl`` is the :class:`~.function.FunctionLowerer` of the
+  function being lowered: its builder, ops and, on the host, its thread context).
+
+See :mod:`hatch_hybrid.targets.ptx.flavour` and :mod:`hatch_hybrid.targets.host.flavour`.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from llvmlite import ir as llir
 
+from .. import ir
+from ..errors import Loc
+from ..typecheck.typed import Callee
 from ..types import Scalar
 
 
@@ -55,3 +66,28 @@ class Flavour:
     def table_pointer(self, b: llir.IRBuilder, table: llir.GlobalVariable) -> llir.Value:
         """A generic pointer to a table's global."""
         return table
+
+    # ------------------------------------------------------- the GPU's own operations
+    def thread_register(self, fl: Any, name: str) -> llir.Value:
+        """``thread_idx_x`` ... ``global_size_z`` as i64."""
+        raise NotImplementedError
+
+    def gpu_call(self, fl: Any, e: ir.Call, callee: Callee) -> Any:
+        """``syncthreads``, ``threadfence``, ``lane_id``, the shuffles and the votes."""
+        raise NotImplementedError
+
+    def static_shared(self, fl: Any, key: tuple[str, int], size: int, item: int, shape: Any, loc: Loc) -> llir.Value:
+        """A pointer to the block's shared array of ``size`` bytes made at the call site ``key``."""
+        raise NotImplementedError
+
+    def dynamic_shared(self, fl: Any) -> tuple[llir.Value, llir.Value]:
+        """A pointer to the launch's dynamic shared memory, and its bytes (i64)."""
+        raise NotImplementedError
+
+    def check_failed(self, fl: Any, ok: llir.Value, site_id: int, kind: str, values: tuple[llir.Value, ...]) -> None:
+        """Unless ``ok``: report check site ``site_id`` (with up to two i64 values) and end the thread."""
+        raise NotImplementedError
+
+    def print_header(self, fl: Any) -> llir.Value:
+        """A pointer to the print buffer's header (its first word: the bytes taken)."""
+        raise NotImplementedError

@@ -59,8 +59,8 @@ class ModuleLowerer:
         ``sanitize`` (host): every array access reports to the sanitizer, barriers count the thread's
         epoch, and threads that meet run as the state machine (see :mod:`.sanitize`)."""
         self.flavour = flavour
-        self.host = flavour.threads_as_loops
-        self.sanitize = sanitize and self.host
+        self.threads_as_loops = flavour.threads_as_loops
+        self.sanitize = sanitize and self.threads_as_loops
         self.shared_items: set[int] = set()  # host: the item sizes of the block's shared arrays
         self.yield_sites: list[int] = []  # host: the check site of each place a thread stops, in order
         self.shared_arrays: dict[int, dict[str, Any]] = {}  # sanitized: each shared array by its offset
@@ -107,17 +107,16 @@ class ModuleLowerer:
             ret = VOID if tf.return_type == NONE or tf.is_kernel else return_type(tf.return_type)
             if tf.mutates and not tf.is_kernel:  # the changed struct parameters' final values come back too
                 ret = llir.LiteralStructType(helper_results(tf))
-            if self.host:  # the thread context first; kernels return where their thread stopped
+            if self.threads_as_loops:  # the thread context first; kernels return where their thread stopped
                 params.insert(0, PTR)
                 ret = I32 if tf.is_kernel else ret
                 if tf.is_kernel and tf.uses_barrier:  # then the thread's frame (its locals' home)
                     params.insert(1, PTR)
-            fn = llir.Function(
-                self.module, llir.FunctionType(ret, params), name + "__thread" * (self.host and tf.is_kernel)
-            )
-            if not tf.is_kernel or self.host:
+            suffix = "__thread" if self.threads_as_loops and tf.is_kernel else ""
+            fn = llir.Function(self.module, llir.FunctionType(ret, params), name + suffix)
+            if not tf.is_kernel or self.threads_as_loops:
                 fn.linkage = "internal"
-            if self.host and tf.is_kernel and tf.uses_barrier:
+            if self.threads_as_loops and tf.is_kernel and tf.uses_barrier:
                 fn.args[1].add_attribute("noalias")  # no other pointer reaches a thread's frame
             if tf.uses_barrier:
                 fn.attributes.add("convergent")
@@ -181,7 +180,7 @@ class ModuleLowerer:
 
     def lower_host_kernel(self, tf: TypedFunction) -> llir.Function:
         """The kernel as the function a host driver calls for each thread (see :mod:`.host`)."""
-        assert self.host
+        assert self.threads_as_loops
         kernel = self.function(tf)
         while self._pending:
             FunctionLowerer(self, self._pending.pop()).lower()
@@ -249,13 +248,13 @@ class FunctionLowerer(
             self.b = llir.IRBuilder(self.entry)
             self.ops = Ops(self.b, parent.module, parent.libdevice, parent.flavour, parent.fastmath)
             self.ops.ctx_reads = parent.ctx_reads
-            self.ctx = self.fn.args[0] if parent.host else None
-            self.kernel_fn = self.fn if parent.host and tf.is_kernel else None
+            self.ctx = self.fn.args[0] if parent.threads_as_loops else None
+            self.kernel_fn = self.fn if parent.threads_as_loops and tf.is_kernel else None
             self.yields: list[Yield] = []
             self.frame = Frame(self.entry, self.fn.args[1]) if self.kernel_fn and tf.uses_barrier else None
             self.start_lines(parent.lines)
         # on the host, warp calls of functions that meet other threads get statements of their own
-        self.body = hoist_warp_calls(tf) if parent.host and tf.uses_barrier else tf.fn.body
+        self.body = hoist_warp_calls(tf) if parent.threads_as_loops and tf.uses_barrier else tf.fn.body
         # host kernels whose threads meet: a block's threads as loops between meeting points, where the
         # kernel's structure allows (see .fission); else the state machine of .host
         if inline_into is None and self.kernel_fn is not None and tf.uses_barrier:
@@ -266,7 +265,7 @@ class FunctionLowerer(
         tf = self.tf
         args = list(self.fn.args)
         host_kernel = self.kernel_fn is not None
-        if self.parent.host:
+        if self.parent.threads_as_loops:
             args = args[2:] if self.frame is not None else args[1:]
         if host_kernel:  # the entry block keeps the locals; it dispatches to the start or a resumption
             body = self.fn.append_basic_block("start")

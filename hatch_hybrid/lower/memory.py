@@ -17,7 +17,7 @@ from .. import ir
 from ..errors import Loc
 from ..frontend.constants import check_int
 from ..types import WEAK_INT, ArrayT, Element, Scalar, StructT, TupleT, Type, Weak, is_float, is_int, storage
-from .ops import F64, I8, I32, I64, I128, PTR, VOID, const, memory_type
+from .ops import F64, I8, I32, I64, I128, const, memory_type
 from .parts import LowererParts
 from .sanitize import READ, WRITE
 from .sites import located
@@ -46,30 +46,7 @@ class MemoryLowerer(LowererParts):
         site = located(self.tf.fn.module, loc, kind=kind)
         if msg is not None:
             site["msg"] = msg
-        site_id = parent.checks.site(site)
-        if parent.host:
-            self.host_check(ok, site_id, values)  # type: ignore[attr-defined]
-            return
-        b = self.b
-        fail = self.fn.append_basic_block(f"{kind}.fail")
-        cont = self.fn.append_basic_block(f"{kind}.ok")
-        b.cbranch(ok, cont, fail)
-        b.position_at_end(fail)
-        slot = b.addrspacecast(parent.error_slot(), PTR)
-        first = b.extract_value(
-            b.cmpxchg(slot, llir.Constant(I64, 0), llir.Constant(I64, site_id), "monotonic", "monotonic"),
-            1,
-        )
-        record, done = self.fn.append_basic_block(f"{kind}.record"), self.fn.append_basic_block(f"{kind}.exit")
-        b.cbranch(first, record, done)
-        b.position_at_end(record)
-        for k, v in enumerate(values[:2]):
-            b.store(v, b.gep(slot, [llir.Constant(I64, k + 1)], source_etype=I64), align=8)
-        b.branch(done)
-        b.position_at_end(done)
-        b.call(llir.InlineAsm(llir.FunctionType(VOID, []), "exit;", "", side_effect=True), [])
-        b.unreachable()
-        b.position_at_end(cont)
+        parent.flavour.check_failed(self, ok, parent.checks.site(site), kind, values)
 
     # ------------------------------------------------- conversions NumPy refuses
     def convert_checked(self, v: llir.Value, src: Type, dst: Type, loc: Loc, context: str) -> llir.Value:

@@ -18,10 +18,9 @@ from llvmlite import ir as llir
 
 from .. import ir
 from ..typecheck.printing import print_values
-from . import host_context as hx
 from .abi import PRINT_BUFFER, PRINT_HEADER
 from .host import as_bits
-from .ops import I8, I64, PTR
+from .ops import I8, I64
 from .parts import LowererParts
 from .sites import SiteTable, located
 from .values import Value
@@ -65,10 +64,7 @@ class PrintLowerer(LowererParts):
                 values += [as_bits(b, b.extract_value(value, k)) for k in (0, 1)]
             else:
                 values.append(as_bits(b, value))
-        if parent.host:
-            header = hx.ctx_pointer(self.ops, self.ctx, "print")
-        else:
-            header = b.addrspacecast(prints.buffer(self.ops.module), PTR)
+        header = parent.flavour.print_header(self)
         size = 8 * (1 + len(values))
         capacity = llir.Constant(I64, prints.capacity)
         start = b.atomic_rmw("add", header, llir.Constant(I64, size), "monotonic")

@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from llvmlite import ir as llir
 
+from ... import ir
+from ...errors import Loc
+from ...lower import host_context as hx
 from ...lower.flavour import Flavour
+from ...lower.sites import located
+from ...typecheck.typed import Callee
 
 
 def libm_name(name: str) -> str:
@@ -37,3 +44,30 @@ class HostFlavour(Flavour):
             for attr in ("nobuiltin", "nounwind") if pointers else ("nobuiltin", "nounwind", "readnone"):
                 fn.attributes.add(attr)
         return fn
+
+    # ------------------------------------------------------- the GPU's own operations
+    # (through the thread context, the lowering's first parameter, and the state machine of lower/host.py)
+    def thread_register(self, fl: Any, name: str) -> llir.Value:
+        return hx.special_register(fl.ops, fl.ctx, name)
+
+    def gpu_call(self, fl: Any, e: ir.Call, callee: Callee) -> Any:
+        return fl.call_gpu_host(e, callee)
+
+    def static_shared(self, fl: Any, key: tuple[str, int], size: int, item: int, shape: Any, loc: Loc) -> llir.Value:
+        """A slice of the block's buffer, laid out per call site."""
+        parent = fl.parent
+        offset = parent.shared_offset(key, size, max(item, 8))
+        ptr = hx.shared_pointer(fl.ops, fl.ctx, offset)
+        if parent.sanitize:  # the sanitizer's reports name the array an offset lies in
+            site = located(fl.tf.fn.module, loc, offset=offset, bytes=size, itemsize=item, shape=list(shape))
+            parent.shared_arrays.setdefault(offset, site)
+        return ptr
+
+    def dynamic_shared(self, fl: Any) -> tuple[llir.Value, llir.Value]:
+        return hx.dynamic_shared(fl.ops, fl.ctx)
+
+    def check_failed(self, fl: Any, ok: llir.Value, site_id: int, kind: str, values: tuple[llir.Value, ...]) -> None:
+        fl.host_check(ok, site_id, values)
+
+    def print_header(self, fl: Any) -> llir.Value:
+        return hx.ctx_pointer(fl.ops, fl.ctx, "print")

@@ -3,13 +3,20 @@ changing a result (each hook says what it found)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from llvmlite import ir as llir
 
+from ... import ir
+from ...errors import Loc
 from ...lower.abi import TRIPLE
 from ...lower.flavour import Flavour
-from ...lower.ops import I32, I64, PTR, signalling
+from ...lower.host import shuffle_width
+from ...lower.ops import I8, I32, I64, PTR, VOID, signalling
 from ...lower.tables import CONSTANT, CONSTANT_BANK_BYTES, GLOBAL
-from ...types import Scalar
+from ...typecheck.typed import Callee
+from ...types import WEAK_INT, Scalar
+from . import intrinsics
 
 
 class PtxFlavour(Flavour):
@@ -61,3 +68,60 @@ class PtxFlavour(Flavour):
 
     def table_pointer(self, b: llir.IRBuilder, table: llir.GlobalVariable) -> llir.Value:
         return b.addrspacecast(table, PTR)
+
+    # ------------------------------------------------------- the GPU's own operations
+    def thread_register(self, fl: Any, name: str) -> llir.Value:
+        return intrinsics.special_register(fl.ops, name)
+
+    def gpu_call(self, fl: Any, e: ir.Call, callee: Callee) -> Any:
+        name = callee.name
+        if name == "syncthreads":
+            intrinsics.syncthreads(fl.ops)
+            return None
+        if name == "threadfence":
+            intrinsics.threadfence(fl.ops)
+            return None
+        if name == "lane_id":
+            return intrinsics.lane_id(fl.ops)
+        if name.startswith("shfl_"):
+            value_t = fl.tf.types[e.nid]
+            value, lane = fl.coerce(e.args[0], value_t), fl.coerce(e.args[1], WEAK_INT)
+            return intrinsics.shuffle(fl.ops, name, value, lane, shuffle_width(fl.tf, e))
+        if name in ("ballot", "all_", "any_"):
+            return intrinsics.vote(fl.ops, name, fl.condition(e.args[0]))
+        return intrinsics.special_register(fl.ops, name)
+
+    def static_shared(self, fl: Any, key: tuple[str, int], size: int, item: int, shape: Any, loc: Loc) -> llir.Value:
+        return fl.b.addrspacecast(intrinsics.shared_global(fl.parent.module, I8, size, max(item, 8)), PTR)
+
+    def dynamic_shared(self, fl: Any) -> tuple[llir.Value, llir.Value]:
+        b = fl.b
+        ptr = b.addrspacecast(intrinsics.dynamic_shared(fl.parent.module), PTR)
+        return ptr, b.zext(intrinsics.dynamic_shared_size(fl.ops), I64)
+
+    def check_failed(self, fl: Any, ok: llir.Value, site_id: int, kind: str, values: tuple[llir.Value, ...]) -> None:
+        """Record the site (and up to two i64 values) in the error slot if it is still empty, then end the
+        thread (PTX ``exit``; never a trap, which would leave the CUDA context unusable)."""
+        b = fl.b
+        fail = fl.fn.append_basic_block(f"{kind}.fail")
+        cont = fl.fn.append_basic_block(f"{kind}.ok")
+        b.cbranch(ok, cont, fail)
+        b.position_at_end(fail)
+        slot = b.addrspacecast(fl.parent.error_slot(), PTR)
+        first = b.extract_value(
+            b.cmpxchg(slot, llir.Constant(I64, 0), llir.Constant(I64, site_id), "monotonic", "monotonic"),
+            1,
+        )
+        record, done = fl.fn.append_basic_block(f"{kind}.record"), fl.fn.append_basic_block(f"{kind}.exit")
+        b.cbranch(first, record, done)
+        b.position_at_end(record)
+        for k, v in enumerate(values[:2]):
+            b.store(v, b.gep(slot, [llir.Constant(I64, k + 1)], source_etype=I64), align=8)
+        b.branch(done)
+        b.position_at_end(done)
+        b.call(llir.InlineAsm(llir.FunctionType(VOID, []), "exit;", "", side_effect=True), [])
+        b.unreachable()
+        b.position_at_end(cont)
+
+    def print_header(self, fl: Any) -> llir.Value:
+        return fl.b.addrspacecast(fl.parent.prints.buffer(fl.ops.module), PTR)

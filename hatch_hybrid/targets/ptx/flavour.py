@@ -9,7 +9,6 @@ from llvmlite import ir as llir
 
 from ... import ir
 from ...errors import Loc
-from ...lower.abi import TRIPLE
 from ...lower.flavour import Flavour
 from ...lower.host import shuffle_width
 from ...lower.ops import I8, I32, I64, PTR, VOID, signalling
@@ -17,6 +16,8 @@ from ...lower.tables import CONSTANT, CONSTANT_BANK_BYTES, GLOBAL
 from ...typecheck.typed import Callee
 from ...types import WEAK_INT, Scalar
 from . import intrinsics
+
+TRIPLE = "nvptx64-nvidia-cuda"
 
 
 class PtxFlavour(Flavour):

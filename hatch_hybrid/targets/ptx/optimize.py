@@ -11,7 +11,8 @@ from functools import cache
 
 import llvmlite.binding as llvm
 
-from ...lower.abi import ERROR_SLOT, PRINT_BUFFER, TRIPLE
+from ...lower.abi import ERROR_SLOT, PRINT_BUFFER
+from .flavour import TRIPLE
 from .libdevice import libdevice_bitcode
 
 

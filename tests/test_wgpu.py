@@ -309,6 +309,64 @@ def test_f32_division_and_sqrt_are_correctly_rounded(tmp_path: Path, monkeypatch
             kern.quotients.launch(256, n // 256, a, b, np.zeros(n, np.float32), np.zeros(n, np.float32), device="wgpu")
 
 
+MEMORY = """
+from hybrid_runtime import Array, f32, i32, gpu, kernel
+
+@kernel
+def reverse_blocks(d: Array[i32], lengths: Array[i32]):
+    s = gpu.dynamic_shared_array(i32)  # the launch's shared_bytes, as in CUDA
+    t = gpu.thread_idx_x()
+    i = gpu.global_tid_x()
+    s[t] = d[i]
+    gpu.syncthreads()
+    d[i] = s[len(s) - t - 1]
+    lengths[i] = len(s)
+
+@kernel
+def sort4(x: Array[f32], out: Array[f32], rounds: i32):
+    i = gpu.global_tid_x()
+    for r in range(rounds):
+        buf = gpu.local_array(f32, 4)  # zero-filled each time it is made
+        if r == 0:
+            for k in range(4):
+                buf[k] = x[4 * i + k]
+        for a in range(4):  # insertion sort, in the thread's own memory
+            for b in range(a, 0, -1):
+                if buf[b] < buf[b - 1]:
+                    buf[b], buf[b - 1] = buf[b - 1], buf[b]
+        for k in range(4):
+            out[4 * (rounds * i + r) + k] = buf[k]
+"""
+
+
+@pytest.mark.wgpu
+def test_dynamic_shared_and_local_arrays(tmp_path: Path):
+    """gpu.dynamic_shared_array is a workgroup array as long as the launch's shared_bytes (a pipeline constant);
+    gpu.local_array is the thread's own, zero-filled each time it is made; both as the native CPU runs them."""
+    kernels = compile_packages([_package(tmp_path, "wgmemory", MEMORY)], options=_options())
+    assert all(k.wgsl is not None for k in kernels), [k.not_built for k in kernels]
+    write_package_artifacts(kernels, ["sm_90"], tmp_path)
+    rng = np.random.default_rng(3)
+    with imported_package(tmp_path, "wgmemory") as kern:
+        for threads in (64, 32):
+            d = rng.integers(-1000, 1000, 256, dtype=np.int32)
+            got = []
+            for device in ("cpu", "wgpu"):
+                dd, lengths = d.copy(), np.zeros(256, np.int32)
+                blocks, size = 256 // threads, 4 * threads
+                kern.reverse_blocks.launch(threads, blocks, dd, lengths, device=device, shared_bytes=size)
+                got.append((dd, lengths))
+            np.testing.assert_array_equal(got[1][0], got[0][0])
+            np.testing.assert_array_equal(got[0][0], d.reshape(-1, threads)[:, ::-1].ravel())
+            assert (got[1][1] == threads).all() and (got[0][1] == threads).all()
+        x = rng.standard_normal(4 * 64).astype(np.float32)
+        results = _both(kern.sort4, 64, 1, x, np.ones(4 * 64 * 2, np.float32), np.int32(2))
+        assert same_bits(results[0][1], results[1][1])
+        first, second = results[1][1].reshape(64, 2, 4)[:, 0], results[1][1].reshape(64, 2, 4)[:, 1]
+        np.testing.assert_array_equal(first, np.sort(x.reshape(64, 4), axis=1))
+        assert (second == 0).all()  # the second round's array was made anew: zeros
+
+
 WARPS = """
 from hybrid_runtime import Array, f32, i32, i64, u32, gpu, kernel
 

@@ -90,7 +90,7 @@ def get_device() -> WgpuDevice:
 class _Shader:
     module: Any
     layout: Any
-    pipelines: dict[tuple[int, int, int], Any] = field(default_factory=dict)
+    pipelines: dict[tuple[tuple[int, int, int], int | None], Any] = field(default_factory=dict)  # (block, dynamic)
 
 
 class WgpuDevice:
@@ -316,22 +316,29 @@ class WgpuDevice:
         found = self.shaders[key] = _Shader(module, (group, layout))
         return found
 
-    def pipeline(self, shader: _Shader, block: tuple[int, int, int], kernel: str, exact: bool = False) -> Any:
+    def pipeline(
+        self, shader: _Shader, block: tuple[int, int, int], kernel: str, exact: bool = False, dynamic: int | None = None
+    ) -> Any:
         """The shader's pipeline for blocks of ``block``; ``exact``: it has correctly rounded f32 division or
-        sqrt (``hh_fused_fma`` set as :meth:`rounding` found)."""
-        found = shader.pipelines.get(block)
+        sqrt (``hh_fused_fma`` set as :meth:`rounding` found); ``dynamic``: the elements of its dynamic shared
+        array (None: it has none)."""
+        found = shader.pipelines.get((block, dynamic))
         if found is None:
             total = block[0] * block[1] * block[2]
             most = self.limits.get("max-compute-invocations-per-workgroup", 256)
             if total > most:
                 raise ValueError(f"kernel {kernel}: {total} threads per block; this WebGPU adapter runs at most {most}")
-            found = shader.pipelines[block] = self.device.create_compute_pipeline(
+            constants = {"hh_bx": block[0], "hh_by": block[1], "hh_bz": block[2]}
+            if exact:
+                constants["hh_fused_fma"] = int(self.rounding()[0])
+            if dynamic is not None:
+                constants["hh_dyn_n"] = dynamic
+            found = shader.pipelines[(block, dynamic)] = self.device.create_compute_pipeline(
                 layout=shader.layout[1],
                 compute={
                     "module": shader.module,
                     "entry_point": "main",
-                    "constants": {"hh_bx": block[0], "hh_by": block[1], "hh_bz": block[2]}
-                    | ({"hh_fused_fma": int(self.rounding()[0])} if exact else {}),
+                    "constants": constants,
                 },
             )
         return found
@@ -395,8 +402,17 @@ class ShaderLaunch:
                 f"kernel {kernel} divides f32 values or takes their square roots, which the WebGPU adapter "
                 f"{dev.name} cannot round as IEEE 754 does: {dev.rounding()[1]}. Use device='cuda' or 'cpu'"
             )
+        dynamic = None
+        if self.wgsl.get("dynamic_item"):  # gpu.dynamic_shared_array: the launch's shared_bytes, in elements
+            most = dev.limits.get("max-compute-workgroup-storage-size", 16384)
+            if config.shared_bytes > most:
+                raise ValueError(
+                    f"kernel {kernel}: shared_bytes={config.shared_bytes}; the WebGPU adapter {dev.name} gives a "
+                    f"block at most {most} bytes of shared memory"
+                )
+            dynamic = config.shared_bytes // self.wgsl["dynamic_item"]
         self.shader = dev.shader(kernel, manifest, entry)
-        self.pipeline = dev.pipeline(self.shader, config.block, kernel, exact)
+        self.pipeline = dev.pipeline(self.shader, config.block, kernel, exact, dynamic)
         fields = {name: (struct.Struct(_PACK[wt]), offset) for name, wt, offset in self.wgsl["fields"]}
         self.fields = fields
         self.uniform = bytearray(self.wgsl["uniform_bytes"])

@@ -138,7 +138,8 @@ class ArrayRef:
     shape: list[str]
     strides: list[str]
     atomic: bool = False
-    workgroup: bool = False  # a shared array: indexed in 32 bits (lavapipe crashes on 64-bit indices there)
+    workgroup: bool = False  # a shared or local array: indexed in 32 bits (lavapipe crashes on 64-bit indices
+    # into workgroup memory), never a storage buffer
 
 
 @dataclass
@@ -165,6 +166,7 @@ class ModuleRenderer:
         self.atomic_params: set[int] = set()
         self.interface = Interface()
         self.subgroups = False  # warp calls: the shader needs the adapter's subgroups
+        self.dynamic: Scalar | None = None  # the element type of gpu.dynamic_shared_array (one per kernel)
         self.storage_reads: set[str] = set()  # the storage buffers the shader reads elements of
         self.storage_writes: set[str] = set()  # ... and writes (atomics: both)
 
@@ -317,6 +319,7 @@ class FunctionRenderer:
         self.lines: list[str] = []
         self.depth = 1
         self.temps = 0
+        self.local_arrays = 0  # gpu.local_array calls: each a var at the function's top
         self.kernel = name == "main"
         self.loc: Loc = tf.fn.loc  # the statement being rendered (what an error without a node points at)
         self.nonnegative = signs.nonnegative_locals(tf)  # indices of these need no wrap from the end
@@ -587,8 +590,21 @@ class FunctionRenderer:
     def unpack(self, targets: list[ir.Expr], values: list[str], types: list[Type]) -> None:
         """Values already evaluated (of ``types``) assigned to the names of a tuple target, left to right."""
         for item, v, t in zip(targets, values, types):
+            if isinstance(item, ir.Subscript) and isinstance(self.tf.types[item.value.nid], ArrayT):
+                # an element (`a[i], a[j] = a[j], a[i]`): its index computed now, as Python does
+                base_t = self.tf.types[item.value.nid]
+                assert isinstance(base_t, ArrayT)
+                ref = self.array(item.value)
+                index = self.element_index(ref, item.index)
+                self.m.touch(ref, read=ref.atomic, write=True)
+                value = self.convert(v, t, base_t.dtype)
+                store = (
+                    f"atomicStore(&{ref.base}[{index}], {value});" if ref.atomic else f"{ref.base}[{index}] = {value};"
+                )
+                self.emit(store)
+                continue
             if not isinstance(item, ir.Name):
-                raise WgslUnsupported(item.loc, "unpacking into elements")
+                raise WgslUnsupported(item.loc, "unpacking into this kind of target")
             self.emit(f"{self.locals[item.id]} = {self.convert(v, t, self.tf.locals[item.id])};")
 
     # ----------------------------------------------------------- checks
@@ -819,7 +835,28 @@ class FunctionRenderer:
             callee = self.tf.callees.get(e.nid)
             if callee is not None and callee.kind == "gpu" and callee.name in ("shared_array", "local_array"):
                 return self.static_array(e, callee)
+            if callee is not None and callee.kind == "gpu" and callee.name == "dynamic_shared_array":
+                return self.dynamic_shared(e, callee)
         raise WgslUnsupported(e.loc, "this kind of array expression")
+
+    def dynamic_shared(self, e: ir.Call, callee: Callee) -> ArrayRef:
+        """``gpu.dynamic_shared_array(dtype)``: one workgroup array whose length is a pipeline constant, the
+        launch's ``shared_bytes`` in elements (every call of a kernel views the same memory, as in CUDA; WGSL
+        cannot view one memory as two element types, so they must agree)."""
+        elem = callee.arg_types[0]
+        if not isinstance(elem, Scalar) or elem.name not in WGSL_SCALARS or elem.name == "boolean":
+            raise WgslUnsupported(e.loc, f"dynamic shared arrays of {elem}")
+        m = self.m
+        if m.dynamic is not None and m.dynamic != elem:
+            raise WgslUnsupported(e.loc, f"dynamic shared memory viewed as {m.dynamic} and as {elem}")
+        if m.dynamic is None:
+            m.dynamic = elem
+            m.workgroup.append(
+                f"override hh_dyn_n: u32 = 0u;\nvar<workgroup> hh_dyn: array<{elem.name}, max(hh_dyn_n, 1u)>;"
+            )
+        # (its length through the uniform zero word: naga's constant evaluator cannot narrow a 64-bit constant,
+        # which the pipeline constant would make of it)
+        return ArrayRef("hh_dyn", elem, "0li", ["bitcast<i64>(u64(hh_dyn_n | hh_p.hh_zero))"], ["1li"], workgroup=True)
 
     def static_array(self, e: ir.Call, callee: Callee) -> ArrayRef:
         t = self.tf.types[e.nid]
@@ -842,8 +879,11 @@ class FunctionRenderer:
         if callee.name == "shared_array":
             name = f"hh_sh{len(self.m.workgroup)}"
             self.m.workgroup.append(f"var<workgroup> {name}: array<{elem.name}, {size}>;")
-        else:
-            raise WgslUnsupported(e.loc, "per-thread arrays (gpu.local_array)")
+        else:  # the thread's own, zero-filled each time the call runs (the Python path's np.zeros)
+            name = f"hh_la{self.local_arrays}"
+            self.local_arrays += 1
+            self.lines.insert(0, f"    var {name}: array<{elem.name}, {size}>;")
+            self.emit(f"{name} = array<{elem.name}, {size}>();")
         return ArrayRef(name, elem, "0li", [f"{d}li" for d in dims], [f"{s}li" for s in strides], workgroup=True)
 
     def element_index(self, ref: ArrayRef, index: ir.Expr) -> str:

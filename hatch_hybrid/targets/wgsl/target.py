@@ -30,6 +30,7 @@ class WgslCode:
     arrays: list[dict[str, Any]] = field(default_factory=list)  # per array parameter: param, binding, writes
     checks: list[dict[str, Any]] = field(default_factory=list)  # sites the error buffer reports
     features: list[str] = field(default_factory=list)  # adapter features the shader needs
+    dynamic_item: int = 0  # the element bytes of gpu.dynamic_shared_array (0: none; see render.dynamic_shared)
 
     def manifest_entry(self) -> dict[str, Any]:
         return {
@@ -38,6 +39,7 @@ class WgslCode:
             "arrays": self.arrays,
             "checks": self.checks,
             "features": self.features,
+            **({"dynamic_item": self.dynamic_item} if self.dynamic_item else {}),
         }
 
     def cache_entry(self) -> dict[str, Any]:
@@ -116,4 +118,5 @@ class WgslTarget(Target):
             features=["shader-int64"]
             + (["subgroup"] if renderer.subgroups else [])
             + (["f32-div-sqrt"] if "hh_fused_fma" in renderer.prelude else []),
+            dynamic_item=renderer.dynamic.dtype.itemsize if renderer.dynamic is not None else 0,
         )

@@ -310,7 +310,7 @@ def test_f32_division_and_sqrt_are_correctly_rounded(tmp_path: Path, monkeypatch
 
 
 MEMORY = """
-from hybrid_runtime import Array, f32, i32, gpu, kernel
+from hybrid_runtime import Array, f32, i32, u32, gpu, kernel
 
 @kernel
 def reverse_blocks(d: Array[i32], lengths: Array[i32]):
@@ -336,13 +336,36 @@ def sort4(x: Array[f32], out: Array[f32], rounds: i32):
                     buf[b], buf[b - 1] = buf[b - 1], buf[b]
         for k in range(4):
             out[4 * (rounds * i + r) + k] = buf[k]
+
+@kernel
+def histogram(x: Array[i32], bins: Array[u32]):
+    counts = gpu.shared_array(u32, 16)  # updated by atomics: a workgroup array of atomic elements
+    t = gpu.thread_idx_x()
+    if t < 16:
+        counts[t] = u32(0)
+    gpu.syncthreads()
+    gpu.atomic_add(counts, x[gpu.global_tid_x()] % 16, u32(1))
+    gpu.syncthreads()
+    if t < 16:
+        gpu.atomic_add(bins, t, counts[t])
+
+@kernel
+def counters(c: Array[u32], olds: Array[u32]):
+    i = gpu.global_tid_x()
+    olds[i] = gpu.atomic_inc(c, 0, u32(17))  # wraps to 0 past 17
+    gpu.atomic_dec(c, 1, u32(5))  # wraps to 5 below 0
+    while True:  # an add through compare-and-exchange, which must not fail spuriously
+        seen = c[2]
+        if gpu.atomic_cas(c, 2, seen, seen + u32(3)) == seen:
+            break
 """
 
 
 @pytest.mark.wgpu
 def test_dynamic_shared_and_local_arrays(tmp_path: Path):
     """gpu.dynamic_shared_array is a workgroup array as long as the launch's shared_bytes (a pipeline constant);
-    gpu.local_array is the thread's own, zero-filled each time it is made; both as the native CPU runs them."""
+    gpu.local_array is the thread's own, zero-filled each time it is made; a shared array that atomics update
+    holds atomic elements; all as the native CPU runs them."""
     kernels = compile_packages([_package(tmp_path, "wgmemory", MEMORY)], options=_options())
     assert all(k.wgsl is not None for k in kernels), [k.not_built for k in kernels]
     write_package_artifacts(kernels, ["sm_90"], tmp_path)
@@ -365,6 +388,14 @@ def test_dynamic_shared_and_local_arrays(tmp_path: Path):
         first, second = results[1][1].reshape(64, 2, 4)[:, 0], results[1][1].reshape(64, 2, 4)[:, 1]
         np.testing.assert_array_equal(first, np.sort(x.reshape(64, 4), axis=1))
         assert (second == 0).all()  # the second round's array was made anew: zeros
+        x = rng.integers(0, 1000, 64 * 8, dtype=np.int32)
+        hist = _both(kern.histogram, 64, 8, x, np.zeros(16, np.uint32))
+        np.testing.assert_array_equal(hist[1][1], np.bincount(x % 16, minlength=16))
+        np.testing.assert_array_equal(hist[0][1], hist[1][1])
+        runs = _both(kern.counters, 64, 4, np.zeros(3, np.uint32), np.zeros(256, np.uint32))
+        for c, olds in runs:  # 256 increments wrapping at 17, 256 decrements wrapping below 0, 256 adds of 3
+            np.testing.assert_array_equal(c, [256 % 18, [0, 5, 4, 3, 2, 1][256 % 6], 768])
+            np.testing.assert_array_equal(np.sort(olds), np.sort(np.arange(256) % 18))
 
 
 WARPS = """

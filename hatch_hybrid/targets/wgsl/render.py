@@ -164,6 +164,7 @@ class ModuleRenderer:
         self.sites = SiteTable()
         self.workgroup: list[str] = []  # module-scope shared arrays
         self.atomic_params: set[int] = set()
+        self.atomic_shared: set[int] = set()  # the gpu.shared_array calls whose arrays atomics update
         self.interface = Interface()
         self.subgroups = False  # warp calls: the shader needs the adapter's subgroups
         self.dynamic: Scalar | None = None  # the element type of gpu.dynamic_shared_array (one per kernel)
@@ -172,7 +173,7 @@ class ModuleRenderer:
 
     def render(self) -> str:
         tf = self.kernel
-        self.atomic_params = _atomic_targets(tf)
+        self.atomic_params, self.atomic_shared = _atomic_targets(tf)
         arrays: dict[str, ArrayRef] = {}
         eight: list[tuple[str, str]] = []
         four: list[tuple[str, str]] = []
@@ -276,10 +277,18 @@ def _leaves(body: list[ir.Stmt]) -> bool:
     return False
 
 
-def _atomic_targets(tf: TypedFunction) -> set[int]:
-    """The kernel's array parameters that atomics update (their buffers hold atomic elements)."""
+def _atomic_targets(tf: TypedFunction) -> tuple[set[int], set[int]]:
+    """The kernel's array parameters that atomics update (their buffers hold atomic elements), and the
+    ``gpu.shared_array`` calls (node ids) whose arrays they update (workgroup arrays of atomic elements)."""
     found: set[int] = set()
     params = {p.name: k for k, p in enumerate(tf.fn.params)}
+    shared: dict[str, set[int]] = {}  # a name -> the shared_array calls assigned to it
+    for node in ir.walk(tf.fn):
+        if isinstance(node, ir.Assign) and isinstance(node.target, ir.Name) and isinstance(node.value, ir.Call):
+            made = tf.callees.get(node.value.nid)
+            if made is not None and made.kind == "gpu" and made.name == "shared_array":
+                shared.setdefault(node.target.id, set()).add(node.value.nid)
+    atomic_shared: set[int] = set()
     for node in ir.walk(tf.fn):
         callee = tf.callees.get(node.nid)
         if (
@@ -291,13 +300,15 @@ def _atomic_targets(tf: TypedFunction) -> set[int]:
             target = node.args[0] if node.args else None
             if isinstance(target, ir.Name) and target.id in params:
                 found.add(params[target.id])
+            elif isinstance(target, ir.Name) and target.id in shared:
+                atomic_shared |= shared[target.id]
             else:
                 raise WgslUnsupported(node.loc, "atomics on arrays other than the kernel's parameters")
         if isinstance(node, ir.Call) and callee is not None and callee.kind in ("helper", "method"):
             assert callee.target is not None
-            if _atomic_targets(callee.target):
+            if any(_atomic_targets(callee.target)):
                 raise WgslUnsupported(node.loc, "atomics inside helpers")
-    return found
+    return found, atomic_shared
 
 
 class FunctionRenderer:
@@ -876,15 +887,20 @@ class FunctionRenderer:
         for d in reversed(dims):
             strides.insert(0, acc)
             acc *= int(d)
+        atomic = e.nid in self.m.atomic_shared
+        if atomic and elem.name not in ATOMIC_ELEMENTS:
+            raise WgslUnsupported(e.loc, f"atomics on {elem} arrays (this target: i32, u32)")
         if callee.name == "shared_array":
             name = f"hh_sh{len(self.m.workgroup)}"
-            self.m.workgroup.append(f"var<workgroup> {name}: array<{elem.name}, {size}>;")
+            inner = f"atomic<{elem.name}>" if atomic else elem.name
+            self.m.workgroup.append(f"var<workgroup> {name}: array<{inner}, {size}>;")
         else:  # the thread's own, zero-filled each time the call runs (the Python path's np.zeros)
             name = f"hh_la{self.local_arrays}"
             self.local_arrays += 1
             self.lines.insert(0, f"    var {name}: array<{elem.name}, {size}>;")
             self.emit(f"{name} = array<{elem.name}, {size}>();")
-        return ArrayRef(name, elem, "0li", [f"{d}li" for d in dims], [f"{s}li" for s in strides], workgroup=True)
+        refs = [f"{d}li" for d in dims], [f"{s}li" for s in strides]
+        return ArrayRef(name, elem, "0li", *refs, atomic=atomic, workgroup=True)
 
     def element_index(self, ref: ArrayRef, index: ir.Expr) -> str:
         nodes = index.elts if isinstance(index, ir.TupleExpr) else [index]
@@ -1172,7 +1188,7 @@ class FunctionRenderer:
         if name == "threadfence":
             self.emit("storageBarrier();")
             return ""
-        if name in ATOMIC_FUNCS or name == "atomic_cas":
+        if name in ATOMIC_FUNCS or name in ("atomic_cas", "atomic_inc", "atomic_dec"):
             return self.atomic(e, name)
         if name in ("shared_array", "local_array"):
             raise WgslUnsupported(e.loc, "a shared array outside an assignment")
@@ -1260,8 +1276,35 @@ class FunctionRenderer:
         index = self.element_index(ref, e.args[1])
         self.m.touch(ref, read=True, write=True)
         elem = ref.elem
+        where = f"&{ref.base}[{self.temp(index, 'i32')}]"
         if name == "atomic_cas":
-            expected, value = (self.coerce(a, elem) for a in e.args[2:4])
-            return self.temp(f"atomicCompareExchangeWeak(&{ref.base}[{index}], {expected}, {value}).old_value")
-        value = self.coerce(e.args[2], elem)
-        return self.temp(f"{ATOMIC_FUNCS[name]}(&{ref.base}[{index}], {value})")
+            # CUDA's atomicCAS is strong; WGSL's exchange may fail spuriously: try again while the value seen is
+            # the one expected and nothing was exchanged
+            expected, value = (self.temp(self.coerce(a, elem), elem.name) for a in e.args[2:4])
+            old = self.var(elem.name)
+            self.emit("loop {")
+            with self.indented():
+                self.emit(f"let r = atomicCompareExchangeWeak({where}, {expected}, {value});")
+                self.emit(f"if (r.exchanged || r.old_value != {expected}) {{ {old} = r.old_value; break; }}")
+            self.emit("}")
+            return old
+        value = self.temp(self.coerce(e.args[2], elem), elem.name)
+        if name in ("atomic_inc", "atomic_dec"):
+            # CUDA's atomicInc (old >= v ? 0 : old + 1) and atomicDec (old == 0 || old > v ? v : old - 1), as a
+            # compare-and-exchange loop; unsigned comparisons, as PTX's atom.inc/dec.u32 makes them
+            u = "bitcast<u32>({})" if elem.name == "i32" else "{}"
+            old = self.var(elem.name, f"atomicLoad({where})")
+            one, zero = f"{elem.name}(1)", f"{elem.name}(0)"
+            if name == "atomic_inc":
+                new = f"select({old} + {one}, {zero}, {u.format(old)} >= {u.format(value)})"
+            else:
+                wrap = f"{old} == {zero} || {u.format(old)} > {u.format(value)}"
+                new = f"select({old} - {one}, {value}, {wrap})"
+            self.emit("loop {")
+            with self.indented():
+                self.emit(f"let r = atomicCompareExchangeWeak({where}, {old}, {new});")
+                self.emit("if (r.exchanged) { break; }")
+                self.emit(f"{old} = r.old_value;")
+            self.emit("}")
+            return old
+        return self.temp(f"{ATOMIC_FUNCS[name]}({where}, {value})")

@@ -398,6 +398,41 @@ def test_dynamic_shared_and_local_arrays(tmp_path: Path):
             np.testing.assert_array_equal(np.sort(olds), np.sort(np.arange(256) % 18))
 
 
+TABLES = """
+import numpy as np
+from hybrid_runtime import Array, f32, i32, gpu, kernel
+
+WEIGHTS = np.array([[0.25, 0.5, 0.25], [-1.0, 0.0, 1.0]], dtype=np.float32)
+PRIMES = (2, 3, 5, 7, 11, 13)  # Python ints: i64 elements
+SMALL = np.array([-2**31, -1, 0, 2**31 - 1], dtype=np.int32)
+
+@kernel
+def tables(x: Array[f32], out: Array[f32], ints: Array[i32]):
+    i = gpu.global_tid_x()
+    if 0 < i < len(x) - 1:
+        r = i % 2
+        out[i] = WEIGHTS[r, 0] * x[i - 1] + WEIGHTS[r, 1] * x[i] + WEIGHTS[r, 2] * x[i + 1]
+    ints[i] = i32(PRIMES[i % len(PRIMES)]) + SMALL[i % 4] // 2
+"""
+
+
+@pytest.mark.wgpu
+def test_constant_tables(tmp_path: Path):
+    """Module constants read as tables are module-scope const arrays of the shader, read as the native CPU reads
+    them (NumPy arrays of f32 and i32, tuples of Python ints)."""
+    kernels = compile_packages([_package(tmp_path, "wgtables", TABLES)], options=_options())
+    assert kernels[0].wgsl is not None, kernels[0].not_built
+    write_package_artifacts(kernels, ["sm_90"], tmp_path)
+    x = np.random.default_rng(5).standard_normal(200).astype(np.float32)
+    with imported_package(tmp_path, "wgtables") as kern:
+        got = _both(kern.tables, 64, 4, x, np.zeros(200, np.float32), np.zeros(256, np.int32))
+        assert same_bits(got[0][1], got[1][1]) and (got[1][1][1:-1] != 0).all()
+        np.testing.assert_array_equal(got[0][2], got[1][2])
+        small = np.array([-(2**31), -1, 0, 2**31 - 1], np.int64) // 2
+        want = np.array([2, 3, 5, 7, 11, 13])[np.arange(256) % 6] + small[np.arange(256) % 4]
+        np.testing.assert_array_equal(got[1][2], want.astype(np.int32))
+
+
 WARPS = """
 from hybrid_runtime import Array, f32, i32, i64, u32, gpu, kernel
 

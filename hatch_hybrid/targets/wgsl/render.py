@@ -168,6 +168,7 @@ class ModuleRenderer:
         self.interface = Interface()
         self.subgroups = False  # warp calls: the shader needs the adapter's subgroups
         self.dynamic: Scalar | None = None  # the element type of gpu.dynamic_shared_array (one per kernel)
+        self.tables: dict[str, str] = {}  # a constant table's key -> its module-scope const
         self.storage_reads: set[str] = set()  # the storage buffers the shader reads elements of
         self.storage_writes: set[str] = set()  # ... and writes (atomics: both)
 
@@ -821,14 +822,14 @@ class FunctionRenderer:
         raise WgslUnsupported(e.loc, f"{type(e).__name__} expressions")
 
     def subscript(self, e: ir.Subscript) -> str:
-        base_t = self.tf.types[e.value.nid]
+        base_t = self.tf.tables.get(e.value.nid) or self.tf.types[e.value.nid]
         if isinstance(base_t, TupleT):
             if isinstance(e.value, ir.Attribute) and e.value.attr == "shape":
                 ref = self.array(e.value.value)
                 k = int(self.tf.consts[e.index.nid])
                 return ref.shape[k]
             raise WgslUnsupported(e.loc, "tuples")
-        if isinstance(base_t, TableT) or not isinstance(base_t, ArrayT):
+        if not isinstance(base_t, ArrayT):
             raise WgslUnsupported(e.loc, f"indexing {base_t}")
         if isinstance(self.tf.types[e.nid], ArrayT):
             raise WgslUnsupported(e.loc, "array views")
@@ -840,6 +841,9 @@ class FunctionRenderer:
         return self.temp(f"{ref.base}[{index}]")
 
     def array(self, e: ir.Expr) -> ArrayRef:
+        t = self.tf.tables.get(e.nid) or self.tf.types.get(e.nid)  # (a table of a tuple is typed as one)
+        if isinstance(t, TableT):
+            return self.table(e, t)
         if isinstance(e, ir.Name) and e.id in self.arrays:
             return self.arrays[e.id]
         if isinstance(e, ir.Call):
@@ -849,6 +853,26 @@ class FunctionRenderer:
             if callee is not None and callee.kind == "gpu" and callee.name == "dynamic_shared_array":
                 return self.dynamic_shared(e, callee)
         raise WgslUnsupported(e.loc, "this kind of array expression")
+
+    def table(self, e: ir.Expr, t: TableT) -> ArrayRef:
+        """A module constant read as a table: a module-scope ``const`` array of its values (one per distinct
+        table), indexed as the other arrays are."""
+        if isinstance(e, ir.Subscript):
+            raise WgslUnsupported(e.loc, "rows of constant tables (index every dimension at once: T[i, j])")
+        elem = t.dtype
+        if not isinstance(elem, Scalar) or elem.name not in ELEMENTS:
+            raise WgslUnsupported(e.loc, f"constant tables of {elem} (this target: f32, i32, u32, i64, u64)")
+        name = self.m.tables.get(t.key)
+        if name is None:
+            name = self.m.tables[t.key] = f"hh_tab{len(self.m.tables)}"
+            values = ", ".join(self.literal(v.item(), elem, e.loc) for v in np.asarray(t.data).ravel())
+            self.m.workgroup.append(f"const {name} = array<{elem.name}, {max(1, t.data.size)}>({values});")
+        strides: list[int] = []
+        acc = 1
+        for d in reversed(t.shape):
+            strides.insert(0, acc)
+            acc *= int(d)
+        return ArrayRef(name, elem, "0li", [f"{d}li" for d in t.shape], [f"{s}li" for s in strides], workgroup=True)
 
     def dynamic_shared(self, e: ir.Call, callee: Callee) -> ArrayRef:
         """``gpu.dynamic_shared_array(dtype)``: one workgroup array whose length is a pipeline constant, the
@@ -1147,9 +1171,11 @@ class FunctionRenderer:
     def builtin(self, e: ir.Call, callee: Callee) -> str:
         t = self.tf.types[e.nid]
         if callee.name == "len":
-            arg_t = self.tf.types[e.args[0].nid]
+            arg_t = self.tf.tables.get(e.args[0].nid) or self.tf.types[e.args[0].nid]
             if isinstance(arg_t, ArrayT):
                 return self.array(e.args[0]).shape[0]
+            if isinstance(arg_t, TupleT):  # its length is its type's
+                return f"{len(arg_t.items)}li"
             raise WgslUnsupported(e.loc, f"len() of {arg_t}")
         if callee.name == "abs":
             s = storage(t)

@@ -433,6 +433,50 @@ def test_constant_tables(tmp_path: Path):
         np.testing.assert_array_equal(got[1][2], want.astype(np.int32))
 
 
+VIEWS = """
+from hybrid_runtime import Array, f32, i64, gpu, kernel
+
+def total(row: Array[f32]) -> f32:
+    acc = f32(0)
+    for k in range(len(row)):
+        acc += row[k]
+    return acc
+
+@kernel
+def views(m: Array[f32, 2], out: Array[f32, 2], lengths: Array[i64], start: i64, step: i64):
+    i = gpu.global_tid_x()
+    if i < m.shape[0]:
+        out[i, 0] = total(m[i])  # a row
+        out[i, 1] = total(m[i, 1:])  # the row after its first element
+        out[i, 2] = total(m[i, ::-1][:3])  # the last three, backwards
+        out[i, 3] = total(m[i, start::step])  # bounds and a step known at run time (of either sign)
+        col = m[:, i % m.shape[1]]
+        out[i, 4] = col[-1] + col[0]
+        back = m[i, start::step]
+        if len(back) > 0:
+            out[i, 5] = back[len(back) - 1]
+        lengths[i] = len(back)
+"""
+
+
+@pytest.mark.wgpu
+def test_array_views(tmp_path: Path):
+    """Views of arrays (rows, slices with steps known at build or run time, columns, views of views, views
+    passed to helpers) select the same elements as on the native CPU; a step of zero raises as NumPy does."""
+    kernels = compile_packages([_package(tmp_path, "wgviews", VIEWS)], options=_options())
+    assert kernels[0].wgsl is not None, kernels[0].not_built
+    write_package_artifacts(kernels, ["sm_90"], tmp_path)
+    m = np.random.default_rng(6).standard_normal((40, 9)).astype(np.float32)
+    with imported_package(tmp_path, "wgviews") as kern:
+        for start, step in ((1, 2), (-2, -3), (100, -1), (-100, 1), (5, 100)):
+            got = _both(kern.views, 64, 1, m, np.zeros((40, 6), np.float32), np.zeros(40, np.int64), start, step)
+            assert same_bits(got[0][1], got[1][1]), (start, step)
+            np.testing.assert_array_equal(got[1][2], len(m[0, start::step]))
+        for device in ("cpu", "wgpu"):
+            with pytest.raises(ValueError, match=r"slice step cannot be zero \(wgviews/kern.py:17"):
+                kern.views.launch(64, 1, m, np.zeros((40, 6), np.float32), np.zeros(40, np.int64), 1, 0, device=device)
+
+
 WARPS = """
 from hybrid_runtime import Array, f32, i32, i64, u32, gpu, kernel
 

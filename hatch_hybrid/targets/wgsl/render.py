@@ -844,6 +844,8 @@ class FunctionRenderer:
         t = self.tf.tables.get(e.nid) or self.tf.types.get(e.nid)  # (a table of a tuple is typed as one)
         if isinstance(t, TableT):
             return self.table(e, t)
+        if isinstance(e, ir.Subscript) and isinstance(t, ArrayT):
+            return self.view(e)
         if isinstance(e, ir.Name) and e.id in self.arrays:
             return self.arrays[e.id]
         if isinstance(e, ir.Call):
@@ -853,6 +855,68 @@ class FunctionRenderer:
             if callee is not None and callee.kind == "gpu" and callee.name == "dynamic_shared_array":
                 return self.dynamic_shared(e, callee)
         raise WgslUnsupported(e.loc, "this kind of array expression")
+
+    def view(self, e: ir.Subscript) -> ArrayRef:
+        """``a[i]`` of an N-d array, ``a[i:j:k]``, ``a[:, j]``: the same memory, another offset, shape and strides
+        (in elements, i64), as :mod:`hatch_hybrid.lower.views` makes them: an integer index moves the offset and
+        drops the dimension (negative ones count from the end), a slice keeps it with the slice's length and
+        the stride times the step, bounds clamped as ``slice.indices`` does."""
+        base = self.array(e.value)
+        index = e.index
+        if not isinstance(index, ir.TupleExpr) and isinstance(self.tf.types[index.nid], TupleT):
+            raise WgslUnsupported(index.loc, "indexing with a tuple variable")
+        nodes = index.elts if isinstance(index, ir.TupleExpr) else [index]
+        n = len(nodes)  # the dimensions after the last index are kept whole
+        offset, shape, strides = base.offset, base.shape[n:], base.strides[n:]
+        kept: list[tuple[str, str]] = []  # (length, stride) of each sliced dimension, in order
+        for item, dim, stride in zip(nodes, base.shape, base.strides):
+            if isinstance(item, ir.Slice):
+                first, length, step = self.slice_indices(item, dim)
+                kept.append((length, self.temp(f"{stride} * {step}", "i64")))
+            else:  # an integer index: the dimension is dropped
+                first = self.temp(self.coerce(item, WEAK_INT), "i64")
+                if not signs.nonnegative_given(item, self.tf, self.nonnegative):
+                    first = self.temp(f"select({first}, {first} + {dim}, {first} < 0li)", "i64")
+            offset = self.temp(f"{offset} + {first} * {stride}", "i64")
+        shape = [length for length, _ in kept] + shape
+        strides = [step for _, step in kept] + strides
+        return ArrayRef(base.base, base.elem, offset, shape, strides, base.atomic, base.workgroup)
+
+    def slice_indices(self, s: ir.Slice, n: str) -> tuple[str, str, str]:
+        """(start, length, step) of ``s`` over a dimension of ``n`` elements, as ``slice(...).indices(n)`` and
+        ``len(range(...))`` compute them (a step of zero found at run time fails as NumPy's ValueError)."""
+
+        def given(node: ir.Expr | None) -> str | None:
+            if node is None or self.tf.types[node.nid] == NONE:
+                return None
+            v = self.temp(self.coerce(node, WEAK_INT), "i64")
+            if self.tf.types[node.nid] == Scalar("u64"):  # 2**63 and more: past any end, not negative
+                v = self.temp(f"select({v}, 9223372036854775807li, {v} < 0li)", "i64")
+            return v
+
+        step = given(s.step)
+        if step is None:
+            step = "1li"
+        elif s.step is not None and s.step.nid not in self.tf.consts:  # known steps are checked when typed
+            self.check(f"{step} != 0li", "slicestep", s.step.loc)
+        back = self.temp(f"{step} < 0li", "bool")
+        lower = self.temp(f"select(0li, -1li, {back})", "i64")
+        upper = self.temp(f"select({n}, {n} - 1li, {back})", "i64")
+
+        def bound(node: ir.Expr | None, default: str) -> str:
+            v = given(node)
+            if v is None:
+                return default
+            # negative bounds count from the end, then clamp to [lower, upper]
+            return self.temp(f"select(min({v}, {upper}), max({v} + {n}, {lower}), {v} < 0li)", "i64")
+
+        start = bound(s.lower, self.temp(f"select({lower}, {upper}, {back})", "i64"))
+        stop = bound(s.upper, self.temp(f"select({upper}, {lower}, {back})", "i64"))
+        nonempty = f"select({start} < {stop}, {stop} < {start}, {back})"
+        span = f"select({stop} - {start} - 1li, {start} - {stop} - 1li, {back})"
+        magnitude = f"select({step}, -{step}, {back})"
+        length = self.temp(f"select(0li, {span} / {magnitude} + 1li, {nonempty})", "i64")
+        return start, length, step
 
     def table(self, e: ir.Expr, t: TableT) -> ArrayRef:
         """A module constant read as a table: a module-scope ``const`` array of its values (one per distinct

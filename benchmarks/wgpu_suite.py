@@ -175,7 +175,7 @@ def main() -> int:
 
     cuda = hr.cuda_available()
     lines = [
-        f"WebGPU adapter: {wdev.name}; CUDA: {hr.device.default_device_name('cuda') if cuda else 'none'}; "
+        f"WebGPU adapter: {wdev.name}; CUDA: {hr.default_device_name('cuda') if cuda else 'none'}; "
         f"host {platform.processor() or platform.machine()}",
         "",
         "| benchmark | path | time | rate | vs CUDA path | same bits as CUDA (no CUDA: as ours) |",

@@ -119,7 +119,7 @@ def divmod_fn(wt: str) -> str:
         body = f"""    if (d == {z}) {{ return HhDivmod_{wt}({z}, {z}); }}
     if (d == -{one}) {{ return HhDivmod_{wt}({z} - a, {z}); }}
     var q = a / d;
-    var r = a % d;
+    var r = a - q * d;  // not WGSL's `%`: NVIDIA's Vulkan driver gave -1 % 2 == 1 and -46 % -7 == -46
     if (r != {z} && ((r ^ d) < {z})) {{ q = q - {one}; r = r + d; }}
     return HhDivmod_{wt}(q, r);"""
     return f"struct HhDivmod_{wt} {{ q: {wt}, r: {wt} }}\nfn {name}(a: {wt}, d: {wt}) -> HhDivmod_{wt} {{\n{body}\n}}\n"

@@ -19,7 +19,8 @@ from typing import Any
 from ...errors import debug_enabled
 from ...types import ArrayT, Scalar, StructT, TupleT, Type, Weak, storage
 from ..base import Capabilities, KernelJob, Target
-from .render import WGSL_SCALARS, ModuleRenderer, WgslUnsupported
+from .render import ModuleRenderer
+from .shader import WGSL_SCALARS, WgslUnsupported
 
 
 @dataclass

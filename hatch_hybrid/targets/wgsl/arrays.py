@@ -1,0 +1,208 @@
+"""Arrays in the WGSL renderer: storage buffers, shared, dynamic shared and local arrays, constant tables and
+views, each an :class:`~.shader.ArrayRef` (a variable and the offset, shape and strides of its elements)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ... import ir
+from ...typecheck import signs
+from ...typecheck.typed import Callee
+from ...types import (
+    NONE,
+    WEAK_INT,
+    ArrayT,
+    Scalar,
+    TableT,
+    TupleT,
+)
+from .prelude import (
+    as_i32,
+)
+from .shader import ATOMIC_ELEMENTS, ELEMENTS, WGSL_SCALARS, ArrayRef, RendererParts, WgslUnsupported
+
+
+class ArrayRenderer(RendererParts):
+    def subscript(self, e: ir.Subscript) -> str:
+        base_t = self.tf.tables.get(e.value.nid) or self.tf.types[e.value.nid]
+        if isinstance(base_t, TupleT):
+            if isinstance(e.value, ir.Attribute) and e.value.attr == "shape":
+                ref = self.array(e.value.value)
+                k = int(self.tf.consts[e.index.nid])
+                return ref.shape[k]
+            raise WgslUnsupported(e.loc, "tuples")
+        if not isinstance(base_t, ArrayT):
+            raise WgslUnsupported(e.loc, f"indexing {base_t}")
+        if isinstance(self.tf.types[e.nid], ArrayT):
+            raise WgslUnsupported(e.loc, "array views")
+        ref = self.array(e.value)
+        index = self.element_index(ref, e.index)
+        self.m.touch(ref, read=True, write=ref.atomic)
+        if ref.atomic:
+            return self.temp(f"atomicLoad(&{ref.base}[{index}])")
+        return self.temp(f"{ref.base}[{index}]")
+
+    def array(self, e: ir.Expr) -> ArrayRef:
+        t = self.tf.tables.get(e.nid) or self.tf.types.get(e.nid)  # (a table of a tuple is typed as one)
+        if isinstance(t, TableT):
+            return self.table(e, t)
+        if isinstance(e, ir.Subscript) and isinstance(t, ArrayT):
+            return self.view(e)
+        if isinstance(e, ir.Name) and e.id in self.arrays:
+            return self.arrays[e.id]
+        if isinstance(e, ir.Call):
+            callee = self.tf.callees.get(e.nid)
+            if callee is not None and callee.kind == "gpu" and callee.name in ("shared_array", "local_array"):
+                return self.static_array(e, callee)
+            if callee is not None and callee.kind == "gpu" and callee.name == "dynamic_shared_array":
+                return self.dynamic_shared(e, callee)
+        raise WgslUnsupported(e.loc, "this kind of array expression")
+
+    def view(self, e: ir.Subscript) -> ArrayRef:
+        """``a[i]`` of an N-d array, ``a[i:j:k]``, ``a[:, j]``: the same memory, another offset, shape and strides
+        (in elements, i64), as :mod:`hatch_hybrid.lower.views` makes them: an integer index moves the offset and
+        drops the dimension (negative ones count from the end), a slice keeps it with the slice's length and
+        the stride times the step, bounds clamped as ``slice.indices`` does."""
+        base = self.array(e.value)
+        index = e.index
+        if not isinstance(index, ir.TupleExpr) and isinstance(self.tf.types[index.nid], TupleT):
+            raise WgslUnsupported(index.loc, "indexing with a tuple variable")
+        nodes = index.elts if isinstance(index, ir.TupleExpr) else [index]
+        n = len(nodes)  # the dimensions after the last index are kept whole
+        offset, shape, strides = base.offset, base.shape[n:], base.strides[n:]
+        kept: list[tuple[str, str]] = []  # (length, stride) of each sliced dimension, in order
+        for item, dim, stride in zip(nodes, base.shape, base.strides):
+            if isinstance(item, ir.Slice):
+                first, length, step = self.slice_indices(item, dim)
+                kept.append((length, self.temp(f"{stride} * {step}", "i64")))
+            else:  # an integer index: the dimension is dropped
+                first = self.temp(self.coerce(item, WEAK_INT), "i64")
+                if not signs.nonnegative_given(item, self.tf, self.nonnegative):
+                    first = self.temp(f"select({first}, {first} + {dim}, {first} < 0li)", "i64")
+            offset = self.temp(f"{offset} + {first} * {stride}", "i64")
+        shape = [length for length, _ in kept] + shape
+        strides = [step for _, step in kept] + strides
+        return ArrayRef(base.base, base.elem, offset, shape, strides, base.atomic, base.workgroup)
+
+    def slice_indices(self, s: ir.Slice, n: str) -> tuple[str, str, str]:
+        """(start, length, step) of ``s`` over a dimension of ``n`` elements, as ``slice(...).indices(n)`` and
+        ``len(range(...))`` compute them (a step of zero found at run time fails as NumPy's ValueError)."""
+
+        def given(node: ir.Expr | None) -> str | None:
+            if node is None or self.tf.types[node.nid] == NONE:
+                return None
+            v = self.temp(self.coerce(node, WEAK_INT), "i64")
+            if self.tf.types[node.nid] == Scalar("u64"):  # 2**63 and more: past any end, not negative
+                v = self.temp(f"select({v}, 9223372036854775807li, {v} < 0li)", "i64")
+            return v
+
+        step = given(s.step)
+        if step is None:
+            step = "1li"
+        elif s.step is not None and s.step.nid not in self.tf.consts:  # known steps are checked when typed
+            self.check(f"{step} != 0li", "slicestep", s.step.loc)
+        back = self.temp(f"{step} < 0li", "bool")
+        lower = self.temp(f"select(0li, -1li, {back})", "i64")
+        upper = self.temp(f"select({n}, {n} - 1li, {back})", "i64")
+
+        def bound(node: ir.Expr | None, default: str) -> str:
+            v = given(node)
+            if v is None:
+                return default
+            # negative bounds count from the end, then clamp to [lower, upper]
+            return self.temp(f"select(min({v}, {upper}), max({v} + {n}, {lower}), {v} < 0li)", "i64")
+
+        start = bound(s.lower, self.temp(f"select({lower}, {upper}, {back})", "i64"))
+        stop = bound(s.upper, self.temp(f"select({upper}, {lower}, {back})", "i64"))
+        nonempty = f"select({start} < {stop}, {stop} < {start}, {back})"
+        span = f"select({stop} - {start} - 1li, {start} - {stop} - 1li, {back})"
+        magnitude = f"select({step}, -{step}, {back})"
+        length = self.temp(f"select(0li, {span} / {magnitude} + 1li, {nonempty})", "i64")
+        return start, length, step
+
+    def table(self, e: ir.Expr, t: TableT) -> ArrayRef:
+        """A module constant read as a table: a module-scope ``const`` array of its values (one per distinct
+        table), indexed as the other arrays are."""
+        if isinstance(e, ir.Subscript):
+            raise WgslUnsupported(e.loc, "rows of constant tables (index every dimension at once: T[i, j])")
+        elem = t.dtype
+        if not isinstance(elem, Scalar) or elem.name not in ELEMENTS:
+            raise WgslUnsupported(e.loc, f"constant tables of {elem} (this target: f32, i32, u32, i64, u64)")
+        name = self.m.tables.get(t.key)
+        if name is None:
+            name = self.m.tables[t.key] = f"hh_tab{len(self.m.tables)}"
+            values = ", ".join(self.literal(v.item(), elem, e.loc) for v in np.asarray(t.data).ravel())
+            self.m.workgroup.append(f"const {name} = array<{elem.name}, {max(1, t.data.size)}>({values});")
+        strides: list[int] = []
+        acc = 1
+        for d in reversed(t.shape):
+            strides.insert(0, acc)
+            acc *= int(d)
+        return ArrayRef(name, elem, "0li", [f"{d}li" for d in t.shape], [f"{s}li" for s in strides], workgroup=True)
+
+    def dynamic_shared(self, e: ir.Call, callee: Callee) -> ArrayRef:
+        """``gpu.dynamic_shared_array(dtype)``: one workgroup array whose length is a pipeline constant, the
+        launch's ``shared_bytes`` in elements (every call of a kernel views the same memory, as in CUDA; WGSL
+        cannot view one memory as two element types, so they must agree)."""
+        elem = callee.arg_types[0]
+        if not isinstance(elem, Scalar) or elem.name not in WGSL_SCALARS or elem.name == "boolean":
+            raise WgslUnsupported(e.loc, f"dynamic shared arrays of {elem}")
+        m = self.m
+        if m.dynamic is not None and m.dynamic != elem:
+            raise WgslUnsupported(e.loc, f"dynamic shared memory viewed as {m.dynamic} and as {elem}")
+        if m.dynamic is None:
+            m.dynamic = elem
+            m.workgroup.append(
+                f"override hh_dyn_n: u32 = 0u;\nvar<workgroup> hh_dyn: array<{elem.name}, max(hh_dyn_n, 1u)>;"
+            )
+        # (its length through the uniform zero word: naga's constant evaluator cannot narrow a 64-bit constant,
+        # which the pipeline constant would make of it)
+        return ArrayRef("hh_dyn", elem, "0li", ["bitcast<i64>(u64(hh_dyn_n | hh_p.hh_zero))"], ["1li"], workgroup=True)
+
+    def static_array(self, e: ir.Call, callee: Callee) -> ArrayRef:
+        t = self.tf.types[e.nid]
+        assert isinstance(t, ArrayT)
+        elem = t.dtype
+        if not isinstance(elem, Scalar) or elem.name not in WGSL_SCALARS or elem.name == "boolean":
+            raise WgslUnsupported(e.loc, f"shared arrays of {elem}")
+        shape = self.tf.consts.get(e.nid)
+        dims = list(shape) if isinstance(shape, tuple) else None
+        if dims is None:
+            raise WgslUnsupported(e.loc, "this array's shape")
+        size = 1
+        for d in dims:
+            size *= int(d)
+        strides: list[int] = []
+        acc = 1
+        for d in reversed(dims):
+            strides.insert(0, acc)
+            acc *= int(d)
+        atomic = e.nid in self.m.atomic_shared
+        if atomic and elem.name not in ATOMIC_ELEMENTS:
+            raise WgslUnsupported(e.loc, f"atomics on {elem} arrays (this target: i32, u32)")
+        if callee.name == "shared_array":
+            name = f"hh_sh{len(self.m.workgroup)}"
+            inner = f"atomic<{elem.name}>" if atomic else elem.name
+            self.m.workgroup.append(f"var<workgroup> {name}: array<{inner}, {size}>;")
+        else:  # the thread's own, zero-filled each time the call runs (the Python path's np.zeros)
+            name = f"hh_la{self.local_arrays}"
+            self.local_arrays += 1
+            self.lines.insert(0, f"    var {name}: array<{elem.name}, {size}>;")
+            self.emit(f"{name} = array<{elem.name}, {size}>();")
+        refs = [f"{d}li" for d in dims], [f"{s}li" for s in strides]
+        return ArrayRef(name, elem, "0li", *refs, atomic=atomic, workgroup=True)
+
+    def element_index(self, ref: ArrayRef, index: ir.Expr) -> str:
+        nodes = index.elts if isinstance(index, ir.TupleExpr) else [index]
+        if len(nodes) != len(ref.shape):
+            raise WgslUnsupported(index.loc, "indexing with a tuple variable")
+        # in 32 bits, as the PTX's __i32 entry computes offsets: every array has fewer than 2**31 elements (the
+        # runtime checks), so every partial offset of a valid access fits, and an index that does not fit is
+        # out of bounds either way (WebGPU clamps it into the buffer)
+        offset = as_i32(ref.offset)
+        for node, dim, stride in zip(nodes, ref.shape, ref.strides):
+            i = self.temp(as_i32(self.coerce(node, WEAK_INT)), "i32")
+            if not signs.nonnegative_given(node, self.tf, self.nonnegative):
+                i = self.temp(f"select({i}, {i} + {as_i32(dim)}, {i} < 0i)", "i32")  # Python's negative indices
+            offset = f"{offset} + {i} * {as_i32(stride)}"
+        return offset

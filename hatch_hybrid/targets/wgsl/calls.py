@@ -1,0 +1,236 @@
+"""Calls in the WGSL renderer: helpers, builtins, the ``gpu`` intrinsics (thread indices, barriers), warp
+calls as subgroup operations and atomics."""
+
+from __future__ import annotations
+
+from ... import ir
+from ...errors import Loc
+from ...typecheck.arguments import bound_nodes
+from ...typecheck.rules import GPU_INDEX, SHUFFLES, VOTES
+from ...typecheck.typed import Callee
+from ...types import (
+    NONE,
+    WEAK_INT,
+    ArrayT,
+    Scalar,
+    StructT,
+    TupleT,
+    Weak,
+    storage,
+)
+from .shader import ATOMIC_ELEMENTS, ATOMIC_FUNCS, STORAGE_BARRIER_MARK, ArrayRef, RendererParts, WgslUnsupported
+
+
+class CallRenderer(RendererParts):
+    def call(self, e: ir.Call) -> str:
+        tf = self.tf
+        if e.nid in tf.prints:
+            raise WgslUnsupported(e.loc, "print()")
+        callee = tf.callees[e.nid]
+        if callee.kind == "cast":
+            return self.coerce(e.args[0], tf.types[e.nid], "cast")
+        if callee.kind == "builtin":
+            return self.builtin(e, callee)
+        if callee.kind == "gpu":
+            return self.gpu(e, callee)
+        if callee.kind in ("helper", "method"):
+            nodes = bound_nodes(e, tf.call_args[e.nid])
+            if callee.kind == "method" and isinstance(e.func, ir.Attribute):
+                nodes.insert(0, e.func.value)  # the receiver is `self`
+            return self.call_function(callee, nodes, e.loc)
+        if callee.kind == "struct":
+            struct = tf.types[e.nid]
+            assert isinstance(struct, StructT)
+            given = dict(zip([n for n, _ in struct.fields], e.args)) | e.keywords
+            items = [self.coerce(given[n], ft) for n, ft in struct.fields]
+            return self.temp(f"{self.wt(struct, e.loc)}({', '.join(items)})")
+        if callee.kind == "math":
+            raise WgslUnsupported(e.loc, f"math.{callee.name} (f64, or not correctly rounded on GPUs)")
+        raise WgslUnsupported(e.loc, f"{callee.kind} calls ({callee.name})")
+
+    def call_function(self, callee: Callee, nodes: list[ir.Expr], loc: Loc) -> str:
+        target = callee.target
+        assert target is not None
+        refs: list[ArrayRef | None] = []
+        args: list[str] = []
+        for node, t in zip(nodes, target.arg_types):
+            if isinstance(t, ArrayT):
+                ref = self.array(node)
+                refs.append(ref)
+                args += [ref.offset, *ref.shape, *ref.strides]
+            else:
+                refs.append(None)
+                args.append(self.coerce(node, t))
+        name = self.m.helper(target, refs, loc)
+        call = f"{name}({', '.join(args)})"
+        if target.return_type == NONE:
+            self.emit(f"{call};")
+            return ""
+        return self.temp(call)
+
+    def builtin(self, e: ir.Call, callee: Callee) -> str:
+        t = self.tf.types[e.nid]
+        if callee.name == "len":
+            arg_t = self.tf.tables.get(e.args[0].nid) or self.tf.types[e.args[0].nid]
+            if isinstance(arg_t, ArrayT):
+                return self.array(e.args[0]).shape[0]
+            if isinstance(arg_t, TupleT):  # its length is its type's
+                return f"{len(arg_t.items)}li"
+            raise WgslUnsupported(e.loc, f"len() of {arg_t}")
+        if callee.name == "abs":
+            s = storage(t)
+            v = self.coerce(e.args[0], t)
+            if s.kind == "f":
+                return self.temp(f"abs({v})")
+            if s.kind == "u":
+                return v
+            return self.temp(f"select({v}, -{v}, {v} < {self.wt(t, e.loc)}(0))")
+        if callee.name in ("min", "max"):
+            if storage(t).kind == "f" or not all(isinstance(self.tf.types[a.nid], (Scalar, Weak)) for a in e.args):
+                if storage(t).kind != "f":
+                    raise WgslUnsupported(e.loc, f"{callee.name}() of these arguments")
+            values = [self.coerce(a, t) for a in e.args]
+            result = self.temp(values[0], self.wt(t, e.loc))
+            op = "<" if callee.name == "min" else ">"
+            for v in values[1:]:  # Python: keep the current value unless the next is strictly better
+                result = self.temp(f"select({result}, {v}, {v} {op} {result})")
+            return result
+        raise WgslUnsupported(e.loc, f"{callee.name}()")
+
+    def gpu(self, e: ir.Call, callee: Callee) -> str:
+        name = callee.name
+        if name in GPU_INDEX:
+            what, axis = name.rsplit("_", 1)
+            return self.temp(self.index_value(what, axis), "i64")
+        if name in ("grid", "gridsize"):
+            n = self.tf.consts[e.nid]
+            if n != 1:
+                raise WgslUnsupported(e.loc, f"cuda.{name}({n}) (a tuple)")
+            return self.temp(self.index_value("global_tid" if name == "grid" else "global_size", "x"), "i64")
+        if name == "syncthreads":
+            self.emit(STORAGE_BARRIER_MARK)
+            self.emit("workgroupBarrier();")
+            return ""
+        if name == "threadfence":
+            self.emit("storageBarrier();")
+            return ""
+        if name in ATOMIC_FUNCS or name in ("atomic_cas", "atomic_inc", "atomic_dec"):
+            return self.atomic(e, name)
+        if name in ("shared_array", "local_array"):
+            raise WgslUnsupported(e.loc, "a shared array outside an assignment")
+        if name in SHUFFLES or name in VOTES or name == "lane_id":
+            return self.warp(e, callee)
+        raise WgslUnsupported(e.loc, f"gpu.{name}")
+
+    def warp(self, e: ir.Call, callee: Callee) -> str:
+        """Warp calls as subgroup operations: CUDA's 32 lanes are the adapter's subgroups, which the runtime
+        checks at launch (32 lanes, numbered as the block's threads modulo 32); the source lane of a shuffle
+        follows the native code's rules (lower/host.py's _source_lane): outside the warp or the segment,
+        a lane keeps its own value."""
+        self.m.subgroups = True
+        name = callee.name
+        lane = "bitcast<i64>(u64(hh_lid_index % 32u))"
+        if name == "lane_id":
+            return self.temp(lane, "i64")
+        if name in VOTES:
+            pred = self.condition(e.args[0])
+            if name == "ballot":
+                return self.temp(f"bitcast<i64>(u64(subgroupBallot({pred}).x))", "i64")
+            return self.temp(f"{'subgroupAll' if name == 'all_' else 'subgroupAny'}({pred})", "bool")
+        t = self.tf.types[e.nid]
+        v = self.coerce(e.args[0], t)
+        d = self.temp(self.coerce(e.args[1], WEAK_INT), "i64")
+        width = int(self.tf.consts[e.args[2].nid]) if len(e.args) == 3 else 32
+        ln = self.temp(lane, "i64")
+        if width != 32:
+            d = self.temp(f"({d} & 4294967295li)", "i64")
+            low = self.temp(f"({ln} & {~(width - 1) & 31}li)", "i64")
+            high = f"({low} | {width - 1}li)"
+            j = {"shfl_up": f"{ln} - {d}", "shfl_down": f"{ln} + {d}", "shfl_xor": f"{ln} ^ {d}"}.get(
+                name, f"{low} | ({d} & {width - 1}li)"
+            )
+            j = self.temp(j, "i64")
+            ok = f"{j} >= {low}" if name == "shfl_up" else f"u64({j}) <= u64({high})"
+        else:
+            j = {"shfl_up": f"{ln} - {d}", "shfl_down": f"{ln} + {d}", "shfl_xor": f"({ln} ^ {d}) & 31li"}.get(
+                name, f"{d} & 31li"
+            )
+            j = self.temp(j, "i64")
+            ok = f"u64({j}) < 32lu"
+        src = self.temp(f"u32(select({ln}, {j}, {ok}))", "u32")
+        wt = self.wt(t, e.loc)
+        if wt in ("f32", "i32", "u32"):
+            return self.temp(f"subgroupShuffle({v}, {src})", wt)
+        if wt == "bool":
+            return self.temp(f"subgroupShuffle(select(0u, 1u, {v}), {src}) != 0u", "bool")
+        bits = self.temp(f"bitcast<u64>({v})" if wt == "i64" else v, "u64")
+        lo = f"subgroupShuffle(u32({bits} & 4294967295lu), {src})"
+        hi = f"subgroupShuffle(u32({bits} >> 32u), {src})"
+        joined = f"((u64({hi}) << 32u) | u64({lo}))"
+        return self.temp(f"bitcast<i64>{joined}" if wt == "i64" else joined, wt)
+
+    def grid_call(self, e: ir.Expr) -> tuple[str, int] | None:
+        """``cuda.grid(n)`` / ``cuda.gridsize(n)``: what it reads and n (None: another expression)."""
+        callee = self.tf.callees.get(e.nid) if isinstance(e, ir.Call) else None
+        if callee is None or callee.kind != "gpu" or callee.name not in ("grid", "gridsize"):
+            return None
+        return ("global_tid" if callee.name == "grid" else "global_size"), int(self.tf.consts[e.nid])
+
+    def index_value(self, what: str, axis: str) -> str:
+        size = {"x": "hh_bx", "y": "hh_by", "z": "hh_bz"}[axis]
+        grid = {"x": "hh_p.hh_gx", "y": "hh_p.hh_gy", "z": "hh_p.hh_gz"}[axis]
+
+        def i64(x: str) -> str:
+            return f"bitcast<i64>(u64({x}))"
+
+        if what == "thread_idx":
+            return i64(f"hh_tid.{axis}")
+        if what == "block_idx":
+            return i64(f"hh_bid.{axis}")
+        if what == "block_dim":
+            return i64(size)
+        if what == "grid_dim":
+            return i64(grid)
+        if what == "global_tid":
+            return f"{i64(f'hh_bid.{axis}')} * {i64(size)} + {i64(f'hh_tid.{axis}')}"
+        return f"{i64(grid)} * {i64(size)}"
+
+    def atomic(self, e: ir.Call, name: str) -> str:
+        ref = self.array(e.args[0])
+        if ref.elem.name not in ATOMIC_ELEMENTS:
+            raise WgslUnsupported(e.loc, f"atomics on {ref.elem} arrays (this target: i32, u32)")
+        index = self.element_index(ref, e.args[1])
+        self.m.touch(ref, read=True, write=True)
+        elem = ref.elem
+        where = f"&{ref.base}[{self.temp(index, 'i32')}]"
+        if name == "atomic_cas":
+            # CUDA's atomicCAS is strong; WGSL's exchange may fail spuriously: try again while the value seen is
+            # the one expected and nothing was exchanged
+            expected, value = (self.temp(self.coerce(a, elem), elem.name) for a in e.args[2:4])
+            old = self.var(elem.name)
+            self.emit("loop {")
+            with self.indented():
+                self.emit(f"let r = atomicCompareExchangeWeak({where}, {expected}, {value});")
+                self.emit(f"if (r.exchanged || r.old_value != {expected}) {{ {old} = r.old_value; break; }}")
+            self.emit("}")
+            return old
+        value = self.temp(self.coerce(e.args[2], elem), elem.name)
+        if name in ("atomic_inc", "atomic_dec"):
+            # CUDA's atomicInc (old >= v ? 0 : old + 1) and atomicDec (old == 0 || old > v ? v : old - 1), as a
+            # compare-and-exchange loop; unsigned comparisons, as PTX's atom.inc/dec.u32 makes them
+            u = "bitcast<u32>({})" if elem.name == "i32" else "{}"
+            old = self.var(elem.name, f"atomicLoad({where})")
+            one, zero = f"{elem.name}(1)", f"{elem.name}(0)"
+            if name == "atomic_inc":
+                new = f"select({old} + {one}, {zero}, {u.format(old)} >= {u.format(value)})"
+            else:
+                wrap = f"{old} == {zero} || {u.format(old)} > {u.format(value)}"
+                new = f"select({old} - {one}, {value}, {wrap})"
+            self.emit("loop {")
+            with self.indented():
+                self.emit(f"let r = atomicCompareExchangeWeak({where}, {old}, {new});")
+                self.emit("if (r.exchanged) { break; }")
+                self.emit(f"{old} = r.old_value;")
+            self.emit("}")
+            return old
+        return self.temp(f"{ATOMIC_FUNCS[name]}({where}, {value})")

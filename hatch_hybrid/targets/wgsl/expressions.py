@@ -1,0 +1,398 @@
+"""Expressions in the WGSL renderer: literals, conversions with NumPy's checks, operators with NumPy's
+meaning (wrapping integers, floor division, correctly rounded f32 division), comparisons, ``and``/``or``,
+and the failed checks they report through the error buffer."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from hybrid_runtime.abi import WGSL_ERROR_WORDS
+
+from ... import ir
+from ...errors import Loc
+from ...lower.sites import located
+from ...types import (
+    F32,
+    NONE,
+    WEAK_INT,
+    ArrayT,
+    EnumT,
+    Scalar,
+    StructT,
+    TupleT,
+    Type,
+    Weak,
+    is_float,
+    is_int,
+    storage,
+)
+from .prelude import (
+    DIV_F32,
+    F64_BITS,
+    FUSED_FMA,
+    NOFMA,
+    SQRT_F32,
+    constant_expression,
+    divmod_fn,
+    ipow_fn,
+    number,
+    shift_fn,
+    widen,
+)
+from .shader import RendererParts, WgslUnsupported
+
+
+class ExpressionRenderer(RendererParts):
+    def check(self, ok: str, kind: str, loc: Loc, msg: str | None = None, values: tuple[str, ...] = ()) -> None:
+        """Unless ``ok``: record the site (and up to two i64 values) in the error buffer if it is empty,
+        then leave the function."""
+        site = located(self.tf.fn.module, loc, kind=kind)
+        if msg is not None:
+            site["msg"] = msg
+        site_id = self.m.sites.site(site)
+        values = tuple(self.temp(v) if constant_expression(v) else v for v in values)  # see temp()
+        self.emit(f"if (!({ok})) {{")
+        with self.indented():
+            # the first failure takes the count from 0 and fills the record (the runtime reads it after)
+            self.emit(f"if (atomicAdd(&hh_err[{WGSL_ERROR_WORDS - 1}], 1u) == 0u) {{")
+            with self.indented():
+                self.emit(f"atomicStore(&hh_err[0], {site_id}u);")
+                for k, v in enumerate(values[:2]):
+                    self.emit(f"atomicStore(&hh_err[{1 + 2 * k}], u32({v} & 4294967295li));")
+                    self.emit(f"atomicStore(&hh_err[{2 + 2 * k}], u32({v} >> 32u));")
+            self.emit("}")
+            if self.kernel or self.tf.return_type == NONE:
+                self.emit("return;")
+            else:
+                self.emit(f"return {self.zero(self.tf.return_type)};")
+        self.emit("}")
+
+    # ---------------------------------------------------------- expressions
+
+    def condition(self, e: ir.Expr) -> str:
+        return self.truth(self.expr(e), self.tf.types[e.nid], e.loc)
+
+    def truth(self, v: str, t: Type, loc: Loc) -> str:
+        s = storage(t) if not isinstance(t, TupleT) else None
+        if s is None:
+            raise WgslUnsupported(loc, "the truth of a tuple")
+        if s.kind == "b":
+            return v
+        if s.kind == "f":
+            return f"({v} != 0.0f)"
+        return f"({v} != {self.wt(t, loc)}(0))"
+
+    def coerce(self, e: ir.Expr, to: Type, context: str | None = None) -> str:
+        src = self.tf.types[e.nid]
+        if isinstance(to, StructT) or isinstance(src, StructT):
+            return self.expr(e)
+        if to == F32 and isinstance(e, ir.Call):
+            callee = self.tf.callees.get(e.nid)
+            if callee is not None and callee.kind == "math" and callee.name in ("sqrt", "fabs"):
+                if all(self.tf.types[a.nid] == F32 for a in e.args):
+                    fn = self.exact("hh_sqrt_f32", SQRT_F32) if callee.name == "sqrt" else "abs"
+                    return self.temp(f"{fn}({self.expr(e.args[0])})", "f32")
+        const = self.const_of(e)
+        if const is not None and not isinstance(to, TupleT):
+            return self.literal(const, to, e.loc)
+        value = self.expr(e)
+        if context is not None:
+            self.convert_check(value, src, to, e.loc, context)
+        return self.convert(value, src, to)
+
+    def convert_check(self, v: str, src: Type, dst: Type, loc: Loc, context: str) -> None:
+        """``MemoryLowerer.convert_checked``'s checks: where NumPy refuses a conversion, fail as it raises."""
+        if not (is_int(dst) and isinstance(src, (Scalar, Weak, EnumT))):
+            return
+        d = None if isinstance(dst, Weak) else storage(dst)  # None: a Python int
+        weak = isinstance(src, (Weak, EnumT))
+        stored = context == "store" and d is not None and (weak or d.kind == "i")
+        if is_int(src) and d is not None and (weak or stored):
+            self.int_fits(v, storage(src), d, loc)
+        elif is_int(src) and d is None and context == "cast" and storage(src).name == "u64":
+            self.int_fits(v, storage(src), storage(WEAK_INT), loc, "int")
+        elif is_float(src) and (stored or (context == "cast" and (d is None or weak))):
+            self.float_fits(v, d, loc)
+
+    def int_fits(self, v: str, s: Scalar, d: Scalar, loc: Loc, name: str | None = None) -> None:
+        have, want = np.iinfo(s.dtype), np.iinfo(d.dtype)
+        if want.min <= have.min and have.max <= want.max:
+            return
+        tests = []
+        if have.min < want.min:
+            tests.append(f"{v} >= {self.literal(int(want.min), s, loc)}")
+        if have.max > want.max:
+            tests.append(f"{v} <= {self.literal(int(want.max), s, loc)}")
+        as64 = v if s.bits == 64 else widen(v, s, storage(WEAK_INT))
+        if s.name == "u64":
+            as64 = f"bitcast<i64>({v})"
+        self.check(" && ".join(tests), "convert", loc, name or d.dtype.name, (as64, "1li" if s.kind == "u" else "0li"))
+
+    def float_fits(self, v: str, d: Scalar | None, loc: Loc) -> None:
+        """An f32 to a Python int (``d`` None: held in i64) or stored in an integer array: NaN, infinities
+        and values out of range fail (the record holds the value as f64 bits, as on the other targets)."""
+        if d is None:
+            ok = f"(abs({v}) < 9223372036854775808.0f || {v} == -9223372036854775808.0f)"
+        else:
+            info = np.iinfo(d.dtype)  # the bounds are powers of two (or 0): exact in f32
+            t = self.temp(f"trunc({v})", "f32")
+            ok = f"({t} >= {float(info.min)!r}f && {t} < {float(info.max) + 1.0!r}f)"
+        bits = self.m.need("hh_f64_bits", F64_BITS)
+        self.check(ok, "convert", loc, d.dtype.name if d else "int", (f"{bits}({v})", "2li"))
+
+    def literal(self, value: int | float | bool, t: Type, loc: Loc) -> str:
+        wt = self.wt(t, loc)
+        if wt == "bool":
+            return "true" if value else "false"
+        if wt == "f32":
+            x = np.float32(value)
+            if not np.isfinite(x):
+                bits = int(x.view(np.uint32))
+                return f"bitcast<f32>({bits}u)"
+            return f"{float(x)!r}f"  # repr: the shortest digits that read back as this f32
+        if isinstance(value, float):
+            raise WgslUnsupported(loc, "a float constant where an integer is needed")
+        bits = {"i32": 32, "u32": 32, "i64": 64, "u64": 64}[wt]
+        v = int(value) & ((1 << bits) - 1)
+        if wt in ("i32", "i64") and v >= 1 << (bits - 1):
+            v -= 1 << bits
+        suffix = {"i32": "i", "u32": "u", "i64": "li", "u64": "lu"}[wt]
+        if v == -(1 << (bits - 1)):  # the most negative value has no literal
+            return f"({wt}({v + 1}{suffix}) - {wt}(1{suffix}))"
+        return f"{wt}({v}{suffix})" if v < 0 else f"{v}{suffix}"
+
+    def convert(self, v: str, src: Type, dst: Type) -> str:
+        if isinstance(src, (TupleT, StructT)) or isinstance(dst, (TupleT, StructT)):
+            return v
+        s, d = storage(src), storage(dst)
+        if s == d:
+            return v
+        dw = self.wt(dst, None)
+        if d.kind == "b":
+            return self.truth(v, src, self.tf.fn.loc)
+        if s.kind == "b":
+            return f"select({dw}(0), {dw}(1), {v})"
+        if s.kind in "iu" and d.kind in "iu":
+            if s.bits == d.bits:
+                return f"bitcast<{dw}>({v})"
+            if s.bits > d.bits:
+                return f"{dw}({v})"  # narrowing keeps the low bits
+            return widen(v, s, d)
+        if d.kind == "f":
+            if s.bits == 64:  # naga cannot evaluate this conversion at build time: keep it to run time
+                return f"f32({v} | {s.name}(hh_p.hh_zero))"
+            return f"f32({v})"
+        # float -> int: saturating, NaN -> 0 (LLVM's fptosi.sat). WGSL clamps to the largest float below
+        # the type's maximum (2147483520 for i32), so the values from 2**bits on are set apart
+        top = 1 << (d.bits - 1 if d.kind == "i" else d.bits)
+        largest = self.literal(top - 1, dst, self.tf.fn.loc)
+        return f"select(select({dw}({v}), {largest}, {v} >= {float(top)!r}f), {dw}(0), {v} != {v})"
+
+    def expr(self, e: ir.Expr) -> str:
+        tf = self.tf
+        if tf.tables.get(e.nid) is not None:
+            raise WgslUnsupported(e.loc, "constant tables")
+        if e.nid in tf.consts and (not isinstance(e, ir.Call) or tf.callees[e.nid].kind == "cast"):
+            const = number(tf.consts[e.nid])
+            if const is not None:
+                return self.literal(const, tf.types[e.nid], e.loc)
+            raise WgslUnsupported(e.loc, f"a constant of type {type(tf.consts[e.nid]).__name__}")
+        if isinstance(e, ir.Const):
+            if e.value is None:
+                return ""
+            if isinstance(e.value, complex):
+                raise WgslUnsupported(e.loc, "complex numbers")
+            return self.literal(e.value, tf.types[e.nid], e.loc)
+        if isinstance(e, ir.Name):
+            if e.id in self.params:
+                return self.params[e.id]
+            if e.id in self.locals:
+                return self.locals[e.id]
+            raise WgslUnsupported(e.loc, f"the value of `{e.id}` here")
+        if isinstance(e, ir.Attribute):
+            base_t = tf.types[e.value.nid]
+            if isinstance(base_t, StructT):
+                return f"{self.expr(e.value)}.f_{e.attr}"
+            if isinstance(base_t, ArrayT) and e.attr == "size":
+                ref = self.array(e.value)
+                return self.temp(" * ".join(ref.shape), "i64")
+            raise WgslUnsupported(e.loc, f"`.{e.attr}` of {base_t}")
+        if isinstance(e, (ir.BinOp, ir.UnaryOp)) and e.nid in tf.callees:  # an operator method of a struct
+            operands = [e.left, e.right] if isinstance(e, ir.BinOp) else [e.operand]
+            return self.call_function(tf.callees[e.nid], operands, e.loc)
+        if isinstance(e, ir.BinOp):
+            return self.binop(e)
+        if isinstance(e, ir.UnaryOp):
+            return self.unary(e)
+        if isinstance(e, ir.Compare):
+            return self.compare(e)
+        if isinstance(e, ir.BoolOp):
+            return self.bool_op(e)
+        if isinstance(e, ir.IfExp):
+            t = tf.types[e.nid]
+            result = self.var(self.wt(t, e.loc))
+            self.emit(f"if ({self.condition(e.test)}) {{")
+            with self.indented():
+                self.emit(f"{result} = {self.coerce(e.body, t)};")
+            self.emit("} else {")
+            with self.indented():
+                self.emit(f"{result} = {self.coerce(e.orelse, t)};")
+            self.emit("}")
+            return result
+        if isinstance(e, ir.Subscript):
+            return self.subscript(e)
+        if isinstance(e, ir.Call):
+            return self.call(e)
+        raise WgslUnsupported(e.loc, f"{type(e).__name__} expressions")
+
+    def exact(self, name: str, text: str) -> str:
+        """A correctly rounded f32 operation of the prelude (see :data:`.prelude.DIV_F32`)."""
+        self.m.need("hh_fused_fma", FUSED_FMA)
+        return str(self.m.need(name, text))
+
+    def binop(self, e: ir.BinOp) -> str:
+        ops = self.tf.optypes[e.nid]
+        left = self.coerce(e.left, ops.left, "arith")
+        return self.binop_values(e.op, left, ops.left, e.right, ops, e.loc)
+
+    def binop_values(self, op: str, left: str, left_t: Type, right_node: ir.Expr, ops: Any, loc: Loc) -> str:
+        """``left op right`` with ``left`` already of ``ops.left``: Python's and NumPy's meaning."""
+        e_loc = loc
+        right = self.coerce(right_node, ops.right, "arith")
+        python_numbers = isinstance(ops.left, Weak) and isinstance(ops.right, Weak)
+        right_const = number(self.tf.consts.get(right_node.nid))
+        s = storage(ops.left)
+        wt = self.wt(ops.left, e_loc)
+        if op in ("/", "//", "%") and python_numbers and right_const is None:
+            self.check(self.truth(right, ops.right, e_loc), "zerodiv", e_loc)
+        if op in ("<<", ">>") and python_numbers and not (isinstance(right_const, int) and right_const >= 0):
+            self.check(f"{right} >= 0li", "value", e_loc, "negative shift count")
+        if s.kind == "b" and op in ("+", "*"):
+            result = f"({left} {'|' if op == '+' else '&'} {right})"
+        elif op in ("+", "-"):
+            result = f"({left} {op} {right})"
+        elif op == "*":
+            result = f"({left} * {right})"
+            if s.kind == "f":  # a product that no driver may fuse into an FMA (see wgsl_fma_barrier)
+                result = f"hh_nofma({result})"
+                self.m.need("hh_nofma", NOFMA)
+        elif op == "/":
+            if s.kind != "f":
+                raise WgslUnsupported(e_loc, "true division of integers (an f64 result)")
+            result = f"{self.exact('hh_div_f32', DIV_F32)}({left}, {right})"
+        elif op in ("//", "%"):
+            if s.kind == "f":
+                raise WgslUnsupported(e_loc, f"`{op}` of floats")
+            fn = self.m.need(f"hh_divmod_{wt}", divmod_fn(wt))
+            result = f"{fn}({left}, {right}).{'q' if op == '//' else 'r'}"
+        elif op == "**":
+            if s.kind == "f" and right_const == 2:
+                result = f"hh_nofma({left} * {left})"
+                self.m.need("hh_nofma", NOFMA)
+            elif s.kind in "iu":
+                if s.kind == "i" and not python_numbers and not (isinstance(right_const, int) and right_const >= 0):
+                    self.check(
+                        f"{right} >= {wt}(0)", "value", e_loc, "Integers to negative integer powers are not allowed."
+                    )
+                if python_numbers and not (isinstance(right_const, int) and right_const >= 0):
+                    raise WgslUnsupported(e_loc, "a Python int to a negative power (a float result)")
+                fn = self.m.need(f"hh_ipow_{wt}", ipow_fn(wt))
+                result = f"{fn}({left}, {right})"
+            else:
+                raise WgslUnsupported(e_loc, "float powers (pow is not correctly rounded on GPUs)")
+        elif op in ("&", "|", "^"):
+            result = f"({left} {op} {right})"
+        elif op in ("<<", ">>"):
+            rw = self.wt(ops.right, e_loc)
+            fn = self.m.need(f"hh_shift_{op == '<<'}_{wt}_{rw}", shift_fn(op, wt, rw, s.bits))
+            result = f"{fn}({left}, {right})"
+        else:  # pragma: no cover
+            raise WgslUnsupported(e_loc, f"operator {op}")
+        out = self.temp(result, wt)
+        return self.convert(out, ops.left, ops.result)
+
+    def unary(self, e: ir.UnaryOp) -> str:
+        if e.op == "not":
+            return self.temp(f"!({self.condition(e.operand)})")
+        t = self.tf.types[e.nid]
+        v = self.coerce(e.operand, t)
+        if e.op == "+":
+            return v
+        if e.op == "-":
+            s = storage(t)
+            if s.kind == "u":
+                return self.temp(f"(0u - {v})" if s.bits == 32 else f"(0lu - {v})")
+            return self.temp(f"(-{v})")
+        if e.op == "~":
+            return self.temp(f"(~{v})")
+        raise WgslUnsupported(e.loc, f"unary {e.op}")
+
+    def compare(self, e: ir.Compare) -> str:
+        result = self.var("bool", "false")
+        left_node, left = e.left, self.operand(e.left)
+        closes = 0
+        for k, (op, comp) in enumerate(zip(e.ops, e.comparators)):
+            ops = self.tf.cmptypes[(e.nid, k)]
+            right = self.operand(comp)
+            sa, sb = storage(ops.left), storage(ops.right)
+            a, b = self.value_as(left_node, left, ops.left), self.value_as(comp, right, ops.right)
+            if sa != sb:  # NumPy compares mixed integers exactly: in a type that holds both
+                if sa.kind not in "iu" or sb.kind not in "iu" or "u64" in (sa.name, sb.name):
+                    raise WgslUnsupported(e.loc, f"comparing {ops.left} with {ops.right}")
+                wide = storage(WEAK_INT)
+                a = a if sa.name == "i64" else widen(a, sa, wide)
+                b = b if sb.name == "i64" else widen(b, sb, wide)
+            ok = self.temp(f"({a} {op} {b})" if sa.kind != "f" or op != "!=" else f"!({a} == {b})", "bool")
+            if k == len(e.ops) - 1:
+                self.emit(f"{result} = {ok};")
+            else:
+                self.emit(f"if ({ok}) {{")
+                self.depth += 1
+                closes += 1
+            left, left_node = right, comp
+        for _ in range(closes):
+            self.depth -= 1
+            self.emit("}")
+        return result
+
+    def const_of(self, e: ir.Expr) -> int | float | bool | None:
+        """The value of a number known at build time (a literal, or what the checker folded)."""
+        if isinstance(e, ir.Const) and not isinstance(e.value, complex):
+            return e.value
+        callee = self.tf.callees.get(e.nid) if isinstance(e, ir.Call) else None
+        if isinstance(e, ir.Call) and (callee is None or callee.kind != "cast"):
+            return None
+        return number(self.tf.consts.get(e.nid))
+
+    def operand(self, e: ir.Expr) -> str:
+        """An operand's value ("" for a constant, which :meth:`value_as` writes in the type it is used as)."""
+        if self.const_of(e) is not None:
+            return ""
+        return self.expr(e)
+
+    def value_as(self, e: ir.Expr, value: str, to: Type) -> str:
+        if value == "":
+            const = self.const_of(e)
+            assert const is not None
+            return self.literal(const, to, e.loc)
+        return self.convert(value, self.tf.types[e.nid], to)
+
+    def bool_op(self, e: ir.BoolOp) -> str:
+        t = self.tf.types[e.nid]
+        result = self.var(self.wt(t, e.loc))
+        closes = 0
+        for k, v in enumerate(e.values):
+            value = self.coerce(v, t)
+            self.emit(f"{result} = {value};")
+            if k < len(e.values) - 1:
+                truth = self.truth(result, t, v.loc)
+                self.emit(f"if ({truth if e.op == 'or' else '!' + truth}) {{ }} else {{")
+                self.depth += 1
+                closes += 1
+        for _ in range(closes):
+            self.depth -= 1
+            self.emit("}")
+        return result
+
+    # ---------------------------------------------------------------- calls

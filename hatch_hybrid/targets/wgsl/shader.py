@@ -1,0 +1,198 @@
+"""What the WGSL renderer's parts share: the target's types and limits, the array reference every part
+indexes through, the shader's interface, and the methods one part calls in another (:class:`RendererParts`)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from ... import ir
+from ...errors import Loc
+from ...typecheck.typed import Callee, TypedFunction
+from ...types import (
+    EnumT,
+    Scalar,
+    StructT,
+    Type,
+    Weak,
+    storage,
+)
+
+#: The scalar types this target holds, by their WGSL names
+WGSL_SCALARS = {"boolean": "bool", "i32": "i32", "u32": "u32", "i64": "i64", "u64": "u64", "f32": "f32"}
+#: Element types of arrays in storage buffers (a boolean takes a byte in NumPy, which WGSL cannot address)
+ELEMENTS = {"i32", "u32", "i64", "u64", "f32"}
+ATOMIC_ELEMENTS = {"i32", "u32"}
+ATOMIC_FUNCS = {
+    "atomic_add": "atomicAdd",
+    "atomic_sub": "atomicSub",
+    "atomic_min": "atomicMin",
+    "atomic_max": "atomicMax",
+    "atomic_exch": "atomicExchange",
+    "atomic_and": "atomicAnd",
+    "atomic_or": "atomicOr",
+    "atomic_xor": "atomicXor",
+}
+ERROR_BINDING, FIRST_ARRAY_BINDING = 1, 2
+
+
+#: Where ``syncthreads()`` orders storage buffers too, decided when the whole shader is rendered.
+STORAGE_BARRIER_MARK = "/* hh: storage barrier */"
+STORAGE_BARRIER = re.compile(r"^( *)" + re.escape(STORAGE_BARRIER_MARK) + r"\n", re.M)
+
+
+#: Loops over constant ranges rendered unrolled: at most this many iterations, and this many IR nodes in all.
+UNROLL_TRIPS = 32
+UNROLL_NODES = 2000
+
+
+class WgslUnsupported(Exception):
+    """The kernel uses something this target cannot run with the same meaning."""
+
+    def __init__(self, loc: Loc | None, what: str) -> None:
+        super().__init__(what)
+        self.loc, self.what = loc, what
+
+    def reason(self) -> str:
+        return f"{self.what} ({self.loc.file}:{self.loc.line})" if self.loc is not None else self.what
+
+
+def wgsl_type(t: Type, loc: Loc | None, structs: dict[str, str] | None = None) -> str:
+    """The WGSL type of values of ``t``; a struct's declaration goes into ``structs`` (by name)."""
+    if isinstance(t, StructT) and structs is not None:
+        name = "S_" + t.qualname.replace(".", "_")
+        if name not in structs:
+            members = [f"    f_{n}: {wgsl_type(ft, loc, structs)}," for n, ft in t.fields]
+            structs[name] = f"struct {name} {{\n" + "\n".join(members) + "\n}"
+        return name
+    if isinstance(t, Weak) and t.kind == "float":
+        raise WgslUnsupported(loc, "a Python float is an f64, which WebGPU shaders do not have")
+    if isinstance(t, (Scalar, Weak, EnumT)):
+        scalar = WGSL_SCALARS.get(storage(t).name)
+        if scalar is None:
+            raise WgslUnsupported(loc, f"{t} values (this target: f32, i32, u32, i64, u64, bool)")
+        return scalar
+    raise WgslUnsupported(loc, f"{t} values")
+
+
+@dataclass
+class ArrayRef:
+    """An array as the shader reaches it: a module-scope variable and its layout in elements."""
+
+    base: str  # the storage buffer or workgroup variable
+    elem: Scalar
+    offset: str
+    shape: list[str]
+    strides: list[str]
+    atomic: bool = False
+    workgroup: bool = False  # a shared or local array: indexed in 32 bits (lavapipe crashes on 64-bit indices
+    # into workgroup memory), never a storage buffer
+
+
+@dataclass
+class Interface:
+    """What the runtime needs to bind the shader: the uniform's fields and the array bindings."""
+
+    fields: list[tuple[str, str, int]] = field(default_factory=list)  # (name, WGSL type, byte offset)
+    arrays: list[dict[str, Any]] = field(default_factory=list)  # per array parameter: binding, access
+    size: int = 0  # the uniform's bytes (a multiple of 16)
+
+
+class RendererParts:
+    """What :class:`~.render.FunctionRenderer` provides to the renderers it is made of (statements, arrays,
+    expressions, calls): the function being rendered, its lines, and the methods each part calls in another.
+    The parts derive from this class to be typed against it."""
+
+    m: Any  # the ModuleRenderer
+    tf: TypedFunction
+    arrays: dict[str, ArrayRef]
+    params: dict[str, str]
+    locals: dict[str, str]
+    lines: list[str]
+    kernel: bool
+    loc: Loc
+    nonnegative: Any
+    local_arrays: int
+    depth: int
+
+    def wt(self, t: Type, loc: Loc | None) -> str:
+        raise NotImplementedError
+
+    def emit(self, line: str) -> None:
+        raise NotImplementedError
+
+    def indented(self) -> Any:
+        raise NotImplementedError
+
+    def temp(self, value: str, wt: str | None = None) -> str:
+        raise NotImplementedError
+
+    def var(self, wt: str, init: str | None = None) -> str:
+        raise NotImplementedError
+
+    def zero(self, t: Type) -> str:
+        raise NotImplementedError
+
+    def block(self, stmts: list[ir.Stmt]) -> None:
+        raise NotImplementedError
+
+    def unpack(self, targets: list[ir.Expr], values: list[str], types: list[Type]) -> None:
+        raise NotImplementedError
+
+    def check(self, ok: str, kind: str, loc: Loc, msg: str | None = None, values: tuple[str, ...] = ()) -> None:
+        raise NotImplementedError
+
+    def condition(self, e: ir.Expr) -> str:
+        raise NotImplementedError
+
+    def truth(self, v: str, t: Type, loc: Loc) -> str:
+        raise NotImplementedError
+
+    def coerce(self, e: ir.Expr, to: Type, context: str | None = None) -> str:
+        raise NotImplementedError
+
+    def convert_check(self, v: str, src: Type, dst: Type, loc: Loc, context: str) -> None:
+        raise NotImplementedError
+
+    def literal(self, value: int | float | bool, t: Type, loc: Loc) -> str:
+        raise NotImplementedError
+
+    def convert(self, v: str, src: Type, dst: Type) -> str:
+        raise NotImplementedError
+
+    def expr(self, e: ir.Expr) -> str:
+        raise NotImplementedError
+
+    def exact(self, name: str, text: str) -> str:
+        raise NotImplementedError
+
+    def binop_values(self, op: str, left: str, left_t: Type, right_node: ir.Expr, ops: Any, loc: Loc) -> str:
+        raise NotImplementedError
+
+    def const_of(self, e: ir.Expr) -> int | float | bool | None:
+        raise NotImplementedError
+
+    def subscript(self, e: ir.Subscript) -> str:
+        raise NotImplementedError
+
+    def array(self, e: ir.Expr) -> ArrayRef:
+        raise NotImplementedError
+
+    def element_index(self, ref: ArrayRef, index: ir.Expr) -> str:
+        raise NotImplementedError
+
+    def call(self, e: ir.Call) -> str:
+        raise NotImplementedError
+
+    def call_function(self, callee: Callee, nodes: list[ir.Expr], loc: Loc) -> str:
+        raise NotImplementedError
+
+    def grid_call(self, e: ir.Expr) -> tuple[str, int] | None:
+        raise NotImplementedError
+
+    def index_value(self, what: str, axis: str) -> str:
+        raise NotImplementedError
+
+    def aug_assign(self, s: ir.AugAssign) -> None:
+        raise NotImplementedError

@@ -8,11 +8,11 @@ import importlib
 import sys
 import types
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 
 import numpy as np
 
-from . import cpu, factories, native, native_plan, sanitizer, slowpath
+from . import cpu, factories, native, native_plan, sanitizer, slowpath, variants
 from .checks import CHECKED, ERROR_SLOT, ErrorSlot, cpu_failure
 from .config import LaunchConfig
 from .device import CudaDevice
@@ -23,9 +23,8 @@ from .plan import LaunchPlan
 from .prints import PRINT_BUFFER, PrintingSlot
 from .signature import Param, check_arguments, params_from_annotations
 from .stream import stream_handle
-from .structs import StructArray, is_struct
+from .structs import StructArray
 from .targets import CpuDevice, default_device, device_env, python_cpu, select
-from .types import scalar_name
 
 
 class Kernel:
@@ -44,7 +43,7 @@ class Kernel:
             found = factories.find_compiled(func)
             self.package, self.qualname = found.package, found.qualname or f"{func.__module__}.{func.__qualname__}"
             self.factory_problem = found.problem
-        self.variants = _variants(func, options.get("specialize"))  # TypeVar bindings; [{}] if not generic
+        self.variants = variants.bindings(func, options.get("specialize"))  # TypeVar bindings; [{}] if not generic
         self._params: list[list[Param]] | None = None  # per variant
         self._cpu_params: dict[int, list[Param]] = {}  # per variant: with what the kernel writes
         self._wgpu: dict[tuple[int, LaunchConfig], Any] = {}  # (variant, configuration) -> its WebGPU launch
@@ -171,26 +170,7 @@ class Kernel:
         """Which specialisation of a generic kernel these arguments call (0 for other kernels)."""
         if len(self.variants) == 1:
             return 0
-        fits = []
-        for k, params in enumerate(self.variant_params):
-            try:
-                check_arguments(self.__name__, params, args)
-            except (TypeError, ValueError):
-                continue
-            fits.append(k)
-        if len(fits) == 1 or (fits and len({tuple(id(v) for v in self.variants[k].values()) for k in fits}) == 1):
-            return fits[0]
-        names = [", ".join(f"{tv.__name__}={_type_name(t)}" for tv, t in b.items()) for b in self.variants]
-        if not fits:
-            got = ", ".join(_describe_arg(a) for a in args)
-            raise TypeError(
-                f"{self.__name__}(): no specialisation fits the arguments ({got}); it is compiled for "
-                + "; ".join(names)
-            )
-        raise TypeError(
-            f"{self.__name__}(): the arguments fit several specialisations ({'; '.join(names[k] for k in fits)}); "
-            "pass NumPy scalars or arrays of the type you mean, e.g. np.float32(x)"
-        )
+        return variants.choose(self.__name__, self.variant_params, self.variants, args)
 
     def _launch(self, config: LaunchConfig, *args: Any, device: str | None = None, stream: Any = None) -> None:
         (default_device() if device is None else select(device)).launch(self, config, args, stream)
@@ -401,7 +381,7 @@ class Kernel:
                 "run on the CPU with device='cpu' or HYBRID_DEVICE=cpu"
             )
         if "variants" in entry:
-            want = {tv.__name__: _type_name(t) for tv, t in self.variants[variant].items()}
+            want = {tv.__name__: variants.type_name(t) for tv, t in self.variants[variant].items()}
             found = next((v for v in entry["variants"] if v.get("types") == want), None)
             if found is None:
                 raise ManifestError(
@@ -565,39 +545,6 @@ class Launcher:
 
 
 _UNSET = object()
-
-
-def _variants(func: Callable[..., Any], spec: Any) -> list[dict[Any, Any]]:
-    """``specialize={"T": [f32, i32]}`` as TypeVar bindings, one per combination in the order written."""
-    if spec is None:
-        return [{}]
-    if not isinstance(spec, dict) or not spec:
-        raise TypeError(f"@kernel {func.__name__}: specialize= takes a dict such as {{'T': [f32, i32]}}")
-    combos: list[dict[Any, Any]] = [{}]
-    for name, choices in spec.items():
-        tv = func.__globals__.get(name)
-        if not isinstance(tv, TypeVar):
-            raise TypeError(
-                f"@kernel {func.__name__}: specialize= names {name!r}, which is not a TypeVar of its module"
-            )
-        if isinstance(choices, (type, np.dtype)) or not choices:
-            raise TypeError(f"@kernel {func.__name__}: specialize={{{name!r}: [...]}} needs a list of types")
-        combos = [{**c, tv: t} for c in combos for t in choices]
-    return combos
-
-
-def _type_name(t: Any) -> str:
-    """``f32`` for np.float32, the class name for a struct (as the manifest names specialisations)."""
-    if is_struct(t):
-        return str(t.__name__)
-    return scalar_name(t)
-
-
-def _describe_arg(value: Any) -> str:
-    dtype = getattr(value, "dtype", None)
-    if dtype is not None and getattr(value, "shape", None) is not None and not isinstance(value, np.generic):
-        return f"array of {dtype}"
-    return type(value).__name__
 
 
 def _hashable(value: Any) -> bool:

@@ -16,9 +16,7 @@ from ...types import (
     TableT,
     TupleT,
 )
-from .prelude import (
-    as_i32,
-)
+from .prelude import as_i32, widen
 from .shader import ATOMIC_ELEMENTS, ELEMENTS, WGSL_SCALARS, ArrayRef, RendererParts, WgslUnsupported
 
 
@@ -157,7 +155,8 @@ class ArrayRenderer(RendererParts):
             )
         # (its length through the uniform zero word: naga's constant evaluator cannot narrow a 64-bit constant,
         # which the pipeline constant would make of it)
-        return ArrayRef("hh_dyn", elem, "0li", ["bitcast<i64>(u64(hh_dyn_n | hh_p.hh_zero))"], ["1li"], workgroup=True)
+        length = widen("hh_dyn_n | hh_p.hh_zero", Scalar("u32"), Scalar("i64"))
+        return ArrayRef("hh_dyn", elem, "0li", [length], ["1li"], workgroup=True)
 
     def static_array(self, e: ir.Call, callee: Callee) -> ArrayRef:
         t = self.tf.types[e.nid]

@@ -11,12 +11,12 @@ from .device import CudaDevice, devices
 from .driver import CudaError, NoCudaError, cuda_available
 from .kernel import Kernel, kernel
 from .manifest import ManifestError
-from .memory import DeviceArray, copy_to_host, device_array, to_device
+from .memory import DeviceArray, copy_to_host, device_array
 from .sanitizer import SanitizerError
 from .slowpath import SlowPathWarning
 from .stream import Event, Graph, Stream, pinned_array
 from .structs import struct
-from .targets import CPU, PYTHON, CpuDevice, Device, default_device_name
+from .targets import CPU, PYTHON, CpuDevice, Device, default_device_name, to_device
 from .targets import select as select_device
 from .types import (
     Array,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 Dim3 = tuple[int, int, int]
 MAX_THREADS_PER_BLOCK = 1024
@@ -52,3 +52,16 @@ class LaunchConfig:
     @property
     def threads_per_block(self) -> int:
         return self.block[0] * self.block[1] * self.block[2]
+
+
+class Launches(Protocol):
+    """What a device calls on a kernel to launch it there (:class:`~.kernel.Kernel` has each; the devices
+    of :mod:`.targets` know it by this, so that no device module imports the kernel's)."""
+
+    def launch_cuda(self, target: Any, config: LaunchConfig, args: tuple[Any, ...], stream: Any) -> None: ...
+
+    def launch_wgpu(self, config: LaunchConfig, args: tuple[Any, ...]) -> None: ...
+
+    def launch_cpu(
+        self, config: LaunchConfig, args: tuple[Any, ...], python: bool = False, sanitize: bool | None = None
+    ) -> None: ...

@@ -11,11 +11,10 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from .driver import check, cuda_available, initialise
+from .driver import NoCudaError, check, cuda_available, initialise
 
 if TYPE_CHECKING:
-    from .config import LaunchConfig
-    from .kernel import Kernel
+    from .config import LaunchConfig, Launches
 
 _lock = threading.Lock()
 _devices: dict[int, CudaDevice] = {}
@@ -40,7 +39,7 @@ class CudaDevice:
     def describe(self) -> str:
         return f"cuda:{self.ordinal} ({self.name})"
 
-    def launch(self, kernel: Kernel, config: LaunchConfig, args: tuple[Any, ...], stream: Any = None) -> None:
+    def launch(self, kernel: Launches, config: LaunchConfig, args: tuple[Any, ...], stream: Any = None) -> None:
         kernel.launch_cuda(self, config, args, stream)
 
     def synchronize(self) -> None:
@@ -138,3 +137,36 @@ def device_count() -> int:
 def devices() -> list[CudaDevice]:
     """Every CUDA device, in driver order (empty without a usable driver)."""
     return [get_device(i) for i in range(device_count())]
+
+
+#: Every value of ``device=`` and $HYBRID_DEVICE (:func:`.targets.select` chooses among them).
+CHOICES = "'auto', 'cuda', 'cuda:N', 'wgpu', 'cpu' or 'cpu-python'"
+OTHER_CHOICES = ("auto", "wgpu", "cpu", "cpu-python")  # the choices that name no CUDA device
+
+
+def named(choice: str) -> CudaDevice | None:
+    """The CUDA device ``choice`` ("cuda", "cuda:N", lower case) names (None: it names none)."""
+    if choice != "cuda" and not choice.startswith("cuda:"):
+        return None
+    ordinal = 0
+    if ":" in choice:
+        try:
+            ordinal = int(choice.split(":", 1)[1])
+        except ValueError:
+            raise ValueError(f"device must be {CHOICES}, got {choice!r}") from None
+    try:
+        return get_device(ordinal)
+    except NoCudaError as exc:
+        raise NoCudaError(f"device {choice!r} was requested but {exc}") from None
+
+
+def cuda_device(device: str | None, what: str) -> CudaDevice:
+    """The CUDA device that ``device=`` of a CUDA-only object (``what``: device arrays, streams) names; None
+    and "auto" name CUDA device 0."""
+    choice = (device if device is not None else "cuda").strip().lower() or "cuda"
+    found = named("cuda" if choice == "auto" and cuda_available() else choice)
+    if found is not None:
+        return found
+    if choice in OTHER_CHOICES:
+        raise ValueError(f"{what} live on a CUDA device; device={device!r} has none")
+    raise ValueError(f"device must be {CHOICES}, got {choice!r}")

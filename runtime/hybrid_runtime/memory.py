@@ -10,11 +10,10 @@ from typing import Any
 
 import numpy as np
 
-from .device import CudaDevice, get_device
+from .device import CudaDevice, cuda_device, get_device
 from .driver import check, initialise
 from .interop import KDL_CUDA, c_strides, to_dlpack
 from .stream import stream_handle
-from .targets import select
 
 _signatures: dict[tuple[Any, ...], tuple[Any, ...]] = {}
 
@@ -136,29 +135,17 @@ class DeviceArray:
         self.free()
 
 
-def _cuda_device(device: str | None) -> CudaDevice:
-    dev = select(device if device is not None else "cuda")
-    if not isinstance(dev, CudaDevice):
-        raise ValueError(f"device arrays live on a CUDA device; device={device!r} has none")
-    return dev
-
-
-def to_device(array: Any, device: str | None = None) -> Any:
-    """Copy a NumPy array to the GPU: a :class:`DeviceArray` on a CUDA device (the default), a
-    :class:`~.wgpu_device.WgpuArray` with ``device="wgpu"``."""
-    if device is not None and device.strip().lower() == "wgpu":
-        from . import wgpu_device
-
-        return wgpu_device.to_device(array)
+def to_cuda(array: Any, device: str | None = None) -> DeviceArray:
+    """A copy of a NumPy array on a CUDA device (``hybrid_runtime.to_device`` chooses among devices)."""
     host = np.asarray(array)
-    out = DeviceArray(host.shape, host.dtype, _cuda_device(device))
+    out = DeviceArray(host.shape, host.dtype, cuda_device(device, "device arrays"))
     out.copy_from_host(host)
     return out
 
 
 def device_array(shape: int | tuple[int, ...], dtype: Any = np.float32, device: str | None = None) -> DeviceArray:
     """Uninitialised device memory of the given shape and dtype."""
-    return DeviceArray(shape, dtype, _cuda_device(device))
+    return DeviceArray(shape, dtype, cuda_device(device, "device arrays"))
 
 
 def copy_to_host(array: Any) -> np.ndarray:

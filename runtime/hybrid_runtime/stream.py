@@ -13,9 +13,8 @@ from typing import Any
 
 import numpy as np
 
-from .device import CudaDevice
+from .device import CudaDevice, cuda_device
 from .driver import check, initialise
-from .targets import select
 
 
 def stream_handle(stream: Any) -> int:
@@ -59,10 +58,7 @@ def wait_for(producer: int, consumer: int, device: CudaDevice) -> None:
 
 
 def _device(device: str | None) -> CudaDevice:
-    dev = select(device if device is not None else "cuda")
-    if not isinstance(dev, CudaDevice):
-        raise ValueError(f"streams live on a CUDA device; device={device!r} has none")
-    return dev
+    return cuda_device(device, "streams")
 
 
 class Stream:

@@ -18,15 +18,14 @@ value of ``$HYBRID_DEVICE`` for launches without ``device=``.
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any, Protocol, Union
+from typing import TYPE_CHECKING, Any, Protocol
 
-from .device import CudaDevice, get_device
-from .driver import NoCudaError, cuda_available
+from . import memory, wgpu_device
+from .device import CHOICES, CudaDevice, get_device, named
+from .driver import cuda_available
 
 if TYPE_CHECKING:
-    from .config import LaunchConfig
-    from .kernel import Kernel
-    from .wgpu_device import WgpuDevice
+    from .config import LaunchConfig, Launches
 
 
 class Device(Protocol):
@@ -36,7 +35,7 @@ class Device(Protocol):
 
     def describe(self) -> str: ...
 
-    def launch(self, kernel: Kernel, config: LaunchConfig, args: tuple[Any, ...], stream: Any = None) -> None: ...
+    def launch(self, kernel: Launches, config: LaunchConfig, args: tuple[Any, ...], stream: Any = None) -> None: ...
 
     def synchronize(self) -> None: ...
 
@@ -52,7 +51,7 @@ class CpuDevice:
     def describe(self) -> str:
         return self.kind
 
-    def launch(self, kernel: Kernel, config: LaunchConfig, args: tuple[Any, ...], stream: Any = None) -> None:
+    def launch(self, kernel: Launches, config: LaunchConfig, args: tuple[Any, ...], stream: Any = None) -> None:
         kernel.launch_cpu(config, args, self.python)
 
     def synchronize(self) -> None:
@@ -66,8 +65,7 @@ CPU = CpuDevice(python=False)
 PYTHON = CpuDevice(python=True)
 
 #: What a launch runs on. The one place that chooses is :func:`select`.
-Target = Union[CudaDevice, "WgpuDevice", CpuDevice]
-CHOICES = "'auto', 'cuda', 'cuda:N', 'wgpu', 'cpu' or 'cpu-python'"
+Target = CudaDevice | wgpu_device.WgpuDevice | CpuDevice
 
 
 def select(device: str | None) -> Target:
@@ -89,25 +87,21 @@ def select(device: str | None) -> Target:
     if choice == "auto":
         if cuda_available():
             return get_device(0)
-        from . import wgpu_device
-
         return wgpu_device.get_device() if wgpu_device.available(real_gpu_only=True) else CPU
     if choice == "wgpu":
-        from . import wgpu_device
-
         return wgpu_device.get_device()
-    if choice == "cuda" or choice.startswith("cuda:"):
-        ordinal = 0
-        if ":" in choice:
-            try:
-                ordinal = int(choice.split(":", 1)[1])
-            except ValueError:
-                raise ValueError(f"device must be {CHOICES}, got {choice!r}") from None
-        try:
-            return get_device(ordinal)
-        except NoCudaError as exc:
-            raise NoCudaError(f"device {choice!r} was requested but {exc}") from None
-    raise ValueError(f"device must be {CHOICES}, got {choice!r}")
+    found = named(choice)
+    if found is None:
+        raise ValueError(f"device must be {CHOICES}, got {choice!r}")
+    return found
+
+
+def to_device(array: Any, device: str | None = None) -> Any:
+    """Copy a NumPy array to the GPU: a :class:`~.memory.DeviceArray` on a CUDA device (the default), a
+    :class:`~.wgpu_device.WgpuArray` with ``device="wgpu"``."""
+    if device is not None and device.strip().lower() == "wgpu":
+        return wgpu_device.to_device(array)
+    return memory.to_cuda(array, device)
 
 
 def python_cpu(device: str | None) -> bool:

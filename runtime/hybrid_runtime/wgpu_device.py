@@ -1,6 +1,7 @@
 """``device="wgpu"``: kernels as WGSL compute shaders through the ``wgpu`` package (wgpu-native:
 Vulkan, Metal, Direct3D 12), an optional dependency (``pip install hatch-hybrid-runtime[wgpu]``)
-imported at the first such launch.
+imported at the first such launch (this module imports nothing of it: :mod:`.targets` holds it from the
+start).
 
 A launch binds the shader's interface that the build recorded in the manifest (see
 ``hatch_hybrid.targets.wgsl.render``): a uniform with the scalars, the arrays' layouts and the grid;
@@ -15,18 +16,15 @@ import os
 import struct
 import threading
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
 from . import abi
 from .checks import site_exception
-from .config import LaunchConfig
+from .config import LaunchConfig, Launches
 from .manifest import Manifest
 from .signature import Param, check_arguments
-
-if TYPE_CHECKING:
-    from .kernel import Kernel
 
 MAX_DISPATCH = 65535  # WebGPU's maxComputeWorkgroupsPerDimension
 _lock = threading.Lock()
@@ -239,7 +237,7 @@ class WgpuDevice:
     def describe(self) -> str:
         return f"wgpu ({self.name})"
 
-    def launch(self, kernel: Kernel, config: LaunchConfig, args: tuple[Any, ...], stream: Any = None) -> None:
+    def launch(self, kernel: Launches, config: LaunchConfig, args: tuple[Any, ...], stream: Any = None) -> None:
         kernel.launch_wgpu(config, args)
 
     @property

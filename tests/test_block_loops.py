@@ -1,8 +1,8 @@
 """Kernels whose threads meet, run natively as loops over a block's threads (lower/fission*.py):
 every shape the plan handles (barriers in uniform loops and branches, branches on a thread's own
 condition, warp calls in partial warps, early returns, helpers that meet, per-thread arrays across a
-barrier) gives the Python path's result bit for bit; shapes it does not handle keep the state machine
-and say why in the manifest."""
+barrier, grid-stride loops run with the threads as vector lanes) gives the Python path's result bit for
+bit; shapes it does not handle keep the state machine and say why in the manifest."""
 
 from __future__ import annotations
 
@@ -126,6 +126,115 @@ def three_d(out: Array[i32]):
 
 
 @kernel
+def grid_sum(x: Array[f32], partial: Array[f32]):
+    acc = gpu.shared_array(f32, 64)
+    t = gpu.thread_idx_x()
+    i = gpu.global_tid_x()
+    stride = gpu.global_size_x()
+    n = len(x)
+    s = x[i] * f32(0.5) if i < n else f32(0)  # the stepped local read before its loop
+    while i < n:
+        s += x[i]
+        i += stride
+    k = 16
+    while k > 0:
+        s += gpu.shfl_down(s, k)
+        k //= 2
+    acc[t] = s
+    gpu.syncthreads()
+    if t == 0:
+        total = f32(0)
+        for w in range(0, gpu.block_dim_x(), 32):
+            total += acc[w]
+        partial[gpu.block_idx_x()] = total
+
+
+@kernel
+def two_walkers(x: Array[i32], out: Array[i32]):
+    buf = gpu.shared_array(i32, 64)
+    t = gpu.thread_idx_x()
+    i = gpu.global_tid_x()
+    n = len(x)
+    j = n - 1 - gpu.global_tid_x()
+    step = gpu.global_size_x()
+    acc = i32(0)
+    rounds = 0
+    while i < len(x) and x[i] != 7:  # reads memory: tested only for the threads still in the loop
+        acc += x[i] * i32(3) - x[j - 1]  # j - 1 is -1 for the last element: counted from the end
+        rounds += 1  # read after the loop: stays in the body
+        i += step
+        j -= step
+    buf[t] = acc + i32(rounds)
+    gpu.syncthreads()
+    out[gpu.global_tid_x()] = buf[t] * 2 + buf[(t + 1) % gpu.block_dim_x()]
+
+
+@kernel
+def stepped_after_return(x: Array[f32], out: Array[f32]):
+    buf = gpu.shared_array(f32, 64)
+    t = gpu.thread_idx_x()
+    if t % 7 == 5:
+        return
+    i = gpu.global_tid_x() * 2 + 1
+    s = f32(0)
+    while i < len(x):
+        s = s * f32(0.5) + x[i]
+        i += gpu.global_size_x() * 2
+    buf[t] = s
+    gpu.syncthreads()
+    out[gpu.global_tid_x()] = buf[t] - buf[0]
+
+
+@kernel
+def rows_2d(a: Array[f32, 2], out: Array[f32, 2]):
+    tile = gpu.shared_array(f32, (4, 8))
+    tx = gpu.thread_idx_x()
+    ty = gpu.thread_idx_y()
+    r = gpu.global_tid_y()
+    c = gpu.global_tid_x()
+    acc = f32(0)
+    while c < a.shape[1]:
+        acc += a[r, c] if r < a.shape[0] else f32(1)
+        c += gpu.global_size_x()
+    tile[ty, tx] = acc
+    gpu.syncthreads()
+    if r < out.shape[0]:
+        out[r, gpu.global_tid_x()] = tile[ty, tx] + tile[ty, (tx + 1) % 8]
+
+
+@kernel
+def read_after_loop(x: Array[i32], out: Array[i32]):
+    buf = gpu.shared_array(i32, 32)
+    t = gpu.thread_idx_x()
+    i = gpu.global_tid_x()
+    while i < len(x):
+        i += gpu.global_size_x()
+    buf[t] = i32(i)  # where this thread left the loop: its own last step, not the block's
+    gpu.syncthreads()
+    out[gpu.global_tid_x()] = buf[t] + buf[(t + 1) % 32]
+
+
+@kernel
+def compact(x: Array[i32], out: Array[i32], count: Array[i32]):
+    seen = gpu.shared_array(i32, 32)
+    t = gpu.thread_idx_x()
+    i = gpu.global_tid_x()
+    mine = i32(0)
+    while i < len(x):
+        if x[i] > 0:
+            out[gpu.atomic_add(count, 0, 1)] = x[i]  # the slot depends on the order threads run in
+            mine += 1
+        i += gpu.global_size_x()
+    seen[t] = mine
+    gpu.syncthreads()
+    if t == 0:
+        total = i32(0)
+        for k in range(gpu.block_dim_x()):
+            total += seen[k]
+        gpu.atomic_add(count, 1 + gpu.block_idx_x(), total)
+
+
+@kernel
 def breaks_out(x: Array[i32], out: Array[i32]):
     buf = gpu.shared_array(i32, 32)
     t = gpu.thread_idx_x()
@@ -209,6 +318,62 @@ def test_masked_branch_with_a_warp_call_and_local_arrays(built) -> None:  # type
 def test_three_dimensional_blocks(built) -> None:  # type: ignore[no-untyped-def]
     (n,), (p,) = both(built.module.three_d, (4, 3, 2), 3, np.zeros(72, np.int32))
     assert np.array_equal(n, p)
+
+
+def test_grid_stride_loops_run_with_threads_as_lanes(built) -> None:  # type: ignore[no-untyped-def]
+    for name in ("grid_sum", "two_walkers", "stepped_after_return", "rows_2d"):
+        where = built.kernels[name].cpu.lane_loops
+        assert len(where) == 1 and "kern.py:" in where[0], (name, where)
+    # a stepped local read after its loop keeps the loop inside each thread's iteration
+    assert built.kernels["read_after_loop"].cpu.lane_loops == []
+    assert built.kernels["early_return"].cpu.lane_loops == []
+    # nor does one with atomics: which slot each thread gets depends on the order threads run in
+    assert built.kernels["compact"].cpu.lane_loops == []
+
+
+@pytest.mark.parametrize("threads, blocks, n", [(64, 4, 64 * 4 * 9 + 17), (48, 3, 100), (64, 2, 50)])
+def test_grid_stride_sum(built, threads: int, blocks: int, n: int) -> None:  # type: ignore[no-untyped-def]
+    x = np.random.default_rng(n).standard_normal(n).astype(np.float32)
+    (_, got), (_, want) = both(built.module.grid_sum, threads, blocks, x, np.zeros(blocks, np.float32))
+    assert np.array_equal(got, want)
+    if threads % 32 == 0:  # (in a partial warp, lanes past the block's end shuffle their own value)
+        assert np.isclose(
+            got.sum(dtype=np.float64), x.sum(dtype=np.float64) + 0.5 * x[: threads * blocks].sum(), rtol=1e-4
+        )
+
+
+@pytest.mark.parametrize("n", [64 * 3 * 5 + 11, 40])
+def test_grid_stride_loop_with_a_memory_test_and_two_steps(built, n: int) -> None:  # type: ignore[no-untyped-def]
+    x = np.random.default_rng(n).integers(-9, 9, n).astype(np.int32)
+    x[n // 2] = 7  # the thread that reads it leaves the loop early
+    (_, got), (_, want) = both(built.module.two_walkers, 64, 3, x, np.zeros(64 * 3, np.int32))
+    assert np.array_equal(got, want)
+
+
+def test_grid_stride_loop_after_an_early_return(built) -> None:  # type: ignore[no-untyped-def]
+    x = np.random.default_rng(5).random(1000, dtype=np.float32)
+    (_, got), (_, want) = both(built.module.stepped_after_return, 64, 3, x, np.full(64 * 3, -1, np.float32))
+    assert np.array_equal(got, want)
+
+
+def test_grid_stride_loop_in_two_dimensional_blocks(built) -> None:  # type: ignore[no-untyped-def]
+    a = np.random.default_rng(6).random((10, 53), dtype=np.float32)
+    (_, got), (_, want) = both(built.module.rows_2d, (8, 4), (2, 3), a, np.zeros((12, 16), np.float32))
+    assert np.array_equal(got, want)
+
+
+def test_stepped_local_read_after_its_loop(built) -> None:  # type: ignore[no-untyped-def]
+    (_, got), (_, want) = both(built.module.read_after_loop, 32, 3, np.zeros(70, np.int32), np.zeros(96, np.int32))
+    assert np.array_equal(got, want)
+
+
+def test_atomics_in_a_grid_stride_loop_keep_the_python_paths_order(built) -> None:  # type: ignore[no-untyped-def]
+    x = np.random.default_rng(8).integers(-5, 5, 300).astype(np.int32)
+    (_, got, got_count), (_, want, want_count) = both(
+        built.module.compact, 32, 1, x, np.zeros(300, np.int32), np.zeros(2, np.int32)
+    )  # one block (blocks run in parallel natively: their atomics interleave as on a GPU)
+    assert np.array_equal(got, want) and np.array_equal(got_count, want_count)
+    assert got_count[0] == (x > 0).sum() == got_count[1:].sum()
 
 
 def test_state_machine_fallback_still_runs(built) -> None:  # type: ignore[no-untyped-def]

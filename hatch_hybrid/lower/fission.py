@@ -24,6 +24,7 @@ from .fission_plan import (
     Barrier,
     Exchange,
     Inline,
+    LaneLoop,
     MaskedIf,
     MaskedLoop,
     NotFissionable,
@@ -36,7 +37,7 @@ from .fission_plan import (
 )
 from .host import Frame, _from_bits, _source_lane, as_bits, shuffle_width
 from .loops import counted_loop
-from .ops import I1, I8, I64
+from .ops import I1, I8, I64, const
 from .parts import LowererParts
 
 _ZERO, _ONE = llir.Constant(I64, 0), llir.Constant(I64, 1)
@@ -75,6 +76,8 @@ class FissionState:
         self.region_next: llir.Block | None = None  # where a thread that returns goes on
         self.types: dict[tuple[str, str], list[llir.Type]] = {}  # (function, local) -> its parts' types
         self.local_arrays = 0  # gpu.local_array storage slots made so far
+        self.drift: dict[str, llir.Value] = {}  # a LaneLoop's stepped local -> the block's sum of steps
+        self.nonnegative = {name for p in plan.pieces if isinstance(p, LaneLoop) for name in p.nonnegative}
 
 
 class FissionLowerer(LowererParts):
@@ -104,6 +107,7 @@ class FissionLowerer(LowererParts):
         self.frame = ThreadFrame(self.entry, self.fn.args[1])
         self.fs = FissionState(self.frame, self.plan)
         self.parent.fission = True
+        self.parent.lane_loops = [str(p.stmt.loc) for p in self.plan.pieces if isinstance(p, LaneLoop)]
 
     # ---------------------------------------------------------------- per-thread slots
     def planned_slots(self, name: str, types: list[llir.Type] | None = None) -> list[llir.Value] | None:
@@ -134,6 +138,10 @@ class FissionLowerer(LowererParts):
         fs, b = self.fs, self.b
         fs.dims = [hx.ctx_load(self.ops, self.ctx, f"block_dim_{a}") for a in "xyz"]
         fs.threads = b.mul(b.mul(fs.dims[0], fs.dims[1]), fs.dims[2])
+        for name in self.plan.drift:
+            zero = const(self.tf.locals[name], 0)
+            fs.drift[name] = self._alloca(zero.type, f"{name}.drift")
+            b.store(zero, fs.drift[name])
         per_thread = [(n, v) for n, v in params if n in self.plan.per_thread]
         for name, value in params:
             if name not in self.plan.per_thread:
@@ -167,6 +175,8 @@ class FissionLowerer(LowererParts):
                 self.uniform_loop(p)
             elif isinstance(p, MaskedLoop):
                 self.masked_loop(p)
+            elif isinstance(p, LaneLoop):
+                self.lane_loop(p)
             elif isinstance(p, Inline):
                 self.inline_piece(p)
             else:
@@ -432,19 +442,26 @@ class FissionLowerer(LowererParts):
         self.at_representative(loop, after)
         b.position_at_end(after)
 
-    def masked_loop(self, p: MaskedLoop) -> None:
-        """Each thread runs the loop until its own condition fails (its flag in the loop's mask); the
-        loop goes round while any thread's does."""
+    def enter_loop(self, stmt: ir.While) -> tuple[tuple[Any, ...], tuple[Any, ...] | None]:
+        """A loop's mask (each thread's flag: still in the loop), set for the threads that run the code
+        around it, and made the mask of the code inside; returns it and the mask around it."""
         assert self.fs is not None
         fs, b = self.fs, self.b
-        key = ("loop", p.stmt.nid)
+        key = ("loop", stmt.nid)
 
         def enter(t: llir.Value, nxt: llir.Block) -> None:
             b.store(b.zext(self.active(t), I8), self.thread_pointer(key, I8))
 
         self.thread_loop(enter, guard=False)
-        saved = fs.mask
-        fs.mask = key
+        saved, fs.mask = fs.mask, key
+        return key, saved
+
+    def masked_loop(self, p: MaskedLoop) -> None:
+        """Each thread runs the loop until its own condition fails (its flag in the loop's mask); the
+        loop goes round while any thread's does."""
+        assert self.fs is not None
+        fs, b = self.fs, self.b
+        key, saved = self.enter_loop(p.stmt)
         head, inside, after = (self.fn.append_basic_block(f"mloop.{k}") for k in ("head", "body", "end"))
         b.branch(head)
         b.position_at_end(head)
@@ -464,6 +481,53 @@ class FissionLowerer(LowererParts):
             b.branch(head)
         b.position_at_end(after)
         fs.mask = saved
+
+    def lane_loop(self, p: LaneLoop) -> None:
+        """A grid-stride loop with the thread loop inside (:class:`~.fission_plan.LaneLoop`): each round,
+        every thread still in it tests its condition and runs the body; then the block's drift takes
+        the steps, and the loop goes round while any thread's condition held."""
+        assert self.fs is not None
+        fs, b = self.fs, self.b
+        key, saved = self.enter_loop(p.stmt)
+        head, after = self.fn.append_basic_block("lane.head"), self.fn.append_basic_block("lane.end")
+        going = self._alloca(I1, "lane.any")
+        b.branch(head)
+        b.position_at_end(head)
+        b.store(llir.Constant(I1, 0), going)
+
+        def round_(t: llir.Value, nxt: llir.Block) -> None:
+            c = self.condition(p.stmt.test)
+            if p.plain_test:  # tested for every thread, so that the round has a single branch
+                c = b.and_(self.active(t), c)
+            b.store(b.zext(c, I8), self.thread_pointer(key, I8))
+            b.store(b.or_(b.load(going, typ=I1), c), going)
+            go = self.fn.append_basic_block("lane.body")
+            b.cbranch(c, go, nxt)
+            b.position_at_end(go)
+            self.block(p.body)
+
+        self.thread_loop(round_, guard=not p.plain_test)
+        for step in p.steps:
+            assert isinstance(step.target, ir.Name)
+            ops = self.tf.optypes[step.nid]
+            drift = fs.drift[step.target.id]
+            now = b.load(drift, typ=drift.allocated_type)
+            moved = self.ops.binop(step.op, now, self.coerce(step.value, ops.right), ops.left)
+            b.store(moved, drift)
+        b.cbranch(b.load(going, typ=I1), head, after)
+        b.position_at_end(after)
+        fs.mask = saved
+
+    def drifted(self, name: str) -> llir.Value:
+        """A LaneLoop's stepped local at the thread being lowered for: its first value plus the drift."""
+        assert self.plan is not None and self.fs is not None
+        e, t = self.plan.drift[name], self.tf.locals[name]
+        first = self.convert_value(self.expr(e), self.tf.types[e.nid], t)
+        drift = self.fs.drift[name]
+        value = self.ops.binop("+", first, self.b.load(drift, typ=drift.allocated_type), t)
+        if name in self.fs.nonnegative:
+            self.ops.nonnegative.add(id(value))
+        return value
 
     def inline_piece(self, p: Inline) -> None:
         """A helper that meets other threads: its parameters bound (once when its arguments are the

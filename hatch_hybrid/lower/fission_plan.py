@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from .. import ir
 from ..lint.divergence import UNIFORM, Divergence, FunctionLevels
 from ..typecheck.arguments import bound_nodes
-from ..typecheck.rules import GPU_INDEX, SHUFFLES, VOTES
+from ..typecheck.rules import ATOMICS, GPU_INDEX, SHUFFLES, VOTES
 from ..typecheck.typed import TypedFunction
 from ..types import Scalar, Weak
 from .host import hoist_warp_calls
@@ -92,6 +92,23 @@ class MaskedLoop:
 
 
 @dataclass
+class LaneLoop:
+    """A ``while`` loop with no meeting point whose condition differs between threads (a grid-stride
+    loop), run with the thread loop inside: each round, every thread still in the loop tests its
+    condition and runs the body, so the block's threads are the lanes of one vectorised loop. Its
+    ``steps`` (``i += stride`` at the end of the body, the stride the same for the block) move
+    :attr:`Plan.drift` locals, which are therefore their first value plus one block-wide sum: thread
+    ``t`` reads ``i0(t) + drift``, so that loads through ``i`` are contiguous across the lanes."""
+
+    stmt: ir.While
+    body: list[ir.Stmt]  # the loop's body without its steps
+    steps: list[ir.AugAssign]
+    plain_test: bool  # the condition reads no memory and cannot fail: evaluated for every thread
+    nonnegative: set[str]  # drift locals never negative (thread indices plus non-negative steps): as
+    # indices they need no wrapping from the end, which would keep the lanes' loads from being contiguous
+
+
+@dataclass
 class Inline:
     """A helper that meets other threads, called as a statement: its body planned the same way."""
 
@@ -103,7 +120,7 @@ class Inline:
     uniform_args: bool  # every argument the same for the block: bound once, not per thread
 
 
-Piece = Region | Barrier | Exchange | UniformIf | MaskedIf | UniformLoop | MaskedLoop | Inline
+Piece = Region | Barrier | Exchange | UniformIf | MaskedIf | UniformLoop | MaskedLoop | LaneLoop | Inline
 
 
 @dataclass
@@ -113,6 +130,7 @@ class Plan:
     per_thread: set[str] = field(default_factory=set)
     block: set[str] = field(default_factory=set)
     remat: dict[str, ir.Expr] = field(default_factory=dict)  # locals recomputed where read (thread indices)
+    drift: dict[str, ir.Expr] = field(default_factory=dict)  # locals a LaneLoop steps: their first value
     exits: bool = False  # a thread may return before the others are done: an exited mask
 
 
@@ -130,6 +148,12 @@ class _Planner:
         self.tf, self.levels = tf, levels
         self.exits = False
         self.thread_names: dict[str, int] = {}  # locals that are a thread index: name -> axis
+        self.assigned: dict[str, int] = {}  # local -> assignments (a read-modify-write counts twice)
+        self.fixed: set[str] = set()
+        self.top_uniform: set[str] = set()
+        self.remat: dict[str, ir.Expr] = {}
+        self.drift: dict[str, ir.Expr] = {}
+        self.uniform_values: dict[str, ir.Expr] = {}  # top_uniform local -> its value
 
     def pure(self, e: ir.Expr, remat: dict[str, ir.Expr], block: set[str], params: set[str]) -> bool:
         return _pure(self, e, remat, block, params)
@@ -163,12 +187,51 @@ class _Planner:
                 axis = self._thread_axis(s.value)
                 if axis is not None and not isinstance(s.value, ir.Name):
                     self.thread_names[s.target.id] = axis
-        pieces = self.pieces(body, in_loop=False, top=True)
+        plan = Plan(self.tf, [])
+        self.values(plan, body)
+        plan.pieces = self.pieces(body, in_loop=False, top=True)
         if not self.tf.is_kernel and any(isinstance(s, ir.Return) for s in _all_stmts(body)):
             self.check_helper_returns(body)
-        plan = Plan(self.tf, pieces, exits=self.exits)
+        plan.exits, plan.drift = self.exits, self.drift
         self.places(plan, body)
         return plan
+
+    def values(self, plan: Plan, body: list[ir.Stmt]) -> None:
+        """How often each local is assigned, the block's values (computed once, unconditionally, the
+        same for every thread) and the integers recomputed where read (:attr:`Plan.remat`)."""
+        tf = self.tf
+        for s in _all_stmts(body):
+            for t in _targets(s):
+                for name, whole in _assigned_names(t):
+                    if name in tf.locals:
+                        count = self.assigned.get(name, 0) + (2 if isinstance(s, ir.ForRange) else 1)
+                        if isinstance(s, ir.AugAssign) or not whole:
+                            count += 1  # a read-modify-write, or a field of it
+                        self.assigned[name] = count
+        self.fixed = {p.name for p in tf.fn.params} - set(self.assigned)  # parameters never assigned
+        for s in body:
+            if isinstance(s, ir.Assign) and isinstance(s.target, ir.Name) and not self.yields(s):
+                name = s.target.id
+                uniform = self.levels.levels.get(name, UNIFORM) == UNIFORM and name not in self.levels.private
+                if self.assigned.get(name) == 1 and uniform:  # (a local_array is each thread's own)
+                    self.top_uniform.add(name)
+                    self.uniform_values[name] = s.value
+        for s in body:  # integers computed from thread indices alone: recomputed in each region, so
+            # that LLVM sees them as the thread loop's induction variables (contiguous accesses)
+            if isinstance(s, ir.Assign) and isinstance(s.target, ir.Name) and not self.yields(s):
+                name = s.target.id
+                if (
+                    name not in self.top_uniform
+                    and self.assigned.get(name) == 1
+                    and self._integer(name)
+                    and self.pure(s.value, plan.remat, self.top_uniform, self.fixed)
+                ):
+                    plan.remat[name] = s.value
+        self.remat = plan.remat
+
+    def _integer(self, name: str) -> bool:
+        local = self.tf.locals.get(name)
+        return (isinstance(local, Scalar) and local.kind in "iub") or (isinstance(local, Weak) and local.kind == "int")
 
     def check_helper_returns(self, body: list[ir.Stmt]) -> None:
         """A helper's ``return`` must be its last statement (a return elsewhere would have to mask the
@@ -189,9 +252,10 @@ class _Planner:
                 out.append(Region(list(region), in_loop))
                 region.clear()
 
-        for s in stmts:
+        for k, s in enumerate(stmts):
             if not self.yields(s):
-                pieces = self.split(s, in_loop)
+                lane = self.lane_loop(s, stmts[:k], stmts[k + 1 :]) if top and self.tf.is_kernel else None
+                pieces = [lane] if lane is not None else self.split(s, in_loop)
                 if pieces is None:
                     region.append(s)
                 else:
@@ -233,6 +297,99 @@ class _Planner:
                 raise NotFissionable(s.loc, "a call that meets other threads inside an expression")
         flush()
         return out
+
+    # ------------------------------------------------------------------ grid-stride loops
+    def lane_loop(self, s: ir.Stmt, before: list[ir.Stmt], after: list[ir.Stmt]) -> LaneLoop | None:
+        """A top-level ``while`` of the kernel as a :class:`LaneLoop`, when its condition differs between
+        threads, nothing leaves it early, and it ends by stepping at least one integer local by the same
+        amount in every thread (``i += stride``) that is otherwise assigned once, before it, from thread
+        indices and the block's values (``i = gpu.global_tid_x()``), and not read after it (a thread
+        that left the loop earlier would read a later value there)."""
+        if not isinstance(s, ir.While) or self.levels.condition(s.test, UNIFORM) == UNIFORM:
+            return None
+        if any(isinstance(n, (ir.Return, ir.Break, ir.Continue)) for n in _all_stmts(s.body)):
+            return None
+        if _ordered(self.tf, s.body, set()):
+            return None
+        steps: list[ir.AugAssign] = []
+        for step in reversed(s.body):
+            if not (
+                isinstance(step, ir.AugAssign)
+                and isinstance(step.target, ir.Name)
+                and step.op in "+-"
+                and self._integer(step.target.id)
+                and self._stride(step.value)
+            ):
+                break
+            steps.insert(0, step)
+        body = s.body[: len(s.body) - len(steps)]
+        later = {n.id for st in after for n in ir.walk(st) if isinstance(n, ir.Name)}
+        inside = {name for st in _all_stmts(body) for t in _targets(st) for name, _ in _assigned_names(t)}
+        drift: dict[str, ir.Expr] = {}
+        for k in range(len(steps) - 1, -1, -1):  # the longest run of steps at the body's end that qualify
+            step = steps[k]
+            assert isinstance(step.target, ir.Name)
+            name = step.target.id
+            ops = self.tf.optypes[step.nid]
+            t = self.tf.locals.get(name)
+            first = [d for d in before if isinstance(d, ir.Assign) and _assigned_names(d.target) == [(name, True)]]
+            if (
+                name in drift
+                or not (ops.left == ops.right == ops.result == t)
+                or self.assigned.get(name) != 3
+                or len(first) != 1
+                or name in later
+                or not self.pure(first[0].value, self.remat, self.top_uniform, self.fixed)
+                or any(n.id in inside or n.id in drift for n in ir.walk(step.value) if isinstance(n, ir.Name))
+            ):
+                body, steps = [*body, *steps[: k + 1]], steps[k + 1 :]
+                break
+            drift[name] = first[0].value
+        if not drift:
+            return None
+        self.drift.update(drift)
+        moves = [(_assigned_names(st.target)[0][0], st) for st in steps]
+        nonnegative = {
+            name
+            for name, first in drift.items()
+            if self._nonnegative(first)
+            and all(st.op == "+" and self._nonnegative(st.value) for target, st in moves if target == name)
+        }
+        return LaneLoop(s, body, steps, self._plain_test(s.test), nonnegative)
+
+    def _plain_test(self, e: ir.Expr) -> bool:
+        """Comparisons of integer sums and products of locals, constants and thread indices: no memory
+        read, no check, no branch (``and``/``or`` would be one)."""
+        for n in ir.walk(e):
+            if isinstance(n, ir.BinOp) and n.op not in ("+", "-", "*"):
+                return False
+            if isinstance(n, ir.Call) and self.gpu_call(n) not in GPU_INDEX:
+                return False
+            if not isinstance(n, (ir.Compare, ir.BinOp, ir.Name, ir.Const, ir.Call)) and n.nid not in self.tf.consts:
+                return False
+            if isinstance(n, ir.Name) and not self._integer(n.id) and n.nid not in self.tf.consts:
+                return False
+        return True
+
+    def _nonnegative(self, e: ir.Expr, depth: int = 0) -> bool:
+        """Is ``e`` never negative: sums and products of non-negative constants, thread and block
+        indices and sizes, and locals computed from them once?"""
+        value = self.tf.consts.get(e.nid)
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value >= 0
+        if isinstance(e, ir.Name):
+            found = self.remat.get(e.id, self.uniform_values.get(e.id))
+            return found is not None and depth < 8 and self._nonnegative(found, depth + 1)
+        if isinstance(e, ir.BinOp):
+            return e.op in ("+", "*") and self._nonnegative(e.left, depth) and self._nonnegative(e.right, depth)
+        return self.gpu_call(e) in GPU_INDEX or self.gpu_call(e) == "lane_id"
+
+    def _stride(self, e: ir.Expr) -> bool:
+        """The same for every thread, and computed without a check: ``+``, ``-``, ``*`` of constants and
+        the block's values."""
+        if not self.pure(e, {}, self.top_uniform, self.fixed) or self.levels.expr(e, UNIFORM) != UNIFORM:
+            return False
+        return all(n.op in "+-*" for n in ir.walk(e) if isinstance(n, ir.BinOp))
 
     # ------------------------------------------------------------------ edge threads
     def split(self, s: ir.Stmt, in_loop: bool) -> list[Piece] | None:
@@ -343,7 +500,6 @@ class _Planner:
         seen: dict[str, set[int]] = {}  # local -> the places that mention it
         loops_of: dict[int, bool] = {}  # place -> inside a uniform loop that meets
         first_def: dict[tuple[int, str], bool] = {}  # (place, local) -> its first mention assigns it
-        assigned: dict[str, int] = {}
         block_reads: set[str] = set()
         counter = [0]
 
@@ -380,15 +536,6 @@ class _Planner:
                     first({s.target.id}, True)
                 first(names(s), False)
 
-        def count_assignments(stmts: list[ir.Stmt]) -> None:
-            for s in _all_stmts(stmts):
-                for t in _targets(s):
-                    for name, whole in _assigned_names(t):
-                        if name in tf.locals:
-                            assigned[name] = assigned.get(name, 0) + (2 if isinstance(s, ir.ForRange) else 1)
-                            if isinstance(s, ir.AugAssign) or not whole:
-                                assigned[name] += 1  # a read-modify-write, or a field of it
-
         loop_targets: set[str] = set()
 
         def walk(pieces: list[Piece], in_loop: bool) -> None:
@@ -410,6 +557,10 @@ class _Planner:
                 elif isinstance(p, MaskedLoop):
                     mention(new_place(True), names(p.stmt.test))
                     walk(p.body, True)
+                elif isinstance(p, LaneLoop):
+                    place = new_place(True)
+                    mention(place, names(p.stmt))
+                    region_defs(place, p.body, [p.stmt.test])
                 elif isinstance(p, UniformLoop):
                     s = p.stmt
                     heads = [s.test] if isinstance(s, ir.While) else s.args
@@ -426,30 +577,8 @@ class _Planner:
                     mention(new_place(in_loop), found)
 
         walk(plan.pieces, False)
-        count_assignments(body)
+        assigned, top_uniform = self.assigned, self.top_uniform
         params = {p.name for p in tf.fn.params}
-        top_uniform = set()
-        for s in body:  # values computed once, unconditionally, the same for every thread
-            if isinstance(s, ir.Assign) and isinstance(s.target, ir.Name) and not self.yields(s):
-                name = s.target.id
-                uniform = self.levels.levels.get(name, UNIFORM) == UNIFORM and name not in self.levels.private
-                if assigned.get(name) == 1 and uniform:  # (a local_array is each thread's own)
-                    top_uniform.add(name)
-        for s in body:  # integers computed from thread indices alone: recomputed in each region, so
-            # that LLVM sees them as the thread loop's induction variables (contiguous accesses)
-            if isinstance(s, ir.Assign) and isinstance(s.target, ir.Name) and not self.yields(s):
-                name = s.target.id
-                local = tf.locals.get(name)
-                if (
-                    name not in top_uniform
-                    and assigned.get(name) == 1
-                    and (
-                        (isinstance(local, Scalar) and local.kind in "iub")
-                        or (isinstance(local, Weak) and local.kind == "int")
-                    )
-                    and self.pure(s.value, plan.remat, top_uniform, params - set(assigned))
-                ):
-                    plan.remat[name] = s.value
         for name in loop_targets:
             if assigned.get(name, 0) > 2:
                 raise NotFissionable(
@@ -461,7 +590,7 @@ class _Planner:
                 )
         for name in set(tf.locals) | params:
             places = seen.get(name, set())
-            if name in plan.remat:
+            if name in plan.remat or name in plan.drift:
                 continue
             if (
                 name in loop_targets
@@ -503,6 +632,26 @@ def _pure(self: _Planner, e: ir.Expr, remat: dict[str, ir.Expr], block: set[str]
     if isinstance(e, ir.Call):
         callee = tf.callees.get(e.nid)
         return callee is not None and callee.kind == "gpu" and (callee.name in GPU_INDEX or callee.name == "lane_id")
+    return False
+
+
+def _ordered(tf: TypedFunction, nodes: list[ir.Stmt], seen: set[str]) -> bool:
+    """Do ``nodes`` (or the helpers they call) print or use atomics, whose results depend on the order in
+    which threads run (which slot an atomic hands out, the rounding of a float sum, the printed lines)?
+    Running a loop with the threads as lanes interleaves their rounds, where the Python path runs each
+    thread's loop to its end in turn."""
+    for s in nodes:
+        for n in ir.walk(s):
+            callee = tf.callees.get(n.nid) if isinstance(n, ir.Call) else None
+            if callee is None:
+                continue
+            if (callee.kind == "gpu" and callee.name in ATOMICS) or callee.name == "print":
+                return True
+            target = callee.target
+            if target is not None and target.symbol not in seen:
+                seen.add(target.symbol)
+                if _ordered(target, target.fn.body, seen):
+                    return True
     return False
 
 

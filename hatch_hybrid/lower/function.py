@@ -86,6 +86,7 @@ class ModuleLowerer:
         self.frame_bytes = 0  # host: the bytes a thread's locals take when saved at a barrier
         self.fission = False  # host: the kernel's threads meet, and run as loops between meeting points
         self.fission_reason = ""  # host: why a kernel whose threads meet runs as a state machine
+        self.lane_loops: list[str] = []  # host: where grid-stride loops run with the threads as lanes
         self.ctx_reads: set[str] = set()  # host: the thread-context words any function reads
         self.warp_calls = False  # host: the kernel's threads stop at warp calls (not only at barriers)
         # unroll.count (not unroll.runtime.enable): only a count lets LLVM pay for the division that
@@ -319,7 +320,7 @@ class FunctionLowerer(
             return self.b.alloca(ty, name=name)
 
     def store_local(self, name: str, value: Value) -> None:
-        if self.plan is not None and name in self.plan.remat:
+        if self.plan is not None and (name in self.plan.remat or name in self.plan.drift):
             return  # recomputed where it is read
         parts = flatten(value)
         slots = self.planned_slots(name, [p.type for p in parts])
@@ -336,6 +337,8 @@ class FunctionLowerer(
         if self.plan is not None and name in self.plan.remat:
             e = self.plan.remat[name]
             return self.convert_value(self.expr(e), self.tf.types[e.nid], t)
+        if self.plan is not None and name in self.plan.drift:
+            return self.drifted(name)
         slots = self.planned_slots(name)
         parts = [self.b.load(s, typ=s.allocated_type) for s in (self.slots[name] if slots is None else slots)]
         return unflatten(t, parts)[0]

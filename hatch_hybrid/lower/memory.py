@@ -152,7 +152,10 @@ class MemoryLowerer(LowererParts):
         """A negative index counted from the end, as in Python; with ``debug``, checked against the
         dimension (``loc`` reports a failure as NumPy's IndexError)."""
         b = self.b
-        wrapped = b.select(b.icmp_signed("<", idx, const(WEAK_INT, 0)), b.add(idx, dim, flags=["nsw"]), idx)
+        if id(idx) in self.ops.nonnegative:
+            wrapped = idx
+        else:
+            wrapped = b.select(b.icmp_signed("<", idx, const(WEAK_INT, 0)), b.add(idx, dim, flags=["nsw"]), idx)
         if self.parent.debug and loc is not None:
             self.check(b.icmp_unsigned("<", wrapped, dim), f"index{axis}", loc, values=(idx, dim))
         return wrapped

@@ -110,6 +110,7 @@ class Ops:
         # fastmath=True lets LLVM contract a*b+c into one FMA (one rounding instead of two) and use
         # approximate division, reciprocals and square roots (div.approx, rcp.approx, sqrt.approx)
         self.fastmath = fastmath
+        self.nonnegative: set[int] = set()  # ids of i64 values known >= 0 (indices that need no wrapping)
         self.fp_flags = ["contract", "afn", "arcp"] if fastmath else []
         self.complex = ComplexOps(self)
 

@@ -42,6 +42,7 @@ class HostCode:
     prints: dict[str, Any] = field(default_factory=dict)  # print() sites and buffer bytes (lower.printing)
     unsupported: str = ""
     sanitize: dict[str, Any] = field(default_factory=dict)  # the sanitized entry's manifest entry ({}: none)
+    lane_loops: list[str] = field(default_factory=list)  # grid-stride loops run with the threads as lanes: where
 
     def manifest_entry(self, symbol: str) -> dict[str, Any]:
         if self.unsupported:
@@ -156,6 +157,7 @@ class HostTarget(Target):
             shared_bytes=lowerer.shared_bytes,
             barriers=typed.uses_barrier,
             state_machine=lowerer.fission_reason if typed.uses_barrier and not lowerer.fission else "",
+            lane_loops=lowerer.lane_loops,
             libm=sorted(lowerer.libdevice),
             checks=[job.site_entry(site) for site in lowerer.checks.sites],
             prints=job.print_entry(lowerer.prints.sites, lowerer.prints.capacity),

@@ -99,6 +99,24 @@ def warp_votes(x: Array[i32], out: Array[i64]):
 
 
 @kernel
+def shuffle_offsets(x: Array[i32], out: Array[i64]):
+    t = gpu.thread_idx_x()
+    v = x[gpu.global_tid_x()]
+    a = gpu.shfl_down(v, t % 5)  # offsets that differ between lanes: read lane by lane
+    b = gpu.shfl_up(v, t % 3)
+    c = gpu.shfl_xor(v, 3)  # the same offset, not a power of two
+    d = gpu.shfl_xor(v, 16)  # the same power of two: contiguous reads
+    e = gpu.shfl_down(v, 40)  # past the warp: every lane keeps its own
+    f = gpu.shfl_idx(v, 5)
+    g = gpu.shfl_up(v, 7)
+    if t % 2 == 0:
+        h = gpu.shfl_xor(v, 2)  # in a branch: even lanes read even lanes (the odd ones do not post)
+    else:
+        h = i32(-1)
+    out[gpu.global_tid_x()] = ((((((a * 3 + b) * 5 + c) * 7 + d) * 11 + e) * 13 + f) * 17 + g) * 19 + h
+
+
+@kernel
 def masked_barrier_region(x: Array[f32], out: Array[f32]):
     buf = gpu.shared_array(f32, 64)
     tmp = gpu.local_array(f32, 3)
@@ -275,7 +293,15 @@ def both(kernel, block, grid, *args):  # type: ignore[no-untyped-def]
 
 
 def test_block_loops_are_planned_for_structured_kernels(built) -> None:  # type: ignore[no-untyped-def]
-    for name in ("helper_meets", "early_return", "uniform_loop", "warp_votes", "masked_barrier_region", "three_d"):
+    for name in (
+        "helper_meets",
+        "early_return",
+        "uniform_loop",
+        "warp_votes",
+        "shuffle_offsets",
+        "masked_barrier_region",
+        "three_d",
+    ):
         cpu = built.kernels[name].cpu
         assert cpu.barriers and not cpu.state_machine, (name, cpu.state_machine)
     why = built.kernels["breaks_out"].cpu.state_machine
@@ -306,6 +332,13 @@ def test_uniform_loop_with_barriers_and_its_variable_after(built) -> None:  # ty
 def test_warp_calls_in_full_and_partial_warps(built, threads: int) -> None:  # type: ignore[no-untyped-def]
     x = np.random.default_rng(threads).integers(-50, 50, threads * 3).astype(np.int32)
     (_, n), (_, p) = both(built.module.warp_votes, threads, 3, x, np.zeros(threads * 3, np.int64))
+    assert np.array_equal(n, p)
+
+
+@pytest.mark.parametrize("threads", [64, 45, 16])
+def test_shuffles_with_one_offset_and_with_many(built, threads: int) -> None:  # type: ignore[no-untyped-def]
+    x = np.random.default_rng(threads).integers(-50, 50, threads * 3).astype(np.int32)
+    (_, n), (_, p) = both(built.module.shuffle_offsets, threads, 3, x, np.zeros(threads * 3, np.int64))
     assert np.array_equal(n, p)
 
 

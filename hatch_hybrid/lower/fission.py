@@ -5,8 +5,8 @@ loop nest over the threads (``x`` innermost, the thread's context words set per 
 after inlining they are the loop's induction variables), locals that cross regions live in per-thread
 slots laid out one array per local (``frame + offset * threads``: thread ``t``'s value at index ``t``,
 so a region's loads and stores of them are contiguous), block-uniform conditions and loop bounds are
-evaluated once, for the first thread still running, and warp calls are two thread loops over arrays
-of posts. :class:`FissionLowerer` is mixed into :class:`~.function.FunctionLowerer`.
+evaluated once, for the first thread still running, and warp calls are thread loops over arrays of
+posts (:mod:`.fission_warps`). :class:`FissionLowerer` is mixed into :class:`~.function.FunctionLowerer`.
 """
 
 from __future__ import annotations
@@ -17,10 +17,8 @@ from typing import Any
 from llvmlite import ir as llir
 
 from .. import ir
-from ..typecheck.rules import SHUFFLES
-from ..types import WEAK_INT
 from . import host_context as hx
-from .fission_plan import (
+from .fission_pieces import (
     Barrier,
     Exchange,
     Inline,
@@ -33,62 +31,18 @@ from .fission_plan import (
     Region,
     UniformIf,
     UniformLoop,
-    plan_fission,
 )
-from .host import Frame, _from_bits, _source_lane, as_bits, shuffle_width
+from .fission_plan import plan_fission
+from .fission_state import FissionState, ThreadFrame
+from .fission_warps import WarpCallLowerer
+from .host import Frame
 from .loops import counted_loop
 from .ops import I1, I8, I64, const
-from .parts import LowererParts
 
 _ZERO, _ONE = llir.Constant(I64, 0), llir.Constant(I64, 1)
 
 
-class ThreadFrame(Frame):
-    """Per-thread slots, one array of ``threads`` values per local (structure of arrays)."""
-
-    def __init__(self, entry: llir.Block, base: llir.Value) -> None:
-        super().__init__(entry, base)
-        self.offsets: dict[tuple[Any, ...], int] = {}
-
-    def pointer(
-        self,
-        b: llir.IRBuilder,
-        key: tuple[Any, ...],
-        ty: llir.Type,
-        threads: llir.Value,
-        t: llir.Value,
-        room: llir.Type | None = None,
-    ) -> llir.Value:
-        """Slot ``t`` of the array of ``key`` (``room``: each thread's share of it, if more than ``ty``)."""
-        offset = self.offsets.get(key)
-        if offset is None:
-            offset = self.offsets[key] = self.place(room or ty)  # times threads: the local's array
-        base = b.gep(self.base, [b.mul(llir.Constant(I64, offset), threads)], source_etype=I8)
-        ptr = b.gep(base, [t], source_etype=ty)
-        ptr.allocated_type = ty
-        self.slots.add(id(ptr))
-        return ptr
-
-
-class FissionState:
-    """What every lowerer of one block function shares (the kernel's and those of helpers inlined)."""
-
-    def __init__(self, frame: ThreadFrame, plan: Plan) -> None:
-        self.frame = frame
-        self.exits = plan.exits
-        self.threads: llir.Value = _ZERO
-        self.post_shift: llir.Value = _ZERO  # where the warp calls' posts start in their arrays (post_slot)
-        self.dims: list[llir.Value] = []
-        self.thread: llir.Value | None = None  # the linear index of the thread being lowered for
-        self.mask: tuple[Any, ...] | None = None  # the per-thread flags of the innermost masked if
-        self.region_next: llir.Block | None = None  # where a thread that returns goes on
-        self.types: dict[tuple[str, str], list[llir.Type]] = {}  # (function, local) -> its parts' types
-        self.local_arrays = 0  # gpu.local_array storage slots made so far
-        self.drift: dict[str, llir.Value] = {}  # a LaneLoop's stepped local -> the block's sum of steps
-        self.nonnegative = {name for p in plan.pieces if isinstance(p, LaneLoop) for name in p.nonnegative}
-
-
-class FissionLowerer(LowererParts):
+class FissionLowerer(WarpCallLowerer):
     plan: Plan | None = None  # the kernel's plan (None: no meeting points, or the state machine runs)
     fs: FissionState | None = None
     fission_inner = False  # lowering a helper planned inline
@@ -131,7 +85,12 @@ class FissionLowerer(LowererParts):
     def thread_pointer(self, key: tuple[Any, ...], ty: llir.Type) -> llir.Value:
         fs = self.fs
         assert fs is not None and fs.thread is not None, "a per-thread value read outside a thread's code"
-        return fs.frame.pointer(self.b, key, ty, fs.threads, fs.thread)
+        return self.slot_at(key, ty, fs.thread)
+
+    def slot_at(self, key: tuple[Any, ...], ty: llir.Type, index: llir.Value) -> llir.Value:
+        """Slot ``index`` of the per-thread array of ``key`` (another thread's, or a warp's)."""
+        assert self.fs is not None
+        return self.fs.frame.pointer(self.b, key, ty, self.fs.threads, index)
 
     def thread_local_array(self, ty: llir.Type) -> llir.Value:
         """A ``gpu.local_array``'s storage: a slot per thread (it may cross regions)."""
@@ -212,16 +171,12 @@ class FissionLowerer(LowererParts):
         assert self.fs is not None
         b, fs = self.b, self.fs
         ok: llir.Value = llir.Constant(I1, 1)
-        saved, fs.thread = fs.thread, t
         if fs.mask is not None:
-            ok = b.and_(
-                ok, b.icmp_unsigned("!=", b.load(self.thread_pointer(fs.mask, I8), typ=I8), llir.Constant(I8, 0))
-            )
+            ok = b.and_(ok, b.icmp_unsigned("!=", b.load(self.slot_at(fs.mask, I8, t), typ=I8), llir.Constant(I8, 0)))
         if fs.exits:
             ok = b.and_(
-                ok, b.icmp_unsigned("==", b.load(self.thread_pointer(("exited",), I8), typ=I8), llir.Constant(I8, 0))
+                ok, b.icmp_unsigned("==", b.load(self.slot_at(("exited",), I8, t), typ=I8), llir.Constant(I8, 0))
             )
-        fs.thread = saved
         return ok
 
     def thread_loop(
@@ -332,166 +287,6 @@ class FissionLowerer(LowererParts):
             self.block(p.stmts)
 
         self.thread_loop(body, only=p.only)
-
-    def exchange(self, p: Exchange) -> None:
-        """A shuffle or vote: every active lane posts its value, then every active lane reads. A vote's
-        word is made once per warp; a shuffle whose lane offset turns out the same for every lane
-        (``shfl_down(v, k)`` in a reduction, ``shfl_xor(v, 2**j)``) reads its source with contiguous
-        (masked) loads, so that the read loop vectorises; other shuffles read lane by lane."""
-        assert self.fs is not None
-        fs, b = self.fs, self.b
-        e, name = p.call, p.name
-        value_t = self.tf.types[e.nid]
-        masked = fs.mask is not None or fs.exits
-        offsets = (self._alloca(I64, "xarg.min"), self._alloca(I64, "xarg.max"))
-        b.store(llir.Constant(I64, 2**63 - 1), offsets[0])
-        b.store(llir.Constant(I64, -(2**63)), offsets[1])
-
-        def post(t: llir.Value, nxt: llir.Block) -> None:
-            if masked:
-                b.store(b.zext(self.active(t), I8), self.post_slot("posted", I8, t))
-                go = self.fn.append_basic_block("post.run")
-                b.cbranch(self.active(t), go, nxt)
-                b.position_at_end(go)
-            if name in SHUFFLES:
-                bits = as_bits(b, self.coerce(e.args[0], value_t))
-                arg = self.coerce(e.args[1], WEAK_INT)
-                b.store(arg, self.thread_pointer(("xarg",), I64))
-                low, high = (b.load(x, typ=I64) for x in offsets)
-                b.store(b.select(b.icmp_signed("<", arg, low), arg, low), offsets[0])
-                b.store(b.select(b.icmp_signed(">", arg, high), arg, high), offsets[1])
-            else:
-                bits = b.zext(self.condition(e.args[0]), I64)
-            b.store(bits, self.post_slot("xval", I64, t))
-
-        self.thread_loop(post, guard=False)
-        if name not in SHUFFLES:
-            self.vote_words(name, masked)
-            self.thread_loop(lambda t, nxt: self.store_to(p.stmt.target, self.vote_result(name, t), value_t))
-            return
-        d = b.load(offsets[0], typ=I64)
-        fast = b.icmp_unsigned("==", d, b.load(offsets[1], typ=I64))  # one offset for the block
-        fast = b.and_(fast, b.icmp_unsigned("<", d, llir.Constant(I64, 32)))  # (negative: unsigned, large)
-        fast = b.and_(fast, b.icmp_unsigned(">=", fs.threads, llir.Constant(I64, 32)))  # (see post_slot)
-        if name == "shfl_xor":  # a power of two: the source is this lane's index plus or minus it
-            power = b.icmp_unsigned("==", b.and_(d, b.sub(d, llir.Constant(I64, 1))), _ZERO)
-            fast = b.and_(fast, b.and_(power, b.icmp_unsigned("!=", d, _ZERO)))
-        if name == "shfl_idx" or shuffle_width(self.tf, p.call) != 32:
-            fast = llir.Constant(I1, 0)
-        uniform, general, done = (self.fn.append_basic_block(f"shfl.{k}") for k in ("uniform", "general", "done"))
-        b.cbranch(fast, uniform, general)
-        b.position_at_end(uniform)
-        self.thread_loop(
-            lambda t, nxt: self.store_to(
-                p.stmt.target, _from_bits(b, self.shuffled(name, t, d, masked), value_t), value_t
-            )
-        )
-        b.branch(done)
-        b.position_at_end(general)
-
-        def read(t: llir.Value, nxt: llir.Block) -> None:
-            lane = b.and_(t, llir.Constant(I64, 31))
-            mine = b.load(self.post_slot("xval", I64, t), typ=I64)
-            arg = b.load(self.thread_pointer(("xarg",), I64), typ=I64)
-            src = _source_lane(b, name, lane, arg, shuffle_width(self.tf, p.call))
-            in_warp = b.icmp_unsigned("<", src, llir.Constant(I64, 32))
-            posted, theirs = self.lane_post(b.add(b.sub(t, lane), b.select(in_warp, src, lane)), t, masked)
-            self.store_to(
-                p.stmt.target, _from_bits(b, b.select(b.and_(in_warp, posted), theirs, mine), value_t), value_t
-            )
-
-        self.thread_loop(read)
-        b.branch(done)
-        b.position_at_end(done)
-
-    def post_slot(self, key: str, ty: llir.Type, t: llir.Value) -> llir.Value:
-        """Thread ``t``'s post (``key``: "xval", "posted") of a warp call. The array has room for three
-        posts a thread; in blocks of 32 threads or more it keeps them from slot 32 on (``post_shift``),
-        so that ``t - d`` and ``t + d`` (0 <= d < 32) are inside it and a shuffle reads them
-        unconditionally (smaller blocks keep them from slot 0 and read lane by lane)."""
-        assert self.fs is not None
-        b, fs = self.b, self.fs
-        index = b.add(t, fs.post_shift)
-        return fs.frame.pointer(b, (key,), ty, fs.threads, index, room=llir.ArrayType(ty, 3))
-
-    def lane_post(self, index: llir.Value, fallback: llir.Value, masked: bool) -> tuple[llir.Value, llir.Value]:
-        """Whether the thread ``index`` exists and posted, and its post (``fallback``: the thread whose
-        post is read where it does not exist)."""
-        assert self.fs is not None
-        fs, b = self.fs, self.b
-        exists = b.icmp_unsigned("<", index, fs.threads)
-        safe = b.select(exists, index, fallback)
-        value = b.load(self.post_slot("xval", I64, safe), typ=I64)
-        posted = exists
-        if masked:
-            flag = b.load(self.post_slot("posted", I8, safe), typ=I8)
-            posted = b.and_(exists, b.icmp_unsigned("!=", flag, llir.Constant(I8, 0)))
-        return posted, value
-
-    def shuffled(self, name: str, t: llir.Value, d: llir.Value, masked: bool) -> llir.Value:
-        """Thread ``t``'s shuffle result (bits) when every lane's offset is ``d`` (0 <= d < 32) and the
-        block has 32 threads or more: its own post, or the post ``d`` threads later (``shfl_down``),
-        earlier (``shfl_up``) or either way (``shfl_xor``, ``d`` a power of two), where that lane is in
-        the warp, exists and posted. The posts are read unconditionally (:meth:`post_slot`), so the
-        thread loop's loads are contiguous and it vectorises."""
-        assert self.fs is not None
-        fs, b = self.fs, self.b
-        lane = b.and_(t, llir.Constant(I64, 31))
-        mine = b.load(self.post_slot("xval", I64, t), typ=I64)
-        ways: list[tuple[llir.Value, llir.Value]] = []  # (read it, the source thread)
-        if name in ("shfl_down", "shfl_xor"):
-            later = b.add(t, d)
-            ok = b.icmp_unsigned("<", b.add(lane, d), llir.Constant(I64, 32))
-            ok = b.and_(ok, b.icmp_unsigned("<", later, fs.threads))
-            if name == "shfl_xor":
-                ok = b.and_(ok, b.icmp_unsigned("==", b.and_(lane, d), _ZERO))
-            ways.append((ok, later))
-        if name in ("shfl_up", "shfl_xor"):
-            ok = b.icmp_unsigned(">=", lane, d)
-            if name == "shfl_xor":
-                ok = b.icmp_unsigned("!=", b.and_(lane, d), _ZERO)
-            ways.append((ok, b.sub(t, d)))
-        result = mine
-        for ok, src in ways:
-            theirs = b.load(self.post_slot("xval", I64, src), typ=I64)
-            if masked:  # a lane that did not post: the reader keeps its own value
-                flag = b.load(self.post_slot("posted", I8, src), typ=I8)
-                ok = b.and_(ok, b.icmp_unsigned("!=", flag, llir.Constant(I8, 0)))
-            result = b.select(ok, theirs, result)
-        return result
-
-    def vote_words(self, name: str, masked: bool) -> None:
-        """Each warp's vote word (bit k: lane k's), made once per warp into slot ``w`` of an array."""
-        assert self.fs is not None
-        fs, b = self.fs, self.b
-
-        def word(w: llir.Value) -> None:
-            base = b.mul(w, llir.Constant(I64, 32))
-            ballot: llir.Value = _ZERO
-            for k in range(32):
-                posted, theirs = self.lane_post(b.add(base, llir.Constant(I64, k)), base, masked)
-                bit = b.and_(posted, b.icmp_unsigned("!=", theirs, _ZERO))
-                if name == "all_":
-                    bit = b.or_(bit, b.xor(posted, llir.Constant(I1, 1)))
-                ballot = b.or_(ballot, b.shl(b.zext(bit, I64), llir.Constant(I64, k)))
-            saved, fs.thread = fs.thread, w
-            b.store(ballot, self.thread_pointer(("ballot",), I64))
-            fs.thread = saved
-
-        warps = b.udiv(b.add(fs.threads, llir.Constant(I64, 31)), llir.Constant(I64, 32))
-        self.count_loop(_ZERO, warps, word, "warp")
-
-    def vote_result(self, name: str, t: llir.Value) -> llir.Value:
-        assert self.fs is not None
-        fs, b = self.fs, self.b
-        saved, fs.thread = fs.thread, b.lshr(t, llir.Constant(I64, 5))
-        ballot = b.load(self.thread_pointer(("ballot",), I64), typ=I64)
-        fs.thread = saved
-        if name == "ballot":
-            return ballot
-        if name == "any_":
-            return b.icmp_unsigned("!=", ballot, _ZERO)
-        return b.icmp_unsigned("==", ballot, llir.Constant(I64, 0xFFFFFFFF))
 
     def uniform_if(self, p: UniformIf) -> None:
         b = self.b
@@ -629,7 +424,7 @@ class FissionLowerer(LowererParts):
         first = self.convert_value(self.expr(e), self.tf.types[e.nid], t)
         drift = self.fs.drift[name]
         value = self.ops.binop("+", first, self.b.load(drift, typ=drift.allocated_type), t)
-        if name in self.fs.nonnegative:
+        if name in self.plan.nonnegative:
             self.ops.nonnegative.add(id(value))
         return value
 

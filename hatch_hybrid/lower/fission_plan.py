@@ -4,17 +4,15 @@ A kernel whose ``syncthreads()`` and warp calls stand in structured code (at the
 and branches whose conditions are the same for the whole block, or in branches on a thread's own
 condition) runs each stretch between two meeting points as one loop over the block's threads, the
 thread loop innermost, so that LLVM vectorises it. This module plans that from the typed IR: the
-kernel body as a tree of :class:`Region` (statements every thread runs in turn), :class:`Barrier`,
-:class:`Exchange` (a warp shuffle or vote: every lane posts, then every lane reads), branches and
-loops, and where each local lives: one value for the block (:attr:`Plan.block`: parameters never
-assigned, loop variables of block-uniform loops, values the block computes once), a slot per thread
-(:attr:`Plan.per_thread`: what crosses from one region to another), or a register inside one region.
+kernel body as a tree of pieces (:mod:`.fission_pieces`: statements every thread runs in turn,
+barriers, warp calls, branches and loops), and where each local lives: one value for the block
+(:attr:`Plan.block`: parameters never assigned, loop variables of block-uniform loops, values the
+block computes once), a slot per thread (:attr:`Plan.per_thread`: what crosses from one region to
+another), or a register inside one region.
 Kernels that do not fit get the state machine of :mod:`.host` and a reason (:class:`NotFissionable`).
 """
 
 from __future__ import annotations
-
-from dataclasses import dataclass, field
 
 from .. import ir
 from ..lint.divergence import UNIFORM, Divergence, FunctionLevels
@@ -22,116 +20,23 @@ from ..typecheck.arguments import bound_nodes
 from ..typecheck.rules import ATOMICS, GPU_INDEX, SHUFFLES, VOTES
 from ..typecheck.typed import TypedFunction
 from ..types import Scalar, Weak
+from .fission_pieces import (
+    Barrier,
+    Exchange,
+    Inline,
+    LaneLoop,
+    MaskedIf,
+    MaskedLoop,
+    NotFissionable,
+    Piece,
+    Plan,
+    Region,
+    UniformIf,
+    UniformLoop,
+)
 from .host import hoist_warp_calls
 
 WARP_CALLS = SHUFFLES | VOTES
-
-
-class NotFissionable(Exception):
-    """Why a kernel keeps the state machine (shown in the build output)."""
-
-    def __init__(self, loc: object, reason: str) -> None:
-        super().__init__(reason)
-        self.loc, self.reason = loc, reason
-
-
-@dataclass
-class Region:
-    """Statements with no meeting point: one loop over the active threads."""
-
-    stmts: list[ir.Stmt]
-    in_loop: bool  # inside a block-uniform loop that meets: runs again with the locals of before
-    guards: list[ir.Expr] = field(default_factory=list)  # conditions a thread runs the statements under
-    only: dict[int, int] = field(default_factory=dict)  # thread axis (0-2) -> the one index that runs
-
-
-@dataclass
-class Barrier:
-    stmt: ir.Stmt
-
-
-@dataclass
-class Exchange:
-    """``name = gpu.<shuffle or vote>(...)``: the lanes post, then read each other's posts."""
-
-    stmt: ir.Assign
-    call: ir.Call
-    name: str  # the gpu function
-
-
-@dataclass
-class UniformIf:
-    stmt: ir.If
-    body: list[Piece]
-    orelse: list[Piece]
-
-
-@dataclass
-class MaskedIf:
-    """An ``if`` on a condition that differs between threads, with meeting points inside: each thread
-    records its outcome, then both sides run for the threads that took them."""
-
-    stmt: ir.If
-    body: list[Piece]
-    orelse: list[Piece]
-
-
-@dataclass
-class UniformLoop:
-    stmt: ir.While | ir.ForRange
-    body: list[Piece]
-
-
-@dataclass
-class MaskedLoop:
-    """A ``while`` loop with meeting points whose condition may differ between threads: it runs while
-    any thread's condition holds, each thread until its own condition fails."""
-
-    stmt: ir.While
-    body: list[Piece]
-
-
-@dataclass
-class LaneLoop:
-    """A ``while`` loop with no meeting point whose condition differs between threads (a grid-stride
-    loop), run with the thread loop inside: each round, every thread still in the loop tests its
-    condition and runs the body, so the block's threads are the lanes of one vectorised loop. Its
-    ``steps`` (``i += stride`` at the end of the body, the stride the same for the block) move
-    :attr:`Plan.drift` locals, which are therefore their first value plus one block-wide sum: thread
-    ``t`` reads ``i0(t) + drift``, so that loads through ``i`` are contiguous across the lanes."""
-
-    stmt: ir.While
-    body: list[ir.Stmt]  # the loop's body without its steps
-    steps: list[ir.AugAssign]
-    plain_test: bool  # the condition reads no memory and cannot fail: evaluated for every thread
-    nonnegative: set[str]  # drift locals never negative (thread indices plus non-negative steps): as
-    # indices they need no wrapping from the end, which would keep the lanes' loads from being contiguous
-
-
-@dataclass
-class Inline:
-    """A helper that meets other threads, called as a statement: its body planned the same way."""
-
-    stmt: ir.ExprStmt
-    call: ir.Call
-    target: TypedFunction
-    args: list[ir.Expr]
-    plan: Plan
-    uniform_args: bool  # every argument the same for the block: bound once, not per thread
-
-
-Piece = Region | Barrier | Exchange | UniformIf | MaskedIf | UniformLoop | MaskedLoop | LaneLoop | Inline
-
-
-@dataclass
-class Plan:
-    tf: TypedFunction
-    pieces: list[Piece]
-    per_thread: set[str] = field(default_factory=set)
-    block: set[str] = field(default_factory=set)
-    remat: dict[str, ir.Expr] = field(default_factory=dict)  # locals recomputed where read (thread indices)
-    drift: dict[str, ir.Expr] = field(default_factory=dict)  # locals a LaneLoop steps: their first value
-    exits: bool = False  # a thread may return before the others are done: an exited mask
 
 
 def plan_fission(tf: TypedFunction, body: list[ir.Stmt], param_levels: tuple[int, ...] | None = None) -> Plan:
@@ -153,6 +58,7 @@ class _Planner:
         self.top_uniform: set[str] = set()
         self.remat: dict[str, ir.Expr] = {}
         self.drift: dict[str, ir.Expr] = {}
+        self.nonnegative: set[str] = set()
         self.uniform_values: dict[str, ir.Expr] = {}  # top_uniform local -> its value
 
     def pure(self, e: ir.Expr, remat: dict[str, ir.Expr], block: set[str], params: set[str]) -> bool:
@@ -192,7 +98,7 @@ class _Planner:
         plan.pieces = self.pieces(body, in_loop=False, top=True)
         if not self.tf.is_kernel and any(isinstance(s, ir.Return) for s in _all_stmts(body)):
             self.check_helper_returns(body)
-        plan.exits, plan.drift = self.exits, self.drift
+        plan.exits, plan.drift, plan.nonnegative = self.exits, self.drift, self.nonnegative
         self.places(plan, body)
         return plan
 
@@ -324,7 +230,6 @@ class _Planner:
             steps.insert(0, step)
         body = s.body[: len(s.body) - len(steps)]
         later = {n.id for st in after for n in ir.walk(st) if isinstance(n, ir.Name)}
-        inside = {name for st in _all_stmts(body) for t in _targets(st) for name, _ in _assigned_names(t)}
         drift: dict[str, ir.Expr] = {}
         for k in range(len(steps) - 1, -1, -1):  # the longest run of steps at the body's end that qualify
             step = steps[k]
@@ -340,8 +245,7 @@ class _Planner:
                 or len(first) != 1
                 or name in later
                 or not self.pure(first[0].value, self.remat, self.top_uniform, self.fixed)
-                or any(n.id in inside or n.id in drift for n in ir.walk(step.value) if isinstance(n, ir.Name))
-            ):
+            ):  # (its stride reads only the block's values, which nothing in the loop assigns: _stride)
                 body, steps = [*body, *steps[: k + 1]], steps[k + 1 :]
                 break
             drift[name] = first[0].value
@@ -349,23 +253,21 @@ class _Planner:
             return None
         self.drift.update(drift)
         moves = [(_assigned_names(st.target)[0][0], st) for st in steps]
-        nonnegative = {
+        self.nonnegative |= {
             name
             for name, first in drift.items()
             if self._nonnegative(first)
             and all(st.op == "+" and self._nonnegative(st.value) for target, st in moves if target == name)
         }
-        return LaneLoop(s, body, steps, self._plain_test(s.test), nonnegative)
+        return LaneLoop(s, body, steps, self._plain_test(s.test))
 
     def _plain_test(self, e: ir.Expr) -> bool:
-        """Comparisons of integer sums and products of locals, constants and thread indices: no memory
-        read, no check, no branch (``and``/``or`` would be one)."""
+        """Comparisons of integer sums and products of locals and constants: no memory read, no call,
+        no check, no branch (``and``/``or`` would be one)."""
         for n in ir.walk(e):
-            if isinstance(n, ir.BinOp) and n.op not in ("+", "-", "*"):
+            if isinstance(n, ir.Call) or (isinstance(n, ir.BinOp) and n.op not in ("+", "-", "*")):
                 return False
-            if isinstance(n, ir.Call) and self.gpu_call(n) not in GPU_INDEX:
-                return False
-            if not isinstance(n, (ir.Compare, ir.BinOp, ir.Name, ir.Const, ir.Call)) and n.nid not in self.tf.consts:
+            if not isinstance(n, (ir.Compare, ir.BinOp, ir.Name, ir.Const)) and n.nid not in self.tf.consts:
                 return False
             if isinstance(n, ir.Name) and not self._integer(n.id) and n.nid not in self.tf.consts:
                 return False

@@ -201,6 +201,25 @@ def rotate_no_sync(x: Array[f32], out: Array[f32]):
     t = gpu.thread_idx_x()
     sh[t] = x[gpu.global_tid_x()]  # WRITE-ROTATE
     out[gpu.global_tid_x()] = sh[(t + 1) % BLOCK]  # READ-ROTATE
+
+
+# 11. every thread of a block writes the first element of its block's row (through a view)
+@kernel
+def row_view_race(out: Array[f32, 2]):
+    row = out[gpu.block_idx_x()]
+    row[0] = f32(gpu.thread_idx_x())  # WRITE-ROW
+
+
+# 12. a neighbour's element read through a view of the tile, before the barrier
+@kernel
+def view_no_sync(x: Array[f32], out: Array[f32]):
+    sh = gpu.shared_array(f32, BLOCK)
+    t = gpu.thread_idx_x()
+    sh[t] = x[gpu.global_tid_x()]  # WRITE-VIEW
+    right = sh[1:]
+    v = right[t % (BLOCK - 1)]  # READ-VIEW
+    gpu.syncthreads()
+    out[gpu.global_tid_x()] = v
 """
 )
 
@@ -238,6 +257,7 @@ def _inputs() -> dict[str, tuple[int, int, tuple[np.ndarray, ...]]]:
         "histogram": (64, 4, (keys, np.zeros(16, np.int32))),
         "count": (64, 1, (np.zeros(1, np.int32), np.zeros(1, np.int32))),
         "rotate": (64, 4, (x, out)),
+        "rows": (64, 4, (np.zeros((4, 8), np.float32),)),
     }
 
 
@@ -253,6 +273,8 @@ CATALOGUE = [
     ("histogram_not_zeroed", "histogram", "initcheck", ["ATOMIC-BINS"]),
     ("count_and_peek", "count", "racecheck", ["ATOMIC-COUNT", "PEEK"]),
     ("rotate_no_sync", "rotate", "racecheck", ["WRITE-ROTATE", "READ-ROTATE"]),
+    ("row_view_race", "rows", "racecheck", ["WRITE-ROW"]),
+    ("view_no_sync", "rotate", "racecheck", ["WRITE-VIEW", "READ-VIEW"]),
 ]
 
 

@@ -36,7 +36,7 @@ from .cmath import CMath
 from .host import WARP_CALLS
 from .ops import I1, I8, I64, PTR, VOID, const, declare
 from .parts import LowererParts
-from .sanitize import ATOMIC
+from .sanitize import ATOMIC, SHARED
 from .values import ArrayValue, TupleValue, Value, abi_types, fixed_shape_array, flatten, unflatten
 
 COMPLEX_ABS_OVERFLOW = "absolute value too large"  # CPython's message
@@ -261,11 +261,13 @@ class CallLowerer(LowererParts):
         self.parent.shared_items.add(item)
         if callee.name == "dynamic_shared_array":
             ptr, size = self.parent.flavour.dynamic_shared(self)
-            return ArrayValue(ptr, [b.udiv(size, llir.Constant(I64, item))], [const(WEAK_INT, 1)])
+            return ArrayValue(ptr, [b.udiv(size, llir.Constant(I64, item))], [const(WEAK_INT, 1)], SHARED)
         shape = self.tf.consts[e.nid]
         size = math.prod(shape) * item
         ptr = self.parent.flavour.static_shared(self, (self.tf.symbol, e.nid), size, item, shape, e.loc)
-        return fixed_shape_array(ptr, shape)
+        array = fixed_shape_array(ptr, shape)
+        array.root = SHARED
+        return array
 
     def call_gpu_host(self, e: ir.Call, callee: Callee) -> Value:
         """The ``gpu`` intrinsics as the host runs them (atomics are the same instructions)."""

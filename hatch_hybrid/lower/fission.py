@@ -38,6 +38,7 @@ from .fission_warps import WarpCallLowerer
 from .host import Frame
 from .loops import counted_loop
 from .ops import I1, I8, I64, const
+from .sanitize_segments import quiet_pieces
 
 _ZERO, _ONE = llir.Constant(I64, 0), llir.Constant(I64, 1)
 
@@ -57,17 +58,22 @@ class FissionLowerer(WarpCallLowerer):
 
     def plan_block_loops(self) -> None:
         """Plan the kernel's threads as loops between meeting points (:mod:`.fission_plan`); where the
-        plan does not fit, record why and keep the state machine of :mod:`.host` (which sanitized
-        kernels always run: it keeps each thread's progress, which the sanitizer's synccheck reads)."""
-        if self.parent.sanitize:
-            return
+        plan does not fit, record why and keep the state machine of :mod:`.host`. Sanitized kernels
+        are planned too, unless a barrier stands under a condition that differs between threads: the
+        state machine then keeps each thread's progress, which the sanitizer's synccheck reads (every
+        other barrier of a plan is reached by every thread of the block that has not returned)."""
         try:
-            self.plan = plan_fission(self.tf, self.body)
+            plan = plan_fission(self.tf, self.body)
+            if self.parent.sanitize and _masked_barrier(plan.pieces):
+                raise NotFissionable(None, "sanitized: a barrier under a condition that differs between threads")
         except NotFissionable as exc:
             self.parent.fission_reason = f"{exc.loc}: {exc.reason}" if exc.loc is not None else exc.reason
             return
+        self.plan = plan
         self.frame = ThreadFrame(self.entry, self.fn.args[1])
         self.fs = FissionState(self.frame, self.plan)
+        if self.parent.sanitize:
+            self.fs.quiet = quiet_pieces(self.tf, self.plan.pieces)
         self.parent.fission = True
         self.parent.lane_loops = [str(p.stmt.loc) for p in self.plan.pieces if isinstance(p, LaneLoop)]
 
@@ -129,11 +135,14 @@ class FissionLowerer(WarpCallLowerer):
             b.ret(llir.Constant(llir.IntType(32), hx.DONE))
 
     def run_pieces(self, pieces: list[Piece]) -> None:
+        assert self.fs is not None
         for p in pieces:
+            self.fs.in_quiet = id(p) in self.fs.quiet and isinstance(p, (Region, LaneLoop, Exchange))
             if isinstance(p, Region):
                 self.region(p)
-            elif isinstance(p, Barrier):
-                pass  # the regions on either side are loops of their own
+            elif isinstance(p, Barrier):  # the regions on either side are loops of their own
+                if self.parent.sanitize:
+                    self.sanitize_barrier()  # type: ignore[attr-defined]
             elif isinstance(p, Exchange):
                 self.exchange(p)
             elif isinstance(p, UniformIf):
@@ -150,6 +159,7 @@ class FissionLowerer(WarpCallLowerer):
                 self.inline_piece(p)
             else:
                 raise AssertionError(p)
+            self.fs.in_quiet = False
 
     # ---------------------------------------------------------------- loops over threads
     def count_loop(self, start: llir.Value, stop: llir.Value, body: Callable[[llir.Value], None], name: str) -> None:
@@ -470,3 +480,19 @@ class FissionLowerer(WarpCallLowerer):
         if not self.fission_inner and self.fs.exits:
             self.b.store(llir.Constant(I8, 1), self.thread_pointer(("exited",), I8))
         self.b.branch(self.fs.region_next)
+
+
+def _masked_barrier(pieces: list[Piece], masked: bool = False) -> bool:
+    """Does a barrier stand under a condition that differs between threads (a masked branch or loop)?"""
+    for p in pieces:
+        if isinstance(p, Barrier) and masked:
+            return True
+        if isinstance(p, (UniformIf, MaskedIf)):
+            inner = masked or isinstance(p, MaskedIf)
+            if _masked_barrier(p.body, inner) or _masked_barrier(p.orelse, inner):
+                return True
+        elif isinstance(p, (UniformLoop, MaskedLoop)) and _masked_barrier(p.body, masked or isinstance(p, MaskedLoop)):
+            return True
+        elif isinstance(p, Inline) and _masked_barrier(p.plan.pieces, masked):
+            return True
+    return False

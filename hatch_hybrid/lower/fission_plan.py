@@ -84,11 +84,11 @@ class _Planner:
     # -------------------------------------------------------------------------- pieces
     def plan(self, body: list[ir.Stmt], params: tuple[int, ...]) -> Plan:
         counts: dict[str, int] = {}
-        for s in _all_stmts(body):
+        for s in all_stmts(body):
             for t in _targets(s):
                 for name, _ in _assigned_names(t):
                     counts[name] = counts.get(name, 0) + 1
-        for s in _all_stmts(body):
+        for s in all_stmts(body):
             if isinstance(s, ir.Assign) and isinstance(s.target, ir.Name) and counts.get(s.target.id) == 1:
                 axis = self._thread_axis(s.value)
                 if axis is not None and not isinstance(s.value, ir.Name):
@@ -96,7 +96,7 @@ class _Planner:
         plan = Plan(self.tf, [])
         self.values(plan, body)
         plan.pieces = self.pieces(body, in_loop=False, top=True)
-        if not self.tf.is_kernel and any(isinstance(s, ir.Return) for s in _all_stmts(body)):
+        if not self.tf.is_kernel and any(isinstance(s, ir.Return) for s in all_stmts(body)):
             self.check_helper_returns(body)
         plan.exits, plan.drift, plan.nonnegative = self.exits, self.drift, self.nonnegative
         self.places(plan, body)
@@ -106,7 +106,7 @@ class _Planner:
         """How often each local is assigned, the block's values (computed once, unconditionally, the
         same for every thread) and the integers recomputed where read (:attr:`Plan.remat`)."""
         tf = self.tf
-        for s in _all_stmts(body):
+        for s in all_stmts(body):
             for t in _targets(s):
                 for name, whole in _assigned_names(t):
                     if name in tf.locals:
@@ -142,7 +142,7 @@ class _Planner:
     def check_helper_returns(self, body: list[ir.Stmt]) -> None:
         """A helper's ``return`` must be its last statement (a return elsewhere would have to mask the
         rest of the helper for that thread)."""
-        for s in _all_stmts(body):
+        for s in all_stmts(body):
             if isinstance(s, ir.Return) and not (body and s is body[-1]):
                 raise NotFissionable(s.loc, "a `return` before the end of a helper that meets other threads")
             if isinstance(s, ir.Return) and s.value is not None:
@@ -213,7 +213,7 @@ class _Planner:
         that left the loop earlier would read a later value there)."""
         if not isinstance(s, ir.While) or self.levels.condition(s.test, UNIFORM) == UNIFORM:
             return None
-        if any(isinstance(n, (ir.Return, ir.Break, ir.Continue)) for n in _all_stmts(s.body)):
+        if any(isinstance(n, (ir.Return, ir.Break, ir.Continue)) for n in all_stmts(s.body)):
             return None
         if _ordered(self.tf, s.body, set()):
             return None
@@ -348,14 +348,12 @@ class _Planner:
 
     def _plain(self, s: ir.Stmt) -> bool:
         """No ``return``/``break``/``continue`` and no nested loops: a statement that can be split."""
-        return not any(
-            isinstance(n, (ir.Return, ir.Break, ir.Continue, ir.While, ir.ForRange)) for n in _all_stmts([s])
-        )
+        return not any(isinstance(n, (ir.Return, ir.Break, ir.Continue, ir.While, ir.ForRange)) for n in all_stmts([s]))
 
     def _reevaluable(self, test: ir.Expr, body: list[ir.Stmt]) -> bool:
         """Does ``test`` give the same value after ``body`` runs: locals the body does not assign,
         thread indices, shapes, constants; no array element, no call but the thread-index intrinsics?"""
-        assigned = {n for s in _all_stmts(body) for t in _targets(s) for n, _ in _assigned_names(t)}
+        assigned = {n for s in all_stmts(body) for t in _targets(s) for n, _ in _assigned_names(t)}
         for n in ir.walk(test):
             if isinstance(n, ir.Name) and n.id in assigned:
                 return False
@@ -577,12 +575,12 @@ def _assigned_names(target: ir.Expr) -> list[tuple[str, bool]]:
     return []
 
 
-def _all_stmts(stmts: list[ir.Stmt]) -> list[ir.Stmt]:
+def all_stmts(stmts: list[ir.Stmt]) -> list[ir.Stmt]:
     out: list[ir.Stmt] = []
     for s in stmts:
         out.append(s)
         if isinstance(s, ir.If):
-            out += _all_stmts(s.body) + _all_stmts(s.orelse)
+            out += all_stmts(s.body) + all_stmts(s.orelse)
         elif isinstance(s, (ir.While, ir.ForRange)):
-            out += _all_stmts(s.body)
+            out += all_stmts(s.body)
     return out

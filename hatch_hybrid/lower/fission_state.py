@@ -56,3 +56,7 @@ class FissionState:
         self.types: dict[tuple[str, str], list[llir.Type]] = {}  # (function, local) -> its parts' types
         self.local_arrays = 0  # gpu.local_array storage slots made so far
         self.drift: dict[str, llir.Value] = {}  # a LaneLoop's stepped local -> the block's sum of steps
+        # sanitized: the pieces whose segment writes no shared memory (lower.sanitize_segments), and
+        # whether the code being lowered is one of them (its reads of shared memory only initcheck)
+        self.quiet: set[int] = set()
+        self.in_quiet = False

@@ -272,10 +272,12 @@ class FunctionLowerer(
             body = self.fn.append_basic_block("start")
             self.b.position_at_end(body)
         params = []
-        for p, t in zip(tf.fn.params, tf.arg_types):
+        for k, (p, t) in enumerate(zip(tf.fn.params, tf.arg_types)):
             value, args = unflatten(t, args, tf.is_kernel)
             if tf.is_kernel:
                 value = self._from_kernel_abi(value, t)
+                if self.parent.sanitize and isinstance(value, ArrayValue):
+                    value.root = k  # the runtime's table has each parameter's region
             params.append((p.name, value))
         if self.plan is not None and host_kernel:
             self.fission_kernel(params)
@@ -322,6 +324,7 @@ class FunctionLowerer(
     def store_local(self, name: str, value: Value) -> None:
         if self.plan is not None and (name in self.plan.remat or name in self.plan.drift):
             return  # recomputed where it is read
+        self.root_of_local(name, value)
         parts = flatten(value)
         slots = self.planned_slots(name, [p.type for p in parts])
         if slots is None:
@@ -341,7 +344,7 @@ class FunctionLowerer(
             return self.drifted(name)
         slots = self.planned_slots(name)
         parts = [self.b.load(s, typ=s.allocated_type) for s in (self.slots[name] if slots is None else slots)]
-        return unflatten(t, parts)[0]
+        return self.local_root(name, unflatten(t, parts)[0])
 
     def _fresh_block(self, name: str) -> None:
         """After a terminator (return/break/continue), keep emitting into an unreachable block."""

@@ -146,7 +146,9 @@ class MemoryLowerer(LowererParts):
             offset = term if offset is None else b.add(offset, term, flags=["nsw"])
         if narrow and offset is not None:
             offset = b.sext(offset, I64)
-        return b.gep(arr.ptr, [offset], source_etype=element_memory_type(dtype))
+        ptr = b.gep(arr.ptr, [offset], source_etype=element_memory_type(dtype))
+        self.element_root(ptr, arr)  # type: ignore[attr-defined]
+        return ptr
 
     def wrap_index(self, idx: llir.Value, dim: llir.Value, axis: int, loc: Loc | None) -> llir.Value:
         """A negative index counted from the end, as in Python; with ``debug``, checked against the

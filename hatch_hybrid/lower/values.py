@@ -3,7 +3,7 @@ tuples small records of LLVM values, passed to functions as flat parameter lists
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, TypeAlias
 
 from llvmlite import ir as llir
@@ -17,6 +17,9 @@ class ArrayValue:
     ptr: llir.Value
     shape: list[llir.Value]
     strides: list[llir.Value]  # in elements
+    # sanitized host code: where the elements lie, when known (a kernel parameter's index, or
+    # lower.sanitize.SHARED), so that accesses find their shadow cells without a search
+    root: int | None = field(default=None, compare=False)
 
 
 @dataclass

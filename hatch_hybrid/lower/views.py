@@ -54,7 +54,7 @@ class ViewLowerer(LowererParts):
             offset = term if offset is None else b.add(offset, term)
         # the first element of an empty view may lie outside the array: never read, so a plain gep
         ptr = arr.ptr if offset is None else b.gep(arr.ptr, [offset], source_etype=element_memory_type(arr_t.dtype))
-        return ArrayValue(ptr, shape, strides)
+        return ArrayValue(ptr, shape, strides, arr.root)
 
     def _index_items(self, index: ir.Expr) -> list[ir.Slice | llir.Value]:
         """Each item between the brackets: a slice node, or an integer index (i64)."""

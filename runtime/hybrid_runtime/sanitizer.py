@@ -28,6 +28,8 @@ from typing import Any
 
 import numpy as np
 
+from .abi import SANITIZER_CELL_BYTES as CELL_BYTES
+from .abi import SANITIZER_REGION_WORDS, SANITIZER_REGIONS, SANITIZER_REPORT
 from .config import LaunchConfig
 from .native_plan import ERROR_AT, OWN_WORDS, SANITIZE_KEY, CpuLaunch, data_address
 from .signature import Param
@@ -35,12 +37,13 @@ from .targets import ENV_GET
 
 _OFF = ("", "0", "false", "no", "off")
 
-# the sanitizer's state (sanitize.c): the report, the error slot's address, the site it records there,
-# threads per block, the number of regions, then per region: lo, hi, shadow, shift, what
+# the sanitizer's state (sanitize.c, laid out in .abi): the report, a pending initcheck, the error slot's
+# address, the site it records there, threads per block, the parameters' regions, the number of regions,
+# then per region: lo, hi, shadow, shift, what; then the table of the parameters' regions
 REPORT = ("found", "site", "tid", "how", "other_site", "other_tid", "other_how", "what", "offset")
-HEADER_WORDS = 2 * len(REPORT) + 4  # the report, a pending initcheck, then four words
-REGION_WORDS = 5
-CELL_BYTES = 24  # three accesses (a write, two reads), each a thread (uint32), an epoch and a site (uint16)
+assert len(REPORT) == SANITIZER_REPORT
+HEADER_WORDS = SANITIZER_REGIONS
+REGION_WORDS = SANITIZER_REGION_WORDS
 UNINITIALISED, RACE, BARRIER_EXIT, BARRIER_SITES = 1, 2, 3, 4
 READ, WRITE, ATOMIC = 0, 1, 2
 MAX_THREADS = 2**32 - 2  # a cell holds a grid thread's index (plus one) in 32 bits
@@ -83,9 +86,18 @@ class SanitizedCode:
             raise ValueError(f"kernel {self.kernel.qualname}: a sanitized launch runs at most {MAX_THREADS} threads")
         arrays = _tracked([(p, v) for p, v in zip(params, values) if p.kind == "array"])
         regions = _array_regions(arrays)
-        plan = CpuLaunch(self.kernel, config, threads, 8 * (HEADER_WORDS + REGION_WORDS * (1 + len(regions))))
+        # each parameter's region among the arrays' (-1: none)
+        spans = {id(p): _span(v)[0] for p, v in arrays}
+        at = [
+            next((k for k, (lo, hi, _, _) in enumerate(regions) if lo <= spans[id(p)] < hi), -1)
+            if id(p) in spans
+            else -1
+            for p in params
+        ]
+        words = HEADER_WORDS + REGION_WORDS * (1 + len(regions)) + len(params)
+        plan = CpuLaunch(self.kernel, config, threads, 8 * words)
         plan.pack(flat)
-        keep = self._states(plan, config, regions)
+        keep = self._states(plan, config, regions, at)
         plan.start_workers()
         status = plan.call(plan.job)
         del keep  # the shadows live until the launch returned
@@ -106,9 +118,12 @@ class SanitizedCode:
         at = k * plan.stride + plan.own_at
         return plan.memory[at : at + 8 * n].view(np.int64)
 
-    def _states(self, plan: CpuLaunch, config: LaunchConfig, regions: list[tuple[int, int, int, int]]) -> list[Any]:
-        """Each participant's state for one launch (its shared memory's region, then the arrays'), and the
-        shadow memory they point into (the arrays' is shared)."""
+    def _states(
+        self, plan: CpuLaunch, config: LaunchConfig, regions: list[tuple[int, int, int, int]], at: list[int]
+    ) -> list[Any]:
+        """Each participant's state for one launch (its shared memory's region, then the arrays', then each
+        parameter's region: ``at``, its index among the arrays', -1: none), and the shadow memory they
+        point into (the arrays' is shared)."""
         shadows = [np.zeros(max(1, -(-(hi - lo) >> shift)) * CELL_BYTES, np.uint8) for lo, hi, shift, _ in regions]
         arrays = [(lo, hi, shadow.ctypes.data, shift, what) for (lo, hi, shift, what), shadow in zip(regions, shadows)]
         keep: list[Any] = list(shadows)
@@ -121,15 +136,24 @@ class SanitizedCode:
                 shadow = np.zeros(-(-shared_bytes >> shift) * CELL_BYTES, np.uint8)
                 keep.append(shadow)
                 own.append((base + OWN_WORDS, base + OWN_WORDS + shared_bytes, shadow.ctypes.data, shift, -1))
-            words = self._words(plan, k, HEADER_WORDS + REGION_WORDS * (len(own) + len(arrays)))
+            nregions = len(own) + len(arrays)
+            words = self._words(plan, k, HEADER_WORDS + REGION_WORDS * nregions + len(at))
+            table = base + plan.own_at + 8 * (HEADER_WORDS + REGION_WORDS * nregions)
+            region_at = [
+                base + plan.own_at + 8 * (HEADER_WORDS + REGION_WORDS * (len(own) + j)) for j in range(len(arrays))
+            ]
             words[: 2 * len(REPORT)] = 0
             words[2 * len(REPORT) : HEADER_WORDS] = (
                 plan.job + ERROR_AT,
                 len(self.kernel.sites) + 1,
                 config.threads_per_block,
-                len(own) + len(arrays),
+                table,
+                nregions,
             )
-            words[HEADER_WORDS:] = np.array([w for region in own + arrays for w in region], np.int64)
+            words[HEADER_WORDS : HEADER_WORDS + REGION_WORDS * nregions] = np.array(
+                [w for region in own + arrays for w in region], np.int64
+            )
+            words[HEADER_WORDS + REGION_WORDS * nregions :] = [region_at[j] if j >= 0 else 0 for j in at]
         return keep
 
     def _first_report(self, plan: CpuLaunch) -> list[int]:

@@ -83,10 +83,10 @@ def add_entry(
     ``frame_bytes``: what each thread of a kernel whose threads meet needs in the frames buffer (its
     context, then its locals). With ``fission`` the kernel function runs a whole block (its threads
     as loops between meeting points, :mod:`hatch_hybrid.lower.fission`) and is called once per block.
-    ``sanitize``: the entry of a sanitized kernel (``ModuleLowerer(sanitize=True)``, the state machine),
-    whose threads' contexts point at the sanitizer and count their barriers, and which after each
-    round of a block checks that its threads wait at one barrier and none ran past it to the end
-    (synccheck), and after each block that it read no shared memory before any thread wrote it."""
+    ``sanitize``: the entry of a sanitized kernel (``ModuleLowerer(sanitize=True)``), whose contexts
+    point at the sanitizer and count the barriers passed, and which after each block checks that it
+    read no shared memory before any thread wrote it; run as the state machine, also after each round
+    of a block that its threads wait at one barrier and none ran past it to the end (synccheck)."""
     fn = llir.Function(module, llir.FunctionType(I32, [PTR, PTR, I64, I64]), symbol)
     fn.storage_class = "dllexport"
     params, launch, first, end = fn.args
@@ -158,6 +158,7 @@ def add_entry(
             fill_block(ctx, blk)
             status = b.call(kernel, [ctx, frames, *values])
             leave_if(b.icmp_unsigned("==", status, llir.Constant(I32, hx.FAILED)), "failed")
+            block_check()
 
         lb.loop(first, end, run_block, "block")
         b.ret(llir.Constant(I32, 0))

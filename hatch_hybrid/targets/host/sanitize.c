@@ -63,6 +63,8 @@ typedef struct {
     int64_t *error;     /* the launch's error slot */
     int64_t error_site; /* what a finding records in it */
     int64_t threads;    /* per block */
+    region **params;    /* each kernel parameter's region (0: not an array, or one nobody writes), which
+                         * sanitized code reads to check an access of a parameter's element inline */
     int64_t nregions;
     region regions[];
 } sanitizer;

@@ -130,6 +130,8 @@ class HostTarget(Target):
                 code.objects[key] = host_emit.emit_object(mod, target, level)
             if sanitized is not None:
                 mod = host_emit.optimise(sanitized.text(), {typed.symbol + SANITIZED_SUFFIX}, target)
+                if self.dump_dir is not None:
+                    (self.dump_dir / f"{typed.symbol}.{target}.san.opt.ll").write_text(str(mod))
                 code.objects[f"{target}/{SANITIZED_SUFFIX}"] = host_emit.emit_object(mod, target)
         return code
 

@@ -1,7 +1,6 @@
 """What the CPU sanitizer costs: each kernel of the CPU suite, plain native code against its sanitized
 entry (``launch(..., device="cpu", sanitize=True)``) on the same inputs, best of several rounds in
-which they take turns. The plain run uses every core ($HYBRID_CPU_THREADS), the sanitized one runs
-its blocks one after another on one thread, as it always does.
+which they take turns. Both share their blocks among the worker pool ($HYBRID_CPU_THREADS threads).
 
     python benchmarks/sanitizer_cost.py [--markdown FILE] [--prebuilt DIR]
 

@@ -36,9 +36,10 @@ from llvmlite import ir as llir
 from .. import ir
 from ..errors import Loc
 from . import host_context as hx
-from .fission_plan import all_stmts
+from .fission_state import FissionState
 from .ops import I1, I32, I64, PTR, declare
 from .parts import LowererParts
+from .sanitize_segments import assignment_counts
 from .sites import located
 from .values import ArrayValue, Value
 
@@ -53,7 +54,8 @@ class Roots:
     """Where a function's arrays lie, as far as lowering knows (sanitized code only)."""
 
     def __init__(self, body: list[ir.Stmt], names: Iterable[str]) -> None:
-        self.once = _assigned_once(body, names)  # locals assigned at most once: their root holds throughout
+        counts = assignment_counts(body)
+        self.once = {n for n in names if counts.get(n, 0) <= 1}  # assigned at most once: their root holds
         self.locals: dict[str, int] = {}
         self.elements: dict[int, tuple[llir.Value, int]] = {}  # id(element pointer) -> (it, its array's root)
 
@@ -61,6 +63,7 @@ class Roots:
 class SanitizeLowerer(LowererParts):
     ctx: llir.Value
     body: list[ir.Stmt]
+    fs: FissionState | None  # FissionLowerer's: the block loops' state (None: no plan)
     roots: Roots | None = None
 
     # ---------------------------------------------------------------- where arrays lie
@@ -127,8 +130,7 @@ class SanitizeLowerer(LowererParts):
             if root == SHARED:
                 linear = hx.ctx_load(self.ops, self.ctx, "linear")
                 args += [b.sub(me, linear), hx.ctx_load(self.ops, self.ctx, "threads")]
-            fs = getattr(self, "fs", None)
-            quiet = root == SHARED and how == READ and fs is not None and fs.in_quiet
+            quiet = root == SHARED and how == READ and self.fs is not None and self.fs.in_quiet
             ok = b.call(fast_check(parent.module, how, root == SHARED, quiet), args)
             b.cbranch(ok, done, slow)
         else:
@@ -177,16 +179,6 @@ class SanitizeLowerer(LowererParts):
         """Sanitized: the check site of the place a thread stops next (``what``: "barrier" or "warp"),
         which the sanitizer's synccheck names by its position."""
         self.parent.yield_sites.append(self.parent.checks.site(located(self.tf.fn.module, loc, kind=what)))
-
-
-def _assigned_once(body: list[ir.Stmt], names: Iterable[str]) -> set[str]:
-    """The locals assigned at most once in ``body`` (parameters: never)."""
-    counts: dict[str, int] = {}
-    for s in all_stmts(body):
-        if isinstance(s, (ir.Assign, ir.AugAssign, ir.ForRange)):
-            for n in ir.target_names(s.target):
-                counts[n.id] = counts.get(n.id, 0) + (1 if isinstance(s, ir.Assign) else 2)
-    return {n for n in names if counts.get(n, 0) <= 1}
 
 
 def fast_check(module: llir.Module, how: int, shared: bool, quiet: bool = False) -> llir.Function:

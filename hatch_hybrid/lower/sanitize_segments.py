@@ -51,9 +51,20 @@ class _Scope:
         return isinstance(e, ir.Name) and e.id in self.globals
 
 
+def assignment_counts(body: list[ir.Stmt]) -> dict[str, int]:
+    """How often each local is assigned whole in ``body`` (an augmented assignment or a loop variable
+    counts twice: it takes more than one value)."""
+    counts: dict[str, int] = {}
+    for s in all_stmts(body):
+        if isinstance(s, (ir.Assign, ir.AugAssign, ir.ForRange)):
+            for n in ir.target_names(s.target):
+                counts[n.id] = counts.get(n.id, 0) + (1 if isinstance(s, ir.Assign) else 2)
+    return counts
+
+
 def _unassigned_arrays(tf: TypedFunction, given: Callable[[str], bool]) -> set[str]:
     """``tf``'s array parameters that its body never assigns and that ``given`` a kernel's parameter."""
-    assigned = {n.id for s in all_stmts(tf.fn.body) for n in _assigned(s)}
+    assigned = assignment_counts(tf.fn.body)
     return {
         p.name
         for p, t in zip(tf.fn.params, tf.arg_types)
@@ -155,9 +166,3 @@ def _headers(s: ir.Stmt) -> list[ir.Node]:
 
 def _flat_targets(t: ir.Expr) -> list[ir.Expr]:
     return [x for item in t.elts for x in _flat_targets(item)] if isinstance(t, ir.TupleExpr) else [t]
-
-
-def _assigned(s: ir.Stmt) -> list[ir.Name]:
-    if isinstance(s, (ir.Assign, ir.AugAssign, ir.ForRange)):
-        return ir.target_names(s.target)
-    return []

@@ -86,14 +86,7 @@ class SanitizedCode:
             raise ValueError(f"kernel {self.kernel.qualname}: a sanitized launch runs at most {MAX_THREADS} threads")
         arrays = _tracked([(p, v) for p, v in zip(params, values) if p.kind == "array"])
         regions = _array_regions(arrays)
-        # each parameter's region among the arrays' (-1: none)
-        spans = {id(p): _span(v)[0] for p, v in arrays}
-        at = [
-            next((k for k, (lo, hi, _, _) in enumerate(regions) if lo <= spans[id(p)] < hi), -1)
-            if id(p) in spans
-            else -1
-            for p in params
-        ]
+        at = _param_regions(params, arrays, regions)
         words = HEADER_WORDS + REGION_WORDS * (1 + len(regions)) + len(params)
         plan = CpuLaunch(self.kernel, config, threads, 8 * words)
         plan.pack(flat)
@@ -254,6 +247,17 @@ def _tracked(arrays: list[tuple[Param, Any]]) -> list[tuple[Param, Any]]:
         if p.writes or any(low < end and start < high for start, end in written):
             out.append((p, v))
     return out
+
+
+def _param_regions(
+    params: list[Param], arrays: list[tuple[Param, Any]], regions: list[tuple[int, int, int, int]]
+) -> list[int]:
+    """Each parameter's index among ``regions`` (-1: none, as for a scalar or an array nobody writes)."""
+    first = {id(p): _span(v)[0] for p, v in arrays}
+    return [
+        next((k for k, (lo, hi, _, _) in enumerate(regions) if lo <= first[id(p)] < hi), -1) if id(p) in first else -1
+        for p in params
+    ]
 
 
 def _array_regions(arrays: list[tuple[Param, Any]]) -> list[tuple[int, int, int, int]]:

@@ -220,6 +220,48 @@ def view_no_sync(x: Array[f32], out: Array[f32]):
     v = right[t % (BLOCK - 1)]  # READ-VIEW
     gpu.syncthreads()
     out[gpu.global_tid_x()] = v
+
+
+# 13. each thread its own element, unless the launch gives two threads one index
+@kernel
+def bump(y: Array[f32]):
+    i = gpu.global_tid_x()
+    y[i] = y[i] + f32(1)  # BUMP
+
+
+@kernel
+def bump_tiles(y: Array[f32]):
+    i = gpu.block_idx_x() * 16 + gpu.thread_idx_x()
+    y[i] += f32(1)  # BUMP-TILE
+
+
+@kernel
+def own_copy(src: Array[f32], dst: Array[f32]):
+    i = gpu.global_tid_x()
+    dst[i] = src[i]  # OWN-COPY
+
+
+def store(out, r, c, v):
+    out[r, c] = v
+
+
+@kernel
+def own_2d(src: Array[f32, 2], out: Array[f32, 2]):
+    r, c = gpu.grid(2)
+    if r < out.shape[0] and c < out.shape[1]:
+        store(out, r, c, src[r, c] * f32(2))
+
+
+@kernel
+def own_then_other(x: Array[f32], out: Array[f32]):
+    i = gpu.global_tid_x()
+    out[i] = x[i]
+    store2(out, i + 1)
+
+
+def store2(out, j):
+    if j < len(out):
+        out[j] = f32(0)
 """
 )
 
@@ -335,6 +377,68 @@ def test_each_fix_is_clean_and_computes_what_the_plain_runs_do(kern: ModuleType,
             np.testing.assert_array_equal(a, b)
 
 
+def test_own_elements_are_found_where_the_index_tells_threads_apart(kern: ModuleType) -> None:
+    """The array parameters whose every access has one index, a function of the thread on its own
+    (hatch_hybrid.lower.sanitize_owned): the runtime leaves them without shadow cells where the launch
+    tells those indices apart."""
+    owned = {name: getattr(kern, name).native_code().sanitize["owned"] for name in [
+        "bump", "bump_tiles", "own_copy", "own_2d", "own_then_other", "smooth_in_place", "pairs_two_writers",
+        "row_view_race", "reduce_fixed",
+    ]}  # fmt: skip
+    assert owned == {
+        "bump": [[0, [["x", "global"]]]],
+        "bump_tiles": [[0, [["x", 16]]]],
+        "own_copy": [[0, [["x", "global"]]], [1, [["x", "global"]]]],
+        "own_2d": [[0, [["x", "global"], ["y", "global"]]], [1, [["x", "global"], ["y", "global"]]]],
+        "own_then_other": [[0, [["x", "global"]]]],  # out: also i + 1, another thread's
+        "smooth_in_place": [],
+        "pairs_two_writers": [[0, [["x", "global"]]]],  # out[i // 2] is shared by two threads
+        "row_view_race": [],  # a view
+        # out[block_idx_x()]: its own only where a block has one thread (the runtime decides per launch)
+        "reduce_fixed": [[0, [["x", "global"]]], [1, [["x", "block"]]]],
+    }
+
+
+def _strided(n: int, stride: int) -> np.ndarray:
+    """A writable f32 array of ``n`` elements ``stride`` bytes apart (0: all one element)."""
+    base = np.zeros(max(1, n * stride // 4 + 1), np.float32)
+    return np.lib.stride_tricks.as_strided(base, shape=(n,), strides=(stride,))
+
+
+def test_own_elements_still_race_where_the_launch_or_the_arguments_let_threads_meet(kern: ModuleType) -> None:
+    """An index that tells threads apart in one launch need not in another: each of these races is found,
+    and the launches where the elements are the threads' own run clean and compute what the plain run does."""
+    y = np.arange(128, dtype=np.float32)
+    races = [
+        (kern.bump, (32, 2), 2, (y.copy(),), "BUMP"),  # two rows of threads, one global_tid_x()
+        (kern.bump_tiles, 32, 4, (y.copy(),), "BUMP-TILE"),  # 32 threads a block for tiles of 16
+        (kern.bump, 64, 2, (_strided(128, 0),), "BUMP"),  # every index is the same element
+        (kern.own_copy, 32, 2, (y[:-1], y[1:]), "OWN-COPY"),  # dst[i] is src[i + 1]
+    ]
+    for k, threads, blocks, args, tag in races:
+        k.launch(threads, blocks, *(a.copy() if a.base is None else a for a in args), device="cpu")
+        with pytest.raises(SanitizerError) as info:
+            k.launch(threads, blocks, *args, device="cpu", sanitize=True)
+        assert info.value.check == "racecheck" and _line(tag) in str(info.value), str(info.value)
+    clean = [
+        (kern.bump, 64, 2, (y,)),
+        (kern.bump_tiles, 16, 8, (y,)),
+        (kern.bump, 64, 2, (_strided(128, 8),)),
+        (kern.own_copy, 32, 2, (y[::2].copy(), y[1::2].copy())),
+        (kern.own_2d, (8, 4), (2, 4), (np.ones((16, 16), np.float32), np.zeros((16, 16), np.float32))),
+    ]
+    for k, threads, blocks, args in clean:
+        results = []
+        for how in ({"device": "cpu", "sanitize": True}, {"device": "cpu"}):
+            copies = [a.copy() for a in args]
+            k.launch(threads, blocks, *copies, **how)
+            results.append(copies)
+        for a, b in zip(*results):
+            np.testing.assert_array_equal(a, b)
+    with pytest.raises(SanitizerError, match="racecheck"):  # out[i + 1] in a helper: another thread's out[i]
+        kern.own_then_other.launch(64, 2, y.copy(), np.zeros(128, np.float32), device="cpu", sanitize=True)
+
+
 def test_smoothing_out_of_place_is_clean(kern: ModuleType) -> None:
     x = np.linspace(0, 1, N, dtype=np.float32)
     out = np.zeros_like(x)
@@ -394,6 +498,15 @@ def test_a_package_built_without_it_says_so(tmp_path: Path, monkeypatch: pytest.
             module.one.launch(4, 1, x, device="cpu")
         assert any("runs unsanitized" in str(w.message) for w in caught)
         np.testing.assert_array_equal(x, 1)
+
+
+def test_a_package_whose_sanitizer_state_differs_says_so(kern: ModuleType, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Sanitized code built by another hatch-hybrid, whose state the runtime would lay out wrongly, is not run."""
+    code = kern.bump.native_code()
+    monkeypatch.setitem(code.sanitize, "layout", 1)
+    monkeypatch.setattr(code, "_sanitized", None)
+    with pytest.raises(ValueError, match=r"lays its state out differently \(layout 1, this runtime's \d+\): rebuild"):
+        kern.bump.launch(64, 2, np.zeros(128, np.float32), device="cpu", sanitize=True)
 
 
 def test_the_repositorys_own_kernels_run_clean_under_the_sanitizer() -> None:

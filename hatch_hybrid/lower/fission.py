@@ -137,7 +137,8 @@ class FissionLowerer(WarpCallLowerer):
     def run_pieces(self, pieces: list[Piece]) -> None:
         assert self.fs is not None
         for p in pieces:
-            self.fs.in_quiet = id(p) in self.fs.quiet and isinstance(p, (Region, LaneLoop, Exchange))
+            quiet = id(p) in self.fs.quiet and isinstance(p, (Region, LaneLoop, Exchange))
+            self.fs.quiet_all = self.sanitize_quiet() if quiet else None  # type: ignore[attr-defined]
             if isinstance(p, Region):
                 self.region(p)
             elif isinstance(p, Barrier):  # the regions on either side are loops of their own
@@ -159,7 +160,7 @@ class FissionLowerer(WarpCallLowerer):
                 self.inline_piece(p)
             else:
                 raise AssertionError(p)
-            self.fs.in_quiet = False
+            self.fs.quiet_all = None
 
     # ---------------------------------------------------------------- loops over threads
     def count_loop(self, start: llir.Value, stop: llir.Value, body: Callable[[llir.Value], None], name: str) -> None:

@@ -56,7 +56,8 @@ class FissionState:
         self.types: dict[tuple[str, str], list[llir.Type]] = {}  # (function, local) -> its parts' types
         self.local_arrays = 0  # gpu.local_array storage slots made so far
         self.drift: dict[str, llir.Value] = {}  # a LaneLoop's stepped local -> the block's sum of steps
-        # sanitized: the pieces whose segment writes no shared memory (lower.sanitize_segments), and
-        # whether the code being lowered is one of them (its reads of shared memory only initcheck)
+        # sanitized: the pieces whose segment writes no shared memory (lower.sanitize_segments), and while
+        # one of them is lowered, whether the block had written all its shared memory when it began (an i1;
+        # its reads of shared memory then need no check, else only their granule's mark)
         self.quiet: set[int] = set()
-        self.in_quiet = False
+        self.quiet_all: llir.Value | None = None

@@ -29,8 +29,9 @@ itself in the launch's error slot and the kernel returns as from a failed check;
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
-from hybrid_runtime.abi import SANITIZER_CELL_BYTES, SANITIZER_PARAMS, SANITIZER_REGIONS
+from hybrid_runtime.abi import SANITIZER_CELL_BYTES, SANITIZER_PARAMS, SANITIZER_REGIONS, SANITIZER_WRITTEN
 from llvmlite import ir as llir
 
 from .. import ir
@@ -44,6 +45,7 @@ from .sites import located
 from .values import ArrayValue, Value
 
 ACCESS = "hybrid_san1_access"
+QUIET = "hybrid_san1_quiet"
 # how an element is accessed (the low two bits of the site word)
 READ, WRITE, ATOMIC = 0, 1, 2
 SHARED = -1  # ArrayValue.root of the block's shared memory (a parameter's: its index)
@@ -126,12 +128,18 @@ class SanitizeLowerer(LowererParts):
                     llir.Constant(I64, (site & 0x7FFF) << 48),
                 ),
             )
-            args = [region, ptr, llir.Constant(I64, nbytes), now, me]
-            if root == SHARED:
-                linear = hx.ctx_load(self.ops, self.ctx, "linear")
-                args += [b.sub(me, linear), hx.ctx_load(self.ops, self.ctx, "threads")]
-            quiet = root == SHARED and how == READ and self.fs is not None and self.fs.in_quiet
-            ok = b.call(fast_check(parent.module, how, root == SHARED, quiet), args)
+            if root == SHARED and how == READ and self.fs is not None and self.fs.quiet_all is not None:
+                marked = self.fn.append_basic_block("sanitize.marked")
+                b.cbranch(self.fs.quiet_all, done, marked)
+                b.position_at_end(marked)
+                written = self._invariant(b.gep(state, [llir.Constant(I64, SANITIZER_WRITTEN)], source_etype=I64))
+                ok = b.call(quiet_check(parent.module), [region, ptr, llir.Constant(I64, nbytes), written])
+            else:
+                args = [region, ptr, llir.Constant(I64, nbytes), now, me]
+                if root == SHARED:
+                    linear = hx.ctx_load(self.ops, self.ctx, "linear")
+                    args += [b.sub(me, linear), hx.ctx_load(self.ops, self.ctx, "threads")]
+                ok = b.call(fast_check(parent.module, how, root == SHARED), args)
             b.cbranch(ok, done, slow)
         else:
             b.branch(slow)
@@ -163,11 +171,25 @@ class SanitizeLowerer(LowererParts):
     def grid_thread(self) -> llir.Value:
         """The thread's linear index in the grid: its block's linear index times the block's threads,
         plus its own linear index in the block."""
+        return self.b.add(self._block_start(), hx.ctx_load(self.ops, self.ctx, "linear"))
+
+    def _block_start(self) -> llir.Value:
+        """The linear index in the grid of the block's first thread."""
         b, ops, ctx = self.b, self.ops, self.ctx
         bx, by, bz = (hx.ctx_load(ops, ctx, f"block_idx_{a}") for a in "xyz")
         gx, gy = (hx.ctx_load(ops, ctx, f"grid_dim_{a}") for a in "xy")
         block = b.add(bx, b.mul(gx, b.add(by, b.mul(gy, bz))))
-        return b.add(b.mul(block, hx.ctx_load(ops, ctx, "threads")), hx.ctx_load(ops, ctx, "linear"))
+        return b.mul(block, hx.ctx_load(ops, ctx, "threads"))
+
+    def sanitize_quiet(self) -> llir.Value:
+        """At the start of a piece whose segment writes no shared memory (block level): mark the granules
+        of shared memory the block has written (``hybrid_san1_quiet``); true when it wrote every one, so
+        that the piece's reads of shared memory need no check (false: each tests its granule's mark)."""
+        b = self.b
+        state = hx.ctx_pointer(self.ops, self.ctx, "sanitizer")
+        first = b.add(self._block_start(), llir.Constant(I64, 1))
+        found = b.call(declare(self.parent.module, QUIET, I32, [PTR, I64]), [state, first])
+        return b.icmp_unsigned("!=", found, llir.Constant(I32, 0))
 
     def sanitize_barrier(self) -> None:
         """Before a thread stops at ``syncthreads()`` (or after a block passed a planned barrier): one
@@ -181,7 +203,7 @@ class SanitizeLowerer(LowererParts):
         self.parent.yield_sites.append(self.parent.checks.site(located(self.tf.fn.module, loc, kind=what)))
 
 
-def fast_check(module: llir.Module, how: int, shared: bool, quiet: bool = False) -> llir.Function:
+def fast_check(module: llir.Module, how: int, shared: bool) -> llir.Function:
     """The inline check of a read or a write (``how``) of one cell of a region (of the block's shared
     memory if ``shared``): true when the cell holds no access of another thread that this one may race
     with, or (shared memory) that leaves it unwritten by the block; the cell is then updated as
@@ -189,10 +211,8 @@ def fast_check(module: llir.Module, how: int, shared: bool, quiet: bool = False)
 
     Arguments: the region, the address, its bytes, this access (the i64 a cell holds: the grid thread's
     index plus one, the epoch, the site), the thread's index plus one; for shared memory also the block's
-    first thread's index plus one and the block's threads. An access spanning two cells goes to the call.
-    ``quiet``: a read of shared memory in a segment with no write to it (:mod:`.sanitize_segments`),
-    which checks the cell and leaves it as it is."""
-    kind = "quiet" if quiet else "write" if how == WRITE else "read"
+    first thread's index plus one and the block's threads. An access spanning two cells goes to the call."""
+    kind = "write" if how == WRITE else "read"
     name = f"hybrid_san1_fast_{'shared' if shared else 'global'}_{kind}"
     found = module.globals.get(name)
     if found is not None:
@@ -204,14 +224,8 @@ def fast_check(module: llir.Module, how: int, shared: bool, quiet: bool = False)
     b = llir.IRBuilder(fn.append_basic_block("entry"))
     region, addr, nbytes, now, me = fn.args[:5]
 
-    def word(k: int) -> llir.Value:
-        return b.load(b.gep(region, [llir.Constant(I64, k)], source_etype=I64), typ=I64)
-
-    lo, shift = word(_LO), word(_SHIFT)
-    shadow = b.inttoptr(word(_SHADOW), PTR)
-    offset = b.sub(b.ptrtoint(addr, I64), lo)
-    g = b.lshr(offset, shift)
-    single = b.icmp_unsigned("==", g, b.lshr(b.add(offset, b.sub(nbytes, llir.Constant(I64, 1))), shift))
+    g, single = _granule(b, region, addr, nbytes)
+    shadow = b.inttoptr(_word(b, region, _SHADOW), PTR)
     cell = b.gep(shadow, [b.mul(g, llir.Constant(I64, SANITIZER_CELL_BYTES))], source_etype=llir.IntType(8))
     slots = [b.gep(cell, [llir.Constant(I64, k)], source_etype=I64) for k in range(3)]
     write, read, other = (b.load(s, typ=I64) for s in slots)
@@ -256,9 +270,6 @@ def fast_check(module: llir.Module, how: int, shared: bool, quiet: bool = False)
         b.ret(ok)
         return fn
     ok = b.and_(single, b.and_(counts(write), b.not_(concurrent(write))))
-    if quiet:
-        b.ret(ok)
-        return fn
     # the reads kept: a read a barrier separates from this one (or none) gives way to this one alone
     reset = b.or_(b.not_(counts(read)), b.and_(b.not_(mine(read)), b.not_(same_epoch(read))))
     b.store(b.select(b.and_(ok, b.or_(reset, mine(read))), now, read), slots[1])
@@ -266,3 +277,37 @@ def fast_check(module: llir.Module, how: int, shared: bool, quiet: bool = False)
     b.store(b.select(ok, kept, other), slots[2])
     b.ret(ok)
     return fn
+
+
+def quiet_check(module: llir.Module) -> llir.Function:
+    """The inline check of a read of shared memory in a segment with no write to it
+    (:mod:`.sanitize_segments`) where the block has not written all of it: true when the granule read is
+    marked written (``hybrid_san1_quiet``). Arguments: the region, the address, its bytes, the map."""
+    found = module.globals.get("hybrid_san1_fast_quiet")
+    if found is not None:
+        return found
+    fn = llir.Function(module, llir.FunctionType(I1, [PTR, PTR, I64, PTR]), "hybrid_san1_fast_quiet")
+    fn.linkage = "internal"
+    fn.attributes.add("alwaysinline")
+    b = llir.IRBuilder(fn.append_basic_block("entry"))
+    region, addr, nbytes, written = fn.args
+    g, single = _granule(b, region, addr, nbytes)
+    mark = b.load(b.gep(written, [g], source_etype=llir.IntType(8)), typ=llir.IntType(8))
+    b.ret(b.and_(single, b.icmp_unsigned("==", mark, llir.Constant(llir.IntType(8), 1))))
+    return fn
+
+
+def _word(b: llir.IRBuilder, region: llir.Value, k: int) -> llir.Value:
+    """Word ``k`` of a region, which holds for the whole launch (LLVM may hoist it)."""
+    load = b.load(b.gep(region, [llir.Constant(I64, k)], source_etype=I64), typ=I64)
+    load.set_metadata("invariant.load", b.module.add_metadata([]))
+    return load
+
+
+def _granule(b: llir.IRBuilder, region: llir.Value, addr: llir.Value, nbytes: llir.Value) -> tuple[Any, Any]:
+    """The granule of ``region`` that an access of ``nbytes`` at ``addr`` starts in, and whether it ends
+    there too."""
+    shift = _word(b, region, _SHIFT)
+    offset = b.sub(b.ptrtoint(addr, I64), _word(b, region, _LO))
+    g = b.lshr(offset, shift)
+    return g, b.icmp_unsigned("==", g, b.lshr(b.add(offset, b.sub(nbytes, llir.Constant(I64, 1))), shift))

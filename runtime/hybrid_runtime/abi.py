@@ -40,15 +40,21 @@ LAUNCH_WORDS = 14
 #: The CPU sanitizer's state (``hatch_hybrid/targets/host/sanitize.c``), one per participant of a sanitized
 #: launch, by i64 word: the report and a pending initcheck (``SANITIZER_REPORT`` words each), then the
 #: error slot's address, the site a finding records there, the threads per block, the table of each kernel
-#: parameter's region (an address per parameter, 0: not an array, or one that nobody writes), the number
-#: of regions, then the regions (``SANITIZER_REGION_WORDS`` each: lo, hi, shadow, shift, what), the
-#: block's shared memory first where the kernel has any. Sanitized code reads the table and the regions
-#: to check most accesses without a call (``hatch_hybrid/lower/sanitize.py``).
+#: parameter's region (an address per parameter, 0: not an array, or one that nobody writes), the map of
+#: the block's shared memory (a byte per granule: 1 written by the block, as last found by
+#: ``hybrid_san1_quiet``; 0 not; 2 in no shared array), the number of regions, then the regions
+#: (``SANITIZER_REGION_WORDS`` each: lo, hi, shadow, shift, what), the block's shared memory first where
+#: the kernel has any. Sanitized code reads the table, the map and the regions to check most accesses
+#: without a call (``hatch_hybrid/lower/sanitize.py``).
 SANITIZER_REPORT = 9
 SANITIZER_PARAMS = 2 * SANITIZER_REPORT + 3
-SANITIZER_REGIONS = SANITIZER_PARAMS + 2
+SANITIZER_WRITTEN = SANITIZER_PARAMS + 1
+SANITIZER_REGIONS = SANITIZER_PARAMS + 3
 SANITIZER_REGION_WORDS = 5
 #: A shadow cell (one per granule of a region): three accesses (the last write, two reads), each an i64 of
 #: the grid thread's index plus one (low 32 bits; 0: none), its epoch (16 bits) and its site (15 bits;
 #: bit 63: an atomic).
 SANITIZER_CELL_BYTES = 24
+#: The version of this layout, which a package's manifest records beside its sanitized entries: a runtime
+#: runs those only when it lays the state out the same way.
+SANITIZER_LAYOUT = 2

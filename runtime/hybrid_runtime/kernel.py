@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from . import cpu, factories, native, native_plan, sanitizer, slowpath, variants
+from .abi import SANITIZER_LAYOUT
 from .checks import CHECKED, ERROR_SLOT, ErrorSlot, cpu_failure
 from .config import LaunchConfig
 from .device import CudaDevice
@@ -291,11 +292,16 @@ class Kernel:
             return None
         found = code.sanitized() if code is not None else None
         if found is None:
-            why = (
-                "its package was built without it (cpu-sanitize = false)"
-                if code is not None
-                else "the kernel has no native code on this machine"
-            )
+            if code is None:
+                why = "the kernel has no native code on this machine"
+            elif code.sanitize:
+                why = (
+                    f"its package was built by a hatch-hybrid whose sanitizer lays its state out differently "
+                    f"(layout {code.sanitize.get('layout', 1)}, this runtime's {SANITIZER_LAYOUT}): rebuild the "
+                    "package with the hatch-hybrid of this runtime's version"
+                )
+            else:
+                why = "its package was built without it (cpu-sanitize = false)"
             if asked:
                 raise ValueError(
                     f"kernel {self.qualname}: sanitize=True needs the kernel's sanitized native code; {why}"

@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from . import native_pool, slowpath
+from .abi import SANITIZER_LAYOUT
 from .config import LaunchConfig
 from .manifest import Manifest, ManifestError
 from .native_plan import CpuLaunch, data_address, fast_launcher
@@ -203,7 +204,7 @@ class NativeKernel:
     def sanitized(self) -> SanitizedCode | None:
         """The kernel's sanitized entry (None: the package was built without it)."""
         found = self._sanitized
-        if found is None and self.sanitize:
+        if found is None and self.sanitize and self.sanitize.get("layout") == SANITIZER_LAYOUT:
             kernel = NativeKernel.load(self.qualname, self.lib, {"cpu": self.sanitize}, self.params, [])
             found = self._sanitized = SanitizedCode(kernel, self.sanitize)
         return found

@@ -38,8 +38,9 @@ from .targets import ENV_GET
 _OFF = ("", "0", "false", "no", "off")
 
 # the sanitizer's state (sanitize.c, laid out in .abi): the report, a pending initcheck, the error slot's
-# address, the site it records there, threads per block, the parameters' regions, the number of regions,
-# then per region: lo, hi, shadow, shift, what; then the table of the parameters' regions
+# address, the site it records there, threads per block, the parameters' regions, the map of the block's
+# shared memory, the number of regions, then per region: lo, hi, shadow, shift, what; then the table of the
+# parameters' regions
 REPORT = ("found", "site", "tid", "how", "other_site", "other_tid", "other_how", "what", "offset")
 assert len(REPORT) == SANITIZER_REPORT
 HEADER_WORDS = SANITIZER_REGIONS
@@ -77,6 +78,9 @@ class SanitizedCode:
         self.yields = [int(k) for k in entry.get("yields", [])]  # site ids of the places threads stop
         self.shared = list(entry.get("shared", []))  # the block's shared arrays: offset, bytes, dtype, shape, site
         self.granule = int(entry.get("shared_granule", 1))
+        # array parameters each of whose elements one thread alone accesses, where the launch tells the
+        # threads' indices apart (hatch_hybrid/lower/sanitize_owned.py): position -> the index's coordinates
+        self.owned = {int(k): [(str(a), how) for a, how in coords] for k, coords in entry.get("owned", [])}
 
     def run(self, config: LaunchConfig, params: list[Param], values: list[Any], flat: list[Any], threads: int) -> None:
         """One sanitized launch on checked arguments (``flat``: flattened as the kernel ABI lists them),
@@ -84,7 +88,13 @@ class SanitizedCode:
         total = config.threads_per_block * math.prod(config.grid)
         if total > MAX_THREADS:
             raise ValueError(f"kernel {self.kernel.qualname}: a sanitized launch runs at most {MAX_THREADS} threads")
-        arrays = _tracked([(p, v) for p, v in zip(params, values) if p.kind == "array"])
+        given = [(k, p, v) for k, (p, v) in enumerate(zip(params, values)) if p.kind == "array"]
+        own = {
+            k
+            for k, _, v in given
+            if k in self.owned and _owned(self.owned[k], config, v, [w for j, _, w in given if j != k])
+        }
+        arrays = _tracked([(p, v) for k, p, v in given if k not in own])
         regions = _array_regions(arrays)
         at = _param_regions(params, arrays, regions)
         words = HEADER_WORDS + REGION_WORDS * (1 + len(regions)) + len(params)
@@ -122,12 +132,16 @@ class SanitizedCode:
         keep: list[Any] = list(shadows)
         shared_bytes = plan.dynamic_at + config.shared_bytes - OWN_WORDS
         shift = int(self.granule).bit_length() - 1
+        marks = self._marks(plan, shared_bytes, shift)
         for k in range(plan.participants):
             base = plan.memory.ctypes.data + k * plan.stride
             own = []
+            written = 0
             if shared_bytes > 0:
                 shadow = np.zeros(-(-shared_bytes >> shift) * CELL_BYTES, np.uint8)
-                keep.append(shadow)
+                mine = marks.copy()
+                keep += [shadow, mine]
+                written = mine.ctypes.data
                 own.append((base + OWN_WORDS, base + OWN_WORDS + shared_bytes, shadow.ctypes.data, shift, -1))
             nregions = len(own) + len(arrays)
             words = self._words(plan, k, HEADER_WORDS + REGION_WORDS * nregions + len(at))
@@ -141,6 +155,7 @@ class SanitizedCode:
                 len(self.kernel.sites) + 1,
                 config.threads_per_block,
                 table,
+                written,
                 nregions,
             )
             words[HEADER_WORDS : HEADER_WORDS + REGION_WORDS * nregions] = np.array(
@@ -148,6 +163,15 @@ class SanitizedCode:
             )
             words[HEADER_WORDS + REGION_WORDS * nregions :] = [region_at[j] if j >= 0 else 0 for j in at]
         return keep
+
+    def _marks(self, plan: CpuLaunch, shared_bytes: int, shift: int) -> np.ndarray:
+        """The block's map of its shared memory before any mark (sanitize.c's ``hybrid_san1_quiet``): 2 for a
+        granule in no shared array (alignment between them), 0 for the others."""
+        marks = np.full(max(0, -(-shared_bytes >> shift)), 2, np.uint8)
+        dynamic = plan.dynamic_at - OWN_WORDS
+        for lo, hi in [(s["offset"], s["offset"] + s["bytes"]) for s in self.shared] + [(dynamic, shared_bytes)]:
+            marks[lo >> shift : -(-hi >> shift)] = 0
+        return marks
 
     def _first_report(self, plan: CpuLaunch) -> list[int]:
         """The report of the participant whose finding is in the earliest grid thread (the launch stops at
@@ -247,6 +271,29 @@ def _tracked(arrays: list[tuple[Param, Any]]) -> list[tuple[Param, Any]]:
         if p.writes or any(low < end and start < high for start, end in written):
             out.append((p, v))
     return out
+
+
+def _owned(coords: list[tuple[str, Any]], config: LaunchConfig, v: Any, others: list[Any]) -> bool:
+    """Does no other thread of this launch access the elements of array ``v`` that a thread accesses, every
+    access's index being ``coords``? Yes when the coordinates tell all the launch's threads apart, ``v``'s
+    elements lie apart from each other and ``v`` overlaps no other array argument."""
+    for axis, blocks, threads in zip("xyz", config.grid, config.block):
+        tells_block = tells_thread = False
+        for a, how in coords:
+            if a == axis:
+                both = how == "global" or (isinstance(how, int) and threads <= how)
+                tells_block = tells_block or both or how == "block"
+                tells_thread = tells_thread or both or how == "thread"
+        if (blocks > 1 and not tells_block) or (threads > 1 and not tells_thread):
+            return False
+    arr = v if isinstance(v, np.ndarray) else np.asarray(v)
+    reach = arr.itemsize
+    for stride, n in sorted((abs(s), n) for s, n in zip(arr.strides, arr.shape) if n > 1):
+        if stride < reach:
+            return False  # two indices, one element (a broadcast, an overlapping stride)
+        reach += stride * (n - 1)
+    lo, hi = _span(arr)
+    return not any(start < hi and lo < end for start, end in (_span(w) for w in others if np.asarray(w).size))
 
 
 def _param_regions(

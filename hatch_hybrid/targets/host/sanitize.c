@@ -65,6 +65,7 @@ typedef struct {
     int64_t threads;    /* per block */
     region **params;    /* each kernel parameter's region (0: not an array, or one nobody writes), which
                          * sanitized code reads to check an access of a parameter's element inline */
+    uint8_t *written;   /* a byte per granule of the block's shared memory (hybrid_san1_quiet) */
     int64_t nregions;
     region regions[];
 } sanitizer;
@@ -144,6 +145,28 @@ EXPORT int32_t hybrid_san1_access(sanitizer *s, char *addr, int64_t nbytes, int6
         }
     }
     return 0;
+}
+
+/* At the start of a stretch of code between barriers in which no thread of the block writes shared memory
+ * (its first thread's index plus one: `first`): mark each granule of the block's shared memory that a
+ * thread of the block has written in s->written (1; 0: not; granules in no shared array keep the 2 the
+ * runtime put there). Returns 1 when every granule of a shared array is marked. A read of shared memory in
+ * that stretch then passes when its granule is marked (lower/sanitize.py): no write of the stretch can
+ * race with it, nor change the marks. */
+EXPORT int32_t hybrid_san1_quiet(sanitizer *s, int64_t first) {
+    if (!s->nregions || s->regions[0].what >= 0) return 1;
+    region *r = &s->regions[0];
+    uint64_t cells = ((uint64_t)(r->hi - r->lo) + ((uint64_t)1 << r->shift) - 1) >> r->shift;
+    uint64_t threads = (uint64_t)s->threads;
+    uint8_t all = 1;
+    for (uint64_t g = 0; g < cells; g++) {
+        uint8_t mark = s->written[g];
+        if (mark == 2) continue;
+        mark = (uint64_t)r->shadow[g].write.tid - (uint64_t)first < threads;
+        s->written[g] = mark;
+        all &= mark;
+    }
+    return all;
 }
 
 /* After each block: report the block's first read of shared memory that no thread wrote before it. */

@@ -14,10 +14,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from hybrid_runtime.abi import SANITIZER_LAYOUT
+
 from ...lower.function import ModuleLowerer
 from ...lower.host import NativeUnsupported
 from ...lower.host_context import CTX_WORDS, EXCHANGE_BYTES
 from ...lower.printing import DEFAULT_PRINT_BUFFER
+from ...lower.sanitize_owned import owned_params
 from ...typecheck.typed import TypedFunction
 from ..base import Capabilities, KernelJob, Target
 from . import driver as host_driver
@@ -115,6 +118,8 @@ class HostTarget(Target):
                 yields=list(sanitized.yield_sites),
                 shared=[job.site_entry(site) for _, site in sorted(sanitized.shared_arrays.items())],
                 shared_granule=_granule(sanitized.shared_items),
+                layout=SANITIZER_LAYOUT,
+                owned=owned_params(typed),
             )
             _add_entry(sanitized, typed, typed.symbol + SANITIZED_SUFFIX, san.frame_bytes, sanitize=True)
         text = lowerer.text()

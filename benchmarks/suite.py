@@ -431,6 +431,7 @@ def launch_overhead(res: Results, mod) -> None:
         fn = cu.CUfunction(plan.function)
         addr = ctypes.addressof(plan.pointers)
         launcher = kernel[1, 32]
+        raw = mod.get_function(f"empty{nargs}")  # a RawKernel, held as its users hold it
         runs = {
             "bare cuLaunchKernel (pre-packed)": lambda: cu.cuLaunchKernel(fn, 1, 1, 1, 32, 1, 1, 0, 0, addr, 0),
             "hatch-hybrid (DeviceArray)": lambda: launcher(*own),
@@ -440,7 +441,7 @@ def launch_overhead(res: Results, mod) -> None:
             chosen = three if nargs == 3 else sixteen
             runs[f"hatch-hybrid ({library})"] = lambda a=chosen: launcher(*a)
         runs |= {
-            "CuPy RawKernel": lambda: mod.get_function(f"empty{nargs}")((1,), (32,), cupy_args),
+            "CuPy RawKernel": lambda: raw((1,), (32,), cupy_args),
             "numba-cuda (device arrays)": lambda: theirs[nargs][1, 32](*numba_args),
             "numba-cuda (CuPy arrays)": lambda: theirs[nargs][1, 32](*cupy_args),
         }

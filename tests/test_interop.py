@@ -154,6 +154,28 @@ def test_cupy_fast_path_checks_and_reshape(saxpy, monkeypatch):
         saxpy[BLOCKS, 256](2.0, x.astype(cp.float64), y.ravel())
 
 
+def test_cupy_fast_path_tells_a_new_array_at_a_freed_ones_address_apart(saxpy):
+    """The fast path knows a CuPy array by a weak reference to it: a new array whose object reuses a freed
+    one's id (and often its memory) is checked anew, so one of another dtype or shape is refused."""
+    cp = pytest.importorskip("cupy")
+    x = cp.arange(N, dtype=cp.float32)
+    for k in range(12):
+        if k % 3 == 2:
+            y = cp.ones(N, dtype=cp.float64)
+            with pytest.raises(TypeError, match="got an array of float64"):
+                saxpy[BLOCKS, 256](2.0, x, y)
+        elif k % 3 == 1:
+            y = cp.ones((2, N // 2), dtype=cp.float32)
+            with pytest.raises(ValueError, match="got an array with 2 dimensions"):
+                saxpy[BLOCKS, 256](2.0, x, y)
+        else:
+            y = cp.ones(N, dtype=cp.float32)
+            saxpy[BLOCKS, 256](2.0, x, y)
+            saxpy[BLOCKS, 256](2.0, x, y)
+            assert cp.array_equal(y, 4 * x + 1)
+        del y
+
+
 def test_cupy_stream_ordering_and_interface_stream(saxpy):
     cp = pytest.importorskip("cupy")
     hr = pytest.importorskip("hybrid_runtime")

@@ -13,6 +13,7 @@ from __future__ import annotations
 import ctypes
 import sys
 import weakref
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -190,7 +191,7 @@ class Libraries:
     torch_tensor: Any = _Absent
     torch_stream: Any = None  # ordinal -> the current stream's handle
     cupy_ndarray: Any = _Absent
-    cupy_stream: Any = None  # () -> the current stream (its .ptr)
+    cupy_stream: Any = None  # () -> the current stream's handle
     numba_array: Any = _Absent
     jax_array: Any = _Absent
 
@@ -221,7 +222,7 @@ def library_of(obj: Any) -> str | None:
         lib.torch_stream = raw or (lambda ordinal: torch.cuda.current_stream(ordinal).cuda_stream)
         lib.torch_tensor, found = t, "torch"
     elif _is_cupy(obj) and t is sys.modules["cupy"].ndarray:
-        lib.cupy_stream, lib.cupy_ndarray, found = sys.modules["cupy"].cuda.get_current_stream, t, "cupy"
+        lib.cupy_stream, lib.cupy_ndarray, found = _cupy_stream_handle(), t, "cupy"
     elif t.__name__ == "DeviceNDArray" and t.__module__.endswith("cudadrv.devicearray"):
         lib.numba_array, found = t, "numba"
     elif "jax" in sys.modules and isinstance(obj, sys.modules["jax"].Array) and hasattr(obj, "is_deleted"):
@@ -229,6 +230,17 @@ def library_of(obj: Any) -> str | None:
     if found is not None:
         lib.generation += 1
     return found
+
+
+def _cupy_stream_handle() -> Callable[[], int]:
+    """CuPy's current stream's handle: ``cupy_backends``' own accessor where it has one (the handle
+    without the Stream object that ``cupy.cuda.get_current_stream()`` looks up for it)."""
+    backend = sys.modules.get("cupy_backends.cuda.stream")
+    found = getattr(backend, "get_current_stream_ptr", None)
+    if found is not None:
+        return found  # type: ignore[no-any-return]
+    cuda = sys.modules["cupy"].cuda
+    return lambda: cuda.get_current_stream().ptr
 
 
 def current_stream(args: Any, ordinal: int) -> int | None:
@@ -257,7 +269,9 @@ def fast_entry(obj: Any, view: ArrayView, signature: Any, flat: tuple[int, ...],
     """What a launch keeps of another library's array once it has been checked (None: nothing), for
     the next launch to revalidate cheaply: the launch signature, the packed values, the 32-bit flag,
     then per library what changes whenever anything checked or packed does:
-    PyTorch ``(data_ptr(), shape, stride(), dtype)``; CuPy ``(data.ptr, shape, strides, dtype)``;
+    PyTorch ``(data_ptr(), shape, stride(), dtype)``; CuPy a weak reference to the very object and its
+    shape (an ndarray's ``data``, its pointer and its ``dtype`` are read-only; only the ``shape`` setter
+    changes it in place, and with it the strides, which are a function of the shape for one layout);
     numba and JAX arrays never change, so a weak reference to the very object and the stream their
     producer's work must be ordered on (numba: the interface's stream; JAX: the stream DLPack ordered
     it before)."""
@@ -268,15 +282,13 @@ def fast_entry(obj: Any, view: ArrayView, signature: Any, flat: tuple[int, ...],
         if obj.data_ptr() != view.ptr:
             return None
         return (signature, flat, small, obj.data_ptr(), obj.shape, obj.stride(), obj.dtype)
-    if kind == "cupy":
-        if obj.data.ptr != view.ptr:
-            return None
-        return (signature, flat, small, obj.data.ptr, obj.shape, obj.strides, obj.dtype)
-    if kind in ("numba", "jax"):
+    if kind in ("cupy", "numba", "jax"):
         try:
             ref = weakref.ref(obj)
         except TypeError:
             return None
+        if kind == "cupy":
+            return (signature, flat, small, ref, obj.shape) if obj.data.ptr == view.ptr else None
         required = view.stream if kind == "numba" else stream
         if required is not None and required in (0, 1):
             required = 0

@@ -423,8 +423,9 @@ def _array_checks(a: str, i: int) -> list[str]:
     """make's checks of array parameter ``i``: a device array by its interned signature; another
     library's array by the entry the general path left for this very object (``plan.foreign``, by id),
     revalidated with the library's cheapest accessors (anything checked or packed that can change in
-    place: PyTorch's data_ptr()/shape/stride()/dtype, CuPy's data.ptr/shape/strides/dtype; numba and JAX
-    arrays never change, their entry holds a weak reference). Sets ``f{i}`` (the packed values) and
+    place: PyTorch's data_ptr()/shape/stride()/dtype; a CuPy array's entry holds a weak reference to it
+    and its shape, the one thing of it that changes in place; numba and JAX arrays never change, their
+    entry holds a weak reference). Sets ``f{i}`` (the packed values) and
     ``m{i}`` (fits the 32-bit entry point); ``ts``/``cs``: PyTorch's/CuPy's current stream; ``need``:
     the stream a numba or JAX array's producer is ordered on."""
     return [
@@ -444,10 +445,10 @@ def _array_checks(a: str, i: int) -> list[str]:
         "        if ts is None:",
         "            ts = torch_stream(ordinal)",
         "    elif t is CupyT:",
-        f"        if {a}.data.ptr != e[3] or {a}.shape != e[4] or {a}.strides != e[5] or {a}.dtype is not e[6]:",
+        f"        if e[3]() is not {a} or {a}.shape != e[4]:",
         "            return NO",
         "        if cs is None:",
-        "            cs = cupy_stream().ptr",
+        "            cs = cupy_stream()",
         "    elif t is NumbaT or t is JaxT:",
         f"        if e[3]() is not {a} or (t is JaxT and {a}.is_deleted()):",
         "            return NO",

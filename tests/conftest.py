@@ -7,16 +7,18 @@ import contextlib
 import importlib
 import itertools
 import os
+import shutil
 import subprocess
 import sys
 import textwrap
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
 import numpy as np
 import pytest
+from filelock import FileLock
 from hybrid_runtime.native import host_target
 
 from hatch_hybrid.cache import KernelCache
@@ -212,13 +214,35 @@ def run(*cmd: str | Path, **kwargs) -> subprocess.CompletedProcess[str]:
     return proc
 
 
+def built_once(
+    tmp_path_factory: pytest.TempPathFactory, worker_id: str, name: str, build: Callable[[Path], object]
+) -> Path:
+    """A folder that ``build`` fills once per test session: pytest-xdist's workers share it (the first to
+    come builds it while the others wait), for builds that take both cores for a while."""
+    if worker_id == "master":
+        folder = tmp_path_factory.mktemp(name)
+        build(folder)
+        return folder
+    shared = tmp_path_factory.getbasetemp().parent  # this session's, above each worker's own
+    folder = shared / name
+    with FileLock(str(shared / f"{name}.lock")):
+        if not (folder / ".built").exists():
+            shutil.rmtree(folder, ignore_errors=True)
+            folder.mkdir()
+            build(folder)
+            (folder / ".built").write_text("")
+    return folder
+
+
 @pytest.fixture(scope="session")
-def project_wheels(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def project_wheels(tmp_path_factory: pytest.TempPathFactory, worker_id: str) -> Path:
     """A folder holding this checkout's hatch-hybrid and hatch-hybrid-runtime wheels, for build
     frontends to find (``--find-links``) instead of an index."""
-    house = tmp_path_factory.mktemp("project-wheels")
-    run(sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", house, ROOT / "runtime", ROOT)
-    return house
+
+    def build(house: Path) -> None:
+        run(sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", house, ROOT / "runtime", ROOT)
+
+    return built_once(tmp_path_factory, worker_id, "project-wheels", build)
 
 
 def has_wgpu() -> bool:

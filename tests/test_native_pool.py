@@ -20,7 +20,7 @@ from conftest import HOST_TARGETS, KERNEL_PRELUDE, built_package
 from hybrid_runtime import cpu, native_plan, native_pool
 from test_f16 import _macho_undefined
 
-from hatch_hybrid.lower.sanitize import ACCESS
+from hatch_hybrid.lower.sanitize import ACCESS, QUIET
 from hatch_hybrid.targets.host import pool
 from hatch_hybrid.targets.host.cpus import DEFAULT_TARGETS, TARGETS
 from hatch_hybrid.targets.host.driver import LAUNCH, SANITIZER_BLOCK, SANITIZER_SYNC
@@ -103,6 +103,7 @@ def test_the_runtime_knows_the_launch_words_and_the_pool_of_the_compiler() -> No
         ACCESS,
         SANITIZER_SYNC,
         SANITIZER_BLOCK,
+        QUIET,
     )
 
 

@@ -12,14 +12,20 @@ import venv
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, assemble, run
+from conftest import ROOT, assemble, built_once, run
 
 pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")
-def wheelhouse(tmp_path_factory, project_wheels) -> Path:
-    house = tmp_path_factory.mktemp("wheelhouse")
+def wheelhouse(tmp_path_factory, project_wheels, worker_id) -> Path:
+    """The example projects' wheels, built once per test session (a minute of both cores)."""
+    return built_once(
+        tmp_path_factory, worker_id, "e2e-wheelhouse", lambda house: _build_wheelhouse(house, project_wheels)
+    )
+
+
+def _build_wheelhouse(house: Path, project_wheels: Path) -> Path:
     pip = [sys.executable, "-m", "pip"]
     env = {**os.environ, "HYBRID_CACHE_DIR": str(house / "cache")}
     for wheel in project_wheels.glob("*.whl"):

@@ -69,7 +69,7 @@ def device_reduce_warp_atomic_kernel(in_: Array[i32], out: Array[i32], N: i32):
 
 
 # ---- REFERENCE ---------------------------------------------------------------
-N = 100_000
+N = 20_000
 
 
 def make_args(rng):

@@ -11,6 +11,7 @@ import shutil
 import subprocess
 import sys
 import textwrap
+import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -214,16 +215,25 @@ def run(*cmd: str | Path, **kwargs) -> subprocess.CompletedProcess[str]:
     return proc
 
 
+_early: dict[str, threading.Thread] = {}  # builds started when collection ended, by folder name
+
+
 def built_once(
     tmp_path_factory: pytest.TempPathFactory, worker_id: str, name: str, build: Callable[[Path], object]
 ) -> Path:
     """A folder that ``build`` fills once per test session: pytest-xdist's workers share it (the first to
     come builds it while the others wait), for builds that take both cores for a while."""
-    if worker_id == "master":
-        folder = tmp_path_factory.mktemp(name)
-        build(folder)
-        return folder
-    shared = tmp_path_factory.getbasetemp().parent  # this session's, above each worker's own
+    started = _early.pop(name, None)
+    if started is not None:
+        started.join()  # (had it failed, the folder is not marked built: the build runs again, here)
+    return _built(tmp_path_factory, worker_id, name, build)
+
+
+def _built(
+    tmp_path_factory: pytest.TempPathFactory, worker_id: str, name: str, build: Callable[[Path], object]
+) -> Path:
+    base = tmp_path_factory.getbasetemp()
+    shared = base if worker_id == "master" else base.parent  # this session's, above each worker's own
     folder = shared / name
     with FileLock(str(shared / f"{name}.lock")):
         if not (folder / ".built").exists():
@@ -234,15 +244,32 @@ def built_once(
     return folder
 
 
+def start_early(
+    tmp_path_factory: pytest.TempPathFactory, worker_id: str, name: str, build: Callable[[Path], object]
+) -> None:
+    """Begin :func:`built_once` in a thread of this process, so that its subprocesses run beside the first
+    tests instead of holding up the test that needs the folder (whose fixture then waits for it)."""
+
+    def run() -> None:
+        try:
+            _built(tmp_path_factory, worker_id, name, build)
+        except Exception:  # noqa: BLE001 - the fixture builds it again and reports what fails
+            pass
+
+    thread = threading.Thread(target=run, name=f"build {name}", daemon=True)
+    _early[name] = thread
+    thread.start()
+
+
+def build_project_wheels(house: Path) -> None:
+    run(sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", house, ROOT / "runtime", ROOT)
+
+
 @pytest.fixture(scope="session")
 def project_wheels(tmp_path_factory: pytest.TempPathFactory, worker_id: str) -> Path:
     """A folder holding this checkout's hatch-hybrid and hatch-hybrid-runtime wheels, for build
     frontends to find (``--find-links``) instead of an index."""
-
-    def build(house: Path) -> None:
-        run(sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", house, ROOT / "runtime", ROOT)
-
-    return built_once(tmp_path_factory, worker_id, "project-wheels", build)
+    return built_once(tmp_path_factory, worker_id, "project-wheels", build_project_wheels)
 
 
 def has_wgpu() -> bool:
@@ -256,6 +283,24 @@ def has_gpu() -> bool:
     from hybrid_runtime import cuda_available
 
     return cuda_available()
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """The end-to-end tests' wheelhouse takes a minute of pip builds: the first worker (or the only process)
+    starts it now, in the background, when those tests are among the collected ones."""
+    worker_id = os.environ.get("PYTEST_XDIST_WORKER", "master")
+    if worker_id not in ("master", "gw0") or not any(
+        i.nodeid.startswith("tests/test_wheel_e2e.py") for i in session.items
+    ):
+        return
+    from test_wheel_e2e import build_wheelhouse
+
+    factory = session.config._tmp_path_factory  # type: ignore[attr-defined]
+
+    def wheelhouse(house: Path) -> None:
+        build_wheelhouse(house, built_once(factory, worker_id, "project-wheels", build_project_wheels))
+
+    start_early(factory, worker_id, "e2e-wheelhouse", wheelhouse)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

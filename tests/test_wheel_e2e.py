@@ -21,11 +21,11 @@ pytestmark = pytest.mark.slow
 def wheelhouse(tmp_path_factory, project_wheels, worker_id) -> Path:
     """The example projects' wheels, built once per test session (a minute of both cores)."""
     return built_once(
-        tmp_path_factory, worker_id, "e2e-wheelhouse", lambda house: _build_wheelhouse(house, project_wheels)
+        tmp_path_factory, worker_id, "e2e-wheelhouse", lambda house: build_wheelhouse(house, project_wheels)
     )
 
 
-def _build_wheelhouse(house: Path, project_wheels: Path) -> Path:
+def build_wheelhouse(house: Path, project_wheels: Path) -> Path:
     pip = [sys.executable, "-m", "pip"]
     env = {**os.environ, "HYBRID_CACHE_DIR": str(house / "cache")}
     for wheel in project_wheels.glob("*.whl"):

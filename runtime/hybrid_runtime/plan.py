@@ -16,6 +16,7 @@ import ctypes
 import operator
 import struct
 import threading
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -266,6 +267,7 @@ def _generate_fast_path(plan: LaunchPlan) -> tuple[Callable[..., bool], Callable
         "launch": launch_function(),
         "libs": LIBRARIES,
         "foreign_get": plan.foreign.get,
+        "wref": weakref.ref,
         "ordinal": plan.device.ordinal,
     }
     unpack = [f"if len(args) != {len(plan.params)}:", "    return NO"]
@@ -362,6 +364,7 @@ def _generate_fast_path(plan: LaunchPlan) -> tuple[Callable[..., bool], Callable
         "else:",
         "    st = stream",
         "if (ts is not None and ts != st) or (cs is not None and cs != st) or (need is not None and need != st):",
+        *([f"    {' = '.join(f'w{names.index(a)}' for a in arrays)} = None"] if arrays else []),  # look them up again
         "    return NO",
         "if st != cur:",
         "    cur = st",
@@ -386,7 +389,8 @@ def _generate_fast_path(plan: LaunchPlan) -> tuple[Callable[..., bool], Callable
         make_args = "chosen"
     else:
         make_pack = ["try:", f"    {make_pack_all}", "except (struct_error, OverflowError):", "    return NO"]
-    state = [*last, "cur", "own_args", "own_small"] if arrays else last
+    seen = [f"{x}{names.index(a)}" for a in arrays for x in "we"]  # _array_checks' last object per position
+    state = [*last, *seen, "cur", "own_args", "own_small"] if arrays else last
     make = [
         "def make(config, stream, env_value, slow, follow):",
         "    own_buf, own_ptrs = plan._new_buffer()",
@@ -396,7 +400,7 @@ def _generate_fast_path(plan: LaunchPlan) -> tuple[Callable[..., bool], Callable
         "    cur = stream",
         "    TorchT, CupyT, NumbaT, JaxT = libs.torch_tensor, libs.cupy_ndarray, libs.numba_array, libs.jax_array",
         "    torch_stream, cupy_stream = libs.torch_stream, libs.cupy_stream",
-        *[f"    {k} = None" for k in last],
+        *[f"    {k} = None" for k in [*last, *seen]],
         "    def launch_one(args):",
         *([f"        nonlocal {', '.join(state)}"] if state else []),
         "        if env_get(ENV_KEY) is not env_value:",
@@ -425,9 +429,12 @@ def _array_checks(a: str, i: int) -> list[str]:
     revalidated with the library's cheapest accessors (anything checked or packed that can change in
     place: PyTorch's data_ptr()/shape/stride()/dtype; a CuPy array's entry holds a weak reference to it
     and its shape, the one thing of it that changes in place; numba and JAX arrays never change, their
-    entry holds a weak reference). Sets ``f{i}`` (the packed values) and
-    ``m{i}`` (fits the 32-bit entry point); ``ts``/``cs``: PyTorch's/CuPy's current stream; ``need``:
-    the stream a numba or JAX array's producer is ordered on."""
+    entry holds a weak reference). The launcher remembers the last such object at each position (``w{i}``,
+    a weak reference, and ``e{i}``, its entry): the same object again skips the lookup by id. Sets ``f{i}``
+    (the packed values) and ``m{i}`` (fits the 32-bit entry point); ``ts``/``cs``: PyTorch's/CuPy's current
+    stream; ``need``: the stream a numba or JAX array's producer is ordered on."""
+    again = "hit"  # the object of the last launch at this position, which the lookup proved before
+    fail = [f"            w{i} = None", "            return NO"]
     return [
         f"t = type({a})",
         "if t is DeviceArray:",
@@ -436,28 +443,36 @@ def _array_checks(a: str, i: int) -> list[str]:
         f"    f{i} = {a}._flat",
         f"    m{i} = {a}._small",
         "else:",
-        f"    e = foreign_get(id({a}))",
-        f"    if e is None or e[0] is not sig{i}:",
-        "        return NO",
+        f"    if w{i} is not None and w{i}() is {a}:",
+        f"        e = e{i}",
+        "        hit = True",
+        "    else:",
+        f"        e = foreign_get(id({a}))",
+        "        hit = False",
+        f"        if e is None or e[0] is not sig{i}:",
+        "            return NO",
         "    if t is TorchT:",
         f"        if {a}.data_ptr() != e[3] or {a}.shape != e[4] or {a}.stride() != e[5] or {a}.dtype is not e[6]:",
-        "            return NO",
+        *fail,
         "        if ts is None:",
         "            ts = torch_stream(ordinal)",
         "    elif t is CupyT:",
-        f"        if e[3]() is not {a} or {a}.shape != e[4]:",
-        "            return NO",
+        f"        if {a}.shape != e[4] or not ({again} or e[3]() is {a}):",
+        *fail,
         "        if cs is None:",
         "            cs = cupy_stream()",
         "    elif t is NumbaT or t is JaxT:",
-        f"        if e[3]() is not {a} or (t is JaxT and {a}.is_deleted()):",
-        "            return NO",
+        f"        if not ({again} or e[3]() is {a}) or (t is JaxT and {a}.is_deleted()):",
+        *fail,
         "        if e[4] is not None:",
         "            if need is not None and need != e[4]:",
         "                return NO",
         "            need = e[4]",
         "    else:",
         "        return NO",
+        f"    if not {again}:",
+        f"        w{i} = wref({a})",
+        f"        e{i} = e",
         f"    f{i} = e[1]",
         f"    m{i} = e[2]",
     ]

@@ -364,7 +364,7 @@ def _generate_fast_path(plan: LaunchPlan) -> tuple[Callable[..., bool], Callable
         "else:",
         "    st = stream",
         "if (ts is not None and ts != st) or (cs is not None and cs != st) or (need is not None and need != st):",
-        *([f"    {' = '.join(f'w{names.index(a)}' for a in arrays)} = None"] if arrays else []),  # look them up again
+        *([f"    {' = '.join(f'ow{names.index(a)}' for a in arrays)} = None"] if arrays else []),  # look them up again
         "    return NO",
         "if st != cur:",
         "    cur = st",
@@ -389,7 +389,7 @@ def _generate_fast_path(plan: LaunchPlan) -> tuple[Callable[..., bool], Callable
         make_args = "chosen"
     else:
         make_pack = ["try:", f"    {make_pack_all}", "except (struct_error, OverflowError):", "    return NO"]
-    seen = [f"{x}{names.index(a)}" for a in arrays for x in "we"]  # _array_checks' last object per position
+    seen = [f"{x}{names.index(a)}" for a in arrays for x in ("ow", "oe", "ot")]  # _array_checks' last objects
     state = [*last, *seen, "cur", "own_args", "own_small"] if arrays else last
     make = [
         "def make(config, stream, env_value, slow, follow):",
@@ -429,50 +429,65 @@ def _array_checks(a: str, i: int) -> list[str]:
     revalidated with the library's cheapest accessors (anything checked or packed that can change in
     place: PyTorch's data_ptr()/shape/stride()/dtype; a CuPy array's entry holds a weak reference to it
     and its shape, the one thing of it that changes in place; numba and JAX arrays never change, their
-    entry holds a weak reference). The launcher remembers the last such object at each position (``w{i}``,
-    a weak reference, and ``e{i}``, its entry): the same object again skips the lookup by id. Sets ``f{i}``
-    (the packed values) and ``m{i}`` (fits the 32-bit entry point); ``ts``/``cs``: PyTorch's/CuPy's current
-    stream; ``need``: the stream a numba or JAX array's producer is ordered on."""
-    again = "hit"  # the object of the last launch at this position, which the lookup proved before
-    fail = [f"            w{i} = None", "            return NO"]
-    return [
-        f"t = type({a})",
-        "if t is DeviceArray:",
-        f"    if {a}._signature is not sig{i}:",
-        "        return NO",
-        f"    f{i} = {a}._flat",
-        f"    m{i} = {a}._small",
-        "else:",
-        f"    if w{i} is not None and w{i}() is {a}:",
-        f"        e = e{i}",
-        "        hit = True",
+    entry holds a weak reference). The launcher remembers the last such object at each position (``ow{i}``,
+    a weak reference, ``oe{i}``, its entry, and ``ot{i}``, its type): the same object again skips its type's
+    tests, the lookup by id and the identity check. Sets ``f{i}`` (the packed values) and ``m{i}`` (fits
+    the 32-bit entry point); ``ts``/``cs``: PyTorch's/CuPy's current stream; ``need``: the stream a numba
+    or JAX array's producer is ordered on."""
+    lookup = [
+        f"    t = type({a})",
+        "    if t is DeviceArray:",
+        f"        if {a}._signature is not sig{i}:",
+        "            return NO",
+        f"        f{i} = {a}._flat",
+        f"        m{i} = {a}._small",
         "    else:",
         f"        e = foreign_get(id({a}))",
-        "        hit = False",
         f"        if e is None or e[0] is not sig{i}:",
         "            return NO",
-        "    if t is TorchT:",
-        f"        if {a}.data_ptr() != e[3] or {a}.shape != e[4] or {a}.stride() != e[5] or {a}.dtype is not e[6]:",
-        *fail,
-        "        if ts is None:",
-        "            ts = torch_stream(ordinal)",
-        "    elif t is CupyT:",
-        f"        if {a}.shape != e[4] or not ({again} or e[3]() is {a}):",
-        *fail,
-        "        if cs is None:",
-        "            cs = cupy_stream()",
-        "    elif t is NumbaT or t is JaxT:",
-        f"        if not ({again} or e[3]() is {a}) or (t is JaxT and {a}.is_deleted()):",
-        *fail,
-        "        if e[4] is not None:",
-        "            if need is not None and need != e[4]:",
-        "                return NO",
-        "            need = e[4]",
+        *_revalidate(a, i, "t", "        ", known=False),
+        "        else:",
+        "            return NO",
+        f"        ow{i}, oe{i}, ot{i} = wref({a}), e, t",
+        f"        f{i} = e[1]",
+        f"        m{i} = e[2]",
+    ]
+    return [
+        f"if ow{i} is not None and ow{i}() is {a}:",
+        f"    e = oe{i}",
+        *_revalidate(a, i, f"ot{i}", "    ", known=True),
         "    else:",
+        f"        ow{i} = None",
         "        return NO",
-        f"    if not {again}:",
-        f"        w{i} = wref({a})",
-        f"        e{i} = e",
         f"    f{i} = e[1]",
         f"    m{i} = e[2]",
+        "else:",
+        *lookup,
     ]
+
+
+def _revalidate(a: str, i: int, t: str, indent: str, known: bool) -> list[str]:
+    """The checks of another library's array ``a`` of type ``t`` against its entry ``e``; ``known``: the
+    object of the last launch at this position, which the lookup proved to be the entry's own."""
+    fail = [f"        ow{i} = None", "        return NO"]
+    mine = "" if known else f" or e[3]() is not {a}"
+    lines = [
+        f"if {t} is CupyT:",
+        f"    if {a}.shape != e[4]{mine}:",
+        *fail,
+        "    if cs is None:",
+        "        cs = cupy_stream()",
+        f"elif {t} is TorchT:",
+        f"    if {a}.data_ptr() != e[3] or {a}.shape != e[4] or {a}.stride() != e[5] or {a}.dtype is not e[6]:",
+        *fail,
+        "    if ts is None:",
+        "        ts = torch_stream(ordinal)",
+        f"elif {t} is NumbaT or {t} is JaxT:",
+        f"    if ({t} is JaxT and {a}.is_deleted()){mine}:",
+        *fail,
+        "    if e[4] is not None:",
+        "        if need is not None and need != e[4]:",
+        "            return NO",
+        "        need = e[4]",
+    ]
+    return [indent + line for line in lines]

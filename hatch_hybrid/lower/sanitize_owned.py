@@ -27,7 +27,7 @@ from .. import ir
 from ..typecheck.typed import TypedFunction
 from ..types import ArrayT
 from .fission_plan import all_stmts
-from .sanitize_segments import assignment_counts, flat_targets
+from .sanitize_segments import assignment_counts
 
 #: One coordinate of an index: (axis, how): how is "global" (block * block_dim + thread), "thread",
 #: "block", or an int C (block * C + thread).
@@ -40,10 +40,10 @@ class _NotOwned(Exception):
     """An access or a use that the analysis cannot show to be the thread's own element."""
 
 
-def owned_params(tf: TypedFunction) -> list[tuple[int, list[Coord]]]:
+def owned_params(tf: TypedFunction) -> list[tuple[int, list[list[Any]]]]:
     """The kernel's array parameters (by position) whose every access has one index of coordinates,
     with those coordinates; parameters never accessed are left out."""
-    out = []
+    out: list[tuple[int, list[list[Any]]]] = []
     for k, (p, t) in enumerate(zip(tf.fn.params, tf.arg_types)):
         if not isinstance(t, ArrayT):
             continue
@@ -54,7 +54,7 @@ def owned_params(tf: TypedFunction) -> list[tuple[int, list[Coord]]]:
         if len(found) == 1:
             (pattern,) = found
             out.append((k, [list(c) for c in pattern]))
-    return out  # type: ignore[return-value]
+    return out
 
 
 class _Walk:
@@ -74,23 +74,9 @@ class _Walk:
 
     def patterns(self) -> set[tuple[Coord, ...]]:
         for s in all_stmts(self.tf.fn.body):
-            if isinstance(s, (ir.Assign, ir.AugAssign)):
-                for t in flat_targets(s.target):
-                    if isinstance(t, ir.Subscript) and _named(t.value, self.name):
-                        self._element(t)
-                        self._expr(t.index)
-                    else:
-                        self._expr(t)
-                self._expr(s.value)
-            elif isinstance(s, (ir.If, ir.While)):
-                self._expr(s.test)
-            elif isinstance(s, ir.ForRange):
-                for a in s.args:
-                    self._expr(a)
-            elif isinstance(s, (ir.Return, ir.ExprStmt)) and s.value is not None:
-                self._expr(s.value)
-            elif isinstance(s, ir.Assert):
-                self._expr(s.test)
+            for e in ir.children(s):  # every statement's own expressions, assignment targets included
+                if isinstance(e, ir.Expr):
+                    self._expr(e)
         return self.found
 
     # ---------------------------------------------------------------- uses of the array

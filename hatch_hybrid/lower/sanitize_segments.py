@@ -141,7 +141,7 @@ class _Segments:
 def _writes_shared(scope: _Scope, stmts: list[ir.Stmt]) -> bool:
     for s in all_stmts(stmts):
         if isinstance(s, (ir.Assign, ir.AugAssign)) and any(
-            isinstance(t, ir.Subscript) and not scope.global_array(t.value) for t in flat_targets(s.target)
+            isinstance(t, ir.Subscript) and not scope.global_array(t.value) for t in _flat_targets(s.target)
         ):
             return True
         for n in ir.walk(s) if not isinstance(s, (ir.If, ir.While, ir.ForRange)) else _headers(s):
@@ -164,5 +164,5 @@ def _headers(s: ir.Stmt) -> list[ir.Node]:
     return []
 
 
-def flat_targets(t: ir.Expr) -> list[ir.Expr]:
-    return [x for item in t.elts for x in flat_targets(item)] if isinstance(t, ir.TupleExpr) else [t]
+def _flat_targets(t: ir.Expr) -> list[ir.Expr]:
+    return [x for item in t.elts for x in _flat_targets(item)] if isinstance(t, ir.TupleExpr) else [t]

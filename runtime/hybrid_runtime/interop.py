@@ -13,7 +13,6 @@ from __future__ import annotations
 import ctypes
 import sys
 import weakref
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -222,7 +221,8 @@ def library_of(obj: Any) -> str | None:
         lib.torch_stream = raw or (lambda ordinal: torch.cuda.current_stream(ordinal).cuda_stream)
         lib.torch_tensor, found = t, "torch"
     elif _is_cupy(obj) and t is sys.modules["cupy"].ndarray:
-        lib.cupy_stream, lib.cupy_ndarray, found = _cupy_stream_handle(), t, "cupy"
+        cuda = sys.modules["cupy"].cuda
+        lib.cupy_stream, lib.cupy_ndarray, found = (lambda: cuda.get_current_stream().ptr), t, "cupy"
     elif t.__name__ == "DeviceNDArray" and t.__module__.endswith("cudadrv.devicearray"):
         lib.numba_array, found = t, "numba"
     elif "jax" in sys.modules and isinstance(obj, sys.modules["jax"].Array) and hasattr(obj, "is_deleted"):
@@ -230,17 +230,6 @@ def library_of(obj: Any) -> str | None:
     if found is not None:
         lib.generation += 1
     return found
-
-
-def _cupy_stream_handle() -> Callable[[], int]:
-    """CuPy's current stream's handle: ``cupy_backends``' own accessor where it has one (the handle
-    without the Stream object that ``cupy.cuda.get_current_stream()`` looks up for it)."""
-    backend = sys.modules.get("cupy_backends.cuda.stream")
-    found = getattr(backend, "get_current_stream_ptr", None)
-    if found is not None:
-        return found  # type: ignore[no-any-return]
-    cuda = sys.modules["cupy"].cuda
-    return lambda: cuda.get_current_stream().ptr
 
 
 def current_stream(args: Any, ordinal: int) -> int | None:

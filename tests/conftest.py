@@ -99,38 +99,81 @@ class Built:
         return self.kernels[name].ptx[arch]
 
 
+_shared_builds: dict[tuple[object, ...], Built] = {}  # build(..., shared=True) results in this process
+
+
 @pytest.fixture
-def build(tmp_path: Path, request: pytest.FixtureRequest):
+def build(tmp_path: Path, request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory):
     """``build(source, **other_modules)``: write a package, compile its kernels (ptxas checks every PTX),
-    embed the artifacts next to it as a wheel would, and import it (``wgsl=True``: WebGPU shaders too)."""
+    embed the artifacts next to it as a wheel would, and import it (``wgsl=True``: WebGPU shaders too).
+    ``native=False``: no native CPU code (device="cpu" then runs the Python function).
+    ``shared=True``: for a module's fixture that many tests use read-only: the first test of this process
+    to ask builds it, the others get the same imported package."""
     created: list[str] = []
 
-    def _build(source: str, archs: list[str] = TEST_ARCHS, wgsl: bool = False, **modules: str) -> Built:
+    def _build(
+        source: str,
+        archs: list[str] = TEST_ARCHS,
+        wgsl: bool = False,
+        shared: bool = False,
+        native: bool = True,
+        **modules: str,
+    ) -> Built:
+        key = (request.module.__name__, source, tuple(archs), wgsl, native, tuple(sorted(modules.items())))
+        if shared and key in _shared_builds:
+            return _shared_builds[key]
         name = f"hk{next(_counter)}_{request.node.name.split('[')[0][:30]}".replace("-", "_")
-        root = tmp_path / "src"
+        root = (tmp_path_factory.mktemp("shared-build") if shared else tmp_path) / "src"
         pkg = root / name
         pkg.mkdir(parents=True)
         (pkg / "__init__.py").write_text("")
         (pkg / "kern.py").write_text(textwrap.dedent(source))
         for mod, text in modules.items():
             (pkg / f"{mod}.py").write_text(textwrap.dedent(text))
-        kernels = compile_packages([pkg], options=Options(list(archs), cubin=False, cpu=HOST_TARGETS, wgsl=wgsl))
+        kernels = compile_packages(
+            [pkg], options=Options(list(archs), cubin=False, cpu=HOST_TARGETS if native else [], wgsl=wgsl)
+        )
         for k in kernels:
             for arch, text in k.ptx.items():
                 assemble(text, arch, tmp_path)
         write_package_artifacts(kernels, archs, root)
         sys.path.insert(0, str(root))
-        created.append(name)
+        if not shared:
+            created.append(name)
         try:
             module = importlib.import_module(f"{name}.kern")
         finally:
             sys.path.remove(str(root))
-        return Built(module, {k.decl.label: k for k in kernels}, pkg)
+        built = Built(module, {k.decl.label: k for k in kernels}, pkg)
+        if shared:
+            _shared_builds[key] = built
+        return built
 
     yield _build
     for name in created:
         for mod in [m for m in sys.modules if m == name or m.startswith(name + ".")]:
             del sys.modules[mod]
+
+
+FIXTURE_CACHE = "HYBRID_TEST_FIXTURE_CACHE"
+
+
+def fixture_cache() -> KernelCache:
+    """The kernel cache of the fixtures that compile a fixed package (the same source, the same name) for
+    tests of running it: one per test session, shared by pytest-xdist's workers and by the pytest run
+    that tests/test_sanitizer.py starts (through $HYBRID_TEST_FIXTURE_CACHE, set when the session
+    starts), so each such package is compiled once per session. The tests of compiling and of the
+    cache itself keep their own, empty caches."""
+    return KernelCache(Path(os.environ[FIXTURE_CACHE]))
+
+
+@pytest.hookimpl(trylast=True)  # after the tmp_path plugin's
+def pytest_configure(config: pytest.Config) -> None:
+    if FIXTURE_CACHE not in os.environ:  # the controller sets it before its workers start; they inherit it
+        factory = config._tmp_path_factory  # type: ignore[attr-defined]
+        base = factory.getbasetemp()
+        shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+        os.environ[FIXTURE_CACHE] = str(shared / "fixture-kernel-cache")
 
 
 @contextlib.contextmanager
@@ -142,17 +185,20 @@ def built_package(
     compiled: dict[str, CompiledKernel] | None = None,
     cpu_sanitize: bool = True,
 ) -> Iterator[ModuleType]:
-    """For module-scoped fixtures: ``<root>/<name>/kern.py`` compiled (no cache) with its ``_hybrid/`` next to
-    it, as its wheel would install it; yields the imported ``<name>.kern``, then forgets the package.
+    """For module-scoped fixtures: ``<root>/<name>/kern.py`` compiled with its ``_hybrid/`` next to it, as
+    its wheel would install it; yields the imported ``<name>.kern``, then forgets the package.
     ``native``: with native code for this machine too, and every PTX through ptxas, as ``build`` does;
-    ``compiled`` receives the compiled kernels by name; ``cpu_sanitize``: the hook option."""
+    ``compiled`` receives the compiled kernels by name; ``cpu_sanitize``: the hook option. Compiled
+    through :func:`fixture_cache` (the same artifacts; only ``typed`` and the IR texts are left out
+    of a cached kernel, and no test of these fixtures reads them)."""
     (root / name).mkdir(parents=True)
     (root / name / "__init__.py").write_text("")
     (root / name / "kern.py").write_text(textwrap.dedent(source))
+    cache = fixture_cache()
     options = Options(
         list(TEST_ARCHS),
         cubin=False,
-        cache=KernelCache(None),
+        cache=cache,
         cpu=HOST_TARGETS if native else [],
         cpu_sanitize=cpu_sanitize,
     )
@@ -160,7 +206,7 @@ def built_package(
     for k in kernels if native else []:
         for arch, text in k.ptx.items():
             assemble(text, arch, root)
-    write_package_artifacts(kernels, TEST_ARCHS, root)
+    write_package_artifacts(kernels, TEST_ARCHS, root, cache=cache)
     if compiled is not None:
         compiled.update({k.decl.label: k for k in kernels})
     with imported_package(root, name) as module:

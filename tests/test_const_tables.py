@@ -153,7 +153,7 @@ def checked_read(out: Array[f64], k: i64, which: i64):
 
 @pytest.fixture
 def tables(build):  # type: ignore[no-untyped-def]
-    return build(SOURCE)
+    return build(SOURCE, shared=True)
 
 
 COEFS = (1.0, -0.3, 0.1, 1 / 3, -0.7)

@@ -136,7 +136,8 @@ def simple(build):
 @kernel
 def k(a: f32, n: i32, flag: bool, x: Array[f32], m: Array[i64, 2]):
     x[0] = a
-"""
+""",
+        shared=True,
     ).module.k
 
 

@@ -16,9 +16,8 @@ from types import ModuleType
 
 import numpy as np
 import pytest
-from conftest import HOST_TARGETS, TEST_ARCHS
+from conftest import HOST_TARGETS, TEST_ARCHS, fixture_cache
 
-from hatch_hybrid.cache import KernelCache
 from hatch_hybrid.hook.artifacts import write_package_artifacts
 from hatch_hybrid.pipeline import Options, compile_packages
 
@@ -33,10 +32,9 @@ def example(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Modu
     root = tmp_path_factory.mktemp("examples")
     for package in PACKAGES:
         shutil.copytree(EXAMPLES / package / package, root / package)
-    # no cache: this module-scoped fixture runs outside the per-test private cache
-    options = Options(list(TEST_ARCHS), cubin=False, cpu=HOST_TARGETS, cache=KernelCache(None))
+    options = Options(list(TEST_ARCHS), cubin=False, cpu=HOST_TARGETS, cache=fixture_cache())
     kernels = compile_packages([root / package for package in PACKAGES], options=options)
-    write_package_artifacts(kernels, TEST_ARCHS, root)
+    write_package_artifacts(kernels, TEST_ARCHS, root, cache=options.cache)
     saved = {m: sys.modules.pop(m) for m in list(sys.modules) if m.split(".")[0] in PACKAGES}
     sys.path.insert(0, str(root))
     try:

@@ -208,7 +208,7 @@ def dynamic(out: Array[f32]):
 
 @pytest.fixture
 def lang(build):  # type: ignore[no-untyped-def]
-    return build(LANGUAGE)
+    return build(LANGUAGE, shared=True)
 
 
 def _escape(c: complex, limit: int) -> int:

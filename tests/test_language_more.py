@@ -158,7 +158,7 @@ def fused(a: Array[f64], b: Array[f64], c: Array[f64], out: Array[f64]):
 
 @pytest.fixture
 def lang(build):  # type: ignore[no-untyped-def]
-    return build(SOURCE)
+    return build(SOURCE, shared=True)
 
 
 def _vecs(n: int, mod) -> np.ndarray:  # type: ignore[no-untyped-def]

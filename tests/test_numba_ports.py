@@ -14,7 +14,7 @@ from types import SimpleNamespace
 
 import numpy as np
 import pytest
-from conftest import DEVICES, HOST_TARGETS, TEST_ARCHS
+from conftest import DEVICES, HOST_TARGETS, TEST_ARCHS, fixture_cache
 
 from hatch_hybrid.hook.artifacts import write_package_artifacts
 from hatch_hybrid.pipeline import Options, compile_packages
@@ -27,8 +27,9 @@ def ports(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SimpleNamespace]
     """The package compiled as its wheel would be (kernels, native code, manifest), then imported."""
     root = tmp_path_factory.mktemp("numba_ports")
     shutil.copytree(PACKAGE / "numba_ports", root / "numba_ports")
-    kernels = compile_packages([root / "numba_ports"], options=Options(list(TEST_ARCHS), cubin=False, cpu=HOST_TARGETS))
-    write_package_artifacts(kernels, TEST_ARCHS, root)
+    options = Options(list(TEST_ARCHS), cubin=False, cpu=HOST_TARGETS, cache=fixture_cache())
+    kernels = compile_packages([root / "numba_ports"], options=options)
+    write_package_artifacts(kernels, TEST_ARCHS, root, cache=options.cache)
     sys.path.insert(0, str(root))
     try:
         names = ("matmul", "histogram", "sorting", "blackscholes")

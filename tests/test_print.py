@@ -127,7 +127,7 @@ class Color(enum.IntEnum):  # as the kernel module's
 
 @pytest.fixture
 def lang(build: Callable[[str], Built]) -> Built:
-    return build(SOURCE)
+    return build(SOURCE, shared=True)
 
 
 @pytest.mark.parametrize("device", DEVICES)

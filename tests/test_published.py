@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import DEVICES, HOST_TARGETS, TEST_ARCHS
+from conftest import DEVICES, HOST_TARGETS, TEST_ARCHS, fixture_cache
 
 from hatch_hybrid.cache import KernelCache
 from hatch_hybrid.errors import CompileError
@@ -34,9 +34,9 @@ def published(tmp_path_factory):
     """The corpus package compiled (native code for this machine too) and importable."""
     root = tmp_path_factory.mktemp("published")
     shutil.copytree(CORPUS / "published_kernels", root / "published_kernels")
-    options = Options(list(TEST_ARCHS), cubin=False, cache=KernelCache(None), cpu=HOST_TARGETS)
+    options = Options(list(TEST_ARCHS), cubin=False, cache=fixture_cache(), cpu=HOST_TARGETS)
     kernels = compile_packages([root / "published_kernels"], options=options)
-    write_package_artifacts(kernels, TEST_ARCHS, root)
+    write_package_artifacts(kernels, TEST_ARCHS, root, cache=options.cache)
     sys.path.insert(0, str(root))
     try:
         yield {name: importlib.import_module(f"published_kernels.{name}") for name in MODULES}

@@ -477,6 +477,103 @@ def test_array_views(tmp_path: Path):
                 kern.views.launch(64, 1, m, np.zeros((40, 6), np.float32), np.zeros(40, np.int64), 1, 0, device=device)
 
 
+STRUCTS = """
+from hybrid_runtime import Array, f32, i32, i64, u32, gpu, kernel, struct
+
+
+@struct
+class Vec2:
+    x: f32
+    y: f32
+
+
+@struct
+class Particle:
+    pos: Vec2
+    mass: f32
+    id: i64  # after a 4-byte hole: the C layout, which WGSL's storage layout is too
+    hits: u32
+
+
+@struct
+class Flagged:
+    v: f32
+    on: bool
+
+
+def kick(ps: Array[Particle], i: int, by: f32):
+    ps[i].pos.y += by
+
+
+@kernel
+def step(ps: Array[Particle], grid: Array[Vec2, 2], out: Array[Vec2], dt: f32):
+    i = gpu.global_tid_x()
+    if i < len(ps):
+        p = ps[i]  # bound to the element: its field stores write the array too
+        p.pos.x += dt * p.mass
+        p.hits = p.hits + u32(1)
+        ps[i].mass *= f32(0.5)
+        ps[i].id = p.id * 3 - i
+        kick(ps, i, dt)
+        row = grid[i % 3]
+        g = row[i % 4]
+        out[i] = Vec2(g.x + p.pos.x, g.y * ps[i].mass)
+        if i % 5 == 0:
+            ps[i] = Particle(Vec2(g.y, g.x), p.mass, i64(-i), u32(7))
+
+
+@kernel
+def tiles(src: Array[Vec2], out: Array[Vec2]):
+    tile = gpu.shared_array(Flagged, 64)
+    mine = gpu.local_array(Vec2, 3)
+    t = gpu.thread_idx_x()
+    i = gpu.global_tid_x()
+    tile[t] = Flagged(src[i].x - src[i].y, src[i].x > 0)
+    for k in range(3):
+        mine[k] = Vec2(src[i].y * f32(k), f32(k))
+    gpu.syncthreads()
+    other = tile[63 - t]
+    out[i] = Vec2(other.v if other.on else -other.v, mine[2].x + mine[1].y)
+"""
+
+
+@pytest.mark.wgpu
+def test_arrays_of_structs(tmp_path: Path):
+    """Arrays of structs (nested ones, an i64 after a hole) as buffers, 2-D and viewed by rows, fields read and
+    written in place (also through a variable bound to an element, `+=` and in a helper), whole elements
+    stored; shared and per-thread arrays of structs (a bool field there): the native code's bits."""
+    kernels = compile_packages([_package(tmp_path, "wgstructs", STRUCTS)], options=_options())
+    assert all(k.wgsl is not None for k in kernels), [k.not_built for k in kernels]
+    write_package_artifacts(kernels, ["sm_90"], tmp_path)
+    rng = np.random.default_rng(9)
+    with imported_package(tmp_path, "wgstructs") as kern:
+        ps = np.zeros(300, kern.Particle.dtype)
+        assert kern.Particle.dtype.itemsize == 32 and kern.Particle.dtype.fields["id"][1] == 16
+        ps["pos"]["x"], ps["pos"]["y"] = rng.standard_normal(300), rng.standard_normal(300)
+        ps["mass"], ps["id"], ps["hits"] = rng.random(300), rng.integers(-(2**40), 2**40, 300), 3
+        grid = np.zeros((3, 4), kern.Vec2.dtype)
+        grid["x"], grid["y"] = rng.standard_normal((3, 4)), rng.standard_normal((3, 4))
+        got = _both(kern.step, 64, 5, ps, grid, np.zeros(300, kern.Vec2.dtype), np.float32(0.25))
+        assert _same_fields(got[0][0], got[1][0]) and _same_fields(got[0][2], got[1][2])
+        assert not np.array_equal(got[1][0], ps) and got[1][0]["hits"][1] == 4 and got[1][0]["id"][5] == -5
+        src = np.zeros(128, kern.Vec2.dtype)
+        src["x"], src["y"] = rng.standard_normal(128), rng.standard_normal(128)
+        got = _both(kern.tiles, 64, 2, src, np.zeros(128, kern.Vec2.dtype))
+        assert _same_fields(got[0][1], got[1][1]) and np.any(got[1][1]["x"] != 0)
+        # a bool field has no layout in a buffer: that kernel is not built for the target, and says why
+    source = STRUCTS + "\n@kernel\ndef flags(fs: Array[Flagged]):\n    fs[gpu.global_tid_x()].v = f32(1)\n"
+    kernels = compile_packages([_package(tmp_path / "more", "wgflags", source)], options=_options())
+    flags = next(k for k in kernels if k.decl.label == "flags")
+    assert flags.wgsl is None and "field `on` is a bool" in flags.not_built["wgsl"]
+
+
+def _same_fields(a: np.ndarray, b: np.ndarray) -> bool:
+    """Every field of two arrays of structs bit for bit (not the padding between fields, which no one reads)."""
+    if a.dtype.names is None:
+        return same_bits(a, b)
+    return all(_same_fields(a[name], b[name]) for name in a.dtype.names)
+
+
 DIVMOD = """
 from hybrid_runtime import Array, i32, i64, u32, gpu, kernel
 
@@ -646,7 +743,7 @@ def test_list_and_the_build_say_which_targets_each_kernel_has(capsys: pytest.Cap
 
 def _package(root: Path, name: str, source: str) -> Path:
     pkg = root / name
-    pkg.mkdir()
+    pkg.mkdir(parents=True)
     (pkg / "__init__.py").write_text("")
     (pkg / "kern.py").write_text(source)
     return pkg

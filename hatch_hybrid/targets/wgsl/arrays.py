@@ -13,6 +13,7 @@ from ...types import (
     WEAK_INT,
     ArrayT,
     Scalar,
+    StructT,
     TableT,
     TupleT,
 )
@@ -162,7 +163,11 @@ class ArrayRenderer(RendererParts):
         t = self.tf.types[e.nid]
         assert isinstance(t, ArrayT)
         elem = t.dtype
-        if not isinstance(elem, Scalar) or elem.name not in WGSL_SCALARS or elem.name == "boolean":
+        if isinstance(elem, StructT):
+            wt = self.wt(elem, e.loc)  # workgroup and function memory hold any struct (bool fields too)
+        elif isinstance(elem, Scalar) and elem.name in WGSL_SCALARS and elem.name != "boolean":
+            wt = elem.name
+        else:
             raise WgslUnsupported(e.loc, f"shared arrays of {elem}")
         shape = self.tf.consts.get(e.nid)
         dims = list(shape) if isinstance(shape, tuple) else None
@@ -177,19 +182,28 @@ class ArrayRenderer(RendererParts):
             strides.insert(0, acc)
             acc *= int(d)
         atomic = e.nid in self.m.atomic_shared
-        if atomic and elem.name not in ATOMIC_ELEMENTS:
+        if atomic and wt not in ATOMIC_ELEMENTS:
             raise WgslUnsupported(e.loc, f"atomics on {elem} arrays (this target: i32, u32)")
         if callee.name == "shared_array":
             name = f"hh_sh{len(self.m.workgroup)}"
-            inner = f"atomic<{elem.name}>" if atomic else elem.name
+            inner = f"atomic<{wt}>" if atomic else wt
             self.m.workgroup.append(f"var<workgroup> {name}: array<{inner}, {size}>;")
         else:  # the thread's own, zero-filled each time the call runs (the Python path's np.zeros)
             name = f"hh_la{self.local_arrays}"
             self.local_arrays += 1
-            self.lines.insert(0, f"    var {name}: array<{elem.name}, {size}>;")
-            self.emit(f"{name} = array<{elem.name}, {size}>();")
+            self.lines.insert(0, f"    var {name}: array<{wt}, {size}>;")
+            self.emit(f"{name} = array<{wt}, {size}>();")
         refs = [f"{d}li" for d in dims], [f"{s}li" for s in strides]
         return ArrayRef(name, elem, "0li", *refs, atomic=atomic, workgroup=True)
+
+    def element_lvalue(self, e: ir.Subscript) -> str:
+        """The element ``e`` of an array of structs as a place to store into, its index computed now, once."""
+        ref = self.array(e.value)
+        if not isinstance(ref.elem, StructT):
+            raise WgslUnsupported(e.loc, "a field of this value")
+        index = self.temp(self.element_index(ref, e.index), "i32")
+        self.m.touch(ref, read=True, write=True)
+        return f"{ref.base}[{index}]"
 
     def element_index(self, ref: ArrayRef, index: ir.Expr) -> str:
         nodes = index.elts if isinstance(index, ir.TupleExpr) else [index]

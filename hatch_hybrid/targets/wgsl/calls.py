@@ -197,7 +197,7 @@ class CallRenderer(RendererParts):
 
     def atomic(self, e: ir.Call, name: str) -> str:
         ref = self.array(e.args[0])
-        if ref.elem.name not in ATOMIC_ELEMENTS:
+        if not isinstance(ref.elem, Scalar) or ref.elem.name not in ATOMIC_ELEMENTS:
             raise WgslUnsupported(e.loc, f"atomics on {ref.elem} arrays (this target: i32, u32)")
         index = self.element_index(ref, e.args[1])
         self.m.touch(ref, read=True, write=True)

@@ -50,7 +50,6 @@ from .prelude import (
     constant_expression,
 )
 from .shader import (
-    ELEMENTS,
     ERROR_BINDING,
     FIRST_ARRAY_BINDING,
     STORAGE_BARRIER,
@@ -58,6 +57,7 @@ from .shader import (
     Interface,
     RendererParts,
     WgslUnsupported,
+    buffer_element,
     wgsl_type,
 )
 from .statements import StatementRenderer
@@ -95,9 +95,10 @@ class ModuleRenderer:
         for k, (p, t) in enumerate(zip(tf.fn.params, tf.arg_types)):
             if isinstance(t, ArrayT):
                 elem = t.dtype
-                if not isinstance(elem, Scalar) or elem.name not in ELEMENTS:
-                    raise WgslUnsupported(p.loc, f"arrays of {elem} (this target: f32, i32, u32, i64, u64)")
+                inner = buffer_element(elem, p.loc, self.structs)
                 atomic = k in self.atomic_params
+                if atomic and isinstance(elem, StructT):
+                    raise WgslUnsupported(p.loc, "atomics on arrays of structs")
                 base = f"hh_a{k}"
                 eight.append((f"{base}_off", "i64"))
                 eight += [(f"{base}_n{d}", "i64") for d in range(t.ndim)]
@@ -112,7 +113,7 @@ class ModuleRenderer:
                 )
                 access = "read_write" if (k in tf.writes or atomic) else "read"
                 binding = FIRST_ARRAY_BINDING + len(self.interface.arrays)
-                inner = f"atomic<{elem.name}>" if atomic else elem.name
+                inner = f"atomic<{inner}>" if atomic else inner
                 bindings.append(f"@group(0) @binding({binding}) var<storage, {access}> {base}: array<{inner}>;")
                 self.interface.arrays.append({"param": k, "binding": binding, "writes": access == "read_write"})
             elif isinstance(t, (Scalar, Weak, EnumT)):

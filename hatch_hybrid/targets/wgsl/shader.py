@@ -76,12 +76,47 @@ def wgsl_type(t: Type, loc: Loc | None, structs: dict[str, str] | None = None) -
     raise WgslUnsupported(loc, f"{t} values")
 
 
+def buffer_element(t: Type, loc: Loc | None, structs: dict[str, str]) -> str:
+    """The WGSL type of an element of an array in a storage buffer: a scalar of :data:`ELEMENTS`, or a struct
+    of them (nested structs too), whose WGSL layout is the C layout of ``Cls.dtype``: each member at the next
+    multiple of its alignment, the struct's size a multiple of its largest member's."""
+    if isinstance(t, Scalar) and t.name in ELEMENTS:
+        return t.name
+    if not isinstance(t, StructT):
+        raise WgslUnsupported(loc, f"arrays of {t} (this target: f32, i32, u32, i64, u64 and structs of them)")
+    for name, ft in t.fields:
+        if not isinstance(ft, StructT) and not (isinstance(ft, Scalar) and ft.name in ELEMENTS):
+            raise WgslUnsupported(
+                loc,
+                f"arrays of {t} in buffers: its field `{name}` is a {ft}, which has no layout in WebGPU "
+                "buffers (fields here: f32, i32, u32, i64, u64 and structs of them)",
+            )
+        buffer_element(ft, loc, structs)
+    size, _ = _layout(t)
+    if size != t.dtype.itemsize:  # (never, for these fields: NumPy's aligned dtype is the C layout)
+        raise WgslUnsupported(loc, f"arrays of {t}: WGSL lays it out in {size} bytes, NumPy in {t.dtype.itemsize}")
+    return wgsl_type(t, loc, structs)
+
+
+def _layout(t: Type) -> tuple[int, int]:
+    """(size, alignment) of a host-shareable WGSL type made of scalars and structs."""
+    if isinstance(t, StructT):
+        end, most = 0, 1
+        for _, ft in t.fields:
+            size, align = _layout(ft)
+            end = -(-end // align) * align + size
+            most = max(most, align)
+        return -(-end // most) * most, most
+    assert isinstance(t, Scalar)
+    return t.dtype.itemsize, t.dtype.itemsize
+
+
 @dataclass
 class ArrayRef:
     """An array as the shader reaches it: a module-scope variable and its layout in elements."""
 
     base: str  # the storage buffer or workgroup variable
-    elem: Scalar
+    elem: Scalar | StructT
     offset: str
     shape: list[str]
     strides: list[str]
@@ -180,6 +215,9 @@ class RendererParts:
         raise NotImplementedError
 
     def element_index(self, ref: ArrayRef, index: ir.Expr) -> str:
+        raise NotImplementedError
+
+    def element_lvalue(self, e: ir.Subscript) -> str:
         raise NotImplementedError
 
     def call(self, e: ir.Call) -> str:

@@ -178,14 +178,27 @@ class StatementRenderer(RendererParts):
             self.unpack(target.elts, temps, types)
             return
         if isinstance(target, ir.Attribute):
-            base, path = ir.field_path(target)
-            if not isinstance(base, ir.Name) or base.id not in self.locals:
-                raise WgslUnsupported(target.loc, "assignment to a field of this value")
-            field_t = tf.types[target.nid]
-            value_s = self.coerce(value, field_t, "store")
-            self.emit(f"{self.locals[base.id]}{''.join('.f_' + f for f in path)} = {value_s};")
+            value_s = self.temp(self.coerce(value, tf.types[target.nid], "store"))
+            for place in self.field_places(target):
+                self.emit(f"{place} = {value_s};")
             return
         raise WgslUnsupported(target.loc, "assignment to this target")
+
+    def field_places(self, target: ir.Attribute) -> list[str]:
+        """Where a store to the field ``target`` goes: the field of a struct variable (and of the array element
+        the variable is bound to, ``p = ps[i]``, which the CPU path's element object writes too), or the field
+        of an array element (``ps[i].pos.x``: only that field's bytes), each index computed once."""
+        base, path = ir.field_path(target)
+        fields = "".join(".f_" + f for f in path)
+        if isinstance(base, ir.Name) and base.id in self.locals:
+            places = [self.locals[base.id] + fields]
+            element = self.tf.element_bound.get(base.id)
+            if element is not None:
+                places.append(self.element_lvalue(element) + fields)
+            return places
+        if isinstance(base, ir.Subscript) and isinstance(self.tf.types[base.value.nid], ArrayT):
+            return [self.element_lvalue(base) + fields]
+        raise WgslUnsupported(target.loc, "assignment to a field of this value")
 
     def unpack(self, targets: list[ir.Expr], values: list[str], types: list[Type]) -> None:
         """Values already evaluated (of ``types``) assigned to the names of a tuple target, left to right."""
@@ -238,7 +251,16 @@ class StatementRenderer(RendererParts):
             self.convert_check(result, ops.result, t, s.loc, "store")
             self.emit(f"{self.locals[s.target.id]} = {self.convert(result, ops.result, t)};")
             return
-        raise WgslUnsupported(s.loc, "augmented assignment of a field")
+        if isinstance(s.target, ir.Attribute):  # `p.x += v`, `ps[i].x += v`: the element's index computed once
+            t = tf.types[s.target.nid]
+            places = self.field_places(s.target)
+            current = self.temp(places[0])  # (a bound variable's own copy, as the native code reads it)
+            result = self.binop_values(s.op, self.convert(current, t, ops.left), ops.left, s.value, ops, s.loc)
+            stored = self.temp(self.convert(result, ops.result, t))
+            for place in places:
+                self.emit(f"{place} = {stored};")
+            return
+        raise WgslUnsupported(s.loc, "augmented assignment of this target")
 
 
 def _leaves(body: list[ir.Stmt]) -> bool:

@@ -54,7 +54,7 @@ class WgslCode:
 def _unsupported_type(t: Type) -> str | None:
     """Why values of this type cannot live in a WebGPU shader (None: they can)."""
     if isinstance(t, ArrayT):
-        return "arrays of structs" if isinstance(t.dtype, StructT) else _unsupported_type(t.dtype)
+        return _unsupported_type(t.dtype)
     if isinstance(t, TupleT):
         found = [r for r in map(_unsupported_type, t.items) if r]
         return found[0] if found else None

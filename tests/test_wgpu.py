@@ -574,6 +574,95 @@ def _same_fields(a: np.ndarray, b: np.ndarray) -> bool:
     return all(_same_fields(a[name], b[name]) for name in a.dtype.names)
 
 
+HALVES = """
+from hybrid_runtime import Array, f16, f32, i32, i64, gpu, kernel, struct
+import numpy as np
+
+@struct
+class HalfPair:
+    a: f16
+    b: f16
+    n: i32
+
+
+EPS, HALF = f16(0.1), np.float16(0.5)  # a typed constant and a NumPy scalar
+
+
+@kernel
+def halves(a: Array[f16], b: Array[f16], h: Array[f16, 2], wide: Array[f32, 2], ints: Array[i32, 2],
+           ps: Array[HalfPair]):
+    i = gpu.global_tid_x()
+    if i < len(a):
+        x, y = a[i], b[i]
+        h[0, i], h[1, i], h[2, i], h[3, i] = x + y, x - y, x * y, x / y
+        h[4, i] = min(x, y)
+        h[5, i] = max(x, y)
+        h[6, i] = x * y + x
+        h[7, i] = x * EPS - 3 + HALF
+        h[8, i] = x + 7
+        h[9, i] = -x
+        h[10, i] = abs(x)
+        h[11, i] = x ** 2
+        t = x
+        t += y
+        t *= y
+        h[12, i] = t
+        tile = gpu.shared_array(f16, 64)
+        tile[gpu.thread_idx_x()] = x
+        gpu.syncthreads()
+        h[13, i] = tile[63 - gpu.thread_idx_x()]
+        wide[0, i] = x
+        wide[1, i] = x * f32(0.5)
+        if abs(x) < f16(65000):
+            ints[0, i] = i32(x)
+        ints[1, i] = i32(x < y) + 2 * i32(x != x) + 4 * i32(bool(x)) + 8 * i32(x >= y) + 16 * i32(x == y)
+        p = ps[i]
+        ps[i].a = p.a * p.b
+        ps[i].n = i32(p.b > p.a)
+
+
+@kernel
+def narrow(s: Array[f32], n: Array[i64], h: Array[f16, 2]):
+    i = gpu.global_tid_x()
+    if i < len(s):
+        h[0, i] = f16(s[i])
+        h[1, i] = f16(n[i])
+        h[2, i] = f16(n[i] > 0)
+"""
+
+
+@pytest.mark.wgpu
+def test_f16_with_numpys_rounding(tmp_path: Path):
+    """f16 (the adapter's shader-f16) over every f16 bit pattern: arithmetic, conversions both ways (f32 values
+    at f16's rounding ties, subnormals and overflow), comparisons, shared arrays and struct fields give the
+    native code's bits, which are NumPy's."""
+    kernels = compile_packages([_package(tmp_path, "wghalves", HALVES)], options=_options())
+    assert all(k.wgsl is not None and "shader-f16" in k.wgsl.features for k in kernels), [k.not_built for k in kernels]
+    write_package_artifacts(kernels, ["sm_90"], tmp_path)
+    rng = np.random.default_rng(10)
+    a = np.arange(65536, dtype=np.uint16).view(np.float16)
+    b = rng.integers(0, 65536, 65536, dtype=np.uint16).view(np.float16)
+    with imported_package(tmp_path, "wghalves") as kern:
+        ps = np.zeros(65536, kern.HalfPair.dtype)
+        ps["a"], ps["b"] = b, a
+        args = (a, b, np.zeros((14, 65536), np.float16), np.zeros((2, 65536), np.float32))
+        got = _both(kern.halves, 64, 1024, *args, np.zeros((2, 65536), np.int32), ps)
+        for k in (2, 3, 4, 5):
+            assert _same_fields(got[0][k], got[1][k]), k
+        with np.errstate(all="ignore"):
+            assert same_bits(got[1][2][0], a + b) and same_bits(got[1][2][3], a / b)
+            assert same_bits(got[1][3][1], (a * np.float32(0.5)).astype(np.float32))
+        # f32 -> f16 at ties (halfway between two f16s, both parities), in the subnormal range, near overflow
+        halfway = (np.arange(0, 65536, 7, dtype=np.uint32) << 13) + 4096
+        s = np.concatenate([halfway.view(np.float32), rng.standard_normal(4096).astype(np.float32) * 1e-5])
+        s = np.concatenate([s, -s, np.float32([65504, 65519.99, 65520, 1e9, np.inf, np.nan, 2.0**-25, 2.0**-24])])
+        n = rng.integers(-70000, 70000, len(s))
+        got = _both(kern.narrow, 256, -(-len(s) // 256), s, n, np.zeros((3, len(s)), np.float16))
+        with np.errstate(all="ignore"):  # (NumPy's overflow warnings: inf is the result wanted)
+            assert same_bits(got[0][2], got[1][2]) and same_bits(got[1][2][0], s.astype(np.float16))
+            assert same_bits(got[1][2][1], n.astype(np.float16))
+
+
 DIVMOD = """
 from hybrid_runtime import Array, i32, i64, u32, gpu, kernel
 
@@ -732,7 +821,7 @@ def test_list_and_the_build_say_which_targets_each_kernel_has(capsys: pytest.Cap
     assert saxpy.strip() == "targets: ptx, cpu, wgsl"
     empty16 = out.split("bench_kernels.kernels.empty16(", 1)[1]
     assert "targets: ptx, cpu\n" in empty16
-    assert "not wgsl: f64 values (this target: f32, i32, u32, i64, u64, bool) (" in empty16
+    assert "not wgsl: f64 values (this target: f32, f16, i32, u32, i64, u64, bool) (" in empty16
     assert "kernels.py:129)" in empty16
     kernels = compile_packages([ROOT / "benchmarks" / "bench_kernels" / "bench_kernels"], options=_options())
     by_name = {k.decl.label: k for k in kernels}

@@ -120,8 +120,11 @@ class WgpuDevice:
         self.info = dict(adapter.info)
         self.is_cpu = str(self.info.get("adapter_type", "")).upper() == "CPU"
         self.subgroups = "subgroup" in features
+        self.f16 = "shader-f16" in features
         self.device = adapter.request_device_sync(
-            required_features=["shader-int64"] + (["subgroup"] if self.subgroups else []),
+            required_features=["shader-int64"]
+            + (["subgroup"] if self.subgroups else [])
+            + (["shader-f16"] if self.f16 else []),
             required_limits={k: limits[k] for k in wanted if k in limits},
         )
         self.limits = dict(self.device.limits)
@@ -393,6 +396,11 @@ class ShaderLaunch:
             raise ValueError(
                 f"kernel {kernel} uses warp calls (shuffles, votes), which need 32-lane subgroups; the WebGPU "
                 f"adapter {dev.name} cannot run them: {dev.warps()}. Use device='cuda' or 'cpu'"
+            )
+        if "shader-f16" in self.wgsl["features"] and not dev.f16:
+            raise ValueError(
+                f"kernel {kernel} uses f16 values, which need the WebGPU adapter's shader-f16; {dev.name} lacks "
+                "it. Use device='cuda' or 'cpu'"
             )
         exact = "f32-div-sqrt" in self.wgsl["features"]
         if exact and dev.rounding()[1]:

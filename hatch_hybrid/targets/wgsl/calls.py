@@ -80,6 +80,8 @@ class CallRenderer(RendererParts):
         if callee.name == "abs":
             s = storage(t)
             v = self.coerce(e.args[0], t)
+            if s.name == "f16":
+                return self.temp(self.f2h(f"abs({self.h2f(v)})"), "f16")
             if s.kind == "f":
                 return self.temp(f"abs({v})")
             if s.kind == "u":
@@ -92,8 +94,10 @@ class CallRenderer(RendererParts):
             values = [self.coerce(a, t) for a in e.args]
             result = self.temp(values[0], self.wt(t, e.loc))
             op = "<" if callee.name == "min" else ">"
+            half = storage(t).name == "f16"  # compared as f32
             for v in values[1:]:  # Python: keep the current value unless the next is strictly better
-                result = self.temp(f"select({result}, {v}, {v} {op} {result})")
+                a, b = (self.h2f(v), self.h2f(result)) if half else (v, result)
+                result = self.temp(f"select({result}, {v}, {a} {op} {b})")
             return result
         raise WgslUnsupported(e.loc, f"{callee.name}()")
 
@@ -163,6 +167,8 @@ class CallRenderer(RendererParts):
             return self.temp(f"subgroupShuffle({v}, {src})", wt)
         if wt == "bool":
             return self.temp(f"subgroupShuffle(select(0u, 1u, {v}), {src}) != 0u", "bool")
+        if wt == "f16":  # as the f32 of the same value (exact both ways)
+            return self.temp(f"f16(subgroupShuffle(f32({v}), {src}))", wt)
         bits = self.temp(f"bitcast<u64>({v})" if wt == "i64" else v, "u64")
         lo = f"subgroupShuffle(u32({bits} & 4294967295lu), {src})"
         hi = f"subgroupShuffle(u32({bits} >> 32u), {src})"

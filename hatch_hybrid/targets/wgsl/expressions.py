@@ -29,6 +29,7 @@ from ...types import (
 )
 from .prelude import (
     DIV_F32,
+    F32_TO_F16,
     F64_BITS,
     FUSED_FMA,
     NOFMA,
@@ -80,7 +81,7 @@ class ExpressionRenderer(RendererParts):
         if s.kind == "b":
             return v
         if s.kind == "f":
-            return f"({v} != 0.0f)"
+            return f"!({self.h2f(v) if s.name == 'f16' else v} == 0.0f)"  # (NaN is true: `!=` may not say so)
         return f"({v} != {self.wt(t, loc)}(0))"
 
     def coerce(self, e: ir.Expr, to: Type, context: str | None = None) -> str:
@@ -113,7 +114,7 @@ class ExpressionRenderer(RendererParts):
         elif is_int(src) and d is None and context == "cast" and storage(src).name == "u64":
             self.int_fits(v, storage(src), storage(WEAK_INT), loc, "int")
         elif is_float(src) and (stored or (context == "cast" and (d is None or weak))):
-            self.float_fits(v, d, loc)
+            self.float_fits(self.h2f(v) if storage(src).name == "f16" else v, d, loc)
 
     def int_fits(self, v: str, s: Scalar, d: Scalar, loc: Loc, name: str | None = None) -> None:
         have, want = np.iinfo(s.dtype), np.iinfo(d.dtype)
@@ -145,6 +146,11 @@ class ExpressionRenderer(RendererParts):
         wt = self.wt(t, loc)
         if wt == "bool":
             return "true" if value else "false"
+        if wt == "f16":  # the f16's own value, which the literal holds exactly
+            h = np.float16(value)
+            if not np.isfinite(h):
+                return f"f16({self.literal(float(h), F32, loc)})"
+            return f"{float(h)!r}h"
         if wt == "f32":
             x = np.float32(value)
             if not np.isfinite(x):
@@ -168,6 +174,10 @@ class ExpressionRenderer(RendererParts):
         s, d = storage(src), storage(dst)
         if s == d:
             return v
+        if s.name == "f16":  # by way of f32, which holds every f16 exactly
+            return self.convert(self.h2f(v), F32, dst)
+        if d.name == "f16" and s.kind != "b":  # an int rounds once: below 2**24 f32 holds it, above f16 overflows
+            return self.f2h(self.convert(v, src, F32))
         dw = self.wt(dst, None)
         if d.kind == "b":
             return self.truth(v, src, self.tf.fn.loc)
@@ -188,6 +198,14 @@ class ExpressionRenderer(RendererParts):
         top = 1 << (d.bits - 1 if d.kind == "i" else d.bits)
         largest = self.literal(top - 1, dst, self.tf.fn.loc)
         return f"select(select({dw}({v}), {largest}, {v} >= {float(top)!r}f), {dw}(0), {v} != {v})"
+
+    def h2f(self, v: str) -> str:
+        """An f16 widened to f32 (exact)."""
+        return f"f32({v})"
+
+    def f2h(self, v: str) -> str:
+        """An f32 rounded to the nearest f16 by its bits, as NumPy rounds (:data:`.prelude.F32_TO_F16`)."""
+        return f"{self.m.need('hh_f2h', F32_TO_F16)}({v})"
 
     def expr(self, e: ir.Expr) -> str:
         tf = self.tf
@@ -264,6 +282,9 @@ class ExpressionRenderer(RendererParts):
         right_const = number(self.tf.consts.get(right_node.nid))
         s = storage(ops.left)
         wt = self.wt(ops.left, e_loc)
+        half = s.name == "f16"  # computed in f32 and rounded once to f16, as NumPy computes float16 arithmetic
+        if half:
+            left, right, wt = self.h2f(left), self.h2f(right), "f32"
         if op in ("/", "//", "%") and python_numbers and right_const is None:
             self.check(self.truth(right, ops.right, e_loc), "zerodiv", e_loc)
         if op in ("<<", ">>") and python_numbers and not (isinstance(right_const, int) and right_const >= 0):
@@ -309,7 +330,7 @@ class ExpressionRenderer(RendererParts):
             result = f"{fn}({left}, {right})"
         else:  # pragma: no cover
             raise WgslUnsupported(e_loc, f"operator {op}")
-        out = self.temp(result, wt)
+        out = self.temp(self.f2h(result), "f16") if half else self.temp(result, wt)
         return self.convert(out, ops.left, ops.result)
 
     def unary(self, e: ir.UnaryOp) -> str:
@@ -321,6 +342,8 @@ class ExpressionRenderer(RendererParts):
             return v
         if e.op == "-":
             s = storage(t)
+            if s.name == "f16":
+                return self.temp(self.f2h(f"-{self.h2f(v)}"), "f16")
             if s.kind == "u":
                 return self.temp(f"(0u - {v})" if s.bits == 32 else f"(0lu - {v})")
             return self.temp(f"(-{v})")
@@ -343,6 +366,8 @@ class ExpressionRenderer(RendererParts):
                 wide = storage(WEAK_INT)
                 a = a if sa.name == "i64" else widen(a, sa, wide)
                 b = b if sb.name == "i64" else widen(b, sb, wide)
+            if sa.name == "f16":  # compared as f32 (drivers may flush f16 subnormals)
+                a, b = self.h2f(a), self.h2f(b)
             ok = self.temp(f"({a} {op} {b})" if sa.kind != "f" or op != "!=" else f"!({a} == {b})", "bool")
             if k == len(e.ops) - 1:
                 self.emit(f"{result} = {ok};")

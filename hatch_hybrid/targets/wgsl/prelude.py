@@ -158,3 +158,38 @@ def shift_fn(op: str, wt: str, rw: str, bits: int) -> str:
     return {shifted};
 }}
 """
+
+
+#: f16 values are held as WGSL's f16 (the adapter's shader-f16) and never computed on as f16: drivers need
+#: not round f16 operations correctly. An f16 is widened to f32 exactly (``f32(h)``: every f16 is an f32),
+#: computed on in f32 and rounded back to the nearest f16, ties to even, as NumPy computes float16
+#: arithmetic (f32's correctly rounded +, -, * and / then one rounding to f16 is the f16 operation's result:
+#: 24 bits hold 2 * 11 + 2). The rounding is NumPy's npy_floatbits_to_halfbits on the f32's bits; its result
+#: goes to f16 as the f32 of the same value, which WGSL converts exactly (naga has no bitcast to f16).
+F32_TO_F16 = """fn hh_f2h(x: f32) -> f16 {
+    let f = bitcast<u32>(x);
+    let e = f & 2139095040u;
+    var h = 0u;
+    if (e >= 1199570944u) {
+        h = 31744u;
+        if (e == 2139095040u && (f & 8388607u) != 0u) { return f16(x); }
+    } else if (e <= 939524096u) {
+        if (e >= 855638016u) {
+            let ex = e >> 23u;
+            var m = (8388608u + (f & 8388607u)) >> (113u - ex);
+            if ((m & 16383u) != 4096u || (f & 2047u) != 0u) { m += 4096u; }
+            h = m >> 13u;
+        }
+    } else {
+        var m = f & 8388607u;
+        if ((m & 16383u) != 4096u) { m += 4096u; }
+        h = ((e - 939524096u) >> 13u) + (m >> 13u);
+    }
+    let s = f & 2147483648u;
+    let he = (h >> 10u) & 31u;
+    let hm = h & 1023u;
+    if (he == 31u) { return f16(bitcast<f32>(s | 2139095040u)); }
+    if (he != 0u) { return f16(bitcast<f32>(s | ((he + 112u) << 23u) | (hm << 13u))); }
+    return f16(bitcast<f32>(s | 864026624u) * f32(hm));  // hm * 2**-24: exact
+}
+"""

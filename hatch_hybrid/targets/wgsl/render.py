@@ -79,6 +79,7 @@ class ModuleRenderer:
         self.atomic_shared: set[int] = set()  # the gpu.shared_array calls whose arrays atomics update
         self.interface = Interface()
         self.subgroups = False  # warp calls: the shader needs the adapter's subgroups
+        self.f16 = False  # f16 values: the shader needs the adapter's shader-f16
         self.dynamic: Scalar | None = None  # the element type of gpu.dynamic_shared_array (one per kernel)
         self.tables: dict[str, str] = {}  # a constant table's key -> its module-scope const
         self.storage_reads: set[str] = set()  # the storage buffers the shader reads elements of
@@ -157,7 +158,9 @@ class ModuleRenderer:
             "var<private> hh_lid_index: u32;",
             *self.workgroup,
         ]
-        return "\n".join(head + list(self.prelude.values()) + self.bodies + [body]) + "\n"
+        text = "\n".join(head + list(self.prelude.values()) + self.bodies + [body]) + "\n"
+        self.f16 = re.search(r"\bf16\b", text) is not None
+        return ("enable f16;\n" if self.f16 else "") + text
 
     def helper(self, tf: TypedFunction, arrays: list[ArrayRef | None], loc: Loc) -> str:
         """The WGSL function for a helper called with arrays at these bases."""

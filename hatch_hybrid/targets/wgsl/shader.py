@@ -20,9 +20,9 @@ from ...types import (
 )
 
 #: The scalar types this target holds, by their WGSL names
-WGSL_SCALARS = {"boolean": "bool", "i32": "i32", "u32": "u32", "i64": "i64", "u64": "u64", "f32": "f32"}
+WGSL_SCALARS = {"boolean": "bool", "i32": "i32", "u32": "u32", "i64": "i64", "u64": "u64", "f32": "f32", "f16": "f16"}
 #: Element types of arrays in storage buffers (a boolean takes a byte in NumPy, which WGSL cannot address)
-ELEMENTS = {"i32", "u32", "i64", "u64", "f32"}
+ELEMENTS = {"i32", "u32", "i64", "u64", "f32", "f16"}
 ATOMIC_ELEMENTS = {"i32", "u32"}
 ATOMIC_FUNCS = {
     "atomic_add": "atomicAdd",
@@ -71,7 +71,7 @@ def wgsl_type(t: Type, loc: Loc | None, structs: dict[str, str] | None = None) -
     if isinstance(t, (Scalar, Weak, EnumT)):
         scalar = WGSL_SCALARS.get(storage(t).name)
         if scalar is None:
-            raise WgslUnsupported(loc, f"{t} values (this target: f32, i32, u32, i64, u64, bool)")
+            raise WgslUnsupported(loc, f"{t} values (this target: f32, f16, i32, u32, i64, u64, bool)")
         return scalar
     raise WgslUnsupported(loc, f"{t} values")
 
@@ -83,13 +83,13 @@ def buffer_element(t: Type, loc: Loc | None, structs: dict[str, str]) -> str:
     if isinstance(t, Scalar) and t.name in ELEMENTS:
         return t.name
     if not isinstance(t, StructT):
-        raise WgslUnsupported(loc, f"arrays of {t} (this target: f32, i32, u32, i64, u64 and structs of them)")
+        raise WgslUnsupported(loc, f"arrays of {t} (this target: f32, f16, i32, u32, i64, u64 and structs of them)")
     for name, ft in t.fields:
         if not isinstance(ft, StructT) and not (isinstance(ft, Scalar) and ft.name in ELEMENTS):
             raise WgslUnsupported(
                 loc,
                 f"arrays of {t} in buffers: its field `{name}` is a {ft}, which has no layout in WebGPU "
-                "buffers (fields here: f32, i32, u32, i64, u64 and structs of them)",
+                "buffers (fields here: f32, f16, i32, u32, i64, u64 and structs of them)",
             )
         buffer_element(ft, loc, structs)
     size, _ = _layout(t)
@@ -194,6 +194,12 @@ class RendererParts:
         raise NotImplementedError
 
     def convert(self, v: str, src: Type, dst: Type) -> str:
+        raise NotImplementedError
+
+    def h2f(self, v: str) -> str:
+        raise NotImplementedError
+
+    def f2h(self, v: str) -> str:
         raise NotImplementedError
 
     def expr(self, e: ir.Expr) -> str:

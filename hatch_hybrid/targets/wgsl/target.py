@@ -79,7 +79,7 @@ class WgslTarget(Target):
     caps = Capabilities(
         f64=False,
         i64=True,  # Python ints: WGSL's i64 (the adapter's shader-int64)
-        f16=False,
+        f16=True,  # stored as f16 (the adapter's shader-f16), computed on in f32 and rounded as NumPy rounds
         complex=False,
         warp_size=None,
         shared_bytes=16 * 1024,  # WebGPU's default maxComputeWorkgroupStorageSize
@@ -117,6 +117,7 @@ class WgslTarget(Target):
             arrays=iface.arrays,
             checks=[job.site_entry(site) for site in renderer.sites.sites],
             features=["shader-int64"]
+            + (["shader-f16"] if renderer.f16 else [])
             + (["subgroup"] if renderer.subgroups else [])
             + (["f32-div-sqrt"] if "hh_fused_fma" in renderer.prelude else []),
             dynamic_item=renderer.dynamic.dtype.itemsize if renderer.dynamic is not None else 0,

@@ -440,6 +440,13 @@ def launch_overhead(res: Results, mod) -> None:
         for library, (three, sixteen) in others.items() if nargs else ():
             chosen = three if nargs == 3 else sixteen
             runs[f"hatch-hybrid ({library})"] = lambda a=chosen: launcher(*a)
+        torch_args = others.get("PyTorch tensors")
+        if torch_args is not None and nargs:  # what a PyTorch user hands a RawKernel: the tensors' pointers
+            chosen = torch_args[0] if nargs == 3 else torch_args[1]
+            ts, rest = chosen[: 2 if nargs == 3 else 8], chosen[2 if nargs == 3 else 8 :]
+            runs["CuPy RawKernel (PyTorch tensors' data_ptr())"] = lambda ts=ts, rest=rest: raw(
+                (1,), (32,), (*[t.data_ptr() for t in ts], *rest)
+            )
         runs |= {
             "CuPy RawKernel": lambda: raw((1,), (32,), cupy_args),
             "numba-cuda (device arrays)": lambda: theirs[nargs][1, 32](*numba_args),

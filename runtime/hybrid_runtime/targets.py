@@ -18,9 +18,9 @@ value of ``$HYBRID_DEVICE`` for launches without ``device=``.
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, Union
 
-from . import memory, wgpu_device
+from . import memory
 from .device import CHOICES, CudaDevice, get_device, named
 from .driver import cuda_available
 
@@ -64,8 +64,19 @@ class CpuDevice:
 CPU = CpuDevice(python=False)
 PYTHON = CpuDevice(python=True)
 
+if TYPE_CHECKING:
+    from .wgpu_device import WgpuDevice
+
 #: What a launch runs on. The one place that chooses is :func:`select`.
-Target = CudaDevice | wgpu_device.WgpuDevice | CpuDevice
+Target = Union[CudaDevice, "WgpuDevice", CpuDevice]
+
+
+def _wgpu() -> Any:
+    """:mod:`.wgpu_device`, imported when a launch or a copy first asks for WebGPU (not at import: a
+    program that never uses it does not pay for it at startup)."""
+    from . import wgpu_device
+
+    return wgpu_device
 
 
 def select(device: str | None) -> Target:
@@ -87,9 +98,11 @@ def select(device: str | None) -> Target:
     if choice == "auto":
         if cuda_available():
             return get_device(0)
-        return wgpu_device.get_device() if wgpu_device.available(real_gpu_only=True) else CPU
+        wgpu = _wgpu()
+        return wgpu.get_device() if wgpu.available(real_gpu_only=True) else CPU
     if choice == "wgpu":
-        return wgpu_device.get_device()
+        adapter: Target = _wgpu().get_device()
+        return adapter
     found = named(choice)
     if found is None:
         raise ValueError(f"device must be {CHOICES}, got {choice!r}")
@@ -100,7 +113,7 @@ def to_device(array: Any, device: str | None = None) -> Any:
     """Copy a NumPy array to the GPU: a :class:`~.memory.DeviceArray` on a CUDA device (the default), a
     :class:`~.wgpu_device.WgpuArray` with ``device="wgpu"``."""
     if device is not None and device.strip().lower() == "wgpu":
-        return wgpu_device.to_device(array)
+        return _wgpu().to_device(array)
     return memory.to_cuda(array, device)
 
 

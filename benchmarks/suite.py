@@ -442,8 +442,8 @@ def launch_overhead(res: Results, mod) -> None:
             runs[f"hatch-hybrid ({library})"] = lambda a=chosen: launcher(*a)
         torch_args = others.get("PyTorch tensors")
         if torch_args is not None and nargs:  # what a PyTorch user hands a RawKernel: the tensors' pointers
-            chosen = torch_args[0] if nargs == 3 else torch_args[1]
-            ts, rest = chosen[: 2 if nargs == 3 else 8], chosen[2 if nargs == 3 else 8 :]
+            chosen, tensors = (torch_args[0], 2) if nargs == 3 else (torch_args[1], 8)
+            ts, rest = chosen[:tensors], chosen[tensors:]
             runs["CuPy RawKernel (PyTorch tensors' data_ptr())"] = lambda ts=ts, rest=rest: raw(
                 (1,), (32,), (*[t.data_ptr() for t in ts], *rest)
             )

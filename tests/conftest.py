@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import numpy as np
 import pytest
@@ -167,6 +168,15 @@ def fixture_cache() -> KernelCache:
     return KernelCache(Path(os.environ[FIXTURE_CACHE]))
 
 
+def compile_fixture(packages: list[Path], root: Path, **options: Any) -> list[CompiledKernel]:
+    """``packages`` (under ``root``) compiled for :data:`TEST_ARCHS` through :func:`fixture_cache`, with their
+    ``_hybrid/`` written next to them as their wheels install them; ``options``: more of :class:`Options`."""
+    cache = fixture_cache()
+    kernels = compile_packages(packages, options=Options(list(TEST_ARCHS), cubin=False, cache=cache, **options))
+    write_package_artifacts(kernels, TEST_ARCHS, root, cache=cache)
+    return kernels
+
+
 @pytest.hookimpl(trylast=True)  # after the tmp_path plugin's
 def pytest_configure(config: pytest.Config) -> None:
     if FIXTURE_CACHE not in os.environ:  # the controller sets it before its workers start; they inherit it
@@ -194,19 +204,10 @@ def built_package(
     (root / name).mkdir(parents=True)
     (root / name / "__init__.py").write_text("")
     (root / name / "kern.py").write_text(textwrap.dedent(source))
-    cache = fixture_cache()
-    options = Options(
-        list(TEST_ARCHS),
-        cubin=False,
-        cache=cache,
-        cpu=HOST_TARGETS if native else [],
-        cpu_sanitize=cpu_sanitize,
-    )
-    kernels = compile_packages([root / name], options=options)
+    kernels = compile_fixture([root / name], root, cpu=HOST_TARGETS if native else [], cpu_sanitize=cpu_sanitize)
     for k in kernels if native else []:
         for arch, text in k.ptx.items():
             assemble(text, arch, root)
-    write_package_artifacts(kernels, TEST_ARCHS, root, cache=cache)
     if compiled is not None:
         compiled.update({k.decl.label: k for k in kernels})
     with imported_package(root, name) as module:

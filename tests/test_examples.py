@@ -16,10 +16,7 @@ from types import ModuleType
 
 import numpy as np
 import pytest
-from conftest import HOST_TARGETS, TEST_ARCHS, fixture_cache
-
-from hatch_hybrid.hook.artifacts import write_package_artifacts
-from hatch_hybrid.pipeline import Options, compile_packages
+from conftest import HOST_TARGETS, compile_fixture
 
 EXAMPLES = Path(__file__).parent.parent / "example_project"
 PACKAGES = ("hybrid_demo", "hybrid_sort", "hybrid_dask")
@@ -32,9 +29,7 @@ def example(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Modu
     root = tmp_path_factory.mktemp("examples")
     for package in PACKAGES:
         shutil.copytree(EXAMPLES / package / package, root / package)
-    options = Options(list(TEST_ARCHS), cubin=False, cpu=HOST_TARGETS, cache=fixture_cache())
-    kernels = compile_packages([root / package for package in PACKAGES], options=options)
-    write_package_artifacts(kernels, TEST_ARCHS, root, cache=options.cache)
+    compile_fixture([root / package for package in PACKAGES], root, cpu=HOST_TARGETS)
     saved = {m: sys.modules.pop(m) for m in list(sys.modules) if m.split(".")[0] in PACKAGES}
     sys.path.insert(0, str(root))
     try:

@@ -14,10 +14,7 @@ from types import SimpleNamespace
 
 import numpy as np
 import pytest
-from conftest import DEVICES, HOST_TARGETS, TEST_ARCHS, fixture_cache
-
-from hatch_hybrid.hook.artifacts import write_package_artifacts
-from hatch_hybrid.pipeline import Options, compile_packages
+from conftest import DEVICES, HOST_TARGETS, compile_fixture
 
 PACKAGE = Path(__file__).parent / "packages" / "numba_ports"
 
@@ -27,9 +24,7 @@ def ports(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SimpleNamespace]
     """The package compiled as its wheel would be (kernels, native code, manifest), then imported."""
     root = tmp_path_factory.mktemp("numba_ports")
     shutil.copytree(PACKAGE / "numba_ports", root / "numba_ports")
-    options = Options(list(TEST_ARCHS), cubin=False, cpu=HOST_TARGETS, cache=fixture_cache())
-    kernels = compile_packages([root / "numba_ports"], options=options)
-    write_package_artifacts(kernels, TEST_ARCHS, root, cache=options.cache)
+    compile_fixture([root / "numba_ports"], root, cpu=HOST_TARGETS)
     sys.path.insert(0, str(root))
     try:
         names = ("matmul", "histogram", "sorting", "blackscholes")

@@ -17,11 +17,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import DEVICES, HOST_TARGETS, TEST_ARCHS, fixture_cache
+from conftest import DEVICES, HOST_TARGETS, TEST_ARCHS, compile_fixture
 
 from hatch_hybrid.cache import KernelCache
 from hatch_hybrid.errors import CompileError
-from hatch_hybrid.hook.artifacts import write_package_artifacts
 from hatch_hybrid.pipeline import Options, compile_packages
 
 CORPUS = Path(__file__).parent / "packages" / "published"
@@ -34,9 +33,7 @@ def published(tmp_path_factory):
     """The corpus package compiled (native code for this machine too) and importable."""
     root = tmp_path_factory.mktemp("published")
     shutil.copytree(CORPUS / "published_kernels", root / "published_kernels")
-    options = Options(list(TEST_ARCHS), cubin=False, cache=fixture_cache(), cpu=HOST_TARGETS)
-    kernels = compile_packages([root / "published_kernels"], options=options)
-    write_package_artifacts(kernels, TEST_ARCHS, root, cache=options.cache)
+    compile_fixture([root / "published_kernels"], root, cpu=HOST_TARGETS)
     sys.path.insert(0, str(root))
     try:
         yield {name: importlib.import_module(f"published_kernels.{name}") for name in MODULES}

@@ -196,13 +196,14 @@ class ArrayRenderer(RendererParts):
         refs = [f"{d}li" for d in dims], [f"{s}li" for s in strides]
         return ArrayRef(name, elem, "0li", *refs, atomic=atomic, workgroup=True)
 
-    def element_lvalue(self, e: ir.Subscript) -> str:
-        """The element ``e`` of an array of structs as a place to store into, its index computed now, once."""
+    def element_lvalue(self, e: ir.Subscript, read: bool) -> str:
+        """The element ``e`` of an array of structs as a place to store into (``read``: and to read first), its
+        index computed now, once."""
         ref = self.array(e.value)
         if not isinstance(ref.elem, StructT):
             raise WgslUnsupported(e.loc, "a field of this value")
         index = self.temp(self.element_index(ref, e.index), "i32")
-        self.m.touch(ref, read=True, write=True)
+        self.m.touch(ref, read=read, write=True)
         return f"{ref.base}[{index}]"
 
     def element_index(self, ref: ArrayRef, index: ir.Expr) -> str:

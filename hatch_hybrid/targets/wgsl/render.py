@@ -159,7 +159,8 @@ class ModuleRenderer:
             *self.workgroup,
         ]
         text = "\n".join(head + list(self.prelude.values()) + self.bodies + [body]) + "\n"
-        self.f16 = re.search(r"\bf16\b", text) is not None
+        # (comments left out: the first line names the kernel, whose module may be called f16)
+        self.f16 = re.search(r"\bf16\b", re.sub(r"//[^\n]*", "", text)) is not None
         return ("enable f16;\n" if self.f16 else "") + text
 
     def helper(self, tf: TypedFunction, arrays: list[ArrayRef | None], loc: Loc) -> str:

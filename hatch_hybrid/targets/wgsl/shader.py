@@ -85,13 +85,14 @@ def buffer_element(t: Type, loc: Loc | None, structs: dict[str, str]) -> str:
     if not isinstance(t, StructT):
         raise WgslUnsupported(loc, f"arrays of {t} (this target: f32, f16, i32, u32, i64, u64 and structs of them)")
     for name, ft in t.fields:
-        if not isinstance(ft, StructT) and not (isinstance(ft, Scalar) and ft.name in ELEMENTS):
+        if isinstance(ft, StructT):
+            buffer_element(ft, loc, structs)
+        elif not (isinstance(ft, Scalar) and ft.name in ELEMENTS):
             raise WgslUnsupported(
                 loc,
                 f"arrays of {t} in buffers: its field `{name}` is a {ft}, which has no layout in WebGPU "
                 "buffers (fields here: f32, f16, i32, u32, i64, u64 and structs of them)",
             )
-        buffer_element(ft, loc, structs)
     size, _ = _layout(t)
     if size != t.dtype.itemsize:  # (never, for these fields: NumPy's aligned dtype is the C layout)
         raise WgslUnsupported(loc, f"arrays of {t}: WGSL lays it out in {size} bytes, NumPy in {t.dtype.itemsize}")
@@ -223,7 +224,7 @@ class RendererParts:
     def element_index(self, ref: ArrayRef, index: ir.Expr) -> str:
         raise NotImplementedError
 
-    def element_lvalue(self, e: ir.Subscript) -> str:
+    def element_lvalue(self, e: ir.Subscript, read: bool) -> str:
         raise NotImplementedError
 
     def call(self, e: ir.Call) -> str:

@@ -179,25 +179,26 @@ class StatementRenderer(RendererParts):
             return
         if isinstance(target, ir.Attribute):
             value_s = self.temp(self.coerce(value, tf.types[target.nid], "store"))
-            for place in self.field_places(target):
+            for place in self.field_places(target, read=False):
                 self.emit(f"{place} = {value_s};")
             return
         raise WgslUnsupported(target.loc, "assignment to this target")
 
-    def field_places(self, target: ir.Attribute) -> list[str]:
+    def field_places(self, target: ir.Attribute, read: bool) -> list[str]:
         """Where a store to the field ``target`` goes: the field of a struct variable (and of the array element
         the variable is bound to, ``p = ps[i]``, which the CPU path's element object writes too), or the field
-        of an array element (``ps[i].pos.x``: only that field's bytes), each index computed once."""
+        of an array element (``ps[i].pos.x``: only that field's bytes), each index computed once. ``read``: the
+        first place is also read (``+=``)."""
         base, path = ir.field_path(target)
         fields = "".join(".f_" + f for f in path)
         if isinstance(base, ir.Name) and base.id in self.locals:
             places = [self.locals[base.id] + fields]
             element = self.tf.element_bound.get(base.id)
             if element is not None:
-                places.append(self.element_lvalue(element) + fields)
+                places.append(self.element_lvalue(element, read=False) + fields)
             return places
         if isinstance(base, ir.Subscript) and isinstance(self.tf.types[base.value.nid], ArrayT):
-            return [self.element_lvalue(base) + fields]
+            return [self.element_lvalue(base, read=read) + fields]
         raise WgslUnsupported(target.loc, "assignment to a field of this value")
 
     def unpack(self, targets: list[ir.Expr], values: list[str], types: list[Type]) -> None:
@@ -253,7 +254,7 @@ class StatementRenderer(RendererParts):
             return
         if isinstance(s.target, ir.Attribute):  # `p.x += v`, `ps[i].x += v`: the element's index computed once
             t = tf.types[s.target.nid]
-            places = self.field_places(s.target)
+            places = self.field_places(s.target, read=True)
             current = self.temp(places[0])  # (a bound variable's own copy, as the native code reads it)
             result = self.binop_values(s.op, self.convert(current, t, ops.left), ops.left, s.value, ops, s.loc)
             stored = self.temp(self.convert(result, ops.result, t))

@@ -151,10 +151,11 @@ def main() -> int:
 
     def hand_dispatch(source: str, buffers: list[Any], params: bytes, groups: tuple[int, int]) -> Callable[[], None]:
         """A shader written by hand, bound once and dispatched through wgpu directly (storage buffers at
-        bindings 0.., the uniform after them): per launch an encoder, a pass, a dispatch, a submit."""
+        bindings 0.., the uniform after them): per launch an encoder, a pass, a dispatch, a submit. Its module
+        is made as the runtime makes ours (naga's loop bounding off), so that the rows compare shaders."""
         wgpu, d = wdev.wgpu, wdev.device
         pipeline = d.create_compute_pipeline(
-            layout="auto", compute={"module": d.create_shader_module(code=source), "entry_point": "main"}
+            layout="auto", compute={"module": wgpu_device._shader_module(d, "hand", source), "entry_point": "main"}
         )
         uniform = d.create_buffer_with_data(data=params, usage=wgpu.BufferUsage.UNIFORM)
         group = d.create_bind_group(

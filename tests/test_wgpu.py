@@ -138,6 +138,13 @@ def wide(x: Array[f32], out: Array[f32], s: f64):
     i = gpu.global_tid_x()
     if i < len(x):
         out[i] = x[i] * s
+
+@kernel(debug=True)
+def shifted(x: Array[i32, 2], out: Array[i32], k: i64, j: i64):
+    i = gpu.global_tid_x()
+    t = gpu.local_array(i32, 8)
+    t[i] = x[i, i + k]
+    out[i] = t[i - j]
 """
 
 
@@ -183,6 +190,25 @@ def test_failed_checks_and_bad_arguments_raise_as_on_other_devices(tmp_path: Pat
         np.testing.assert_array_equal(outd.copy_to_host(), np.full(64, 14, np.int32))
         with pytest.raises(TypeError, match="`out`"):
             kern.checked.launch(64, 1, x, out.astype(np.float32), 7, device="wgpu")
+        # @kernel(debug=True): every index checked against its dimension (negative ones from the end), with
+        # NumPy's IndexError and the line, as on the other devices (k = -8 wraps from the end and passes; one
+        # thread fails in each of the others: x's axis 1 at 8 and at -9, the local array's axis 0 at -9)
+        m = np.arange(64, dtype=np.int32).reshape(8, 8)
+        for k, j, where in ((0, 0, None), (-8, 0, None), (1, 0, (8, 1, 27)), (-9, 0, (-9, 1, 27)), (0, 9, (-9, 0, 28))):
+            got = {}
+            for device in ("cpu", "wgpu"):
+                out8 = np.zeros(8, np.int32)
+                if where is None:
+                    kern.shifted.launch(8, 1, m, out8, k, j, device=device)
+                    got[device] = out8
+                    continue
+                bad, axis, line = where
+                said = rf"index {bad} is out of bounds for axis {axis} with size 8 \(wgchecks/kern.py:{line}"
+                with pytest.raises(IndexError, match=said):
+                    kern.shifted.launch(8, 1, m, out8, k, j, device=device)
+            if got:
+                np.testing.assert_array_equal(got["wgpu"], got["cpu"])
+                np.testing.assert_array_equal(got["cpu"], m[np.arange(8), (np.arange(8) + k) % 8])
         with pytest.raises(ValueError, match="has no WebGPU shader: .*f64"):
             kern.wide.launch(64, 1, np.ones(64, np.float32), np.ones(64, np.float32), 0.5, device="wgpu")
 

@@ -84,6 +84,41 @@ def get_device() -> WgpuDevice:
     return _device
 
 
+def _shader_module(device: Any, label: str, source: str) -> Any:
+    """``device.create_shader_module`` without WebGPU's run-time checks, which naga adds to every shader by
+    default and which CUDA does not have: a 64-bit iteration counter in every loop that breaks out after
+    2**64 trips (a defence against drivers that assume loops end), and a clamp or a test on every array
+    index (an index out of range reads zero, writes nothing). On the H100 through Vulkan they cost a
+    Mandelbrot 1.4x and a 16x16-tile matmul 3x. A kernel here means what it means on CUDA and natively: a
+    loop without side effects may be assumed to end, an index out of range is the kernel's bug, undefined,
+    found by ``@kernel(debug=True)`` (checked indices, ``IndexError`` as on the other devices) and by the
+    CPU sanitizer. So the shader is made through wgpu-native's ``wgpuDeviceCreateShaderModuleTrusted``;
+    ``HYBRID_WGPU_CHECKS=1`` keeps WebGPU's checks (as does a wgpu without that entry point, which is
+    wgpu-native's, not WebGPU's)."""
+    if os.environ.get("HYBRID_WGPU_CHECKS", "") not in ("", "0"):
+        return device.create_shader_module(label=label, code=source)
+    try:
+        from wgpu.backends.wgpu_native import _api  # type: ignore[import-untyped]
+
+        create = _api.libf.wgpuDeviceCreateShaderModuleTrusted
+        checks = _api.lib.WGPUShaderRuntimeChecks_None
+        chain = _api.new_struct_p("WGPUShaderSourceWGSL *", code=_api.to_c_string_view(source))
+        chain[0].chain.next = _api.ffi.NULL
+        chain[0].chain.sType = _api.lib.WGPUSType_ShaderSourceWGSL
+        descriptor = _api.new_struct_p(
+            "WGPUShaderModuleDescriptor *",
+            nextInChain=_api.ffi.cast("WGPUChainedStruct *", chain),
+            label=_api.to_c_string_view(label),
+        )
+        internal = device._internal
+    except (ImportError, AttributeError):  # another wgpu backend or version: the WebGPU call
+        return device.create_shader_module(label=label, code=source)
+    made = create(internal, descriptor, checks)
+    if made == _api.ffi.NULL:
+        raise RuntimeError("shader module creation failed")
+    return _api.GPUShaderModule(label, made, device)
+
+
 @dataclass
 class _Shader:
     module: Any
@@ -298,7 +333,7 @@ class WgpuDevice:
         wgsl = entry["wgsl"]
         source = manifest.read_code(wgsl["file"], kernel, "wgsl.file").decode()
         try:
-            module = self.device.create_shader_module(label=kernel, code=source)
+            module = _shader_module(self.device, kernel, source)
         except Exception as exc:  # the driver's validation: a compiler bug, never the user's
             raise RuntimeError(
                 f"kernel {kernel}: the WebGPU driver rejected the shader hatch-hybrid compiled for it "

@@ -212,11 +212,19 @@ class ArrayRenderer(RendererParts):
             raise WgslUnsupported(index.loc, "indexing with a tuple variable")
         # in 32 bits, as the PTX's __i32 entry computes offsets: every array has fewer than 2**31 elements (the
         # runtime checks), so every partial offset of a valid access fits, and an index that does not fit is
-        # out of bounds either way (WebGPU clamps it into the buffer)
+        # out of bounds either way: undefined, as in CUDA, unless the kernel has debug=True (checked here, as
+        # the other targets check it) or the runtime keeps WebGPU's own bounds checks (HYBRID_WGPU_CHECKS=1)
         offset = as_i32(ref.offset)
-        for node, dim, stride in zip(nodes, ref.shape, ref.strides):
-            i = self.temp(as_i32(self.coerce(node, WEAK_INT)), "i32")
-            if not signs.nonnegative_given(node, self.tf, self.nonnegative):
-                i = self.temp(f"select({i}, {i} + {as_i32(dim)}, {i} < 0i)", "i32")  # Python's negative indices
+        for axis, (node, dim, stride) in enumerate(zip(nodes, ref.shape, ref.strides)):
+            wrap = not signs.nonnegative_given(node, self.tf, self.nonnegative)
+            if self.m.debug:  # in i64, the index's type: an index past i32 must not pass by truncation
+                raw = self.temp(self.coerce(node, WEAK_INT), "i64")
+                i = self.temp(f"select({raw}, {raw} + {dim}, {raw} < 0li)", "i64") if wrap else raw
+                self.check(f"{i} >= 0li && {i} < {dim}", f"index{axis}", node.loc, values=(raw, dim))
+                i = self.temp(as_i32(i), "i32")
+            else:
+                i = self.temp(as_i32(self.coerce(node, WEAK_INT)), "i32")
+                if wrap:
+                    i = self.temp(f"select({i}, {i} + {as_i32(dim)}, {i} < 0i)", "i32")  # Python's negative indices
             offset = f"{offset} + {i} * {as_i32(stride)}"
         return offset

@@ -67,8 +67,9 @@ class ModuleRenderer:
     """One kernel's shader: the entry point, the helpers it reaches (one WGSL function per helper and
     array binding), the prelude functions they use."""
 
-    def __init__(self, kernel: TypedFunction) -> None:
+    def __init__(self, kernel: TypedFunction, debug: bool = False) -> None:
         self.kernel = kernel
+        self.debug = debug  # @kernel(debug=True): every array index checked against its dimension
         self.functions: dict[tuple[Any, ...], str] = {}  # (typed function id, array bases) -> WGSL name
         self.bodies: list[str] = []
         self.prelude: dict[str, str] = {}

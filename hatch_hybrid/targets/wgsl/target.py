@@ -97,7 +97,7 @@ class WgslTarget(Target):
             if tf.prints:
                 return f"print() in {tf.fn.qualname}"
         try:
-            ModuleRenderer(job.typed).render()
+            ModuleRenderer(job.typed, job.decl.options.get("debug", False)).render()
         except WgslUnsupported as exc:
             return exc.reason()
         except Exception as exc:  # a renderer bug must not fail a build that the other targets compile
@@ -107,7 +107,7 @@ class WgslTarget(Target):
         return None
 
     def build(self, job: KernelJob) -> WgslCode:
-        renderer = ModuleRenderer(job.typed)
+        renderer = ModuleRenderer(job.typed, job.decl.options.get("debug", False))
         source = renderer.render()
         iface = renderer.interface
         return WgslCode(

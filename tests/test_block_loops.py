@@ -1,4 +1,4 @@
-"""Kernels whose threads meet, run natively as loops over a block's threads (lower/fission*.py):
+"""Kernels whose threads meet, run natively as loops over a block's threads (targets/host/lowering/fission*.py):
 every shape the plan handles (barriers in uniform loops and branches, branches on a thread's own
 condition, warp calls in partial warps, early returns, helpers that meet, per-thread arrays across a
 barrier, grid-stride loops run with the threads as vector lanes) gives the Python path's result bit for

@@ -20,11 +20,11 @@ from conftest import HOST_TARGETS, KERNEL_PRELUDE, built_package
 from hybrid_runtime import cpu, native_plan, native_pool
 from test_f16 import _macho_undefined
 
-from hatch_hybrid.lower.sanitize import ACCESS, QUIET
 from hatch_hybrid.targets.host import pool
 from hatch_hybrid.targets.host.cpus import DEFAULT_TARGETS, TARGETS
 from hatch_hybrid.targets.host.driver import LAUNCH, SANITIZER_BLOCK, SANITIZER_SYNC
 from hatch_hybrid.targets.host.link import link
+from hatch_hybrid.targets.host.lowering.sanitize import ACCESS, QUIET
 
 pytestmark = pytest.mark.skipif(not HOST_TARGETS, reason="no native CPU code for this machine (or no zig)")
 

@@ -379,7 +379,7 @@ def test_each_fix_is_clean_and_computes_what_the_plain_runs_do(kern: ModuleType,
 
 def test_own_elements_are_found_where_the_index_tells_threads_apart(kern: ModuleType) -> None:
     """The array parameters whose every access has one index, a function of the thread on its own
-    (hatch_hybrid.lower.sanitize_owned): the runtime leaves them without shadow cells where the launch
+    (hatch_hybrid.targets.host.lowering.sanitize_owned): the runtime leaves them without shadow cells where the launch
     tells those indices apart."""
     owned = {name: getattr(kern, name).native_code().sanitize["owned"] for name in [
         "bump", "bump_tiles", "own_copy", "own_2d", "own_then_other", "smooth_in_place", "pairs_two_writers",

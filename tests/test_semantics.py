@@ -20,8 +20,8 @@ import pytest
 
 from hatch_hybrid.frontend.discover import FunctionSym, ModuleIndex
 from hatch_hybrid.lower.function import ModuleLowerer
-from hatch_hybrid.lower.host_context import CTX_WORDS
 from hatch_hybrid.targets.host.flavour import HostFlavour
+from hatch_hybrid.targets.host.lowering.context import CTX_WORDS
 from hatch_hybrid.typecheck.program import Program
 from hatch_hybrid.types import Scalar, Weak
 

@@ -30,14 +30,12 @@ from ..types import (
     is_complex,
     is_float,
 )
-from . import host_context as hx
 from . import intrinsics
 from .cmath import CMath
-from .host import WARP_CALLS
+from .hooks import ATOMIC, SHARED
 from .ops import I1, I8, I64, PTR, VOID, const, declare
 from .parts import LowererParts
-from .sanitize import ATOMIC, SHARED
-from .values import ArrayValue, TupleValue, Value, abi_types, fixed_shape_array, flatten, unflatten
+from .values import ArrayValue, TupleValue, Value, fixed_shape_array, flatten, unflatten
 
 COMPLEX_ABS_OVERFLOW = "absolute value too large"  # CPython's message
 
@@ -45,13 +43,16 @@ if TYPE_CHECKING:
     from ..typecheck.typed import TypedFunction
 
 
+def shuffle_width(tf: TypedFunction, e: ir.Call) -> int:
+    """A shuffle's width (CUDA's segments of lanes): its third argument, known at build time, or 32."""
+    return int(tf.consts[e.args[2].nid]) if len(e.args) == 3 else 32
+
+
 class CallLowerer(LowererParts):
     address: Callable[..., llir.Value]  # provided by MemoryLowerer
-    ctx: llir.Value  # host: the thread context (HostLowerer)
-    kernel_fn: llir.Function | None
+    call_prefix: Callable[[], list[llir.Value]]  # provided by ThreadHooks
     after_call: Callable[[], None]
-    yield_point: Callable[..., None]
-    warp_call: Callable[..., llir.Value]
+    access: Callable[..., None]
     print_call: Callable[[ir.Call], Value]  # provided by PrintLowerer
 
     # ------------------------------------------------------------------ calls
@@ -86,15 +87,12 @@ class CallLowerer(LowererParts):
         structs come here too: ``a + b`` is ``a.__add__(b)``)."""
         target = callee.target
         assert target is not None
-        if self.parent.threads_as_loops and target.uses_barrier and self.kernel_fn is not None:
-            return self.inline_call(target, nodes)
         fn = self.parent.function(target)
-        args: list[llir.Value] = [self.ctx] if self.parent.threads_as_loops else []
+        args = self.call_prefix()
         for node in nodes:
             args += flatten(self.expr(node))
         result = self.b.call(fn, args)
-        if self.parent.threads_as_loops:
-            self.after_call()
+        self.after_call()
         rt = target.return_type
         if target.mutates:  # the result's parts, then the changed struct parameters' final values
             parts = [self.b.extract_value(result, k) for k in range(len(result.type.elements))]
@@ -122,27 +120,6 @@ class CallLowerer(LowererParts):
             if element is not None:  # a variable bound to an array element: the element changed too
                 ptr, t = self.element_field(element, [])
                 self.store_element(ptr, value, t, node.loc)
-
-    def inline_call(self, target: TypedFunction, nodes: list[ir.Expr]) -> Value:
-        """Host: lower a helper that meets other threads into the kernel, so its locals are saved at
-        its barriers like the kernel's own."""
-        values = [self.expr(node) for node in nodes]
-        inner: Any = type(self)(self.parent, target, inline_into=self)  # type: ignore[call-arg]
-        rt = target.return_type
-        slots = [self._alloca(t, "inline.result") for t in abi_types(rt)] if rt != NONE else []
-        exit_block = self.fn.append_basic_block("inline.exit")
-        inner.inline_exit = (exit_block, slots)
-        for p, value in zip(target.fn.params, values):
-            inner.store_local(p.name, value)
-        inner.block(inner.body)
-        if not self.b.block.is_terminated:
-            self.b.branch(exit_block)
-        self.b.position_at_end(exit_block)
-        if target.mutates:
-            self.write_back(target, nodes, {k: inner.load_local(target.fn.params[k].name) for k in target.mutates})
-        if not slots:
-            return None
-        return unflatten(rt, [self.b.load(s, typ=s.allocated_type) for s in slots])[0]
 
     def construct(self, e: ir.Call, callee: Callee) -> Value:
         struct = self.tf.types[e.nid]
@@ -226,8 +203,7 @@ class CallLowerer(LowererParts):
             assert isinstance(arr_t.dtype, Scalar)
             ptr = self.address(arr, [self.coerce(n, WEAK_INT) for n in nodes], arr_t.dtype, e.loc)
             values = [self.coerce(a, arr_t.dtype) for a in e.args[2:]]
-            if self.parent.sanitize:
-                self.sanitize_access(ptr, arr_t.dtype.dtype.itemsize, ATOMIC, e.loc)  # type: ignore[attr-defined]
+            self.access(ptr, arr_t.dtype.dtype.itemsize, ATOMIC, e.loc)
             return intrinsics.atomic(self.ops, name, ptr, arr_t.dtype, values)
         return self.parent.flavour.gpu_call(self, e, callee)  # barriers, warp calls, thread indices
 
@@ -242,7 +218,8 @@ class CallLowerer(LowererParts):
         assert isinstance(dtype, (Scalar, StructT))
         shape = self.tf.consts[e.nid]
         size = max(1, math.prod(shape) * dtype.dtype.itemsize)
-        # an alloca, or in a host kernel whose threads meet, a slot of the thread's frame (see lower/host.py)
+        # an alloca, or in a host kernel whose threads meet, a slot of the thread's frame (see
+        # targets/host/lowering/threads.py)
         ptr: Any = self._alloca(llir.ArrayType(I8, size), "local.array")
         ptr.align = 16
         ptr.type = PTR  # an untyped pointer, as array data is (llvmlite types an alloca's pointer)
@@ -268,21 +245,3 @@ class CallLowerer(LowererParts):
         array = fixed_shape_array(ptr, shape)
         array.root = SHARED
         return array
-
-    def call_gpu_host(self, e: ir.Call, callee: Callee) -> Value:
-        """The ``gpu`` intrinsics as the host runs them (atomics are the same instructions)."""
-        name = callee.name
-        ops = self.ops
-        if name == "syncthreads":
-            if self.parent.sanitize:
-                self.sanitize_barrier()  # type: ignore[attr-defined]
-            self.yield_point(hx.AT_BARRIER, e.loc)
-            return None
-        if name in WARP_CALLS:
-            return self.warp_call(e, name, e.loc)
-        if name == "lane_id":
-            return hx.lane_id(ops, self.ctx)
-        if name == "threadfence":
-            hx.threadfence(ops)
-            return None
-        return hx.special_register(ops, self.ctx, name)

@@ -21,7 +21,7 @@ from llvmlite import ir as llir
 
 from .. import ir
 from ..errors import Loc
-from ..typecheck.typed import Callee
+from ..typecheck.typed import Callee, TypedFunction
 from ..types import Scalar
 
 
@@ -32,8 +32,19 @@ class Flavour:
     #: the module's target triple
     triple = ""
     #: a block's threads run as loops over threads on one CPU thread (the thread context, barrier regions,
-    #: the state machine of :mod:`.host`), not as the hardware's threads
+    #: the state machine: :mod:`hatch_hybrid.targets.host.lowering`), not as the hardware's threads
     threads_as_loops = False
+    #: the :class:`~.function.FunctionLowerer` subclass that lowers the target's functions (None: that class)
+    function_lowerer: Any = None
+
+    def signature(
+        self, tf: TypedFunction, params: list[llir.Type], ret: llir.Type
+    ) -> tuple[list[llir.Type], llir.Type, str]:
+        """A function's LLVM parameters and result, and the suffix of its symbol, given its own."""
+        return params, ret, ""
+
+    def declared(self, fn: llir.Function, tf: TypedFunction) -> None:
+        """``fn`` was declared for ``tf`` (its linkage: internal for helpers, external for kernels)."""
 
     def math_function(self, module: llir.Module, name: str, ret: llir.Type, args: list[llir.Value]) -> llir.Function:
         """The function that computes libdevice's ``__nv_<name>`` (the name the lowering asks for)."""

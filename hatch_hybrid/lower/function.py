@@ -17,22 +17,19 @@ from ..errors import CompileError
 from ..typecheck.rules import MATH_FLOAT_TO_FLOAT
 from ..typecheck.typed import TypedFunction
 from ..types import BOOL, F16, F32, NONE, ArrayT, Scalar, StructT, TableT, TupleT, Type, is_complex, storage
-from . import host_context as hx
 from . import intrinsics
 from .abi import ERROR_SLOT, INDEX32_SUFFIX
 from .assign import AssignLowerer
 from .calls import CallLowerer
 from .expressions import OperatorLowerer
-from .fission import FissionLowerer
 from .flavour import Flavour
-from .host import Frame, HostLowerer, Yield, hoist_warp_calls
+from .hooks import ThreadHooks
 from .lineinfo import LineInfo, LineInfoLowerer
 from .loops import Loop, LoopLowerer
 from .memory import MemoryLowerer
 from .numpy_calls import NumpyLowerer
-from .ops import I8, I32, I64, PTR, VOID, Ops, const, llvm_type
+from .ops import I8, I64, VOID, Ops, const, llvm_type
 from .printing import DEFAULT_PRINT_BUFFER, PrintLowerer, PrintSites
-from .sanitize import SanitizeLowerer
 from .sites import SiteTable
 from .tables import TableGlobals, TableLowerer
 from .values import ArrayValue, TupleValue, Value, abi_types, constant_value, flatten, unflatten
@@ -54,13 +51,15 @@ class ModuleLowerer:
         flavour: Flavour,
     ) -> None:
         """``flavour``: what the target lowers its own way (:mod:`.flavour`; a host CPU's runs a block's threads
-        as loops, see :mod:`.host`);
+        as loops, see :mod:`hatch_hybrid.targets.host.lowering`), its function lowerer included;
         ``print_buffer``: the bytes of print() records a launch keeps (see :mod:`.printing`);
         ``sanitize`` (host): every array access reports to the sanitizer, barriers count the thread's
-        epoch, and threads that meet run as the state machine (see :mod:`.sanitize`)."""
+        epoch, and threads that meet run as the state machine (see ``targets/host/lowering/sanitize.py``)."""
         self.flavour = flavour
+        self.lowerer: type[FunctionLowerer] = flavour.function_lowerer or FunctionLowerer
         self.threads_as_loops = flavour.threads_as_loops
         self.sanitize = sanitize and self.threads_as_loops
+        # what the host target's lowering records of the kernel (targets/host/lowering), read by its build
         self.shared_items: set[int] = set()  # host: the item sizes of the block's shared arrays
         self.yield_sites: list[int] = []  # host: the check site of each place a thread stops, in order
         self.shared_arrays: dict[int, dict[str, Any]] = {}  # sanitized: each shared array by its offset
@@ -108,40 +107,28 @@ class ModuleLowerer:
             ret = VOID if tf.return_type == NONE or tf.is_kernel else return_type(tf.return_type)
             if tf.mutates and not tf.is_kernel:  # the changed struct parameters' final values come back too
                 ret = llir.LiteralStructType(helper_results(tf))
-            if self.threads_as_loops:  # the thread context first; kernels return where their thread stopped
-                params.insert(0, PTR)
-                ret = I32 if tf.is_kernel else ret
-                if tf.is_kernel and tf.uses_barrier:  # then the thread's frame (its locals' home)
-                    params.insert(1, PTR)
-            suffix = "__thread" if self.threads_as_loops and tf.is_kernel else ""
+            params, ret, suffix = self.flavour.signature(tf, params, ret)
             fn = llir.Function(self.module, llir.FunctionType(ret, params), name + suffix)
-            if not tf.is_kernel or self.threads_as_loops:
+            if not tf.is_kernel:
                 fn.linkage = "internal"
-            if self.threads_as_loops and tf.is_kernel and tf.uses_barrier:
-                fn.args[1].add_attribute("noalias")  # no other pointer reaches a thread's frame
+            self.flavour.declared(fn, tf)
             if tf.uses_barrier:
                 fn.attributes.add("convergent")
             self.functions[name] = fn
             self._pending.append(tf)
         return fn
 
-    def shared_offset(self, key: tuple[str, int], size: int, align: int) -> int:
-        """Host: where a ``gpu.shared_array`` call site's array lies in the block's shared memory."""
-        found = self._shared_offsets.get(key)
-        if found is None:
-            align = max(align, 16)
-            found = (self.shared_bytes + align - 1) // align * align
-            self.shared_bytes = found + size
-            self._shared_offsets[key] = found
-        return found
-
     def lower_functions(self, tfs: list[TypedFunction]) -> llir.Module:
         """Lower plain functions with external linkage (for tests that run the IR on the host)."""
         for tf in tfs:
             self.function(tf).linkage = ""
-        while self._pending:
-            FunctionLowerer(self, self._pending.pop()).lower()
+        self.lower_pending()
         return self.module
+
+    def lower_pending(self) -> None:
+        """Lower the functions declared so far, and those they call."""
+        while self._pending:
+            self.lowerer(self, self._pending.pop()).lower()
 
     def error_slot(self) -> llir.GlobalVariable:
         """``hybrid_error``: where the first failed device-side check of a launch records itself
@@ -179,14 +166,6 @@ class ModuleLowerer:
                 )
         return text
 
-    def lower_host_kernel(self, tf: TypedFunction) -> llir.Function:
-        """The kernel as the function a host driver calls for each thread (see :mod:`.host`)."""
-        assert self.threads_as_loops
-        kernel = self.function(tf)
-        while self._pending:
-            FunctionLowerer(self, self._pending.pop()).lower()
-        return kernel
-
     def lower_kernel(self, tf: TypedFunction, index32: bool = False) -> llir.Module:
         """The kernel as an entry point; with ``index32`` also its 32-bit-index variant (``symbol`` +
         :data:`INDEX32_SUFFIX`), which helpers get their own copies for."""
@@ -195,8 +174,7 @@ class ModuleLowerer:
         for suffix in ("", INDEX32_SUFFIX) if index32 else ("",):
             self.suffix = suffix
             kernel = self.function(tf)
-            while self._pending:
-                FunctionLowerer(self, self._pending.pop()).lower()
+            self.lower_pending()
             md.add(
                 self.module.add_metadata([kernel, llir.MetaDataString(self.module, "kernel"), llir.Constant(i32, 1)])
             )
@@ -223,79 +201,72 @@ class FunctionLowerer(
     MemoryLowerer,
     ViewLowerer,
     LoopLowerer,
-    FissionLowerer,
-    HostLowerer,
-    SanitizeLowerer,
     OperatorLowerer,
     NumpyLowerer,
     LineInfoLowerer,
     PrintLowerer,
     TableLowerer,
+    ThreadHooks,
 ):
+    """One function lowered as a GPU runs it: each thread of a block is a hardware thread. A target whose
+    threads are not (the host CPU) gives :class:`ModuleLowerer` its own subclass through its flavour,
+    which overrides the hooks of :class:`~.hooks.ThreadHooks` and the methods below that say so."""
+
+    entry: llir.Block  # the function's first block (its allocas)
+
     def __init__(self, parent: ModuleLowerer, tf: TypedFunction, inline_into: FunctionLowerer | None = None) -> None:
         """``inline_into``: lower ``tf``'s body into that function (host: helpers that yield)."""
         self.parent = parent
         self.tf = tf
         self.slots: dict[str, list[llir.AllocaInstr]] = {}
         self.loops: list[Loop] = []
-        self.inline_exit: tuple[llir.Block, list[llir.AllocaInstr]] | None = None
         if inline_into is not None:
             self.fn, self.entry, self.b, self.ops = inline_into.fn, inline_into.entry, inline_into.b, inline_into.ops
-            self.ctx, self.kernel_fn, self.yields = inline_into.ctx, inline_into.kernel_fn, inline_into.yields
-            self.frame = inline_into.frame
         else:
             self.fn = parent.functions[tf.symbol + parent.suffix]
             self.entry = self.fn.append_basic_block("entry")
             self.b = llir.IRBuilder(self.entry)
             self.ops = Ops(self.b, parent.module, parent.libdevice, parent.flavour, parent.fastmath)
             self.ops.ctx_reads = parent.ctx_reads
-            self.ctx = self.fn.args[0] if parent.threads_as_loops else None
-            self.kernel_fn = self.fn if parent.threads_as_loops and tf.is_kernel else None
-            self.yields: list[Yield] = []
-            self.frame = Frame(self.entry, self.fn.args[1]) if self.kernel_fn and tf.uses_barrier else None
             self.start_lines(parent.lines)
-        # on the host, warp calls of functions that meet other threads get statements of their own
-        self.body = hoist_warp_calls(tf) if parent.threads_as_loops and tf.uses_barrier else tf.fn.body
-        # host kernels whose threads meet: a block's threads as loops between meeting points, where the
-        # kernel's structure allows (see .fission); else the state machine of .host
-        if inline_into is None and self.kernel_fn is not None and tf.uses_barrier:
-            self.plan_block_loops()
+        self.body = tf.fn.body
 
     # ------------------------------------------------------------------ setup
     def lower(self) -> None:
         tf = self.tf
-        args = list(self.fn.args)
-        host_kernel = self.kernel_fn is not None
-        if self.parent.threads_as_loops:
-            args = args[2:] if self.frame is not None else args[1:]
-        if host_kernel:  # the entry block keeps the locals; it dispatches to the start or a resumption
-            body = self.fn.append_basic_block("start")
-            self.b.position_at_end(body)
+        args = self.parameter_values()
         params = []
         for k, (p, t) in enumerate(zip(tf.fn.params, tf.arg_types)):
             value, args = unflatten(t, args, tf.is_kernel)
             if tf.is_kernel:
-                value = self._from_kernel_abi(value, t)
-                if self.parent.sanitize and isinstance(value, ArrayValue):
-                    value.root = k  # the runtime's table has each parameter's region
+                value = self.kernel_parameter(k, self._from_kernel_abi(value, t))
             params.append((p.name, value))
-        if self.plan is not None and host_kernel:
-            self.fission_kernel(params)
-        else:
-            for name, value in params:
-                self.store_local(name, value)
-            self.block(self.body)
+        self.lower_body(params)
         if not self.b.block.is_terminated:
-            if host_kernel:
-                self.b.ret(llir.Constant(I32, hx.DONE))
-            elif tf.mutates and tf.return_type == NONE:
-                self.ret_with_parameters([])
-            elif tf.return_type == NONE or tf.is_kernel:
-                self.b.ret_void()
-            else:
-                self.b.unreachable()
-        if host_kernel:
-            self.parent.frame_bytes = self.finish_host_kernel(body)
+            self.fall_off_end()
+
+    def parameter_values(self) -> list[llir.Value]:
+        """The function's arguments that carry its parameters (host: after the thread context)."""
+        return list(self.fn.args)
+
+    def kernel_parameter(self, k: int, value: Value) -> Value:
+        """Kernel parameter ``k``'s value, as the body sees it."""
+        return value
+
+    def lower_body(self, params: list[tuple[str, Value]]) -> None:
+        for name, value in params:
+            self.store_local(name, value)
+        self.block(self.body)
+
+    def fall_off_end(self) -> None:
+        """The end of the body, reached without a ``return``."""
+        tf = self.tf
+        if tf.mutates and tf.return_type == NONE:
+            self.ret_with_parameters([])
+        elif tf.return_type == NONE or tf.is_kernel:
+            self.b.ret_void()
+        else:
+            self.b.unreachable()
 
     def _from_kernel_abi(self, value: Value, t: Type) -> Value:
         """Kernel parameters pass booleans as bytes and complex numbers as two parts (also inside structs)."""
@@ -312,18 +283,12 @@ class FunctionLowerer(
         return value
 
     def _alloca(self, ty: llir.Type, name: str) -> llir.AllocaInstr:
-        if self.plan is not None and name == "local.array":
-            return self.thread_local_array(ty)
-        if self.plan is None and self.frame is not None:  # the state machine: locals in the thread's frame
-            return self.frame.slot(self.b, ty, name)
         with self.b.goto_block(self.entry):
             if self.entry.instructions:
                 self.b.position_before(self.entry.instructions[0])
             return self.b.alloca(ty, name=name)
 
     def store_local(self, name: str, value: Value) -> None:
-        if self.plan is not None and (name in self.plan.remat or name in self.plan.drift):
-            return  # recomputed where it is read
         self.root_of_local(name, value)
         parts = flatten(value)
         slots = self.planned_slots(name, [p.type for p in parts])
@@ -337,11 +302,6 @@ class FunctionLowerer(
 
     def load_local(self, name: str) -> Value:
         t = self.tf.locals[name]
-        if self.plan is not None and name in self.plan.remat:
-            e = self.plan.remat[name]
-            return self.convert_value(self.expr(e), self.tf.types[e.nid], t)
-        if self.plan is not None and name in self.plan.drift:
-            return self.drifted(name)
         slots = self.planned_slots(name)
         parts = [self.b.load(s, typ=s.allocated_type) for s in (self.slots[name] if slots is None else slots)]
         return self.local_root(name, unflatten(t, parts)[0])
@@ -373,10 +333,16 @@ class FunctionLowerer(
             self.b.branch(self.loops[-1].break_to)
         elif isinstance(s, ir.Continue):
             self.b.branch(self.loops[-1].continue_to)
-        elif isinstance(s, ir.Return) and (self.inline_exit is not None or self.kernel_fn is self.fn is not None):
-            self.host_return(s)
-        elif isinstance(s, ir.Return) and self.tf.mutates:
-            rt = self.tf.return_type
+        elif isinstance(s, ir.Return):
+            self.return_(s)
+        elif isinstance(s, ir.ExprStmt):
+            self.expr(s.value)
+        elif isinstance(s, ir.Assert):
+            self.check(self.condition(s.test), "assert", s.loc, s.msg)
+
+    def return_(self, s: ir.Return) -> None:
+        rt = self.tf.return_type
+        if self.tf.mutates:
             if s.value is not None and rt != NONE:
                 self.ret_with_parameters(
                     flatten(self.convert_value(self.expr(s.value), self.tf.types[s.value.nid], rt))
@@ -385,24 +351,18 @@ class FunctionLowerer(
                 if s.value is not None:
                     self.expr(s.value)
                 self.ret_with_parameters([])
-        elif isinstance(s, ir.Return):
-            rt = self.tf.return_type
-            if s.value is None or rt == NONE:
-                if s.value is not None:
-                    self.expr(s.value)
-                self.b.ret_void()
-            elif isinstance(rt, (TupleT, StructT)):
-                parts = flatten(self.convert_value(self.expr(s.value), self.tf.types[s.value.nid], rt))
-                agg: llir.Value = llir.Constant(return_type(rt), None)
-                for k, part in enumerate(parts):
-                    agg = self.b.insert_value(agg, part, k)
-                self.b.ret(agg)
-            else:
-                self.b.ret(self.coerce(s.value, rt))
-        elif isinstance(s, ir.ExprStmt):
-            self.expr(s.value)
-        elif isinstance(s, ir.Assert):
-            self.check(self.condition(s.test), "assert", s.loc, s.msg)
+        elif s.value is None or rt == NONE:
+            if s.value is not None:
+                self.expr(s.value)
+            self.b.ret_void()
+        elif isinstance(rt, (TupleT, StructT)):
+            parts = flatten(self.convert_value(self.expr(s.value), self.tf.types[s.value.nid], rt))
+            agg: llir.Value = llir.Constant(return_type(rt), None)
+            for k, part in enumerate(parts):
+                agg = self.b.insert_value(agg, part, k)
+            self.b.ret(agg)
+        else:
+            self.b.ret(self.coerce(s.value, rt))
 
     def ret_with_parameters(self, parts: list[llir.Value]) -> None:
         """Return from a helper that changes struct parameters: ``parts`` of the result, then theirs."""
@@ -412,29 +372,6 @@ class FunctionLowerer(
         for k, part in enumerate(parts):
             agg = self.b.insert_value(agg, part, k)
         self.b.ret(agg)
-
-    def host_return(self, s: ir.Return) -> None:
-        """``return`` in a host kernel (the thread is done) or in a helper lowered inline."""
-        rt = self.tf.return_type
-        if self.plan is not None:
-            self.fission_return(s)
-            return
-        if self.inline_exit is None:
-            if s.value is not None:
-                self.expr(s.value)
-            self.b.ret(llir.Constant(I32, hx.EXITED if self.parent.sanitize else hx.DONE))
-            return
-        exit_block, slots = self.inline_exit
-        if s.value is not None and rt != NONE:
-            if isinstance(rt, (TupleT, StructT)):
-                parts = flatten(self.convert_value(self.expr(s.value), self.tf.types[s.value.nid], rt))
-            else:
-                parts = [self.coerce(s.value, rt)]
-            for slot, part in zip(slots, parts):
-                self.b.store(part, slot)
-        elif s.value is not None:
-            self.expr(s.value)
-        self.b.branch(exit_block)
 
     def if_(self, s: ir.If) -> None:
         cond = self.condition(s.test)

@@ -1,5 +1,6 @@
 """``math`` functions and atomics in LLVM IR, as every LLVM target lowers them (the GPU's own intrinsics:
-the targets' flavours, :mod:`hatch_hybrid.targets.ptx.intrinsics` and :mod:`.host_context`)."""
+the targets' flavours, :mod:`hatch_hybrid.targets.ptx.intrinsics` and
+:mod:`hatch_hybrid.targets.host.lowering.context`)."""
 
 from __future__ import annotations
 

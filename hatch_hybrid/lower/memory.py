@@ -9,6 +9,7 @@ the module's error slot.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 from llvmlite import ir as llir
@@ -17,9 +18,9 @@ from .. import ir
 from ..errors import Loc
 from ..frontend.constants import check_int
 from ..types import WEAK_INT, ArrayT, Element, Scalar, StructT, TupleT, Type, Weak, is_float, is_int, storage
+from .hooks import READ, WRITE
 from .ops import F64, I8, I32, I64, I128, const, memory_type
 from .parts import LowererParts
-from .sanitize import READ, WRITE
 from .sites import located
 from .values import ArrayValue, TupleValue, Value, flatten, leaf_offsets, unflatten
 
@@ -37,6 +38,9 @@ def alignment(dtype: Scalar) -> int:
 
 
 class MemoryLowerer(LowererParts):
+    access: Callable[..., None]  # provided by ThreadHooks
+    element_root: Callable[..., None]
+
     def check(
         self, ok: llir.Value, kind: str, loc: Loc, msg: str | None = None, values: tuple[llir.Value, ...] = ()
     ) -> None:
@@ -147,7 +151,7 @@ class MemoryLowerer(LowererParts):
         if narrow and offset is not None:
             offset = b.sext(offset, I64)
         ptr = b.gep(arr.ptr, [offset], source_etype=element_memory_type(dtype))
-        self.element_root(ptr, arr)  # type: ignore[attr-defined]
+        self.element_root(ptr, arr)
         return ptr
 
     def wrap_index(self, idx: llir.Value, dim: llir.Value, axis: int, loc: Loc | None) -> llir.Value:
@@ -174,8 +178,8 @@ class MemoryLowerer(LowererParts):
             value, rest = unflatten(dtype, leaves)
             assert not rest
             return value
-        if self.parent.sanitize and loc is not None:
-            self.sanitize_access(ptr, dtype.dtype.itemsize, READ, loc)  # type: ignore[attr-defined]
+        if loc is not None:
+            self.access(ptr, dtype.dtype.itemsize, READ, loc)
         v = self.b.load(ptr, typ=memory_type(dtype), align=alignment(dtype))
         return self.b.icmp_unsigned("!=", v, llir.Constant(I8, 0)) if dtype.kind == "b" else v
 
@@ -192,6 +196,6 @@ class MemoryLowerer(LowererParts):
                 self.store_element(self._byte_offset(ptr, off), leaf, t, loc)  # type: ignore[arg-type]
             return
         assert isinstance(value, llir.Value)
-        if self.parent.sanitize and loc is not None:
-            self.sanitize_access(ptr, dtype.dtype.itemsize, WRITE, loc)  # type: ignore[attr-defined]
+        if loc is not None:
+            self.access(ptr, dtype.dtype.itemsize, WRITE, loc)
         self.b.store(self._to_memory(value, dtype), ptr, align=alignment(dtype))

@@ -394,3 +394,13 @@ class Ops:
             better = self.compare(op, v, result, t, t)
             result = self.b.select(better, v, result)
         return result
+
+
+def as_bits(b: llir.IRBuilder, v: llir.Value) -> llir.Value:
+    """A scalar's bits as i64 (zero-extended): how print records and warp exchanges carry values."""
+    ty = v.type
+    if isinstance(ty, llir.IntType):
+        return b.zext(v, I64) if ty.width < 64 else v
+    bits = bit_width(ty)
+    as_int = b.bitcast(v, llir.IntType(bits))
+    return b.zext(as_int, I64) if bits < 64 else as_int

@@ -19,8 +19,7 @@ from llvmlite import ir as llir
 from .. import ir
 from ..typecheck.printing import print_values
 from .abi import PRINT_BUFFER, PRINT_HEADER
-from .host import as_bits
-from .ops import I8, I64
+from .ops import I8, I64, as_bits
 from .parts import LowererParts
 from .sites import SiteTable, located
 from .values import Value

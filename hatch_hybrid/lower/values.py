@@ -18,7 +18,7 @@ class ArrayValue:
     shape: list[llir.Value]
     strides: list[llir.Value]  # in elements
     # sanitized host code: where the elements lie, when known (a kernel parameter's index, or
-    # lower.sanitize.SHARED), so that accesses find their shadow cells without a search
+    # targets/host/lowering/sanitize.py.SHARED), so that accesses find their shadow cells without a search
     root: int | None = field(default=None, compare=False)
 
 

@@ -335,6 +335,7 @@ ATOMIC_ONLY = {
 }
 SHUFFLES = {"shfl_down", "shfl_up", "shfl_xor", "shfl_idx"}
 VOTES = {"ballot", "all_", "any_"}
+WARP_CALLS = SHUFFLES | VOTES  # the calls that make a warp's threads meet
 ATOMIC_DTYPES = {"i32", "i64", "u32", "u64", "f32", "f64"}
 
 

@@ -45,7 +45,7 @@ LAUNCH_WORDS = 14
 #: ``hybrid_san1_quiet``; 0 not; 2 in no shared array), the number of regions, then the regions
 #: (``SANITIZER_REGION_WORDS`` each: lo, hi, shadow, shift, what), the block's shared memory first where
 #: the kernel has any. Sanitized code reads the table, the map and the regions to check most accesses
-#: without a call (``hatch_hybrid/lower/sanitize.py``).
+#: without a call (``hatch_hybrid/targets/host/lowering/sanitize.py``).
 SANITIZER_REPORT = 9
 SANITIZER_PARAMS = 2 * SANITIZER_REPORT + 3
 SANITIZER_WRITTEN = SANITIZER_PARAMS + 1

@@ -2,7 +2,7 @@
 
 ``k.launch(..., device="cpu", sanitize=True)``, or any CPU launch while ``$HYBRID_SANITIZE`` is set
 (to anything but ``0``), runs the kernel's sanitized entry from its package's library (built beside
-the fast one, see ``hatch_hybrid/lower/sanitize.py``): its blocks shared among the worker pool as
+the fast one, see ``hatch_hybrid/targets/host/lowering/sanitize.py``): its blocks shared among the worker pool as
 in a plain launch, bounds checks on, and every array access checked against shadow memory by the
 library's ``sanitize.c``. It raises :class:`SanitizerError` for
 
@@ -79,7 +79,8 @@ class SanitizedCode:
         self.shared = list(entry.get("shared", []))  # the block's shared arrays: offset, bytes, dtype, shape, site
         self.granule = int(entry.get("shared_granule", 1))
         # array parameters each of whose elements one thread alone accesses, where the launch tells the
-        # threads' indices apart (hatch_hybrid/lower/sanitize_owned.py): position -> the index's coordinates
+        # threads' indices apart (hatch_hybrid/targets/host/lowering/sanitize_owned.py): position -> the
+        # index's coordinates
         self.owned = {int(k): [(str(a), how) for a, how in coords] for k, coords in entry.get("owned", [])}
 
     def run(self, config: LaunchConfig, params: list[Param], values: list[Any], flat: list[Any], threads: int) -> None:

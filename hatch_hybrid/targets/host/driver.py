@@ -5,7 +5,7 @@ is laid out as CUDA's ``kernelParams`` (one pointer per flattened parameter), ``
 words of :data:`LAUNCH`. Blocks are independent, so the runtime hands block ranges to OS threads.
 Kernels whose threads never meet run each block as a loop nest over its threads, which LLVM
 inlines and vectorises. Kernels with barriers or warp calls run the state machine that
-:mod:`hatch_hybrid.lower.host` built: every thread of a warp up to its next stop, the warp again
+:mod:`hatch_hybrid.targets.host.lowering.threads` built: every thread of a warp up to its next stop, the warp again
 while its lanes stop at warp calls, then the next warp; when all are at the block's barrier, the
 next round.
 """
@@ -17,12 +17,12 @@ from collections.abc import Callable
 from hybrid_runtime.abi import LAUNCH
 from llvmlite import ir as llir
 
-from ...lower import host_context as hx
 from ...lower.loops import counted_loop
 from ...lower.ops import I1, I32, I64, PTR, Ops, declare
 from ...lower.values import abi_types
 from ...typecheck.typed import TypedFunction
 from .flavour import HostFlavour
+from .lowering import context as hx
 
 RUN = 5  # a thread the driver is to call (again)
 SANITIZER_SYNC = "hybrid_san1_sync"  # sanitize.c: do a block's threads wait at one barrier?
@@ -82,7 +82,7 @@ def add_entry(
     reads the thread-context words ``ctx_reads`` and, with ``warp_calls``, stops at warp calls.
     ``frame_bytes``: what each thread of a kernel whose threads meet needs in the frames buffer (its
     context, then its locals). With ``fission`` the kernel function runs a whole block (its threads
-    as loops between meeting points, :mod:`hatch_hybrid.lower.fission`) and is called once per block.
+    as loops between meeting points, :mod:`hatch_hybrid.targets.host.lowering.fission`) and is called once per block.
     ``sanitize``: the entry of a sanitized kernel (``ModuleLowerer(sanitize=True)``), whose contexts
     point at the sanitizer and count the barriers passed, and which after each block checks that it
     read no shared memory before any thread wrote it; run as the state machine, also after each round
@@ -150,7 +150,7 @@ def add_entry(
         leave_if(b.icmp_unsigned("!=", found, llir.Constant(I32, 0)), "block.bad")
 
     zero = llir.Constant(I64, 0)
-    if fission:  # the kernel function runs a whole block, its threads as loops (lower.fission)
+    if fission:  # the kernel function runs a whole block, its threads as loops (lowering/fission.py)
         ctx = b.alloca(I64, size=llir.Constant(I64, hx.CTX_WORDS), name="ctx")
         frames = b.inttoptr(word["frames"], PTR)
 

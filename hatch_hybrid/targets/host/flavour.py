@@ -8,10 +8,12 @@ from llvmlite import ir as llir
 
 from ... import ir
 from ...errors import Loc
-from ...lower import host_context as hx
 from ...lower.flavour import Flavour
+from ...lower.ops import I32, PTR
 from ...lower.sites import located
-from ...typecheck.typed import Callee
+from ...typecheck.typed import Callee, TypedFunction
+from .lowering import context as hx
+from .lowering.function import HostFunctionLowerer
 
 
 def libm_name(name: str) -> str:
@@ -25,9 +27,26 @@ def libm_name(name: str) -> str:
 class HostFlavour(Flavour):
     name = "cpu"
     threads_as_loops = True
+    function_lowerer = HostFunctionLowerer
 
     def __init__(self, triple: str) -> None:
         self.triple = triple
+
+    def signature(
+        self, tf: TypedFunction, params: list[llir.Type], ret: llir.Type
+    ) -> tuple[list[llir.Type], llir.Type, str]:
+        """The thread context first; a kernel returns where its thread stopped, and one whose threads meet
+        takes the thread's frame (its locals' home) second. The kernel is the per-thread function the
+        driver calls (targets/host/driver.py), ``<symbol>__thread``."""
+        if not tf.is_kernel:
+            return [PTR, *params], ret, ""
+        return [PTR, PTR, *params] if tf.uses_barrier else [PTR, *params], I32, "__thread"
+
+    def declared(self, fn: llir.Function, tf: TypedFunction) -> None:
+        if tf.is_kernel:
+            fn.linkage = "internal"  # the driver's entry is exported
+            if tf.uses_barrier:
+                fn.args[1].add_attribute("noalias")  # no other pointer reaches a thread's frame
 
     def math_function(self, module: llir.Module, name: str, ret: llir.Type, args: list[llir.Value]) -> llir.Function:
         name = libm_name(name)
@@ -46,7 +65,7 @@ class HostFlavour(Flavour):
         return fn
 
     # ------------------------------------------------------- the GPU's own operations
-    # (through the thread context, the lowering's first parameter, and the state machine of lower/host.py)
+    # (through the thread context, the lowering's first parameter, and the state machine of lowering/threads.py)
     def thread_register(self, fl: Any, name: str) -> llir.Value:
         return hx.special_register(fl.ops, fl.ctx, name)
 
@@ -56,7 +75,7 @@ class HostFlavour(Flavour):
     def static_shared(self, fl: Any, key: tuple[str, int], size: int, item: int, shape: Any, loc: Loc) -> llir.Value:
         """A slice of the block's buffer, laid out per call site."""
         parent = fl.parent
-        offset = parent.shared_offset(key, size, max(item, 8))
+        offset = shared_offset(parent, key, size, max(item, 8))
         ptr = hx.shared_pointer(fl.ops, fl.ctx, offset)
         if parent.sanitize:  # the sanitizer's reports name the array an offset lies in
             site = located(fl.tf.fn.module, loc, offset=offset, bytes=size, itemsize=item, shape=list(shape))
@@ -71,3 +90,15 @@ class HostFlavour(Flavour):
 
     def print_header(self, fl: Any) -> llir.Value:
         return hx.ctx_pointer(fl.ops, fl.ctx, "print")
+
+
+def shared_offset(parent: Any, key: tuple[str, int], size: int, align: int) -> int:
+    """Where a ``gpu.shared_array`` call site's array lies in the block's shared memory (``parent``: the
+    :class:`~hatch_hybrid.lower.function.ModuleLowerer`, which adds up the block's ``shared_bytes``)."""
+    found = parent._shared_offsets.get(key)
+    if found is None:
+        align = max(align, 16)
+        found = (parent.shared_bytes + align - 1) // align * align
+        parent.shared_bytes = found + size
+        parent._shared_offsets[key] = found
+    return found

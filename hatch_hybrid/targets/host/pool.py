@@ -21,8 +21,8 @@ from ...errors import CompileError
 from .cpus import TARGETS
 
 SOURCES = tuple(Path(__file__).with_name(name) for name in ("pool.c", "sanitize.c"))
-#: the functions the runtime and kernels call (hybrid_runtime.native_pool, lower.sanitize); the number
-#: changes with their interface
+#: the functions the runtime and kernels call (hybrid_runtime.native_pool, lowering/sanitize.py); the
+#: number changes with their interface
 EXPORTS = (
     "hybrid_pool1_launch", "hybrid_pool1_work", "hybrid_pool1_reset", "hybrid_san1_access", "hybrid_san1_sync",
     "hybrid_san1_block", "hybrid_san1_quiet",

@@ -1,7 +1,7 @@
 /* The CPU sanitizer: what a sanitized kernel's accesses and barriers are checked against.
  *
  * Every package's library links this in beside the worker pool (pool.py compiles both). A kernel's
- * sanitized entry (hatch_hybrid/lower/sanitize.py) calls hybrid_san1_access for every load, store
+ * sanitized entry (hatch_hybrid/targets/host/lowering/sanitize.py) calls hybrid_san1_access for every load, store
  * and atomic of an array element, and its driver calls hybrid_san1_sync after each round of a
  * block's threads and hybrid_san1_block after each block. The runtime (hybrid_runtime/sanitizer.py)
  * builds the state for one launch, which runs its blocks on the worker pool as a plain launch does, each participant with a state of its
@@ -53,7 +53,7 @@ typedef struct {
 enum { FOUND, SITE, TID, HOW, OTHER_SITE, OTHER_TID, OTHER_HOW, WHAT, OFFSET, REPORT_WORDS };
 /* findings */
 enum { NONE, UNINITIALISED, RACE, BARRIER_EXIT, BARRIER_SITES };
-/* how an element is accessed (lower/sanitize.py) */
+/* how an element is accessed (targets/host/lowering/sanitize.py) */
 enum { READ, WRITE, ATOMIC };
 #define ATOMIC_SITE 0x8000u
 
@@ -151,7 +151,7 @@ EXPORT int32_t hybrid_san1_access(sanitizer *s, char *addr, int64_t nbytes, int6
  * (its first thread's index plus one: `first`): mark each granule of the block's shared memory that a
  * thread of the block has written in s->written (1; 0: not; granules in no shared array keep the 2 the
  * runtime put there). Returns 1 when every granule of a shared array is marked. A read of shared memory in
- * that stretch then passes when its granule is marked (lower/sanitize.py): no write of the stretch can
+ * that stretch then passes when its granule is marked (targets/host/lowering/sanitize.py): no write of the stretch can
  * race with it, nor change the marks. */
 EXPORT int32_t hybrid_san1_quiet(sanitizer *s, int64_t first) {
     if (!s->nregions || s->regions[0].what >= 0) return 1;

@@ -1,6 +1,6 @@
 """The native CPU target: typed IR -> LLVM IR for the host -> O3 and vectorisers per CPU target and
 level -> an object file each (linked per package by the hook, :mod:`.link`); with the sanitizer on, each
-kernel's sanitized entry too (:mod:`hatch_hybrid.lower.sanitize`).
+kernel's sanitized entry too (:mod:`.lowering.sanitize`).
 
 In: a :class:`~..base.KernelJob`. Out: :class:`HostCode`, or why the kernel runs on the CPU through its
 Python function instead (``HostCode.unsupported``).
@@ -17,16 +17,17 @@ from typing import Any
 from hybrid_runtime.abi import SANITIZER_LAYOUT
 
 from ...lower.function import ModuleLowerer
-from ...lower.host import NativeUnsupported
-from ...lower.host_context import CTX_WORDS, EXCHANGE_BYTES
 from ...lower.printing import DEFAULT_PRINT_BUFFER
-from ...lower.sanitize_owned import owned_params
 from ...typecheck.typed import TypedFunction
 from ..base import Capabilities, KernelJob, Target
 from . import driver as host_driver
 from . import emit as host_emit
 from .cpus import TARGETS, entry_symbol
 from .flavour import HostFlavour
+from .lowering.context import CTX_WORDS, EXCHANGE_BYTES
+from .lowering.function import lower_host_kernel
+from .lowering.sanitize_owned import owned_params
+from .lowering.threads import NativeUnsupported
 
 
 @dataclass
@@ -39,7 +40,7 @@ class HostCode:
     exchange_bytes: int = 0  # per thread, for kernels with warp calls: the warp exchange buffers
     shared_bytes: int = 0  # static shared memory per block
     barriers: bool = False  # threads meet (barriers, warp calls)
-    state_machine: str = ""  # threads meet where loops over threads cannot run them: why (lower.fission_plan)
+    state_machine: str = ""  # threads meet where loops over threads cannot run them: why (lowering.fission_plan)
     libm: list[str] = field(default_factory=list)  # C library functions called
     checks: list[dict[str, Any]] = field(default_factory=list)  # sites of failed checks (assert, bounds)
     prints: dict[str, Any] = field(default_factory=dict)  # print() sites and buffer bytes (lower.printing)
@@ -152,7 +153,7 @@ class HostTarget(Target):
             sanitize=sanitize,
             flavour=HostFlavour(TARGETS[self.cpus[0]].triple),
         )
-        lowerer.lower_host_kernel(typed)
+        lower_host_kernel(lowerer, typed)
         # a thread's context, then its locals (kernels whose threads meet at barriers)
         if lowerer.fission:  # per thread: the slots of the locals that cross meeting points
             frame_bytes = lowerer.frame_bytes

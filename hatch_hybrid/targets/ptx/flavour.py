@@ -9,8 +9,8 @@ from llvmlite import ir as llir
 
 from ... import ir
 from ...errors import Loc
+from ...lower.calls import shuffle_width
 from ...lower.flavour import Flavour
-from ...lower.host import shuffle_width
 from ...lower.ops import I8, I32, I64, PTR, VOID, signalling
 from ...lower.tables import CONSTANT, CONSTANT_BANK_BYTES, GLOBAL
 from ...typecheck.typed import Callee

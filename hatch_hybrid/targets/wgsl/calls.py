@@ -129,8 +129,8 @@ class CallRenderer(RendererParts):
     def warp(self, e: ir.Call, callee: Callee) -> str:
         """Warp calls as subgroup operations: CUDA's 32 lanes are the adapter's subgroups, which the runtime
         checks at launch (32 lanes, numbered as the block's threads modulo 32); the source lane of a shuffle
-        follows the native code's rules (lower/host.py's _source_lane): outside the warp or the segment,
-        a lane keeps its own value."""
+        follows the native code's rules (targets/host/lowering/threads.py's _source_lane): outside the warp
+        or the segment, a lane keeps its own value."""
         self.m.subgroups = True
         name = callee.name
         lane = "bitcast<i64>(u64(hh_lid_index % 32u))"

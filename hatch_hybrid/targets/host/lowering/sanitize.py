@@ -2,7 +2,7 @@
 
 A wheel's native library carries, beside each kernel's fast entry, a sanitized one, lowered from the
 same typed IR with ``ModuleLowerer(sanitize=True)``: bounds checks on, threads that meet run as loops
-over threads as in the fast entry (the state machine of :mod:`.host` where a barrier stands under a
+over threads as in the fast entry (the state machine of :mod:`.threads` where a barrier stands under a
 condition that differs between threads, so that the driver knows where each thread stopped), and
 
 * every load, store and atomic of an array element is checked against the sanitizer's shadow cells
@@ -34,21 +34,19 @@ from typing import Any
 from hybrid_runtime.abi import SANITIZER_CELL_BYTES, SANITIZER_PARAMS, SANITIZER_REGIONS, SANITIZER_WRITTEN
 from llvmlite import ir as llir
 
-from .. import ir
-from ..errors import Loc
-from . import host_context as hx
+from .... import ir
+from ....errors import Loc
+from ....lower.hooks import ATOMIC, READ, SHARED, WRITE
+from ....lower.ops import I1, I32, I64, PTR, declare
+from ....lower.parts import LowererParts
+from ....lower.sites import located
+from ....lower.values import ArrayValue, Value
+from . import context as hx
 from .fission_state import FissionState
-from .ops import I1, I32, I64, PTR, declare
-from .parts import LowererParts
 from .sanitize_segments import assignment_counts
-from .sites import located
-from .values import ArrayValue, Value
 
 ACCESS = "hybrid_san1_access"
 QUIET = "hybrid_san1_quiet"
-# how an element is accessed (the low two bits of the site word)
-READ, WRITE, ATOMIC = 0, 1, 2
-SHARED = -1  # ArrayValue.root of the block's shared memory (a parameter's: its index)
 _LO, _SHADOW, _SHIFT = 0, 2, 3  # a region's words
 
 
@@ -100,6 +98,10 @@ class SanitizeLowerer(LowererParts):
         return found[1] if found is not None and found[0] is ptr else None
 
     # ---------------------------------------------------------------- accesses
+    def access(self, ptr: llir.Value, nbytes: int, how: int, loc: Loc) -> None:
+        if self.parent.sanitize:
+            self.sanitize_access(ptr, nbytes, how, loc)
+
     def sanitize_access(self, ptr: llir.Value, nbytes: int, how: int, loc: Loc) -> None:
         """Check an access of ``nbytes`` at ``ptr``; leave as a failed check does if the sanitizer found a
         hazard (it has recorded it in the error slot)."""

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .. import ir
-from ..typecheck.typed import TypedFunction
+from .... import ir
+from ....typecheck.typed import TypedFunction
 
 
 class NotFissionable(Exception):

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .. import ir
-from ..typecheck.typed import TypedFunction
-from ..types import ArrayT
+from .... import ir
+from ....typecheck.typed import TypedFunction
+from ....types import ArrayT
 from .fission_pieces import (
     Barrier,
     Exchange,

@@ -15,13 +15,14 @@ from typing import Any
 
 from llvmlite import ir as llir
 
-from ..typecheck.rules import SHUFFLES
-from ..types import WEAK_INT
+from ....lower.calls import shuffle_width
+from ....lower.ops import I1, I8, I64, as_bits
+from ....lower.parts import LowererParts
+from ....typecheck.rules import SHUFFLES
+from ....types import WEAK_INT
 from .fission_pieces import Exchange
 from .fission_state import FissionState
-from .host import _from_bits, _source_lane, as_bits, shuffle_width
-from .ops import I1, I8, I64
-from .parts import LowererParts
+from .threads import _from_bits, _source_lane
 
 _ZERO = llir.Constant(I64, 0)
 

@@ -9,17 +9,17 @@ barriers, warp calls, branches and loops), and where each local lives: one value
 (:attr:`Plan.block`: parameters never assigned, loop variables of block-uniform loops, values the
 block computes once), a slot per thread (:attr:`Plan.per_thread`: what crosses from one region to
 another), or a register inside one region.
-Kernels that do not fit get the state machine of :mod:`.host` and a reason (:class:`NotFissionable`).
+Kernels that do not fit get the state machine of :mod:`.threads` and a reason (:class:`NotFissionable`).
 """
 
 from __future__ import annotations
 
-from .. import ir
-from ..lint.divergence import UNIFORM, Divergence, FunctionLevels
-from ..typecheck.arguments import bound_nodes
-from ..typecheck.rules import ATOMICS, GPU_INDEX, SHUFFLES, VOTES
-from ..typecheck.typed import TypedFunction
-from ..types import Scalar, Weak
+from .... import ir
+from ....lint.divergence import UNIFORM, Divergence, FunctionLevels
+from ....typecheck.arguments import bound_nodes
+from ....typecheck.rules import ATOMICS, GPU_INDEX, WARP_CALLS
+from ....typecheck.typed import TypedFunction
+from ....types import Scalar, Weak
 from .fission_pieces import (
     Barrier,
     Exchange,
@@ -34,9 +34,7 @@ from .fission_pieces import (
     UniformIf,
     UniformLoop,
 )
-from .host import hoist_warp_calls
-
-WARP_CALLS = SHUFFLES | VOTES
+from .threads import hoist_warp_calls
 
 
 def plan_fission(tf: TypedFunction, body: list[ir.Stmt], param_levels: tuple[int, ...] | None = None) -> Plan:

@@ -23,9 +23,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import ir
-from ..typecheck.typed import TypedFunction
-from ..types import ArrayT
+from .... import ir
+from ....typecheck.typed import TypedFunction
+from ....types import ArrayT
 from .fission_plan import all_stmts
 from .sanitize_segments import assignment_counts
 

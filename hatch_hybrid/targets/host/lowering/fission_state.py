@@ -7,9 +7,9 @@ from typing import Any
 
 from llvmlite import ir as llir
 
+from ....lower.ops import I8, I64
 from .fission_pieces import Plan
-from .host import Frame
-from .ops import I8, I64
+from .threads import Frame
 
 _ZERO = llir.Constant(I64, 0)
 
@@ -56,7 +56,7 @@ class FissionState:
         self.types: dict[tuple[str, str], list[llir.Type]] = {}  # (function, local) -> its parts' types
         self.local_arrays = 0  # gpu.local_array storage slots made so far
         self.drift: dict[str, llir.Value] = {}  # a LaneLoop's stepped local -> the block's sum of steps
-        # sanitized: the pieces whose segment writes no shared memory (lower.sanitize_segments), and while
+        # sanitized: the pieces whose segment writes no shared memory (lowering/sanitize_segments.py), and while
         # one of them is lowered, whether the block had written all its shared memory when it began (an i1;
         # its reads of shared memory then need no check, else only their granule's mark)
         self.quiet: set[int] = set()

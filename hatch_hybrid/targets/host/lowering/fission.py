@@ -16,8 +16,10 @@ from typing import Any
 
 from llvmlite import ir as llir
 
-from .. import ir
-from . import host_context as hx
+from .... import ir
+from ....lower.loops import counted_loop
+from ....lower.ops import I1, I8, I64, const
+from . import context as hx
 from .fission_pieces import (
     Barrier,
     Exchange,
@@ -35,10 +37,8 @@ from .fission_pieces import (
 from .fission_plan import plan_fission
 from .fission_state import FissionState, ThreadFrame
 from .fission_warps import WarpCallLowerer
-from .host import Frame
-from .loops import counted_loop
-from .ops import I1, I8, I64, const
 from .sanitize_segments import quiet_pieces
+from .threads import Frame
 
 _ZERO, _ONE = llir.Constant(I64, 0), llir.Constant(I64, 1)
 
@@ -58,7 +58,7 @@ class FissionLowerer(WarpCallLowerer):
 
     def plan_block_loops(self) -> None:
         """Plan the kernel's threads as loops between meeting points (:mod:`.fission_plan`); where the
-        plan does not fit, record why and keep the state machine of :mod:`.host`. Sanitized kernels
+        plan does not fit, record why and keep the state machine of :mod:`.threads`. Sanitized kernels
         are planned too, unless a barrier stands under a condition that differs between threads: the
         state machine then keeps each thread's progress, which the sanitizer's synccheck reads (every
         other barrier of a plan is reached by every thread of the block that has not returned)."""

@@ -20,18 +20,17 @@ from typing import TYPE_CHECKING
 
 from llvmlite import ir as llir
 
-from .. import ir
-from ..errors import CompileError, Loc
-from ..typecheck.rules import SHUFFLES, VOTES
-from ..types import WEAK_INT, ArrayT, EnumT, Scalar, StructT, TupleT, Type, Weak, storage
-from . import host_context as hx
-from .ops import I1, I32, I64, bit_width, llvm_type
-from .parts import LowererParts
+from .... import ir
+from ....errors import CompileError, Loc
+from ....lower.calls import shuffle_width
+from ....lower.ops import I1, I32, I64, as_bits, bit_width, llvm_type
+from ....lower.parts import LowererParts
+from ....typecheck.rules import SHUFFLES, WARP_CALLS
+from ....types import WEAK_INT, ArrayT, EnumT, Scalar, StructT, TupleT, Type, Weak, storage
+from . import context as hx
 
 if TYPE_CHECKING:
-    from ..typecheck.typed import TypedFunction
-
-WARP_CALLS = SHUFFLES | VOTES
+    from ....typecheck.typed import TypedFunction
 
 
 class NativeUnsupported(CompileError):
@@ -316,26 +315,12 @@ def _size_of(t: llir.Type) -> int:
     raise AssertionError(t)
 
 
-def as_bits(b: llir.IRBuilder, v: llir.Value) -> llir.Value:
-    ty = v.type
-    if isinstance(ty, llir.IntType):
-        return b.zext(v, I64) if ty.width < 64 else v
-    bits = bit_width(ty)
-    as_int = b.bitcast(v, llir.IntType(bits))
-    return b.zext(as_int, I64) if bits < 64 else as_int
-
-
 def _from_bits(b: llir.IRBuilder, v: llir.Value, t: Type) -> llir.Value:
     ty = llvm_type(storage(t))
     if isinstance(ty, llir.IntType):
         return b.trunc(v, ty) if ty.width < 64 else v
     bits = bit_width(ty)
     return b.bitcast(b.trunc(v, llir.IntType(bits)) if bits < 64 else v, ty)
-
-
-def shuffle_width(tf: TypedFunction, e: ir.Call) -> int:
-    """A shuffle's width (CUDA's segments of lanes): its third argument, known at build time, or 32."""
-    return int(tf.consts[e.args[2].nid]) if len(e.args) == 3 else 32
 
 
 def _source_lane(b: llir.IRBuilder, name: str, lane: llir.Value, d: llir.Value, width: int = 32) -> llir.Value:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from llvmlite import ir as llir
 
-from .ops import I64, PTR, Ops
+from ....lower.ops import I64, PTR, Ops
 
 # the words of a thread context
 CTX = {

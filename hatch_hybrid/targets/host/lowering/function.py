@@ -1,0 +1,192 @@
+"""A function lowered for the host CPU: the shared lowering (:class:`~hatch_hybrid.lower.function.FunctionLowerer`)
+with a block's threads as loops on one core.
+
+What differs from the GPU, and where it is:
+
+* every function takes the thread's context first (:mod:`.context`); a kernel becomes the per-thread
+  function ``<symbol>__thread`` that the driver (``targets/host/driver.py``) runs, which returns where
+  its thread stopped;
+* a kernel whose threads meet at barriers or warp calls runs its block's threads as loops between the
+  meeting points (:mod:`.fission`, planned by :mod:`.fission_plan`), or where its structure does not
+  allow that, as a state machine whose threads keep their locals in a frame (:mod:`.threads`); helpers
+  that meet other threads are lowered inline into it;
+* sanitized code reports each access and barrier to the sanitizer (:mod:`.sanitize`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from llvmlite import ir as llir
+
+from .... import ir
+from ....lower.function import FunctionLowerer, ModuleLowerer
+from ....lower.ops import I32
+from ....lower.values import ArrayValue, Value, abi_types, flatten, unflatten
+from ....typecheck.rules import WARP_CALLS
+from ....typecheck.typed import Callee, TypedFunction
+from ....types import NONE, StructT, TupleT
+from . import context as hx
+from .fission import FissionLowerer
+from .sanitize import SanitizeLowerer
+from .threads import Frame, HostLowerer, Yield, hoist_warp_calls
+
+
+class HostFunctionLowerer(FissionLowerer, HostLowerer, SanitizeLowerer, FunctionLowerer):
+    def __init__(self, parent: ModuleLowerer, tf: TypedFunction, inline_into: FunctionLowerer | None = None) -> None:
+        super().__init__(parent, tf, inline_into)
+        self.inline_exit: tuple[llir.Block, list[llir.AllocaInstr]] | None = None
+        if isinstance(inline_into, HostFunctionLowerer):
+            self.ctx, self.kernel_fn, self.yields = inline_into.ctx, inline_into.kernel_fn, inline_into.yields
+            self.frame = inline_into.frame
+        else:
+            self.ctx = self.fn.args[0]
+            self.kernel_fn = self.fn if tf.is_kernel else None
+            self.yields: list[Yield] = []
+            self.frame = Frame(self.entry, self.fn.args[1]) if self.kernel_fn and tf.uses_barrier else None
+        # warp calls of functions that meet other threads get statements of their own
+        if tf.uses_barrier:
+            self.body = hoist_warp_calls(tf)
+        # kernels whose threads meet: a block's threads as loops between meeting points, where the kernel's
+        # structure allows (see .fission); else the state machine of .threads
+        if inline_into is None and self.kernel_fn is not None and tf.uses_barrier:
+            self.plan_block_loops()
+
+    # ------------------------------------------------------------------ the function
+    def lower(self) -> None:
+        if self.kernel_fn is None:
+            super().lower()
+            return
+        # the entry block keeps the locals; it dispatches to the start or a resumption
+        body = self.fn.append_basic_block("start")
+        self.b.position_at_end(body)
+        super().lower()
+        self.parent.frame_bytes = self.finish_host_kernel(body)
+
+    def parameter_values(self) -> list[llir.Value]:
+        return list(self.fn.args)[2:] if self.frame is not None else list(self.fn.args)[1:]
+
+    def kernel_parameter(self, k: int, value: Value) -> Value:
+        if self.parent.sanitize and isinstance(value, ArrayValue):
+            value.root = k  # the runtime's table has each parameter's region
+        return value
+
+    def lower_body(self, params: list[tuple[str, Value]]) -> None:
+        if self.plan is not None and self.kernel_fn is not None:
+            self.fission_kernel(params)
+        else:
+            super().lower_body(params)
+
+    def fall_off_end(self) -> None:
+        if self.kernel_fn is not None:
+            self.b.ret(llir.Constant(I32, hx.DONE))
+        else:
+            super().fall_off_end()
+
+    # ------------------------------------------------------------------ locals
+    def _alloca(self, ty: llir.Type, name: str) -> llir.AllocaInstr:
+        if self.plan is not None and name == "local.array":
+            return self.thread_local_array(ty)
+        if self.plan is None and self.frame is not None:  # the state machine: locals in the thread's frame
+            return self.frame.slot(self.b, ty, name)
+        return super()._alloca(ty, name)
+
+    def store_local(self, name: str, value: Value) -> None:
+        if self.plan is not None and (name in self.plan.remat or name in self.plan.drift):
+            return  # recomputed where it is read
+        super().store_local(name, value)
+
+    def load_local(self, name: str) -> Value:
+        if self.plan is not None and name in self.plan.remat:
+            e = self.plan.remat[name]
+            return self.convert_value(self.expr(e), self.tf.types[e.nid], self.tf.locals[name])
+        if self.plan is not None and name in self.plan.drift:
+            return self.drifted(name)
+        return super().load_local(name)
+
+    # ------------------------------------------------------------------ returns and calls
+    def return_(self, s: ir.Return) -> None:
+        if self.inline_exit is not None or self.kernel_fn is self.fn is not None:
+            self.host_return(s)
+        else:
+            super().return_(s)
+
+    def host_return(self, s: ir.Return) -> None:
+        """``return`` in a host kernel (the thread is done) or in a helper lowered inline."""
+        rt = self.tf.return_type
+        if self.plan is not None:
+            self.fission_return(s)
+            return
+        if self.inline_exit is None:
+            if s.value is not None:
+                self.expr(s.value)
+            self.b.ret(llir.Constant(I32, hx.EXITED if self.parent.sanitize else hx.DONE))
+            return
+        exit_block, slots = self.inline_exit
+        if s.value is not None and rt != NONE:
+            if isinstance(rt, (TupleT, StructT)):
+                parts = flatten(self.convert_value(self.expr(s.value), self.tf.types[s.value.nid], rt))
+            else:
+                parts = [self.coerce(s.value, rt)]
+            for slot, part in zip(slots, parts):
+                self.b.store(part, slot)
+        elif s.value is not None:
+            self.expr(s.value)
+        self.b.branch(exit_block)
+
+    def call_prefix(self) -> list[llir.Value]:
+        return [self.ctx]
+
+    def call_function(self, callee: Callee, nodes: list[ir.Expr]) -> Value:
+        target = callee.target
+        assert target is not None
+        if target.uses_barrier and self.kernel_fn is not None:
+            return self.inline_call(target, nodes)
+        return super().call_function(callee, nodes)
+
+    def inline_call(self, target: TypedFunction, nodes: list[ir.Expr]) -> Value:
+        """Lower a helper that meets other threads into the kernel, so its locals are saved at its
+        barriers like the kernel's own."""
+        values = [self.expr(node) for node in nodes]
+        inner: Any = type(self)(self.parent, target, inline_into=self)
+        rt = target.return_type
+        slots = [self._alloca(t, "inline.result") for t in abi_types(rt)] if rt != NONE else []
+        exit_block = self.fn.append_basic_block("inline.exit")
+        inner.inline_exit = (exit_block, slots)
+        for p, value in zip(target.fn.params, values):
+            inner.store_local(p.name, value)
+        inner.block(inner.body)
+        if not self.b.block.is_terminated:
+            self.b.branch(exit_block)
+        self.b.position_at_end(exit_block)
+        if target.mutates:
+            self.write_back(target, nodes, {k: inner.load_local(target.fn.params[k].name) for k in target.mutates})
+        if not slots:
+            return None
+        return unflatten(rt, [self.b.load(s, typ=s.allocated_type) for s in slots])[0]
+
+    def call_gpu_host(self, e: ir.Call, callee: Callee) -> Value:
+        """The ``gpu`` intrinsics as the host runs them (atomics are the same instructions)."""
+        name = callee.name
+        ops = self.ops
+        if name == "syncthreads":
+            if self.parent.sanitize:
+                self.sanitize_barrier()
+            self.yield_point(hx.AT_BARRIER, e.loc)
+            return None
+        if name in WARP_CALLS:
+            return self.warp_call(e, name, e.loc)
+        if name == "lane_id":
+            return hx.lane_id(ops, self.ctx)
+        if name == "threadfence":
+            hx.threadfence(ops)
+            return None
+        return hx.special_register(ops, self.ctx, name)
+
+
+def lower_host_kernel(lowerer: ModuleLowerer, tf: TypedFunction) -> llir.Function:
+    """The kernel as the function the host driver calls for each thread, and the helpers it reaches."""
+    assert lowerer.lowerer is HostFunctionLowerer
+    kernel = lowerer.function(tf)
+    lowerer.lower_pending()
+    return kernel

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import shutil
 import sys
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -145,6 +146,7 @@ def shifted(x: Array[i32, 2], out: Array[i32], k: i64, j: i64):
     t = gpu.local_array(i32, 8)
     t[i] = x[i, i + k]
     out[i] = t[i - j]
+    out[i] += x[j - i][0]
 """
 
 
@@ -192,9 +194,17 @@ def test_failed_checks_and_bad_arguments_raise_as_on_other_devices(tmp_path: Pat
             kern.checked.launch(64, 1, x, out.astype(np.float32), 7, device="wgpu")
         # @kernel(debug=True): every index checked against its dimension (negative ones from the end), with
         # NumPy's IndexError and the line, as on the other devices (k = -8 wraps from the end and passes; one
-        # thread fails in each of the others: x's axis 1 at 8 and at -9, the local array's axis 0 at -9)
+        # thread fails in each of the others: x's axis 1 at 8 and at -9, the local array's axis 0 at 8, the
+        # row view x[j - i]'s at 8)
         m = np.arange(64, dtype=np.int32).reshape(8, 8)
-        for k, j, where in ((0, 0, None), (-8, 0, None), (1, 0, (8, 1, 27)), (-9, 0, (-9, 1, 27)), (0, 9, (-9, 0, 28))):
+        for k, j, where in (
+            (0, 0, None),
+            (-8, 0, None),
+            (1, 0, (8, 1, 27)),
+            (-9, 0, (-9, 1, 27)),
+            (0, -1, (8, 0, 28)),
+            (0, 8, (8, 0, 29)),
+        ):
             got = {}
             for device in ("cpu", "wgpu"):
                 out8 = np.zeros(8, np.int32)
@@ -208,7 +218,8 @@ def test_failed_checks_and_bad_arguments_raise_as_on_other_devices(tmp_path: Pat
                     kern.shifted.launch(8, 1, m, out8, k, j, device=device)
             if got:
                 np.testing.assert_array_equal(got["wgpu"], got["cpu"])
-                np.testing.assert_array_equal(got["cpu"], m[np.arange(8), (np.arange(8) + k) % 8])
+                rows = np.arange(8)
+                np.testing.assert_array_equal(got["cpu"], m[rows, (rows + k) % 8] + m[(j - rows) % 8, 0])
         with pytest.raises(ValueError, match="has no WebGPU shader: .*f64"):
             kern.wide.launch(64, 1, np.ones(64, np.float32), np.ones(64, np.float32), 0.5, device="wgpu")
 
@@ -769,6 +780,41 @@ def test_warp_calls_are_subgroup_operations_or_a_clear_error(tmp_path: Path):
                 kern.warps.launch(64, 2, x, k, out, votes, d, device=device)
                 got.append((out, votes))
             assert same_bits(got[0][0], got[1][0]) and same_bits(got[0][1], got[1][1]), d
+
+
+@pytest.mark.wgpu
+def test_shaders_are_made_without_webgpus_run_time_checks_unless_asked(monkeypatch: pytest.MonkeyPatch):
+    """wgpu-native's trusted shader modules (no loop counters, no index clamps: CUDA's meaning); with
+    HYBRID_WGPU_CHECKS=1, or a wgpu without that entry point (a warning, once), WebGPU's checked ones."""
+    from hybrid_runtime import wgpu_device
+    from wgpu.backends.wgpu_native import _api
+
+    device = wgpu_device.get_device().device
+    plain: list[str] = []
+    real = device.create_shader_module
+    monkeypatch.setattr(device, "create_shader_module", lambda **kw: plain.append(kw["label"]) or real(**kw))
+    source = "@compute @workgroup_size(1) fn main() {}"
+    assert wgpu_device._shader_module(device, "trusted", source) is not None and plain == []
+    monkeypatch.setenv("HYBRID_WGPU_CHECKS", "1")
+    wgpu_device._shader_module(device, "asked", source)
+    assert plain == ["asked"]
+    monkeypatch.delenv("HYBRID_WGPU_CHECKS")
+    real_libf = _api.libf
+
+    class Older:  # a wgpu-native without the entry point
+        def __getattr__(self, name: str):
+            if name == "wgpuDeviceCreateShaderModuleTrusted":
+                raise AttributeError(name)
+            return getattr(real_libf, name)
+
+    monkeypatch.setattr(_api, "libf", Older())
+    monkeypatch.setattr(wgpu_device, "_checked_shaders_said", False)
+    with pytest.warns(RuntimeWarning, match="without WebGPU's run-time checks"):
+        wgpu_device._shader_module(device, "fallback", source)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # said once
+        wgpu_device._shader_module(device, "again", source)
+    assert plain == ["asked", "fallback", "again"]
 
 
 @pytest.mark.wgpu

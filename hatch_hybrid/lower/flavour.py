@@ -2,13 +2,15 @@
 :class:`~.function.ModuleLowerer`. Everything else in :mod:`hatch_hybrid.lower` is shared by the targets
 that go through LLVM (NVPTX, and every host CPU).
 
-Two kinds of hooks:
+Three kinds of hooks:
 
 * operations: plain LLVM by default (as a CPU backend compiles them, NumPy's results); a target whose
   backend differs overrides them;
 * the GPU's own operations (thread indices, barriers, warp calls, shared memory, a failed check,
   the print buffer): every target says how (``fl`` is the :class:`~.function.FunctionLowerer` of the
-  function being lowered: its builder, ops and, on the host, its thread context).
+  function being lowered: its builder, ops and, on the host, its thread context);
+* how functions are declared and lowered: ``signature``/``declared`` (the host adds the thread context
+  and its per-thread kernel ABI) and ``function_lowerer`` (the host's subclass, with ``threads_as_loops``).
 
 See :mod:`hatch_hybrid.targets.ptx.flavour` and :mod:`hatch_hybrid.targets.host.flavour`.
 """

@@ -53,8 +53,8 @@ class ModuleLowerer:
         """``flavour``: what the target lowers its own way (:mod:`.flavour`; a host CPU's runs a block's threads
         as loops, see :mod:`hatch_hybrid.targets.host.lowering`), its function lowerer included;
         ``print_buffer``: the bytes of print() records a launch keeps (see :mod:`.printing`);
-        ``sanitize`` (host): every array access reports to the sanitizer, barriers count the thread's
-        epoch, and threads that meet run as the state machine (see ``targets/host/lowering/sanitize.py``)."""
+        ``sanitize`` (host): every array access reports to the sanitizer and barriers count the thread's
+        epoch (see ``targets/host/lowering/sanitize.py``)."""
         self.flavour = flavour
         self.lowerer: type[FunctionLowerer] = flavour.function_lowerer or FunctionLowerer
         self.threads_as_loops = flavour.threads_as_loops

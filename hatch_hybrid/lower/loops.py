@@ -62,7 +62,7 @@ class LoopLowerer(LowererParts):
         self, s: ir.While, body: Callable[[], None] | None = None, test: Callable[[], llir.Value] | None = None
     ) -> None:
         """``body``/``test``: how to lower the body and the condition instead (host: the loop of a
-        block that runs its threads as loops, see .fission)."""
+        block that runs its threads as loops, see targets/host/lowering/fission.py)."""
         head = self.fn.append_basic_block("while.cond")
         inside = self.fn.append_basic_block("while.body")
         after = self.fn.append_basic_block("while.end")

@@ -84,6 +84,9 @@ def get_device() -> WgpuDevice:
     return _device
 
 
+_checked_shaders_said = False  # _shader_module fell back to the checked call, and said so
+
+
 def _shader_module(device: Any, label: str, source: str) -> Any:
     """``device.create_shader_module`` without WebGPU's run-time checks, which naga adds to every shader by
     default and which CUDA does not have: a 64-bit iteration counter in every loop that breaks out after
@@ -93,8 +96,9 @@ def _shader_module(device: Any, label: str, source: str) -> Any:
     loop without side effects may be assumed to end, an index out of range is the kernel's bug, undefined,
     found by ``@kernel(debug=True)`` (checked indices, ``IndexError`` as on the other devices) and by the
     CPU sanitizer. So the shader is made through wgpu-native's ``wgpuDeviceCreateShaderModuleTrusted``;
-    ``HYBRID_WGPU_CHECKS=1`` keeps WebGPU's checks (as does a wgpu without that entry point, which is
-    wgpu-native's, not WebGPU's)."""
+    ``HYBRID_WGPU_CHECKS=1`` (read when a kernel's shader is first made) keeps WebGPU's checks, as does a
+    wgpu whose private interface to that entry point (wgpu-native's, not WebGPU's) is not the one known
+    here, which warns once."""
     if os.environ.get("HYBRID_WGPU_CHECKS", "") not in ("", "0"):
         return device.create_shader_module(label=label, code=source)
     try:
@@ -111,7 +115,19 @@ def _shader_module(device: Any, label: str, source: str) -> Any:
             label=_api.to_c_string_view(label),
         )
         internal = device._internal
-    except (ImportError, AttributeError):  # another wgpu backend or version: the WebGPU call
+    except Exception as exc:  # another wgpu backend or version: the WebGPU call
+        global _checked_shaders_said
+        if not _checked_shaders_said:
+            _checked_shaders_said = True
+            import warnings
+
+            warnings.warn(
+                f"hatch-hybrid: this wgpu ({getattr(_wgpu(), '__version__', '?')}) offers no shader modules "
+                f"without WebGPU's run-time checks ({type(exc).__name__}: {exc}); kernels run with them, up to "
+                "3x slower on loops and arrays (wgpu 0.32 has them)",
+                RuntimeWarning,
+                stacklevel=3,
+            )
         return device.create_shader_module(label=label, code=source)
     made = create(internal, descriptor, checks)
     if made == _api.ffi.NULL:

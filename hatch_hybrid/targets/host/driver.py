@@ -78,7 +78,7 @@ def add_entry(
     fission: bool = False,
     sanitize: bool = False,
 ) -> None:
-    """Add the exported entry ``symbol`` that runs ``kernel`` (from :meth:`lower_host_kernel`), which
+    """Add the exported entry ``symbol`` that runs ``kernel`` (from :func:`.lowering.function.lower_host_kernel`), which
     reads the thread-context words ``ctx_reads`` and, with ``warp_calls``, stops at warp calls.
     ``frame_bytes``: what each thread of a kernel whose threads meet needs in the frames buffer (its
     context, then its locals). With ``fission`` the kernel function runs a whole block (its threads

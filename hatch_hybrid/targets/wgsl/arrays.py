@@ -70,14 +70,16 @@ class ArrayRenderer(RendererParts):
         n = len(nodes)  # the dimensions after the last index are kept whole
         offset, shape, strides = base.offset, base.shape[n:], base.strides[n:]
         kept: list[tuple[str, str]] = []  # (length, stride) of each sliced dimension, in order
-        for item, dim, stride in zip(nodes, base.shape, base.strides):
+        for axis, (item, dim, stride) in enumerate(zip(nodes, base.shape, base.strides)):
             if isinstance(item, ir.Slice):
                 first, length, step = self.slice_indices(item, dim)
                 kept.append((length, self.temp(f"{stride} * {step}", "i64")))
             else:  # an integer index: the dimension is dropped
-                first = self.temp(self.coerce(item, WEAK_INT), "i64")
+                raw = first = self.temp(self.coerce(item, WEAK_INT), "i64")
                 if not signs.nonnegative_given(item, self.tf, self.nonnegative):
                     first = self.temp(f"select({first}, {first} + {dim}, {first} < 0li)", "i64")
+                if self.m.debug:  # as element_index checks an element's indices
+                    self.check(f"{first} >= 0li && {first} < {dim}", f"index{axis}", item.loc, values=(raw, dim))
             offset = self.temp(f"{offset} + {first} * {stride}", "i64")
         shape = [length for length, _ in kept] + shape
         strides = [step for _, step in kept] + strides

@@ -6,7 +6,7 @@ after inlining they are the loop's induction variables), locals that cross regio
 slots laid out one array per local (``frame + offset * threads``: thread ``t``'s value at index ``t``,
 so a region's loads and stores of them are contiguous), block-uniform conditions and loop bounds are
 evaluated once, for the first thread still running, and warp calls are thread loops over arrays of
-posts (:mod:`.fission_warps`). :class:`FissionLowerer` is mixed into :class:`~.function.FunctionLowerer`.
+posts (:mod:`.fission_warps`). :class:`FissionLowerer` is mixed into :class:`~.function.HostFunctionLowerer`.
 """
 
 from __future__ import annotations

@@ -36,7 +36,8 @@ class HostFunctionLowerer(FissionLowerer, HostLowerer, SanitizeLowerer, Function
     def __init__(self, parent: ModuleLowerer, tf: TypedFunction, inline_into: FunctionLowerer | None = None) -> None:
         super().__init__(parent, tf, inline_into)
         self.inline_exit: tuple[llir.Block, list[llir.AllocaInstr]] | None = None
-        if isinstance(inline_into, HostFunctionLowerer):
+        if inline_into is not None:
+            assert isinstance(inline_into, HostFunctionLowerer)
             self.ctx, self.kernel_fn, self.yields = inline_into.ctx, inline_into.kernel_fn, inline_into.yields
             self.frame = inline_into.frame
         else:
@@ -186,7 +187,7 @@ class HostFunctionLowerer(FissionLowerer, HostLowerer, SanitizeLowerer, Function
 
 def lower_host_kernel(lowerer: ModuleLowerer, tf: TypedFunction) -> llir.Function:
     """The kernel as the function the host driver calls for each thread, and the helpers it reaches."""
-    assert lowerer.lowerer is HostFunctionLowerer
+    assert issubclass(lowerer.lowerer, HostFunctionLowerer)
     kernel = lowerer.function(tf)
     lowerer.lower_pending()
     return kernel

@@ -10,7 +10,7 @@ returns. Helpers that meet other threads are lowered inline into the kernel so t
 live there too. Warp shuffles and votes post their value to the block's exchange buffer, yield to
 the warp, then read their lanes'.
 
-:class:`HostLowerer` is mixed into :class:`~.function.FunctionLowerer`.
+:class:`HostLowerer` is mixed into :class:`~.function.HostFunctionLowerer`.
 """
 
 from __future__ import annotations

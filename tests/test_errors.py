@@ -16,7 +16,7 @@ PRELUDE = """from __future__ import annotations
 import enum
 import math
 from typing import TypeVar
-from hybrid_runtime import kernel, gpu, cuda, struct, Array, boolean, f32, f64, i32, i8
+from hybrid_runtime import kernel, gpu, cuda, struct, Array, boolean, f32, f64, i32, i8, u8
 """
 
 # (kernel body line or lines, the marked snippet the caret must start at, message part, hint part)
@@ -85,6 +85,9 @@ CATALOGUE = [
     ("v = max(n, 7)\nw = v * 2**30", "v * 2**30", "the Python int 7 (chosen at", "i32(7)"),
     ("v = max(n, 7)\nw = v * len(x)", "v * len(x)", "compute differently", "i32(7)"),
     ("v = x[0] if n else 1\nw = v + n", "v + n", "is i32 with the Python int and f64 with the f32", "f32(1)"),
+    # NumPy checks a Python int stored into an unsigned array or converted, and wraps a NumPy scalar
+    ("o = gpu.shared_array(u8, 4)\no[0] = -1 if n else i8(n)", "-1 if n", "Python int -1 (chosen at", "i8(-1)"),
+    ("v = i8(300 if n else i32(n))", "300 if n", "converted to i8, which cannot hold 300", "i32(300)"),
     ("v = 1\nv = x", "v = x", "changes type from int to Array[f32]", "new variable"),
     ("v = f32(1)\nv = i32(2)", "v = i32(2)", "changes type from f32 to i32", "convert"),
     ("v = undefined_name + 1", "undefined_name", "not defined", "module level"),

@@ -119,7 +119,7 @@ def test_examples_match_native_cpu(tmp_path: Path):
 
 
 CHECKS = """
-from hybrid_runtime import Array, f32, f64, i32, i64, gpu, kernel
+from hybrid_runtime import Array, f32, f64, i32, i64, u64, gpu, kernel
 
 @kernel
 def checked(x: Array[i32], out: Array[i32], d: i64):
@@ -147,6 +147,11 @@ def shifted(x: Array[i32, 2], out: Array[i32], k: i64, j: i64):
     t[i] = x[i, i + k]
     out[i] = t[i - j]
     out[i] += x[j - i][0]
+
+@kernel(debug=True)
+def pick(x: Array[i32, 2], out: Array[i32], k: u64, r: u64):
+    out[0] = x[k, 0]
+    out[1] = x[r][1]
 """
 
 
@@ -197,6 +202,9 @@ def test_failed_checks_and_bad_arguments_raise_as_on_other_devices(tmp_path: Pat
         # thread fails in each of the others: x's axis 1 at 8 and at -9, the local array's axis 0 at 8, the
         # row view x[j - i]'s at 8)
         m = np.arange(64, dtype=np.int32).reshape(8, 8)
+        from hybrid_runtime import cuda_available
+
+        debug_gpu = ("cuda",) if cuda_available() else ()  # the same checks in the PTX, where there is a GPU
         for k, j, where in (
             (0, 0, None),
             (-8, 0, None),
@@ -206,7 +214,7 @@ def test_failed_checks_and_bad_arguments_raise_as_on_other_devices(tmp_path: Pat
             (0, 8, (8, 0, 29)),
         ):
             got = {}
-            for device in ("cpu", "wgpu"):
+            for device in ("cpu", "wgpu", *debug_gpu):
                 out8 = np.zeros(8, np.int32)
                 if where is None:
                     kern.shifted.launch(8, 1, m, out8, k, j, device=device)
@@ -217,9 +225,28 @@ def test_failed_checks_and_bad_arguments_raise_as_on_other_devices(tmp_path: Pat
                 with pytest.raises(IndexError, match=said):
                     kern.shifted.launch(8, 1, m, out8, k, j, device=device)
             if got:
-                np.testing.assert_array_equal(got["wgpu"], got["cpu"])
+                for device in got:
+                    np.testing.assert_array_equal(got[device], got["cpu"])
                 rows = np.arange(8)
                 np.testing.assert_array_equal(got["cpu"], m[rows, (rows + k) % 8] + m[(j - rows) % 8, 0])
+        # a u64 index of 2**63 or more is not a negative one: NumPy raises OverflowError, and so does every device
+        top = 2**64 - 1
+        for k, r, where in ((3, 5, None), (top, 0, (top, 33)), (0, top, (top, 34)), (8, 0, (8, 33))):
+            for device in ("cpu", "cpu-python", "wgpu", *debug_gpu):
+                out8 = np.zeros(8, np.int32)
+                if where is None:
+                    kern.pick.launch(1, 1, m, out8, np.uint64(k), np.uint64(r), device=device)
+                    np.testing.assert_array_equal(out8[:2], [m[3, 0], m[5, 1]])
+                    continue
+                said = rf"index {where[0]} is out of bounds for axis 0 with size 8 \(wgchecks/kern.py:{where[1]}"
+                error = IndexError
+                if where[0] == top:  # NumPy makes no index of it
+                    error, said = (
+                        OverflowError,
+                        rf"Python int too large to convert to C long \(wgchecks/kern.py:{where[1]}",
+                    )
+                with pytest.raises(error, match=said):
+                    kern.pick.launch(1, 1, m, out8, np.uint64(k), np.uint64(r), device=device)
         with pytest.raises(ValueError, match="has no WebGPU shader: .*f64"):
             kern.wide.launch(64, 1, np.ones(64, np.float32), np.ones(64, np.float32), 0.5, device="wgpu")
 

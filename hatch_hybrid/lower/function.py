@@ -16,7 +16,7 @@ from .. import ir
 from ..errors import CompileError
 from ..typecheck.rules import MATH_FLOAT_TO_FLOAT
 from ..typecheck.typed import TypedFunction
-from ..types import BOOL, F16, F32, NONE, ArrayT, Scalar, StructT, TableT, TupleT, Type, is_complex, storage
+from ..types import BOOL, F16, F32, NONE, WEAK_INT, ArrayT, Scalar, StructT, TableT, TupleT, Type, is_complex, storage
 from . import intrinsics
 from .abi import ERROR_SLOT, INDEX32_SUFFIX
 from .assign import AssignLowerer
@@ -415,7 +415,10 @@ class FunctionLowerer(
         value = self.expr(e)
         if context is not None:
             return self.convert_checked(value, src, to, e.loc, context)
-        return self.ops.convert(value, src, to)
+        result = self.ops.convert(value, src, to)
+        if to == WEAK_INT and src == Scalar("u64"):
+            self.ops.unsigned[id(result)] = result
+        return result
 
     def expr(self, e: ir.Expr) -> Value:
         with self.at(e.loc):

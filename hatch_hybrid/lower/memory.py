@@ -158,12 +158,15 @@ class MemoryLowerer(LowererParts):
         """A negative index counted from the end, as in Python; with ``debug``, checked against the
         dimension (``loc`` reports a failure as NumPy's IndexError)."""
         b = self.b
-        if id(idx) in self.ops.nonnegative:
+        checked = self.parent.debug and loc is not None
+        unsigned = id(idx) in self.ops.unsigned  # a u64 index: 2**63 and more are past the end (checked so)
+        if id(idx) in self.ops.nonnegative or (unsigned and checked):
             wrapped = idx
         else:
             wrapped = b.select(b.icmp_signed("<", idx, const(WEAK_INT, 0)), b.add(idx, dim, flags=["nsw"]), idx)
-        if self.parent.debug and loc is not None:
-            self.check(b.icmp_unsigned("<", wrapped, dim), f"index{axis}", loc, values=(idx, dim))
+        if checked and loc is not None:
+            kind = f"uindex{axis}" if unsigned else f"index{axis}"
+            self.check(b.icmp_unsigned("<", wrapped, dim), kind, loc, values=(idx, dim))
         return wrapped
 
     def load_element(self, ptr: llir.Value, dtype: Element, loc: Loc | None = None) -> Value:

@@ -111,6 +111,9 @@ class Ops:
         # approximate division, reciprocals and square roots (div.approx, rcp.approx, sqrt.approx)
         self.fastmath = fastmath
         self.nonnegative: set[int] = set()  # ids of i64 values known >= 0 (indices that need no wrapping)
+        # i64 values converted from u64 (by id, kept alive): as an index, 2**63 and more are past the end, not
+        # negative (checked so with debug=True)
+        self.unsigned: dict[int, llir.Value] = {}
         self.fp_flags = ["contract", "afn", "arcp"] if fastmath else []
         self.complex = ComplexOps(self)
 

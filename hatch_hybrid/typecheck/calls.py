@@ -171,7 +171,7 @@ class CallChecker(EitherBoolChecker, EitherLiteralChecker):
             )
         self._check_int_literal(e.args[0], target)
         self.same_as_either_bool(e.args[0])
-        self.consume_as(e.args[0], target)
+        self.consume_as(e.args[0], target, conversion=True)
         self.tf.callees[e.nid] = Callee("cast", str(target), (args[0],))
         value = self.tf.consts.get(e.args[0].nid)
         if (  # u64(0xBEAC0467EBA5FACB), f32(0.1): the value NumPy gives, known at build time

@@ -14,6 +14,8 @@ locals holding it), lets the uses above consume it, and refuses what is left, wh
 
 from __future__ import annotations
 
+import numpy as np
+
 from .. import ir
 from ..errors import CompileError, Loc, Note
 from ..types import Scalar, Type, Weak
@@ -103,9 +105,32 @@ class EitherLiteralChecker:
             if node is not None and found is not None and (runtime_too or found[1] is not RUNTIME):
                 self.either_literals.pop(node.nid)
 
-    def consume_as(self, node: ir.Expr, dest: Type) -> None:
-        """``node`` is stored where a ``dest`` goes, or converted to ``dest``: the same either way for a
-        literal the type holds, and for a number computed at run time when ``dest`` is its type."""
+    def consume_as(self, node: ir.Expr, dest: Type, conversion: bool = False) -> None:
+        """``node`` is stored where a ``dest`` goes, or converted to ``dest`` (``conversion``): the same
+        either way for a literal the type holds, and for a number computed at run time when ``dest`` is its
+        type; but not for an integer literal that ``dest`` cannot hold where NumPy checks the Python int and
+        wraps the NumPy scalar: a store into an unsigned array (``o_u8[i] = -1 if c else x_i8``: Python's -1
+        raises OverflowError, the i8 -1 becomes 255), any integer conversion (``u8(...)``, ``i8(...)``)."""
+        found = self.either_literals.get(node.nid)
+        if found is not None and self.final:
+            weak, value, where = found
+            if (
+                weak.kind == "int"
+                and isinstance(dest, Scalar)
+                and dest.kind in ("i", "u")
+                and (conversion or dest.kind == "u")
+                and isinstance(value, int)
+                and not np.iinfo(dest.dtype).min <= value <= np.iinfo(dest.dtype).max
+            ):
+                held = self.tf.types[node.nid]
+                what = f"converted to {dest}" if conversion else f"stored as {_a(dest)}"
+                raise CompileError(
+                    node.loc,
+                    f"this value is {_a(held)} or, on the Python path, the Python int {value!r} (chosen at "
+                    f"{where.line}:{where.col + 1}); {what}, which cannot hold {value!r}, the Python int raises "
+                    f"OverflowError in NumPy and the {held} wraps",
+                    f"convert the literal where it is chosen, as the device does: {held}({value!r})",
+                )
         self.consume_either_literal(node, runtime_too=dest == self.tf.types.get(node.nid))
 
     def either_literal_assigned(self, name: str, value: ir.Expr) -> None:

@@ -44,6 +44,10 @@ INF_TO_INT = "cannot convert float infinity to integer"
 RANGE_STEP_ZERO = "range() arg 3 must not be zero"  # CPython's
 
 
+#: what NumPy raises (OverflowError) for an index given as a u64 of 2**63 or more
+U64_INDEX = "Python int too large to convert to C long"
+
+
 def failure(kernel: str, kind: str, what: str, where: str) -> BaseException:
     """The exception for a failed check: ``AssertionError``, ``IndexError``, ``ZeroDivisionError`` or
     ``ValueError`` (a slice step of zero), one format on every path."""
@@ -111,6 +115,10 @@ def site_exception(kernel: str, sites: list[dict[str, Any]], site_id: int, a: in
         return failure(kernel, kind, str(site.get("msg")), where)
     if kind == "convert":
         return conversion_failure(kernel, str(site.get("msg")), a, b, where)
+    if kind.startswith("uindex"):  # a u64 index: 2**63 and more (negative as i64) make no index in NumPy
+        if a < 0:
+            return failure(kernel, "overflow", U64_INDEX, where)
+        kind = kind[1:]
     axis = int(kind[len("index") :])
     return failure(kernel, "index", f"index {a} is out of bounds for axis {axis} with size {b}", where)
 

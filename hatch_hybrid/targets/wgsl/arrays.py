@@ -76,10 +76,12 @@ class ArrayRenderer(RendererParts):
                 kept.append((length, self.temp(f"{stride} * {step}", "i64")))
             else:  # an integer index: the dimension is dropped
                 raw = first = self.temp(self.coerce(item, WEAK_INT), "i64")
-                if not signs.nonnegative_given(item, self.tf, self.nonnegative):
+                unsigned = self.m.debug and self.tf.types[item.nid] == Scalar("u64")  # (see element_index)
+                if not unsigned and not signs.nonnegative_given(item, self.tf, self.nonnegative):
                     first = self.temp(f"select({first}, {first} + {dim}, {first} < 0li)", "i64")
                 if self.m.debug:  # as element_index checks an element's indices
-                    self.check(f"{first} >= 0li && {first} < {dim}", f"index{axis}", item.loc, values=(raw, dim))
+                    kind = f"uindex{axis}" if unsigned else f"index{axis}"
+                    self.check(f"{first} >= 0li && {first} < {dim}", kind, item.loc, values=(raw, dim))
             offset = self.temp(f"{offset} + {first} * {stride}", "i64")
         shape = [length for length, _ in kept] + shape
         strides = [step for _, step in kept] + strides
@@ -221,8 +223,10 @@ class ArrayRenderer(RendererParts):
             wrap = not signs.nonnegative_given(node, self.tf, self.nonnegative)
             if self.m.debug:  # in i64, the index's type: an index past i32 must not pass by truncation
                 raw = self.temp(self.coerce(node, WEAK_INT), "i64")
-                i = self.temp(f"select({raw}, {raw} + {dim}, {raw} < 0li)", "i64") if wrap else raw
-                self.check(f"{i} >= 0li && {i} < {dim}", f"index{axis}", node.loc, values=(raw, dim))
+                unsigned = self.tf.types[node.nid] == Scalar("u64")  # 2**63 and more: past the end, not negative
+                i = self.temp(f"select({raw}, {raw} + {dim}, {raw} < 0li)", "i64") if wrap and not unsigned else raw
+                kind = f"uindex{axis}" if unsigned else f"index{axis}"
+                self.check(f"{i} >= 0li && {i} < {dim}", kind, node.loc, values=(raw, dim))
                 i = self.temp(as_i32(i), "i32")
             else:
                 i = self.temp(as_i32(self.coerce(node, WEAK_INT)), "i32")

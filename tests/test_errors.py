@@ -88,6 +88,7 @@ CATALOGUE = [
     # NumPy checks a Python int stored into an unsigned array or converted, and wraps a NumPy scalar
     ("o = gpu.shared_array(u8, 4)\no[0] = -1 if n else i8(n)", "-1 if n", "Python int -1 (chosen at", "i8(-1)"),
     ("v = i8(300 if n else i32(n))", "300 if n", "converted to i8, which cannot hold 300", "i32(300)"),
+    ("o = gpu.shared_array(u8, 4)\no[0] = -1.0 if n else f64(n)", "-1.0 if n", "Python float -1.0", "f64(-1.0)"),
     ("v = 1\nv = x", "v = x", "changes type from int to Array[f32]", "new variable"),
     ("v = f32(1)\nv = i32(2)", "v = i32(2)", "changes type from f32 to i32", "convert"),
     ("v = undefined_name + 1", "undefined_name", "not defined", "module level"),

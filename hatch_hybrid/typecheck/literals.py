@@ -114,21 +114,23 @@ class EitherLiteralChecker:
         found = self.either_literals.get(node.nid)
         if found is not None and self.final:
             weak, value, where = found
+            number = isinstance(value, int) and weak.kind == "int"
+            number = number or (isinstance(value, float) and weak.kind == "float" and not conversion)
             if (
-                weak.kind == "int"
+                number
                 and isinstance(dest, Scalar)
                 and dest.kind in ("i", "u")
                 and (conversion or dest.kind == "u")
-                and isinstance(value, int)
-                and not np.iinfo(dest.dtype).min <= value <= np.iinfo(dest.dtype).max
+                and not _holds(dest, value)  # type: ignore[arg-type]
             ):
                 held = self.tf.types[node.nid]
                 what = f"converted to {dest}" if conversion else f"stored as {_a(dest)}"
+                numpy = "wraps" if weak.kind == "int" else "is converted as the C compiler does"
                 raise CompileError(
                     node.loc,
-                    f"this value is {_a(held)} or, on the Python path, the Python int {value!r} (chosen at "
-                    f"{where.line}:{where.col + 1}); {what}, which cannot hold {value!r}, the Python int raises "
-                    f"OverflowError in NumPy and the {held} wraps",
+                    f"this value is {_a(held)} or, on the Python path, the Python {weak.kind} {value!r} (chosen at "
+                    f"{where.line}:{where.col + 1}); {what}, which cannot hold {value!r}, the Python {weak.kind} "
+                    f"raises OverflowError in NumPy and the {held} {numpy}",
                     f"convert the literal where it is chosen, as the device does: {held}({value!r})",
                 )
         self.consume_either_literal(node, runtime_too=dest == self.tf.types.get(node.nid))
@@ -269,6 +271,14 @@ class EitherLiteralChecker:
             else "convert the literal where it is chosen (i32(0), f32(0.5)), or only store, compare, test, index "
             "with, convert it or combine it with NumPy numbers",
         )
+
+
+def _holds(dest: Scalar, value: float) -> bool:
+    """Whether an integer type holds a Python number once truncated (as NumPy stores a float)."""
+    if value != value or value in (float("inf"), float("-inf")):
+        return False
+    info = np.iinfo(dest.dtype)
+    return bool(info.min <= int(value) <= info.max)
 
 
 def _a(t: Type) -> str:

@@ -138,6 +138,7 @@ def main() -> int:
     args = parser.parse_args()
     import hybrid_runtime as hr
     from hybrid_runtime import wgpu_device
+    from hybrid_runtime.wgpu_shaders import shader_module
 
     if not wgpu_device.available():
         print("no WebGPU adapter (pip install wgpu, and a Vulkan, Metal or Direct3D 12 driver)")
@@ -155,7 +156,7 @@ def main() -> int:
         is made as the runtime makes ours (naga's loop bounding off), so that the rows compare shaders."""
         wgpu, d = wdev.wgpu, wdev.device
         pipeline = d.create_compute_pipeline(
-            layout="auto", compute={"module": wgpu_device._shader_module(d, "hand", source), "entry_point": "main"}
+            layout="auto", compute={"module": shader_module(d, "hand", source), "entry_point": "main"}
         )
         uniform = d.create_buffer_with_data(data=params, usage=wgpu.BufferUsage.UNIFORM)
         group = d.create_bind_group(

@@ -233,9 +233,9 @@ def outcome(kernel, device: str, args: list[np.ndarray]) -> object:
         with warnings.catch_warnings(), np.errstate(all="ignore"):
             warnings.simplefilter("ignore")
             kernel.launch(1, ROWS, *args, device=device)
-    except Exception as exc:  # the exception's type and the kernel line it names
+    except Exception as exc:  # the exception's type, the kernel line it names, and its message
         where = re.search(r"kern\.py:\d+|m\d+\.py:\d+", str(exc))
-        return (type(exc).__name__, where.group(0) if where else str(exc)[:200])
+        return (type(exc).__name__, where.group(0) if where else str(exc)[:200], str(exc)[:300])
     return args[-1]
 
 
@@ -300,20 +300,14 @@ def finite_differences(x: object, y: object, relative: float | None = None) -> b
     return finite and (relative is None or bool(np.all(np.abs(a - b) <= relative * np.maximum(np.abs(a), np.abs(b)))))
 
 
-def beyond_64_bits(kernel, args: list[np.ndarray]) -> bool:  # type: ignore[no-untyped-def]
-    """The Python path failed storing or converting a Python int beyond 64 bits (``(2147483648 + i) ** 3``):
-    a documented difference (docs/language.md, "Known differences"): the devices' Python-int arithmetic
-    wraps at 64 bits, Python computes the big integer, which NumPy then refuses."""
-    try:
-        with warnings.catch_warnings(), np.errstate(all="ignore"):
-            warnings.simplefilter("ignore")
-            kernel.launch(1, ROWS, *[a.copy() for a in args], device="cpu-python")
-    except OverflowError as exc:
-        found = re.search(r"Python integer (-?\d+) out of bounds", str(exc))
-        return "too large to convert" in str(exc) or (found is not None and abs(int(found.group(1))) >= 2**63)
-    except Exception:
+def beyond_64_bits(reference: object) -> bool:
+    """The Python path's outcome was a failure storing or converting a Python int beyond 64 bits
+    (``(2147483648 + i) ** 3``): a documented difference (docs/language.md, "Known differences"): the
+    devices' Python-int arithmetic wraps at 64 bits, Python computes the big integer, which NumPy refuses."""
+    if not isinstance(reference, tuple) or reference[0] != "OverflowError":
         return False
-    return False
+    found = re.search(r"Python integer (-?\d+) out of bounds", reference[2])
+    return "too large to convert" in reference[2] or (found is not None and abs(int(found.group(1))) >= 2**63)
 
 
 def complex_power(reference: object) -> bool:
@@ -355,7 +349,7 @@ def judge(kernel, args: list[np.ndarray], body: str, devices: list[str]) -> Verd
     reference = outcome(kernel, "cpu-python", args)
     if complex_power(reference):
         return Verdict(skipped=True)  # a negative Python float to a non-integral power: complex in Python, NaN here
-    if isinstance(reference, tuple) and reference[0] == "OverflowError" and beyond_64_bits(kernel, args):
+    if beyond_64_bits(reference):
         return Verdict(skipped=True)  # Python-int arithmetic past 64 bits: big on the Python path, wrapped here
     verdict = Verdict(raised=isinstance(reference, tuple), reference=reference)
     for device in devices:
@@ -407,11 +401,8 @@ def run_package(pkg: Path, devices: list[str]) -> dict[str, Any]:
         counts["libdevice"] += verdict.libdevice
         counts["amplified"] += verdict.amplified
         counts["numpy_pow"] += verdict.numpy_pow
-        for device, got in verdict.diverged.items():
-            rows = _differing(verdict.reference, got)
-            counts["diverged"].append({"kernel": f"{pkg.name}/{mod.name}", "device": device,
-                                       "python": _show(verdict.reference, rows), device: _show(got, rows),
-                                       "inputs": [_show(a, rows) for a in args[:2]], "body": body})  # fmt: skip
+        for found in divergences(verdict, args):
+            counts["diverged"].append({"kernel": f"{pkg.name}/{mod.name}", **found, "body": body})
         counts["checked"] += 1
     return counts
 
@@ -491,6 +482,17 @@ def platform_defined(kernel, args: list[np.ndarray]) -> bool:  # type: ignore[no
             pass
     complex_cast = any(issubclass(w.category, np.exceptions.ComplexWarning) for w in caught)  # a complex power
     return _Watched.cast or complex_cast or any("invalid value encountered in cast" in str(w.message) for w in caught)
+
+
+def divergences(verdict: Verdict, args: list[np.ndarray]) -> list[dict[str, object]]:
+    """Each device's divergence from the Python path: its device, the first differing rows of both results
+    and the inputs there."""
+    found: list[dict[str, object]] = []
+    for device, got in verdict.diverged.items():
+        rows = _differing(verdict.reference, got)
+        found.append({"device": device, "python": _show(verdict.reference, rows), device: _show(got, rows),
+                      "inputs": [_show(a, rows) for a in args[:2]]})  # fmt: skip
+    return found
 
 
 def _show(x: object, rows: list[int]) -> object:

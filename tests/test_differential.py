@@ -429,11 +429,8 @@ def edge_kernels(build, tmp_path, device: str, examples: int) -> None:
                 continue  # a documented difference (platform-defined casts, complex powers)
             seen["kernels"] += 1
             seen["raised"] += verdict.raised
-            rows = {d: fz._differing(verdict.reference, got) for d, got in verdict.diverged.items()}
-            diverged = {d: fz._show(got, rows[d]) for d, got in verdict.diverged.items()}
-            shown = {d: fz._show(verdict.reference, r) for d, r in rows.items()}
-            inputs = {d: [fz._show(a, r) for a in args[:2]] for d, r in rows.items()}
-            assert not diverged, f"{source}\npython: {shown}\n{diverged}\ninputs: {inputs}"
+            diverged = fz.divergences(verdict, args)
+            assert not diverged, f"{source}\n{diverged}"
 
     for example in range(int(__import__("os").environ.get("HYBRID_DIFF_EXAMPLES", str(examples)))):
         run(random.Random(f"edges/{example}"))

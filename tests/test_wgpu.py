@@ -813,7 +813,7 @@ def test_warp_calls_are_subgroup_operations_or_a_clear_error(tmp_path: Path):
 def test_shaders_are_made_without_webgpus_run_time_checks_unless_asked(monkeypatch: pytest.MonkeyPatch):
     """wgpu-native's trusted shader modules (no loop counters, no index clamps: CUDA's meaning); with
     HYBRID_WGPU_CHECKS=1, or a wgpu without that entry point (a warning, once), WebGPU's checked ones."""
-    from hybrid_runtime import wgpu_device
+    from hybrid_runtime import wgpu_device, wgpu_shaders
     from wgpu.backends.wgpu_native import _api
 
     device = wgpu_device.get_device().device
@@ -821,9 +821,9 @@ def test_shaders_are_made_without_webgpus_run_time_checks_unless_asked(monkeypat
     real = device.create_shader_module
     monkeypatch.setattr(device, "create_shader_module", lambda **kw: plain.append(kw["label"]) or real(**kw))
     source = "@compute @workgroup_size(1) fn main() {}"
-    assert wgpu_device._shader_module(device, "trusted", source) is not None and plain == []
+    assert wgpu_shaders.shader_module(device, "trusted", source) is not None and plain == []
     monkeypatch.setenv("HYBRID_WGPU_CHECKS", "1")
-    wgpu_device._shader_module(device, "asked", source)
+    wgpu_shaders.shader_module(device, "asked", source)
     assert plain == ["asked"]
     monkeypatch.delenv("HYBRID_WGPU_CHECKS")
     real_libf = _api.libf
@@ -835,12 +835,12 @@ def test_shaders_are_made_without_webgpus_run_time_checks_unless_asked(monkeypat
             return getattr(real_libf, name)
 
     monkeypatch.setattr(_api, "libf", Older())
-    monkeypatch.setattr(wgpu_device, "_checked_shaders_said", False)
+    monkeypatch.setattr(wgpu_shaders, "_said", False)
     with pytest.warns(RuntimeWarning, match="without WebGPU's run-time checks"):
-        wgpu_device._shader_module(device, "fallback", source)
+        wgpu_shaders.shader_module(device, "fallback", source)
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # said once
-        wgpu_device._shader_module(device, "again", source)
+        wgpu_shaders.shader_module(device, "again", source)
     assert plain == ["asked", "fallback", "again"]
 
 

@@ -108,20 +108,20 @@ class EitherLiteralChecker:
     def consume_as(self, node: ir.Expr, dest: Type, conversion: bool = False) -> None:
         """``node`` is stored where a ``dest`` goes, or converted to ``dest`` (``conversion``): the same
         either way for a literal the type holds, and for a number computed at run time when ``dest`` is its
-        type; but not for an integer literal that ``dest`` cannot hold where NumPy checks the Python int and
-        wraps the NumPy scalar: a store into an unsigned array (``o_u8[i] = -1 if c else x_i8``: Python's -1
-        raises OverflowError, the i8 -1 becomes 255), any integer conversion (``u8(...)``, ``i8(...)``)."""
+        type; but not for a literal that ``dest`` cannot hold where NumPy checks the Python number and
+        converts the NumPy scalar as C does: an int or a float stored into an unsigned array (``o_u8[i] = -1
+        if c else x_i8``: Python's -1 raises OverflowError, the i8 -1 becomes 255), an int converted to any
+        integer type (``u8(...)``, ``i8(...)``)."""
         found = self.either_literals.get(node.nid)
         if found is not None and self.final:
             weak, value, where = found
-            number = isinstance(value, int) and weak.kind == "int"
-            number = number or (isinstance(value, float) and weak.kind == "float" and not conversion)
             if (
-                number
+                weak.kind in (("int",) if conversion else ("int", "float"))
+                and isinstance(value, (int, float))
                 and isinstance(dest, Scalar)
                 and dest.kind in ("i", "u")
                 and (conversion or dest.kind == "u")
-                and not _holds(dest, value)  # type: ignore[arg-type]
+                and not _holds(dest, value)
             ):
                 held = self.tf.types[node.nid]
                 what = f"converted to {dest}" if conversion else f"stored as {_a(dest)}"

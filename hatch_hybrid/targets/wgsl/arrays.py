@@ -75,13 +75,7 @@ class ArrayRenderer(RendererParts):
                 first, length, step = self.slice_indices(item, dim)
                 kept.append((length, self.temp(f"{stride} * {step}", "i64")))
             else:  # an integer index: the dimension is dropped
-                raw = first = self.temp(self.coerce(item, WEAK_INT), "i64")
-                unsigned = self.m.debug and self.tf.types[item.nid] == Scalar("u64")  # (see element_index)
-                if not unsigned and not signs.nonnegative_given(item, self.tf, self.nonnegative):
-                    first = self.temp(f"select({first}, {first} + {dim}, {first} < 0li)", "i64")
-                if self.m.debug:  # as element_index checks an element's indices
-                    kind = f"uindex{axis}" if unsigned else f"index{axis}"
-                    self.check(f"{first} >= 0li && {first} < {dim}", kind, item.loc, values=(raw, dim))
+                first = self.index_i64(item, dim, axis)
             offset = self.temp(f"{offset} + {first} * {stride}", "i64")
         shape = [length for length, _ in kept] + shape
         strides = [step for _, step in kept] + strides
@@ -220,17 +214,24 @@ class ArrayRenderer(RendererParts):
         # the other targets check it) or the runtime keeps WebGPU's own bounds checks (HYBRID_WGPU_CHECKS=1)
         offset = as_i32(ref.offset)
         for axis, (node, dim, stride) in enumerate(zip(nodes, ref.shape, ref.strides)):
-            wrap = not signs.nonnegative_given(node, self.tf, self.nonnegative)
-            if self.m.debug:  # in i64, the index's type: an index past i32 must not pass by truncation
-                raw = self.temp(self.coerce(node, WEAK_INT), "i64")
-                unsigned = self.tf.types[node.nid] == Scalar("u64")  # 2**63 and more: past the end, not negative
-                i = self.temp(f"select({raw}, {raw} + {dim}, {raw} < 0li)", "i64") if wrap and not unsigned else raw
-                kind = f"uindex{axis}" if unsigned else f"index{axis}"
-                self.check(f"{i} >= 0li && {i} < {dim}", kind, node.loc, values=(raw, dim))
-                i = self.temp(as_i32(i), "i32")
+            if self.m.debug:  # checked in i64, the index's type: an index past i32 must not pass by truncation
+                i = self.temp(as_i32(self.index_i64(node, dim, axis)), "i32")
             else:
                 i = self.temp(as_i32(self.coerce(node, WEAK_INT)), "i32")
-                if wrap:
+                if not signs.nonnegative_given(node, self.tf, self.nonnegative):
                     i = self.temp(f"select({i}, {i} + {as_i32(dim)}, {i} < 0i)", "i32")  # Python's negative indices
             offset = f"{offset} + {i} * {as_i32(stride)}"
         return offset
+
+    def index_i64(self, node: ir.Expr, dim: str, axis: int) -> str:
+        """An integer index on axis ``axis`` of a dimension of ``dim`` elements, as i64: negative ones count
+        from the end (Python's), and with debug=True it is checked against the dimension (NumPy's IndexError;
+        a u64 of 2**63 or more is past the end, not negative: NumPy's OverflowError)."""
+        raw = i = self.temp(self.coerce(node, WEAK_INT), "i64")
+        unsigned = self.m.debug and self.tf.types[node.nid] == Scalar("u64")
+        if not unsigned and not signs.nonnegative_given(node, self.tf, self.nonnegative):
+            i = self.temp(f"select({raw}, {raw} + {dim}, {raw} < 0li)", "i64")
+        if self.m.debug:
+            kind = f"uindex{axis}" if unsigned else f"index{axis}"
+            self.check(f"{i} >= 0li && {i} < {dim}", kind, node.loc, values=(raw, dim))
+        return i

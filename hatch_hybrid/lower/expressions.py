@@ -8,6 +8,8 @@ expressions, each short-circuiting as Python does.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 from llvmlite import ir as llir
 
@@ -27,6 +29,8 @@ NEGATIVE_SHIFT = "negative shift count"  # CPython's
 
 
 class OperatorLowerer(LowererParts):
+    known_link: Callable[[int, int], bool | None]  # provided by ThreadHooks
+
     def _binop_values(
         self, op: str, left: llir.Value, left_t: Type, right_node: ir.Expr, ops: OpTypes, loc: Loc
     ) -> llir.Value:
@@ -87,9 +91,12 @@ class OperatorLowerer(LowererParts):
             ops = self.tf.cmptypes[(e.nid, k)]
             right = self.expr(comp)
             lt, rt = self.tf.types[left_node.nid], self.tf.types[comp.nid]
-            ok = self.ops.compare(
-                op, self.ops.convert(left, lt, ops.left), self.ops.convert(right, rt, ops.right), ops.left, ops.right
-            )
+            known = self.known_link(e.nid, k)
+            if known is not None:
+                ok = llir.Constant(I1, int(known))
+            else:
+                a, b_ = self.ops.convert(left, lt, ops.left), self.ops.convert(right, rt, ops.right)
+                ok = self.ops.compare(op, a, b_, ops.left, ops.right)
             if after is None:
                 return ok
             results.append((ok, b.block))

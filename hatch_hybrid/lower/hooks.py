@@ -48,3 +48,8 @@ class ThreadHooks(LowererParts):
     def planned_slots(self, name: str, types: list[llir.Type] | None = None) -> list[Any] | None:
         """Where local ``name`` lives instead of its own allocas (host: a slot per thread); None: allocas."""
         return None
+
+    def known_link(self, nid: int, k: int) -> bool | None:
+        """The value of link ``k`` of the comparison ``nid``, where the target knows it without testing
+        (host: a link of a kernel's guard that its driver's loops over threads make true); None: test it."""
+        return None

@@ -23,6 +23,7 @@ from ...lower.values import abi_types
 from ...typecheck.typed import TypedFunction
 from .flavour import HostFlavour
 from .lowering import context as hx
+from .lowering.thread_range import RANGE_WORDS
 
 RUN = 5  # a thread the driver is to call (again)
 SANITIZER_SYNC = "hybrid_san1_sync"  # sanitize.c: do a block's threads wait at one barrier?
@@ -77,6 +78,7 @@ def add_entry(
     warp_calls: bool = True,
     fission: bool = False,
     sanitize: bool = False,
+    ranged: llir.Function | None = None,
 ) -> None:
     """Add the exported entry ``symbol`` that runs ``kernel`` (from :func:`.lowering.function.lower_host_kernel`), which
     reads the thread-context words ``ctx_reads`` and, with ``warp_calls``, stops at warp calls.
@@ -86,7 +88,9 @@ def add_entry(
     ``sanitize``: the entry of a sanitized kernel (``ModuleLowerer(sanitize=True)``), whose contexts
     point at the sanitizer and count the barriers passed, and which after each block checks that it
     read no shared memory before any thread wrote it; run as the state machine, also after each round
-    of a block that its threads wait at one barrier and none ran past it to the end (synccheck)."""
+    of a block that its threads wait at one barrier and none ran past it to the end (synccheck).
+    ``ranged``: the kernel's range function (:mod:`.lowering.thread_range`): the loops over threads
+    run only the global positions it gives, where the kernel no longer tests them."""
     fn = llir.Function(module, llir.FunctionType(I32, [PTR, PTR, I64, I64]), symbol)
     fn.storage_class = "dllexport"
     params, launch, first, end = fn.args
@@ -100,6 +104,7 @@ def add_entry(
     grid = [b.load(_word(b, launch, LAUNCH["grid"] + a), typ=I64) for a in range(3)]
     block = [b.load(_word(b, launch, LAUNCH["block"] + a), typ=I64) for a in range(3)]
     threads = b.mul(b.mul(block[0], block[1]), block[2])
+    zero = llir.Constant(I64, 0)
 
     def fill_block(ctx: llir.Value, blk: llir.Value) -> None:
         """The words every thread of a block shares."""
@@ -142,6 +147,19 @@ def add_entry(
         leave_if(b.icmp_unsigned("==", status, llir.Constant(I32, hx.FAILED)), "failed")
         return status
 
+    ctx_words = hx.CTX_WORDS + (len(RANGE_WORDS) if ranged is not None else 0)
+
+    def thread_range(ctx: llir.Value) -> dict[str, llir.Value] | None:
+        """Each axis's [lo, hi) of global positions whose threads do something (the range function's
+        words), or None for a kernel without one."""
+        if ranged is None:
+            return None
+        fill_block(ctx, first)
+        for name in ("thread_idx_x", "thread_idx_y", "thread_idx_z", "linear", *(f"global_tid_{a}" for a in "xyz")):
+            b.store(zero, _word(b, ctx, hx.CTX[name]))
+        b.call(ranged, [ctx, *values])
+        return {name: b.load(_word(b, ctx, k), typ=I64) for name, k in RANGE_WORDS.items()}
+
     def block_check() -> None:
         """Sanitized: after a block, a read of shared memory that no thread wrote before it."""
         if not sanitize:
@@ -149,7 +167,6 @@ def add_entry(
         found = b.call(declare(module, SANITIZER_BLOCK, I32, [PTR]), [b.inttoptr(word["sanitizer"], PTR)])
         leave_if(b.icmp_unsigned("!=", found, llir.Constant(I32, 0)), "block.bad")
 
-    zero = llir.Constant(I64, 0)
     if fission:  # the kernel function runs a whole block, its threads as loops (lowering/fission.py)
         ctx = b.alloca(I64, size=llir.Constant(I64, hx.CTX_WORDS), name="ctx")
         frames = b.inttoptr(word["frames"], PTR)
@@ -164,13 +181,17 @@ def add_entry(
         b.ret(llir.Constant(I32, 0))
         return
     if not tf.uses_barrier and not hx.PER_BLOCK_X & ctx_reads:
-        _rows_of_blocks(lb, (first, end), grid, block, fill_block, call)
+        ctx = b.alloca(I64, size=llir.Constant(I64, ctx_words), name="ctx")
+        _rows_of_blocks(lb, ctx, (first, end), grid, block, fill_block, call, thread_range(ctx))
         return
     if not tf.uses_barrier:
-        ctx = b.alloca(I64, size=llir.Constant(I64, hx.CTX_WORDS), name="ctx")
+        ctx = b.alloca(I64, size=llir.Constant(I64, ctx_words), name="ctx")
+        bounds = thread_range(ctx)
 
         def run_block(blk: llir.Value) -> None:
             fill_block(ctx, blk)
+            x_range = _clamped(lb, ctx, "x", block[0], bounds)
+            y_range = _clamped(lb, ctx, "y", block[1], bounds)
 
             def z_body(tz: llir.Value) -> None:
                 def y_body(ty: llir.Value) -> None:
@@ -180,9 +201,9 @@ def add_entry(
                         fill_thread(ctx, tx, ty, tz, b.add(tx, row))
                         call(ctx)
 
-                    lb.loop(zero, block[0], x_body, "tx")
+                    lb.loop(*x_range, x_body, "tx")
 
-                lb.loop(zero, block[1], y_body, "ty")
+                lb.loop(*y_range, y_body, "ty")
 
             lb.loop(zero, block[2], z_body, "tz")
             block_check()
@@ -311,20 +332,43 @@ def add_entry(
     b.ret(llir.Constant(I32, 0))
 
 
+def _clamped(
+    lb: _Builder, ctx: llir.Value, axis: str, dim: llir.Value, bounds: dict[str, llir.Value] | None
+) -> tuple[llir.Value, llir.Value]:
+    """The thread indices of the block in ``ctx`` on ``axis`` (``[0, dim)``) whose global positions
+    are in the kernel's range (all of them without one)."""
+    b = lb.b
+    if bounds is None:
+        return llir.Constant(I64, 0), dim
+    base = b.mul(b.load(_word(b, ctx, hx.CTX[f"block_idx_{axis}"]), typ=I64), dim)
+    lo, hi = b.sub(bounds[f"lo_{axis}"], base), b.sub(bounds[f"hi_{axis}"], base)
+    return _smax(b, lo, llir.Constant(I64, 0)), _smin(b, hi, dim)
+
+
+def _smax(b: llir.IRBuilder, x: llir.Value, y: llir.Value) -> llir.Value:
+    return b.select(b.icmp_signed(">", x, y), x, y)
+
+
+def _smin(b: llir.IRBuilder, x: llir.Value, y: llir.Value) -> llir.Value:
+    return b.select(b.icmp_signed("<", x, y), x, y)
+
+
 def _rows_of_blocks(
     lb: _Builder,
+    ctx: llir.Value,
     blocks: tuple[llir.Value, llir.Value],
     grid: list[llir.Value],
     block: list[llir.Value],
     fill_block: Callable[[llir.Value, llir.Value], None],
     call: Callable[[llir.Value], llir.Value],
+    bounds: dict[str, llir.Value] | None,
 ) -> None:
     """Kernels that see a thread's x position only as ``global_tid_x`` (no barriers): the blocks of a
     grid row in ``[first, end)`` run as one loop over global x, so that the innermost loop is long
-    (and vectorised once, not once per block)."""
+    (and vectorised once, not once per block); with ``bounds`` (the kernel's range), only the global
+    positions in it."""
     b, fn = lb.b, lb.fn
     first, end = blocks
-    ctx = b.alloca(I64, size=llir.Constant(I64, hx.CTX_WORDS), name="ctx")
     zero = llir.Constant(I64, 0)
     blk = lb.var(first, "blk")
     head, body, after = (fn.append_basic_block(f"rows.{k}") for k in ("head", "body", "end"))
@@ -339,6 +383,9 @@ def _rows_of_blocks(
     left = b.sub(end, current)
     span = b.select(b.icmp_unsigned("<", left, span), left, span)
     x_first, x_end = b.mul(bx, block[0]), b.mul(b.add(bx, span), block[0])
+    if bounds is not None:
+        x_first, x_end = _smax(b, x_first, bounds["lo_x"]), _smin(b, x_end, bounds["hi_x"])
+    y_range = _clamped(lb, ctx, "y", block[1], bounds)
 
     def z_body(tz: llir.Value) -> None:
         def y_body(ty: llir.Value) -> None:
@@ -354,7 +401,7 @@ def _rows_of_blocks(
 
             lb.loop(x_first, x_end, x_body, "gx")
 
-        lb.loop(zero, block[1], y_body, "ty")
+        lb.loop(*y_range, y_body, "ty")
 
     lb.loop(zero, block[2], z_body, "tz")
     b.store(b.add(current, span), blk)

@@ -25,8 +25,9 @@ from . import emit as host_emit
 from .cpus import TARGETS, entry_symbol
 from .flavour import HostFlavour
 from .lowering.context import CTX_WORDS, EXCHANGE_BYTES
-from .lowering.function import lower_host_kernel
+from .lowering.function import lower_host_kernel, lower_range_function
 from .lowering.sanitize_owned import owned_params
+from .lowering.thread_range import RANGE_SUFFIX
 from .lowering.threads import NativeUnsupported
 
 
@@ -154,6 +155,7 @@ class HostTarget(Target):
             flavour=HostFlavour(TARGETS[self.cpus[0]].triple),
         )
         lower_host_kernel(lowerer, typed)
+        lower_range_function(lowerer, typed)
         # a thread's context, then its locals (kernels whose threads meet at barriers)
         if lowerer.fission:  # per thread: the slots of the locals that cross meeting points
             frame_bytes = lowerer.frame_bytes
@@ -188,6 +190,7 @@ def _add_entry(lowerer: ModuleLowerer, typed: TypedFunction, symbol: str, frame_
         lowerer.warp_calls,
         lowerer.fission,
         sanitize,
+        lowerer.functions.get(typed.symbol + RANGE_SUFFIX),
     )
 
 

@@ -21,14 +21,16 @@ from llvmlite import ir as llir
 
 from .... import ir
 from ....lower.function import FunctionLowerer, ModuleLowerer
-from ....lower.ops import I32
+from ....lower.ops import I32, I64
 from ....lower.values import ArrayValue, Value, abi_types, flatten, unflatten
 from ....typecheck.rules import WARP_CALLS
 from ....typecheck.typed import Callee, TypedFunction
+from ....types import I64 as I64_TYPE
 from ....types import NONE, StructT, TupleT
 from . import context as hx
 from .fission import FissionLowerer
 from .sanitize import SanitizeLowerer
+from .thread_range import RANGE_SUFFIX, RANGE_WORDS, ThreadRange, thread_range
 from .threads import Frame, HostLowerer, Yield, hoist_warp_calls
 
 
@@ -52,6 +54,12 @@ class HostFunctionLowerer(FissionLowerer, HostLowerer, SanitizeLowerer, Function
         # structure allows (see .fission); else the state machine of .threads
         if inline_into is None and self.kernel_fn is not None and tf.uses_barrier:
             self.plan_block_loops()
+        # kernels guarded by a test of their global position: the driver runs only the threads in range,
+        # and the links of its test that the range implies are true
+        self.range: ThreadRange | None = None
+        if inline_into is None and tf.is_kernel and not (tf.uses_barrier or parent.sanitize or parent.debug):
+            self.range = thread_range(tf)
+        self.known_links = self.range.known if self.range is not None else set()
 
     # ------------------------------------------------------------------ the function
     def lower(self) -> None:
@@ -75,8 +83,44 @@ class HostFunctionLowerer(FissionLowerer, HostLowerer, SanitizeLowerer, Function
     def lower_body(self, params: list[tuple[str, Value]]) -> None:
         if self.plan is not None and self.kernel_fn is not None:
             self.fission_kernel(params)
+        elif self.range is not None and self.parent.suffix == RANGE_SUFFIX:
+            self.lower_range(params, self.range)
         else:
             super().lower_body(params)
+
+    def lower_range(self, params: list[tuple[str, Value]], rng: ThreadRange) -> None:
+        """The kernel's range function: each axis's ``[lo, hi)`` of global positions into the words of
+        the driver's context after its own (:data:`.thread_range.RANGE_WORDS`)."""
+        for name, value in params:
+            self.store_local(name, value)
+        self.block(list(rng.defs))
+        for name, value in self.range_values(rng).items():
+            self.b.store(value, self.b.gep(self.ctx, [llir.Constant(I64, RANGE_WORDS[name])], source_etype=I64))
+        self.b.ret(llir.Constant(I32, hx.DONE))
+
+    def range_values(self, rng: ThreadRange) -> dict[str, llir.Value]:
+        """``rng``'s bounds, each axis's ``lo_<axis>`` (at least 0) and ``hi_<axis>`` (0 if less)."""
+        b = self.b
+        sat = self.parent.module.declare_intrinsic("llvm.sadd.sat", [I64], llir.FunctionType(I64, [I64, I64]))
+        zero = llir.Constant(I64, 0)
+        out = {}
+        for axis in "xy":
+            found = rng.axes.get(axis)
+            for end, bounds in (("lo", found.lower if found else []), ("hi", found.upper if found else [])):
+                keep = ">" if end == "lo" else "<"  # the largest lower bound, the smallest upper one
+                value: llir.Value = zero if end == "lo" else llir.Constant(I64, (1 << 63) - 1)
+                for bound in bounds:
+                    v = self.coerce(bound.expr, I64_TYPE)
+                    if bound.add:
+                        v = b.call(sat, [v, llir.Constant(I64, bound.add)])
+                    value = b.select(b.icmp_signed(keep, v, value), v, value)
+                if end == "hi":  # the loops over threads subtract a block's offset from it
+                    value = b.select(b.icmp_signed("<", value, zero), zero, value)
+                out[f"{end}_{axis}"] = value
+        return out
+
+    def known_link(self, nid: int, k: int) -> bool | None:
+        return True if (nid, k) in self.known_links else None
 
     def fall_off_end(self) -> None:
         if self.kernel_fn is not None:
@@ -191,3 +235,17 @@ def lower_host_kernel(lowerer: ModuleLowerer, tf: TypedFunction) -> llir.Functio
     kernel = lowerer.function(tf)
     lowerer.lower_pending()
     return kernel
+
+
+def lower_range_function(lowerer: ModuleLowerer, tf: TypedFunction) -> llir.Function | None:
+    """The kernel's range function (:mod:`.thread_range`), if its threads outside a range of global
+    positions do nothing and :func:`lower_host_kernel` lowered it knowing so."""
+    if tf.uses_barrier or lowerer.sanitize or lowerer.debug or thread_range(tf) is None:
+        return None
+    lowerer.suffix = RANGE_SUFFIX
+    try:
+        fn = lowerer.function(tf)
+        lowerer.lower_pending()
+    finally:
+        lowerer.suffix = ""
+    return fn

@@ -10,7 +10,7 @@ Three kinds of hooks:
   the print buffer): every target says how (``fl`` is the :class:`~.function.FunctionLowerer` of the
   function being lowered: its builder, ops and, on the host, its thread context);
 * how functions are declared and lowered: ``signature``/``declared`` (the host adds the thread context
-  and its per-thread kernel ABI) and ``function_lowerer`` (the host's subclass, with ``threads_as_loops``).
+  and its per-thread kernel ABI) and ``function_lowerer`` (the host's subclass, whose threads run as loops).
 
 See :mod:`hatch_hybrid.targets.ptx.flavour` and :mod:`hatch_hybrid.targets.host.flavour`.
 """
@@ -33,10 +33,8 @@ class Flavour:
     name = "llvm"
     #: the module's target triple
     triple = ""
-    #: a block's threads run as loops over threads on one CPU thread (the thread context, barrier regions,
-    #: the state machine: :mod:`hatch_hybrid.targets.host.lowering`), not as the hardware's threads
-    threads_as_loops = False
-    #: the :class:`~.function.FunctionLowerer` subclass that lowers the target's functions (None: that class)
+    #: the :class:`~.function.FunctionLowerer` subclass that lowers the target's functions (None: that class;
+    #: the subclass says whether a block's threads run as loops, ``FunctionLowerer.threads_as_loops``)
     function_lowerer: Any = None
 
     def signature(

@@ -57,7 +57,7 @@ class ModuleLowerer:
         epoch (see ``targets/host/lowering/sanitize.py``)."""
         self.flavour = flavour
         self.lowerer: type[FunctionLowerer] = flavour.function_lowerer or FunctionLowerer
-        self.threads_as_loops = flavour.threads_as_loops
+        self.threads_as_loops = self.lowerer.threads_as_loops
         self.sanitize = sanitize and self.threads_as_loops
         # what the host target's lowering records of the kernel (targets/host/lowering), read by its build
         self.shared_items: set[int] = set()  # host: the item sizes of the block's shared arrays
@@ -213,6 +213,9 @@ class FunctionLowerer(
     which overrides the hooks of :class:`~.hooks.ThreadHooks` and the methods below that say so."""
 
     entry: llir.Block  # the function's first block (its allocas)
+    #: a block's threads run as loops over threads on one CPU thread (the thread context, barrier regions,
+    #: the state machine: :mod:`hatch_hybrid.targets.host.lowering`), not as the hardware's threads
+    threads_as_loops = False
 
     def __init__(self, parent: ModuleLowerer, tf: TypedFunction, inline_into: FunctionLowerer | None = None) -> None:
         """``inline_into``: lower ``tf``'s body into that function (host: helpers that yield)."""

@@ -26,7 +26,6 @@ def libm_name(name: str) -> str:
 
 class HostFlavour(Flavour):
     name = "cpu"
-    threads_as_loops = True
     function_lowerer = HostFunctionLowerer
 
     def __init__(self, triple: str) -> None:

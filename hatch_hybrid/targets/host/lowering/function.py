@@ -35,6 +35,8 @@ from .threads import Frame, HostLowerer, Yield, hoist_warp_calls
 
 
 class HostFunctionLowerer(FissionLowerer, HostLowerer, SanitizeLowerer, FunctionLowerer):
+    threads_as_loops = True
+
     def __init__(self, parent: ModuleLowerer, tf: TypedFunction, inline_into: FunctionLowerer | None = None) -> None:
         super().__init__(parent, tf, inline_into)
         self.inline_exit: tuple[llir.Block, list[llir.AllocaInstr]] | None = None

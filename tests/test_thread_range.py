@@ -86,6 +86,51 @@ def read_before_checked(x: Array[f32], out: Array[f32], n: i64):
     v = x[i]
     if i < n:
         out[i] = v * 2
+
+@kernel
+def cast_before(out: Array[i8], n: i64):
+    i = gpu.global_tid_x()
+    v = i8(i)
+    if i < n:
+        out[i] = v
+
+
+@kernel
+def arith_before(out: Array[i8], b: i8, n: i64):
+    i = gpu.global_tid_x()
+    v = b + i
+    if i < n:
+        out[i] = v
+
+
+@kernel
+def uniform_before(x: Array[f32], b: i8, n: i64):
+    i = gpu.global_tid_x()
+    v = b + len(x)
+    if i < n:
+        x[i] = f32(v)
+
+
+@kernel
+def slice_before(x: Array[i64], s: i64, n: i64):
+    i = gpu.global_tid_x()
+    m = len(x[::s])
+    if i < n:
+        x[i] = m
+
+
+@kernel
+def failing_bound(x: Array[f32], b: i8, n: i64, flag: boolean):
+    i = gpu.global_tid_x()
+    if flag and i < n and i < n + (b + len(x)):
+        x[i] = 1.0
+
+
+@kernel
+def parameter_named_i(x: Array[f32], i: i64):
+    if i < len(x):
+        i = gpu.global_tid_x()
+        x[i] = 1.0
 """
 )
 
@@ -213,3 +258,49 @@ def test_which_guards_give_a_range(build, body: str, axes: dict | None) -> None:
     else:
         assert found is not None
         assert {a: (len(r.lower), len(r.upper)) for a, r in found.axes.items()} == axes
+
+
+# ------------------------------------------------------------------ failures outside the range
+def outcome(kernel, blocks, threads, *args):  # type: ignore[no-untyped-def]
+    """Per device: ("ok", the arrays after the launch) or ("raise", the exception's type and message)."""
+    found = {}
+    for device in ("cpu-python", "cpu"):
+        copies = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+        try:
+            kernel.launch(threads, blocks, *copies, device=device)
+            found[device] = ("ok", [a for a in copies if isinstance(a, np.ndarray)])
+        except Exception as exc:
+            found[device] = ("raise", f"{type(exc).__name__}: {str(exc).splitlines()[0]}")
+    return found
+
+
+def assert_same_outcome(kernel, blocks, threads, *args) -> None:  # type: ignore[no-untyped-def]
+    found = outcome(kernel, blocks, threads, *args)
+    (python_kind, python), (native_kind, native) = found["cpu-python"], found["cpu"]
+    assert python_kind == native_kind, found
+    if python_kind == "ok":
+        assert all(same_bits(a, b) for a, b in zip(python, native))
+    else:
+        assert python == native
+
+
+@pytest.mark.parametrize(
+    ("name", "make"),
+    [
+        # a thread outside the range still fails its checked conversion of a Python int (found in review)
+        ("cast_before", lambda: (1, 256, np.zeros(256, np.int8), 10)),
+        ("arith_before", lambda: (1, 256, np.zeros(256, np.int8), np.int8(1), 10)),
+        # a uniform value that fails, with an empty range
+        ("uniform_before", lambda: (1, 64, np.zeros(300, np.float32), np.int8(1), 0)),
+        ("slice_before", lambda: (1, 64, np.zeros(64, np.int64), 0, 0)),
+        # a bound that fails where the Python path never evaluates it (short-circuit), or does
+        ("failing_bound", lambda: (1, 64, np.zeros(300, np.float32), np.int8(1), 0, True)),
+        ("failing_bound", lambda: (1, 64, np.zeros(300, np.float32), np.int8(1), 5, False)),
+        ("failing_bound", lambda: (1, 64, np.zeros(400, np.float32), np.int8(1), 5, True)),
+        # a parameter named like the position, then assigned it: the guard reads the parameter
+        ("parameter_named_i", lambda: (1, 64, np.zeros(64, np.float32), 10**6)),
+        ("parameter_named_i", lambda: (1, 64, np.zeros(64, np.float32), 3)),
+    ],
+)
+def test_same_outcome_as_the_python_path(built, name: str, make) -> None:  # type: ignore[no-untyped-def]
+    assert_same_outcome(getattr(built, name), *make())

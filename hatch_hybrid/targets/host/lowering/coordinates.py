@@ -32,8 +32,11 @@ class Coordinates:
         self.tf = tf
         self.counts = assignment_counts(tf.fn.body)
         self.locals: dict[str, Coord] = {n: c for n, c in (given or {}).items() if not self.counts.get(n)}
+        params = {p.name for p in tf.fn.params}  # a parameter assigned once held the caller's value before
         for s in all_stmts(tf.fn.body):
-            if isinstance(s, ir.Assign) and all(self.counts.get(n.id) == 1 for n in ir.target_names(s.target)):
+            if not isinstance(s, ir.Assign):
+                continue
+            if all(self.counts.get(n.id) == 1 and n.id not in params for n in ir.target_names(s.target)):
                 self._bind(s.target, s.value)
 
     def _bind(self, target: ir.Expr, value: ir.Expr) -> None:

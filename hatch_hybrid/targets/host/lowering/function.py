@@ -250,4 +250,7 @@ def lower_range_function(lowerer: ModuleLowerer, tf: TypedFunction) -> llir.Func
         lowerer.lower_pending()
     finally:
         lowerer.suffix = ""
+    # its bounds are evaluated at every launch, also where no thread of the kernel would evaluate them:
+    # they must not be able to fail (thread_range's safe expressions), so it never records an error
+    assert "cmpxchg" not in str(fn), f"the range function of {tf.symbol} has a check"
     return fn

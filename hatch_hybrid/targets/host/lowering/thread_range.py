@@ -21,13 +21,17 @@ What makes the transformation exact (:func:`thread_range` returns None otherwise
   whose test is false ends without an effect;
 * everything evaluated before the ``if``'s body (those assignments and the test) has no effect and
   cannot fail: locals, constants, arithmetic other than division, remainder and power (which raise on
-  zero), comparisons, ``and``/``or``/``not``, conditional expressions, thread indices, ``len()`` and
-  array shapes, integer casts of integers, and array elements; no calls of helpers or methods;
+  zero) and other than a Python int made a narrower NumPy integer (``b + i`` with ``b: i8`` raises
+  OverflowError beyond its range), comparisons, ``and``/``or``/``not``, conditional expressions,
+  thread indices, ``len()`` and shapes of arrays (not of slices), integer casts of NumPy integers (of
+  a Python int: only to ``i64``), and array elements; no calls of helpers or methods;
 * the bounds are *uniform* (the same for every thread of the launch): constants, parameters never
   assigned, ``len()`` and shapes of those, block and grid sizes, ``+ - *`` of these, and locals assigned
   once before the ``if`` from such expressions;
 * each link the range comes from compares a global position (:mod:`.coordinates`: ``global_tid_x()``,
-  ``gpu.grid(n)``'s values, ``block_idx * block_dim + thread_idx``) with a bound as 64-bit integers;
+  ``gpu.grid(n)``'s values, ``block_idx * block_dim + thread_idx``, or a local assigned once from one;
+  never a parameter) with a bound as 64-bit integers (``i64`` or Python ints: a narrower bound makes
+  the comparison a narrower one, which is left to the kernel);
 * the kernel does not check (``debug=True`` or checked native code keep every thread, so that a
   failing check of a thread outside the range still fails) and its threads never meet (barrier kernels
   run their own loops, :mod:`.fission`).
@@ -164,7 +168,12 @@ class _Walk:
         if isinstance(e, (ir.BinOp, ir.UnaryOp)) and e.nid in self.tf.callees:
             return False  # a struct's operator method
         if isinstance(e, ir.BinOp):
-            return e.op in _SAFE_BINOPS and self.safe(e.left) and self.safe(e.right)
+            ops = self.tf.optypes.get(e.nid)
+            if ops is None or e.op not in _SAFE_BINOPS or not self.safe(e.left) or not self.safe(e.right):
+                return False
+            # a Python int made a narrower NumPy integer is checked (OverflowError), debug or not
+            sides = ((e.left, ops.left), (e.right, ops.right))
+            return not any(_weak_int(self.tf.types.get(v.nid)) and _narrow(t) for v, t in sides)
         if isinstance(e, ir.UnaryOp):
             return e.op in ("-", "+", "not", "~") and self.safe(e.operand)
         if isinstance(e, ir.Compare):
@@ -174,7 +183,8 @@ class _Walk:
         if isinstance(e, ir.IfExp):
             return self.safe(e.test) and self.safe(e.body) and self.safe(e.orelse)
         if isinstance(e, ir.Attribute):
-            return isinstance(self.tf.types.get(e.value.nid), ArrayT) and e.attr in ("shape", "size", "ndim")
+            array = isinstance(self.tf.types.get(e.value.nid), ArrayT)
+            return array and e.attr in ("shape", "size", "ndim") and self.safe(e.value)
         if isinstance(e, ir.Subscript):
             base = self.tf.types.get(e.value.nid)
             index = e.index.elts if isinstance(e.index, ir.TupleExpr) else [e.index]
@@ -185,11 +195,15 @@ class _Walk:
         if isinstance(e, ir.Call):
             callee = self._callee(e)
             if callee == ("builtin", "len"):
-                return len(e.args) == 1 and isinstance(self.tf.types.get(e.args[0].nid), ArrayT)
+                array = len(e.args) == 1 and isinstance(self.tf.types.get(e.args[0].nid), ArrayT)
+                return array and self.safe(e.args[0])
             if callee is not None and callee[0] == "gpu":
                 return callee[1] in _INDEX_CALLS
             if callee is not None and callee[0] == "cast" and len(e.args) == 1 and not e.keywords:
-                return _integer(self.tf.types.get(e.nid)) and _integer(self.tf.types.get(e.args[0].nid))
+                # integer to integer; a Python int only to i64 (narrower casts of one are checked)
+                to, source = self.tf.types.get(e.nid), self.tf.types.get(e.args[0].nid)
+                fits = not _weak_int(source) or to == I64
+                return _integer(to) and _integer(source) and fits and self.safe(e.args[0])
             return False
         return False
 
@@ -234,6 +248,15 @@ def _integer(t: object) -> bool:
     if isinstance(t, Scalar):
         return t.kind == "i" or (t.kind == "u" and t.bits < 64)
     return isinstance(t, Weak) and t.kind == "int"
+
+
+def _weak_int(t: object) -> bool:
+    return isinstance(t, Weak) and t.kind == "int"
+
+
+def _narrow(t: object) -> bool:
+    """A NumPy integer type that cannot hold every Python int the devices compute with (all but i64)."""
+    return isinstance(t, Scalar) and t.kind in "iu" and t != I64
 
 
 def _int64(t: object) -> bool:

@@ -141,21 +141,25 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleType]:
         yield module
 
 
-def both(kernel, blocks, threads, *args):  # type: ignore[no-untyped-def]
-    """The kernel launched natively and on the Python path with copies of ``args``; both results."""
-    outs = []
-    for device in ("cpu", "cpu-python"):
+def outcome(kernel, blocks, threads, *args):  # type: ignore[no-untyped-def]
+    """Per device: ("ok", the arrays after the launch) or ("raise", the exception's type and message)."""
+    found = {}
+    for device in ("cpu-python", "cpu"):
         copies = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
-        kernel.launch(threads, blocks, *copies, device=device)
-        outs.append([a for a in copies if isinstance(a, np.ndarray)])
-    return outs
+        try:
+            kernel.launch(threads, blocks, *copies, device=device)
+            found[device] = ("ok", [a for a in copies if isinstance(a, np.ndarray)])
+        except Exception as exc:
+            found[device] = ("raise", f"{type(exc).__name__}: {str(exc).splitlines()[0]}")
+    return found
 
 
 def assert_same(kernel, blocks, threads, *args) -> None:  # type: ignore[no-untyped-def]
-    native, python = both(kernel, blocks, threads, *args)
+    """Native code and the Python path both run the launch, to the same bits."""
     assert kernel.native_code() is not None
-    for a, b in zip(native, python):
-        assert same_bits(a, b)
+    found = outcome(kernel, blocks, threads, *args)
+    assert found["cpu"][0] == found["cpu-python"][0] == "ok", found
+    assert all(same_bits(a, b) for a, b in zip(found["cpu"][1], found["cpu-python"][1]))
 
 
 @pytest.mark.parametrize(("n", "j", "k"), [(1024, 1, 2), (4096, 64, 128), (512, 256, 512)])
@@ -261,19 +265,6 @@ def test_which_guards_give_a_range(build, body: str, axes: dict | None) -> None:
 
 
 # ------------------------------------------------------------------ failures outside the range
-def outcome(kernel, blocks, threads, *args):  # type: ignore[no-untyped-def]
-    """Per device: ("ok", the arrays after the launch) or ("raise", the exception's type and message)."""
-    found = {}
-    for device in ("cpu-python", "cpu"):
-        copies = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
-        try:
-            kernel.launch(threads, blocks, *copies, device=device)
-            found[device] = ("ok", [a for a in copies if isinstance(a, np.ndarray)])
-        except Exception as exc:
-            found[device] = ("raise", f"{type(exc).__name__}: {str(exc).splitlines()[0]}")
-    return found
-
-
 def assert_same_outcome(kernel, blocks, threads, *args) -> None:  # type: ignore[no-untyped-def]
     found = outcome(kernel, blocks, threads, *args)
     (python_kind, python), (native_kind, native) = found["cpu-python"], found["cpu"]

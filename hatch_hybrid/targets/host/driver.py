@@ -21,6 +21,7 @@ from ...lower.loops import counted_loop
 from ...lower.ops import I1, I32, I64, PTR, Ops, declare
 from ...lower.values import abi_types
 from ...typecheck.typed import TypedFunction
+from ...types import I64 as I64_TYPE
 from .flavour import HostFlavour
 from .lowering import context as hx
 from .lowering.thread_range import RANGE_WORDS
@@ -105,6 +106,7 @@ def add_entry(
     block = [b.load(_word(b, launch, LAUNCH["block"] + a), typ=I64) for a in range(3)]
     threads = b.mul(b.mul(block[0], block[1]), block[2])
     zero = llir.Constant(I64, 0)
+    ops = Ops(b, module, set(), HostFlavour(module.triple))
 
     def fill_block(ctx: llir.Value, blk: llir.Value) -> None:
         """The words every thread of a block shares."""
@@ -182,7 +184,7 @@ def add_entry(
         return
     if not tf.uses_barrier and not hx.PER_BLOCK_X & ctx_reads:
         ctx = b.alloca(I64, size=llir.Constant(I64, ctx_words), name="ctx")
-        _rows_of_blocks(lb, ctx, (first, end), grid, block, fill_block, call, thread_range(ctx))
+        _rows_of_blocks(lb, ops, ctx, (first, end), grid, block, fill_block, call, thread_range(ctx))
         return
     if not tf.uses_barrier:
         ctx = b.alloca(I64, size=llir.Constant(I64, ctx_words), name="ctx")
@@ -190,8 +192,8 @@ def add_entry(
 
         def run_block(blk: llir.Value) -> None:
             fill_block(ctx, blk)
-            x_range = _clamped(lb, ctx, "x", block[0], bounds)
-            y_range = _clamped(lb, ctx, "y", block[1], bounds)
+            x_range = _clamped(ops, ctx, "x", block[0], bounds)
+            y_range = _clamped(ops, ctx, "y", block[1], bounds)
 
             def z_body(tz: llir.Value) -> None:
                 def y_body(ty: llir.Value) -> None:
@@ -212,7 +214,6 @@ def add_entry(
         b.ret(llir.Constant(I32, 0))
         return
 
-    ops = Ops(b, module, set(), HostFlavour(module.triple))
     stride = llir.Constant(I64, frame_bytes)
     frames = b.inttoptr(word["frames"], PTR)
 
@@ -333,28 +334,21 @@ def add_entry(
 
 
 def _clamped(
-    lb: _Builder, ctx: llir.Value, axis: str, dim: llir.Value, bounds: dict[str, llir.Value] | None
+    ops: Ops, ctx: llir.Value, axis: str, dim: llir.Value, bounds: dict[str, llir.Value] | None
 ) -> tuple[llir.Value, llir.Value]:
     """The thread indices of the block in ``ctx`` on ``axis`` (``[0, dim)``) whose global positions
     are in the kernel's range (all of them without one)."""
-    b = lb.b
+    b = ops.b
     if bounds is None:
         return llir.Constant(I64, 0), dim
     base = b.mul(b.load(_word(b, ctx, hx.CTX[f"block_idx_{axis}"]), typ=I64), dim)
     lo, hi = b.sub(bounds[f"lo_{axis}"], base), b.sub(bounds[f"hi_{axis}"], base)
-    return _smax(b, lo, llir.Constant(I64, 0)), _smin(b, hi, dim)
-
-
-def _smax(b: llir.IRBuilder, x: llir.Value, y: llir.Value) -> llir.Value:
-    return b.select(b.icmp_signed(">", x, y), x, y)
-
-
-def _smin(b: llir.IRBuilder, x: llir.Value, y: llir.Value) -> llir.Value:
-    return b.select(b.icmp_signed("<", x, y), x, y)
+    return ops.minmax("max", [lo, llir.Constant(I64, 0)], I64_TYPE), ops.minmax("min", [hi, dim], I64_TYPE)
 
 
 def _rows_of_blocks(
     lb: _Builder,
+    ops: Ops,
     ctx: llir.Value,
     blocks: tuple[llir.Value, llir.Value],
     grid: list[llir.Value],
@@ -384,8 +378,9 @@ def _rows_of_blocks(
     span = b.select(b.icmp_unsigned("<", left, span), left, span)
     x_first, x_end = b.mul(bx, block[0]), b.mul(b.add(bx, span), block[0])
     if bounds is not None:
-        x_first, x_end = _smax(b, x_first, bounds["lo_x"]), _smin(b, x_end, bounds["hi_x"])
-    y_range = _clamped(lb, ctx, "y", block[1], bounds)
+        x_first = ops.minmax("max", [x_first, bounds["lo_x"]], I64_TYPE)
+        x_end = ops.minmax("min", [x_end, bounds["hi_x"]], I64_TYPE)
+    y_range = _clamped(ops, ctx, "y", block[1], bounds)
 
     def z_body(tz: llir.Value) -> None:
         def y_body(ty: llir.Value) -> None:

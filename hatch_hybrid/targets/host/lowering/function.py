@@ -58,9 +58,7 @@ class HostFunctionLowerer(FissionLowerer, HostLowerer, SanitizeLowerer, Function
             self.plan_block_loops()
         # kernels guarded by a test of their global position: the driver runs only the threads in range,
         # and the links of its test that the range implies are true
-        self.range: ThreadRange | None = None
-        if inline_into is None and tf.is_kernel and not (tf.uses_barrier or parent.sanitize or parent.debug):
-            self.range = thread_range(tf)
+        self.range = kernel_range(parent, tf) if inline_into is None else None
         self.known_links = self.range.known if self.range is not None else set()
 
     # ------------------------------------------------------------------ the function
@@ -109,16 +107,14 @@ class HostFunctionLowerer(FissionLowerer, HostLowerer, SanitizeLowerer, Function
         for axis in "xy":
             found = rng.axes.get(axis)
             for end, bounds in (("lo", found.lower if found else []), ("hi", found.upper if found else [])):
-                keep = ">" if end == "lo" else "<"  # the largest lower bound, the smallest upper one
-                value: llir.Value = zero if end == "lo" else llir.Constant(I64, (1 << 63) - 1)
+                values: list[llir.Value] = [zero if end == "lo" else llir.Constant(I64, (1 << 63) - 1)]
                 for bound in bounds:
                     v = self.coerce(bound.expr, I64_TYPE)
-                    if bound.add:
-                        v = b.call(sat, [v, llir.Constant(I64, bound.add)])
-                    value = b.select(b.icmp_signed(keep, v, value), v, value)
-                if end == "hi":  # the loops over threads subtract a block's offset from it
-                    value = b.select(b.icmp_signed("<", value, zero), zero, value)
-                out[f"{end}_{axis}"] = value
+                    values.append(b.call(sat, [v, llir.Constant(I64, bound.add)]) if bound.add else v)
+                # the largest lower bound, the smallest upper one (at least 0: the loops over threads
+                # subtract a block's offset from it)
+                value = self.ops.minmax("max" if end == "lo" else "min", values, I64_TYPE)
+                out[f"{end}_{axis}"] = value if end == "lo" else self.ops.minmax("max", [value, zero], I64_TYPE)
         return out
 
     def known_link(self, nid: int, k: int) -> bool | None:
@@ -239,10 +235,18 @@ def lower_host_kernel(lowerer: ModuleLowerer, tf: TypedFunction) -> llir.Functio
     return kernel
 
 
+def kernel_range(lowerer: ModuleLowerer, tf: TypedFunction) -> ThreadRange | None:
+    """The range of ``tf`` (:mod:`.thread_range`) where it gets one: a kernel whose threads never meet,
+    lowered without checks (checked and sanitized code keep every thread)."""
+    if not tf.is_kernel or tf.uses_barrier or lowerer.sanitize or lowerer.debug:
+        return None
+    return thread_range(tf)
+
+
 def lower_range_function(lowerer: ModuleLowerer, tf: TypedFunction) -> llir.Function | None:
     """The kernel's range function (:mod:`.thread_range`), if its threads outside a range of global
     positions do nothing and :func:`lower_host_kernel` lowered it knowing so."""
-    if tf.uses_barrier or lowerer.sanitize or lowerer.debug or thread_range(tf) is None:
+    if kernel_range(lowerer, tf) is None:
         return None
     lowerer.suffix = RANGE_SUFFIX
     try:

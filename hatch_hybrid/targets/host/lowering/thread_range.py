@@ -42,6 +42,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .... import ir
+from ....typecheck.rules import GPU_INDEX
 from ....typecheck.typed import TypedFunction
 from ....types import I64, ArrayT, Scalar, Weak
 from .context import CTX_WORDS
@@ -54,13 +55,9 @@ RANGE_WORDS = {
 }
 
 #: ``gpu`` intrinsics with neither effect nor failure
-_INDEX_CALLS = {
-    f"{what}_{axis}"
-    for what in ("thread_idx", "block_idx", "block_dim", "grid_dim", "global_tid", "global_size")
-    for axis in "xyz"
-} | {"grid", "gridsize", "lane_id", "warp_size"}
+_INDEX_CALLS = GPU_INDEX | {"grid", "gridsize", "lane_id"}
 #: the same for every thread of a launch
-_UNIFORM_CALLS = {f"{what}_{axis}" for what in ("block_dim", "grid_dim", "global_size") for axis in "xyz"}
+_UNIFORM_CALLS = {name for name in GPU_INDEX if name.startswith(("block_dim", "grid_dim", "global_size"))}
 _SAFE_BINOPS = {"+", "-", "*", "&", "|", "^"}
 #: ``i < e`` as a bound on i: (lower or upper, what to add to e): lo <= i < hi
 _BOUND = {"<": ("upper", 0), "<=": ("upper", 1), ">": ("lower", 1), ">=": ("lower", 0)}

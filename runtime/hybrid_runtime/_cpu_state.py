@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass, field
 from typing import Any
 
 
@@ -56,21 +55,23 @@ class BlockBarrier:
         self.cond.notify_all()
 
 
-@dataclass
 class WarpState:
     """32 lanes exchanging values (``shfl_*``, votes): a slot per lane and a barrier among them."""
 
-    barrier: BlockBarrier
-    values: list[Any] = field(default_factory=lambda: [None] * 32)
+    def __init__(self, barrier: BlockBarrier) -> None:
+        self.barrier = barrier
+        self.values: list[Any] = [None] * 32
 
 
-@dataclass
 class BlockState:
-    barrier: BlockBarrier
-    shared: dict[Any, Any] = field(default_factory=dict)
-    lock: threading.Lock = field(default_factory=threading.Lock)
-    warps: list[WarpState] = field(default_factory=list)
-    dynamic: bytearray = field(default_factory=bytearray)  # dynamic shared memory (shared_bytes=)
+    def __init__(
+        self, barrier: BlockBarrier, warps: list[WarpState] | None = None, dynamic: bytearray | None = None
+    ) -> None:
+        self.barrier = barrier
+        self.shared: dict[Any, Any] = {}
+        self.lock = threading.Lock()
+        self.warps = warps if warps is not None else []
+        self.dynamic = dynamic if dynamic is not None else bytearray()  # dynamic shared memory (shared_bytes=)
 
     @classmethod
     def for_threads(cls, n: int, shared_bytes: int = 0) -> BlockState:
@@ -78,14 +79,18 @@ class BlockState:
         return cls(BlockBarrier(n), warps=warps, dynamic=bytearray(shared_bytes))
 
 
-@dataclass
 class ThreadState:
-    tid: tuple[int, int, int] = (0, 0, 0)
-    bid: tuple[int, int, int] = (0, 0, 0)
-    bdim: tuple[int, int, int] = (1, 1, 1)
-    gdim: tuple[int, int, int] = (1, 1, 1)
-    linear: int = 0  # thread index within the block, x fastest
-    block: BlockState = field(default_factory=lambda: BlockState(BlockBarrier(1)))
+    def __init__(
+        self,
+        tid: tuple[int, int, int] = (0, 0, 0),
+        bid: tuple[int, int, int] = (0, 0, 0),
+        bdim: tuple[int, int, int] = (1, 1, 1),
+        gdim: tuple[int, int, int] = (1, 1, 1),
+        linear: int = 0,  # thread index within the block, x fastest
+        block: BlockState | None = None,
+    ) -> None:
+        self.tid, self.bid, self.bdim, self.gdim, self.linear = tid, bid, bdim, gdim, linear
+        self.block = block if block is not None else BlockState(BlockBarrier(1))
 
 
 _local = threading.local()

@@ -7,7 +7,6 @@ runs on is chosen in :mod:`.targets`.
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -22,19 +21,17 @@ _thread = threading.local()  # the context this thread made current last
 thread_state = _thread
 
 
-@dataclass(eq=False)
 class CudaDevice:
-    ordinal: int
-    handle: Any
-    context: Any
-    compute_capability: tuple[int, int]
-    name: str
-    functions: dict[tuple[str, str], Any] = field(default_factory=dict)  # (ptx file, symbol) -> CUfunction
-    modules: dict[str, Any] = field(default_factory=dict)  # code file -> CUmodule (its entry points share it)
-    lock: threading.Lock = field(default_factory=threading.Lock)
-    # error slots of kernels with device-side checks launched asynchronously since the last synchronisation
-    pending: dict[int, Any] = field(default_factory=dict)
     kind = "cuda"  # (the device interface of .targets)
+
+    def __init__(self, ordinal: int, handle: Any, context: Any, compute_capability: tuple[int, int], name: str) -> None:
+        self.ordinal, self.handle, self.context = ordinal, handle, context
+        self.compute_capability, self.name = compute_capability, name
+        self.functions: dict[tuple[str, str], Any] = {}  # (ptx file, symbol) -> CUfunction
+        self.modules: dict[str, Any] = {}  # code file -> CUmodule (its entry points share it)
+        self.lock = threading.Lock()
+        # error slots of kernels with device-side checks launched asynchronously since the last synchronisation
+        self.pending: dict[int, Any] = {}
 
     def describe(self) -> str:
         return f"cuda:{self.ordinal} ({self.name})"

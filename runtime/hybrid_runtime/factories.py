@@ -14,11 +14,11 @@ import enum
 import sys
 import types
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from ._records import fields_repr
 from .manifest import package_manifest
 
 
@@ -86,14 +86,16 @@ def describe(key: dict[str, str]) -> str:
     return ", ".join(f"{k}={v}" for k, v in sorted(key.items())) or "nothing"
 
 
-@dataclass(frozen=True)
 class Found:
     """Where a factory's kernel was compiled: the package whose manifest has it and its name there
     (None: not compiled, ``problem`` says why)."""
 
-    package: str
-    qualname: str | None
-    problem: str | None = None
+    __slots__ = _fields = ("package", "qualname", "problem")
+
+    def __init__(self, package: str, qualname: str | None, problem: str | None = None) -> None:
+        self.package, self.qualname, self.problem = package, qualname, problem
+
+    __repr__ = fields_repr
 
 
 def find_compiled(func: Callable[..., Any]) -> Found:

@@ -13,11 +13,11 @@ from __future__ import annotations
 import ctypes
 import sys
 import weakref
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
+from ._records import fields_repr
 from .device import CudaDevice
 from .driver import check, initialise
 
@@ -80,18 +80,29 @@ def c_strides(shape: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(out)
 
 
-@dataclass
 class ArrayView:
     """Where another library's device array is: pointer, shape, strides in elements, dtype, device."""
 
-    ptr: int
-    shape: tuple[int, ...]
-    strides: tuple[int, ...] | None  # bytes, as __cuda_array_interface__ gives them; None: C order
-    dtype: np.dtype[Any]
-    device_id: int | None = None
-    readonly: bool = False  # __cuda_array_interface__'s data = (ptr, read_only)
-    stream: int | None = None  # v3 __cuda_array_interface__: the stream the producer's work is on
-    _release: Any = field(default=None, repr=False)
+    _fields = ("ptr", "shape", "strides", "dtype", "device_id", "readonly", "stream")
+
+    def __init__(
+        self,
+        ptr: int,
+        shape: tuple[int, ...],
+        strides: tuple[int, ...] | None,
+        dtype: np.dtype[Any],
+        device_id: int | None = None,
+        readonly: bool = False,
+        stream: int | None = None,
+        _release: Any = None,
+    ) -> None:
+        self.ptr, self.shape, self.dtype, self.device_id = ptr, shape, dtype, device_id
+        self.strides = strides  # bytes, as __cuda_array_interface__ gives them; None: C order
+        self.readonly = readonly  # __cuda_array_interface__'s data = (ptr, read_only)
+        self.stream = stream  # v3 __cuda_array_interface__: the stream the producer's work is on
+        self._release = _release  # called when the view goes (a DLPack tensor's deleter)
+
+    __repr__ = fields_repr
 
     @property
     def elem_strides(self) -> tuple[int, ...]:
@@ -181,18 +192,18 @@ class _Absent:
     """A type no argument has: stands for a library that is not imported (yet)."""
 
 
-@dataclass
 class Libraries:
     """The array types of the libraries a launch can read fast, found in ``sys.modules`` when their
     arrays are first seen (nothing is imported here); ``generation`` counts the changes."""
 
-    generation: int = 0
-    torch_tensor: Any = _Absent
-    torch_stream: Any = None  # ordinal -> the current stream's handle
-    cupy_ndarray: Any = _Absent
-    cupy_stream: Any = None  # () -> the current stream's handle
-    numba_array: Any = _Absent
-    jax_array: Any = _Absent
+    def __init__(self) -> None:
+        self.generation = 0
+        self.torch_tensor: Any = _Absent
+        self.torch_stream: Any = None  # ordinal -> the current stream's handle
+        self.cupy_ndarray: Any = _Absent
+        self.cupy_stream: Any = None  # () -> the current stream (its .ptr: the handle)
+        self.numba_array: Any = _Absent
+        self.jax_array: Any = _Absent
 
 
 LIBRARIES = Libraries()
@@ -222,7 +233,7 @@ def library_of(obj: Any) -> str | None:
         lib.torch_tensor, found = t, "torch"
     elif _is_cupy(obj) and t is sys.modules["cupy"].ndarray:
         cuda = sys.modules["cupy"].cuda
-        lib.cupy_stream, lib.cupy_ndarray, found = (lambda: cuda.get_current_stream().ptr), t, "cupy"
+        lib.cupy_stream, lib.cupy_ndarray, found = cuda.get_current_stream, t, "cupy"  # (no frame of ours)
     elif t.__name__ == "DeviceNDArray" and t.__module__.endswith("cudadrv.devicearray"):
         lib.numba_array, found = t, "numba"
     elif "jax" in sys.modules and isinstance(obj, sys.modules["jax"].Array) and hasattr(obj, "is_deleted"):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import importlib
 import sys
@@ -318,7 +317,7 @@ class Kernel:
         except (ManifestError, ImportError, ValueError):  # no (usable) compiled code: the CPU needs none
             written = set()
         written |= self._stored
-        params = [dataclasses.replace(p, writes=p.name in written) for p in self.variant_params[variant]]
+        params = [p.replace(writes=p.name in written) for p in self.variant_params[variant]]
         self._cpu_params[variant] = params
         return params
 
@@ -350,7 +349,7 @@ class Kernel:
         unwritten = any(p.kind == "array" and not p.writes for p in params)
         check_params(manifest.path, self.qualname, field, params, annotated, self._stored if unwritten else frozenset())
         # the struct and enum classes, for the launch's fast checks
-        return [dataclasses.replace(p, cls=a.cls) for p, a in zip(params, annotated)]
+        return [p.replace(cls=a.cls) for p, a in zip(params, annotated)]
 
     def _cpu_func(self, variant: int) -> Callable[..., Any]:
         """The kernel's function; for a generic kernel, a copy whose globals bind its TypeVars (so that

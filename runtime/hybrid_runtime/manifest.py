@@ -13,7 +13,6 @@ import json
 import os
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -40,10 +39,11 @@ def arch_number(arch: str) -> int | None:
     return int(m.group(1)) if m else None
 
 
-@dataclass
 class Manifest:
-    directory: Path
-    data: dict[str, Any]
+    """A package's manifest, read and checked (:func:`load`), in the folder of its code files."""
+
+    def __init__(self, directory: Path, data: dict[str, Any]) -> None:
+        self.directory, self.data = directory, data
 
     @property
     def path(self) -> Path:

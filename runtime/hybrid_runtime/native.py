@@ -21,7 +21,6 @@ import struct
 import sys
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
@@ -145,29 +144,40 @@ def load_library(manifest: Manifest, target: str, kernel: str) -> ctypes.CDLL | 
     return lib
 
 
-@dataclass
 class NativeKernel:
     """One kernel's entry in the package's library, and what its launches need."""
 
-    qualname: str
-    function: Any  # the ctypes function
-    params: list[Param]
-    frame_bytes: int  # per thread: its context and locals (kernels whose threads meet at barriers)
-    exchange_bytes: int  # per thread: the warp exchange buffers (kernels with warp calls)
-    shared_bytes: int
-    sites: list[dict[str, Any]]
-    prints: dict[str, Any]  # print() sites and the bytes of records a launch keeps ({}: it never prints)
-    entry: int = 0  # the entry's address
-    lib: Any = None  # the package's library (ctypes)
-    sanitize: dict[str, Any] = field(default_factory=dict)  # the sanitized entry's manifest entry ({}: none)
-    packer: struct.Struct = field(init=False)
-    _sanitized: SanitizedCode | None = field(
-        default=None, init=False, repr=False
-    )  # the flattened parameters, 8 bytes each
-    _local: threading.local = field(default_factory=threading.local, init=False, repr=False)  # plans
+    def __init__(
+        self,
+        qualname: str,
+        function: Any,
+        params: list[Param],
+        frame_bytes: int,
+        exchange_bytes: int,
+        shared_bytes: int,
+        sites: list[dict[str, Any]],
+        prints: dict[str, Any],
+        entry: int = 0,
+        lib: Any = None,
+        sanitize: dict[str, Any] | None = None,
+    ) -> None:
+        self.qualname = qualname
+        self.function = function  # the ctypes function
+        self.params = params
+        self.frame_bytes = frame_bytes  # per thread: its context and locals (kernels whose threads meet at barriers)
+        self.exchange_bytes = exchange_bytes  # per thread: the warp exchange buffers (kernels with warp calls)
+        self.shared_bytes = shared_bytes
+        self.sites = sites
+        self.prints = prints  # print() sites and the bytes of records a launch keeps ({}: it never prints)
+        self.entry = entry  # the entry's address
+        self.lib = lib  # the package's library (ctypes)
+        self.sanitize = sanitize if sanitize is not None else {}  # the sanitized entry's manifest entry ({}: none)
+        self.packer = struct.Struct("<" + "".join(_slot_format(p) for p in params))  # 8 bytes per flattened parameter
+        self._sanitized: SanitizedCode | None = None
+        self._local = threading.local()  # plans
 
-    def __post_init__(self) -> None:
-        self.packer = struct.Struct("<" + "".join(_slot_format(p) for p in self.params))
+    def __repr__(self) -> str:
+        return f"NativeKernel({self.qualname!r}, entry={self.entry:#x})"
 
     @classmethod
     def load(

@@ -476,7 +476,7 @@ def _revalidate(a: str, i: int, t: str, indent: str, known: bool) -> list[str]:
         f"    if {a}.shape != e[4]{mine}:",
         *fail,
         "    if cs is None:",
-        "        cs = cupy_stream()",
+        "        cs = cupy_stream().ptr",
         f"elif {t} is TorchT:",
         f"    if {a}.data_ptr() != e[3] or {a}.shape != e[4] or {a}.stride() != e[5] or {a}.dtype is not e[6]:",
         *fail,

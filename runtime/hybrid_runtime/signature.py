@@ -9,28 +9,56 @@ from __future__ import annotations
 import enum
 import functools
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import numpy as np
 
+from ._records import fields_key, fields_repr
 from .interop import ArrayView, as_array_view
 from .memory import DeviceArray
 from .structs import dtype_from_json, is_struct
 from .types import SCALAR_DTYPES, SCALAR_NAMES, ArrayType, scalar_name
 
 
-@dataclass(frozen=True)
 class Param:
-    name: str
-    kind: str  # "scalar", "array", "struct" (by value) or "enum"
-    dtype: np.dtype[Any]
-    ndim: int = 0
-    writes: bool = True  # arrays: does the kernel write it (host arrays are copied back only then)
-    type_name: str = ""  # struct or enum class name, for messages
-    cls: Any = None  # the struct or enum class (CPU path: from the annotation)
-    values: tuple[int, ...] = ()  # enum: the members' values
-    typevar: str | None = None  # generic kernels: the TypeVar this parameter's type came from
+    """A kernel parameter (a value: equal, and hashed, by its fields; never changed once made)."""
+
+    __slots__ = ("name", "kind", "dtype", "ndim", "writes", "type_name", "cls", "values", "typevar")
+    _fields = __slots__
+
+    def __init__(
+        self,
+        name: str,
+        kind: str,
+        dtype: np.dtype[Any],
+        ndim: int = 0,
+        writes: bool = True,
+        type_name: str = "",
+        cls: Any = None,
+        values: tuple[int, ...] = (),
+        typevar: str | None = None,
+    ) -> None:
+        self.name = name
+        self.kind = kind  # "scalar", "array", "struct" (by value) or "enum"
+        self.dtype = dtype
+        self.ndim = ndim
+        self.writes = writes  # arrays: does the kernel write it (host arrays are copied back only then)
+        self.type_name = type_name  # struct or enum class name, for messages
+        self.cls = cls  # the struct or enum class (CPU path: from the annotation)
+        self.values = values  # enum: the members' values
+        self.typevar = typevar  # generic kernels: the TypeVar this parameter's type came from
+
+    def replace(self, **changes: Any) -> Param:
+        """A copy with these fields changed."""
+        return Param(**{**{name: getattr(self, name) for name in self._fields}, **changes})
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is Param and fields_key(self) == fields_key(other)
+
+    def __hash__(self) -> int:
+        return hash(fields_key(self))
+
+    __repr__ = fields_repr
 
     def describe(self) -> str:
         if self.kind in ("struct", "enum"):

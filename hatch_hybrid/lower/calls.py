@@ -235,9 +235,8 @@ class CallLowerer(LowererParts):
         assert isinstance(dtype, (Scalar, StructT))
         item = dtype.dtype.itemsize
         b = self.b
-        self.parent.shared_items.add(item)
         if callee.name == "dynamic_shared_array":
-            ptr, size = self.parent.flavour.dynamic_shared(self)
+            ptr, size = self.parent.flavour.dynamic_shared(self, item)
             return ArrayValue(ptr, [b.udiv(size, llir.Constant(I64, item))], [const(WEAK_INT, 1)], SHARED)
         shape = self.tf.consts[e.nid]
         size = math.prod(shape) * item

@@ -88,11 +88,12 @@ class Flavour:
         raise NotImplementedError
 
     def static_shared(self, fl: Any, key: tuple[str, int], size: int, item: int, shape: Any, loc: Loc) -> llir.Value:
-        """A pointer to the block's shared array of ``size`` bytes made at the call site ``key``."""
+        """A pointer to the block's shared array of ``size`` bytes (items of ``item`` bytes) made at the
+        call site ``key``."""
         raise NotImplementedError
 
-    def dynamic_shared(self, fl: Any) -> tuple[llir.Value, llir.Value]:
-        """A pointer to the launch's dynamic shared memory, and its bytes (i64)."""
+    def dynamic_shared(self, fl: Any, item: int) -> tuple[llir.Value, llir.Value]:
+        """A pointer to the launch's dynamic shared memory (items of ``item`` bytes), and its bytes (i64)."""
         raise NotImplementedError
 
     def check_failed(self, fl: Any, ok: llir.Value, site_id: int, kind: str, values: tuple[llir.Value, ...]) -> None:

@@ -8,7 +8,6 @@ that LLVM's mem2reg turns into registers.
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from llvmlite import ir as llir
 
@@ -59,10 +58,6 @@ class ModuleLowerer:
         self.lowerer: type[FunctionLowerer] = flavour.function_lowerer or FunctionLowerer
         self.threads_as_loops = self.lowerer.threads_as_loops
         self.sanitize = sanitize and self.threads_as_loops
-        # what the host target's lowering records of the kernel (targets/host/lowering), read by its build
-        self.shared_items: set[int] = set()  # host: the item sizes of the block's shared arrays
-        self.yield_sites: list[int] = []  # host: the check site of each place a thread stops, in order
-        self.shared_arrays: dict[int, dict[str, Any]] = {}  # sanitized: each shared array by its offset
         self.lines: LineInfo | None = None  # set before lowering: the GPU code's line information
         self.fastmath = fastmath
         self.debug = debug  # bounds checks on every array access
@@ -80,14 +75,6 @@ class ModuleLowerer:
         self.libdevice: set[str] = set()
         self._pending: list[TypedFunction] = []
         self._loops: list[llir.MDValue] = []
-        self.shared_bytes = 0  # host: the static shared memory of a block, laid out here
-        self._shared_offsets: dict[tuple[str, int], int] = {}
-        self.frame_bytes = 0  # host: the bytes a thread's locals take when saved at a barrier
-        self.fission = False  # host: the kernel's threads meet, and run as loops between meeting points
-        self.fission_reason = ""  # host: why a kernel whose threads meet runs as a state machine
-        self.lane_loops: list[str] = []  # host: where grid-stride loops run with the threads as lanes
-        self.ctx_reads: set[str] = set()  # host: the thread-context words any function reads
-        self.warp_calls = False  # host: the kernel's threads stop at warp calls (not only at barriers)
         # unroll.count (not unroll.runtime.enable): only a count lets LLVM pay for the division that
         # computes a grid-stride loop's trip count, as NVCC does
         i32 = llir.IntType(32)
@@ -230,7 +217,6 @@ class FunctionLowerer(
             self.entry = self.fn.append_basic_block("entry")
             self.b = llir.IRBuilder(self.entry)
             self.ops = Ops(self.b, parent.module, parent.libdevice, parent.flavour, parent.fastmath)
-            self.ops.ctx_reads = parent.ctx_reads
             self.start_lines(parent.lines)
         self.body = tf.fn.body
 

@@ -105,7 +105,6 @@ class Ops:
         self.module = module
         self.libdevice = libdevice  # the math functions called (on the host: the C library's)
         self.flavour = flavour  # what the target lowers its own way
-        self.ctx_reads: set[str] = set()  # host: the thread-context words the code reads
         self.shared_bases: set[int] = set()  # host: the block's shared memory pointers (ids), for alias scopes
         # fastmath=True lets LLVM contract a*b+c into one FMA (one rounding instead of two) and use
         # approximate division, reciprocals and square roots (div.approx, rcp.approx, sqrt.approx)

@@ -14,6 +14,7 @@ from ...lower.sites import located
 from ...typecheck.typed import Callee, TypedFunction
 from .lowering import context as hx
 from .lowering.function import HostFunctionLowerer
+from .lowering.record import HostRecord
 
 
 def libm_name(name: str) -> str:
@@ -30,6 +31,7 @@ class HostFlavour(Flavour):
 
     def __init__(self, triple: str) -> None:
         self.triple = triple
+        self.record = HostRecord()  # what lowering the module records of its kernel (a flavour lowers one)
 
     def signature(
         self, tf: TypedFunction, params: list[llir.Type], ret: llir.Type
@@ -73,15 +75,16 @@ class HostFlavour(Flavour):
 
     def static_shared(self, fl: Any, key: tuple[str, int], size: int, item: int, shape: Any, loc: Loc) -> llir.Value:
         """A slice of the block's buffer, laid out per call site."""
-        parent = fl.parent
-        offset = shared_offset(parent, key, size, max(item, 8))
+        offset = shared_offset(self.record, key, size, max(item, 8))
+        self.record.shared_items.add(item)
         ptr = hx.shared_pointer(fl.ops, fl.ctx, offset)
-        if parent.sanitize:  # the sanitizer's reports name the array an offset lies in
+        if fl.parent.sanitize:  # the sanitizer's reports name the array an offset lies in
             site = located(fl.tf.fn.module, loc, offset=offset, bytes=size, itemsize=item, shape=list(shape))
-            parent.shared_arrays.setdefault(offset, site)
+            self.record.shared_arrays.setdefault(offset, site)
         return ptr
 
-    def dynamic_shared(self, fl: Any) -> tuple[llir.Value, llir.Value]:
+    def dynamic_shared(self, fl: Any, item: int) -> tuple[llir.Value, llir.Value]:
+        self.record.shared_items.add(item)
         return hx.dynamic_shared(fl.ops, fl.ctx)
 
     def check_failed(self, fl: Any, ok: llir.Value, site_id: int, kind: str, values: tuple[llir.Value, ...]) -> None:
@@ -91,13 +94,13 @@ class HostFlavour(Flavour):
         return hx.ctx_pointer(fl.ops, fl.ctx, "print")
 
 
-def shared_offset(parent: Any, key: tuple[str, int], size: int, align: int) -> int:
-    """Where a ``gpu.shared_array`` call site's array lies in the block's shared memory (``parent``: the
-    :class:`~hatch_hybrid.lower.function.ModuleLowerer`, which adds up the block's ``shared_bytes``)."""
-    found = parent._shared_offsets.get(key)
+def shared_offset(record: HostRecord, key: tuple[str, int], size: int, align: int) -> int:
+    """Where a ``gpu.shared_array`` call site's array lies in the block's shared memory (``record`` adds
+    up the block's ``shared_bytes``)."""
+    found = record.shared_offsets.get(key)
     if found is None:
         align = max(align, 16)
-        found = (parent.shared_bytes + align - 1) // align * align
-        parent.shared_bytes = found + size
-        parent._shared_offsets[key] = found
+        found = (record.shared_bytes + align - 1) // align * align
+        record.shared_bytes = found + size
+        record.shared_offsets[key] = found
     return found

@@ -26,6 +26,7 @@ from .cpus import TARGETS, entry_symbol
 from .flavour import HostFlavour
 from .lowering.context import CTX_WORDS, EXCHANGE_BYTES
 from .lowering.function import lower_host_kernel, lower_range_function
+from .lowering.record import host_record
 from .lowering.sanitize_owned import owned_params
 from .lowering.thread_range import RANGE_SUFFIX
 from .lowering.threads import NativeUnsupported
@@ -116,10 +117,11 @@ class HostTarget(Target):
         if self.sanitize:
             san, sanitized = self._lower(job, sanitize=True)
             code.sanitize = san.manifest_entry(typed.symbol + SANITIZED_SUFFIX)
+            record = host_record(sanitized.flavour)
             code.sanitize.update(
-                yields=list(sanitized.yield_sites),
-                shared=[job.site_entry(site) for _, site in sorted(sanitized.shared_arrays.items())],
-                shared_granule=_granule(sanitized.shared_items),
+                yields=list(record.yield_sites),
+                shared=[job.site_entry(site) for _, site in sorted(record.shared_arrays.items())],
+                shared_granule=_granule(record.shared_items),
                 layout=SANITIZER_LAYOUT,
                 owned=owned_params(typed),
             )
@@ -156,18 +158,19 @@ class HostTarget(Target):
         )
         lower_host_kernel(lowerer, typed)
         lower_range_function(lowerer, typed)
+        record = host_record(lowerer.flavour)
         # a thread's context, then its locals (kernels whose threads meet at barriers)
-        if lowerer.fission:  # per thread: the slots of the locals that cross meeting points
-            frame_bytes = lowerer.frame_bytes
+        if record.fission:  # per thread: the slots of the locals that cross meeting points
+            frame_bytes = record.frame_bytes
         else:
-            frame_bytes = CTX_WORDS * 8 + lowerer.frame_bytes if typed.uses_barrier else 0
+            frame_bytes = CTX_WORDS * 8 + record.frame_bytes if typed.uses_barrier else 0
         code = HostCode(
             frame_bytes=frame_bytes,
-            exchange_bytes=EXCHANGE_BYTES if lowerer.warp_calls else 0,
-            shared_bytes=lowerer.shared_bytes,
+            exchange_bytes=EXCHANGE_BYTES if record.warp_calls else 0,
+            shared_bytes=record.shared_bytes,
             barriers=typed.uses_barrier,
-            state_machine=lowerer.fission_reason if typed.uses_barrier and not lowerer.fission else "",
-            lane_loops=lowerer.lane_loops,
+            state_machine=record.fission_reason if typed.uses_barrier and not record.fission else "",
+            lane_loops=record.lane_loops,
             libm=sorted(lowerer.libdevice),
             checks=[job.site_entry(site) for site in lowerer.checks.sites],
             prints=job.print_entry(lowerer.prints.sites, lowerer.prints.capacity),
@@ -180,15 +183,16 @@ SANITIZED_SUFFIX = "__san"  # a kernel's sanitized entry: its symbol and this (i
 
 def _add_entry(lowerer: ModuleLowerer, typed: TypedFunction, symbol: str, frame_bytes: int, sanitize: bool) -> None:
     kernel = lowerer.functions[typed.symbol]
+    record = host_record(lowerer.flavour)
     host_driver.add_entry(
         lowerer.module,
         typed,
         kernel,
         symbol,
         frame_bytes,
-        lowerer.ctx_reads,
-        lowerer.warp_calls,
-        lowerer.fission,
+        record.ctx_reads,
+        record.warp_calls,
+        record.fission,
         sanitize,
         lowerer.functions.get(typed.symbol + RANGE_SUFFIX),
     )

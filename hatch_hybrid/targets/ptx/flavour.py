@@ -95,7 +95,7 @@ class PtxFlavour(Flavour):
     def static_shared(self, fl: Any, key: tuple[str, int], size: int, item: int, shape: Any, loc: Loc) -> llir.Value:
         return fl.b.addrspacecast(intrinsics.shared_global(fl.parent.module, I8, size, max(item, 8)), PTR)
 
-    def dynamic_shared(self, fl: Any) -> tuple[llir.Value, llir.Value]:
+    def dynamic_shared(self, fl: Any, item: int) -> tuple[llir.Value, llir.Value]:
         b = fl.b
         ptr = b.addrspacecast(intrinsics.dynamic_shared(fl.parent.module), PTR)
         return ptr, b.zext(intrinsics.dynamic_shared_size(fl.ops), I64)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from llvmlite import ir as llir
 
 from ....lower.ops import I64, PTR, Ops
+from .record import host_record
 
 # the words of a thread context
 CTX = {
@@ -52,7 +53,7 @@ def ctx_slot(ops: Ops, ctx: llir.Value, word: str) -> llir.Value:
 
 
 def ctx_load(ops: Ops, ctx: llir.Value, word: str) -> llir.Value:
-    ops.ctx_reads.add(word)
+    host_record(ops.flavour).ctx_reads.add(word)
     return ops.b.load(ctx_slot(ops, ctx, word), typ=I64, align=8)
 
 

@@ -37,6 +37,7 @@ from .fission_pieces import (
 from .fission_plan import plan_fission
 from .fission_state import FissionState, ThreadFrame
 from .fission_warps import WarpCallLowerer
+from .record import host_record
 from .sanitize_segments import quiet_pieces
 from .threads import Frame
 
@@ -67,15 +68,18 @@ class FissionLowerer(WarpCallLowerer):
             if self.parent.sanitize and _masked_barrier(plan.pieces):
                 raise NotFissionable(None, "sanitized: a barrier under a condition that differs between threads")
         except NotFissionable as exc:
-            self.parent.fission_reason = f"{exc.loc}: {exc.reason}" if exc.loc is not None else exc.reason
+            host_record(self.parent.flavour).fission_reason = (
+                f"{exc.loc}: {exc.reason}" if exc.loc is not None else exc.reason
+            )
             return
         self.plan = plan
         self.frame = ThreadFrame(self.entry, self.fn.args[1])
         self.fs = FissionState(self.frame, self.plan)
         if self.parent.sanitize:
             self.fs.quiet = quiet_pieces(self.tf, self.plan.pieces)
-        self.parent.fission = True
-        self.parent.lane_loops = [str(p.stmt.loc) for p in self.plan.pieces if isinstance(p, LaneLoop)]
+        record = host_record(self.parent.flavour)
+        record.fission = True
+        record.lane_loops = [str(p.stmt.loc) for p in self.plan.pieces if isinstance(p, LaneLoop)]
 
     # ---------------------------------------------------------------- per-thread slots
     def planned_slots(self, name: str, types: list[llir.Type] | None = None) -> list[llir.Value] | None:

@@ -29,6 +29,7 @@ from ....types import I64 as I64_TYPE
 from ....types import NONE, StructT, TupleT
 from . import context as hx
 from .fission import FissionLowerer
+from .record import host_record
 from .sanitize import SanitizeLowerer
 from .thread_range import RANGE_SUFFIX, RANGE_WORDS, ThreadRange, thread_range
 from .threads import Frame, HostLowerer, Yield, hoist_warp_calls
@@ -70,7 +71,7 @@ class HostFunctionLowerer(FissionLowerer, HostLowerer, SanitizeLowerer, Function
         body = self.fn.append_basic_block("start")
         self.b.position_at_end(body)
         super().lower()
-        self.parent.frame_bytes = self.finish_host_kernel(body)
+        host_record(self.parent.flavour).frame_bytes = self.finish_host_kernel(body)
 
     def parameter_values(self) -> list[llir.Value]:
         return list(self.fn.args)[2:] if self.frame is not None else list(self.fn.args)[1:]

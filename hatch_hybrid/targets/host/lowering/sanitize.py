@@ -43,6 +43,7 @@ from ....lower.sites import located
 from ....lower.values import ArrayValue, Value
 from . import context as hx
 from .fission_state import FissionState
+from .record import host_record
 from .sanitize_segments import assignment_counts
 
 ACCESS = "hybrid_san1_access"
@@ -202,7 +203,9 @@ class SanitizeLowerer(LowererParts):
     def yield_site(self, loc: Loc, what: str) -> None:
         """Sanitized: the check site of the place a thread stops next (``what``: "barrier" or "warp"),
         which the sanitizer's synccheck names by its position."""
-        self.parent.yield_sites.append(self.parent.checks.site(located(self.tf.fn.module, loc, kind=what)))
+        host_record(self.parent.flavour).yield_sites.append(
+            self.parent.checks.site(located(self.tf.fn.module, loc, kind=what))
+        )
 
 
 def fast_check(module: llir.Module, how: int, shared: bool) -> llir.Function:

@@ -28,6 +28,7 @@ from ....lower.parts import LowererParts
 from ....typecheck.rules import SHUFFLES, WARP_CALLS
 from ....types import WEAK_INT, ArrayT, EnumT, Scalar, StructT, TupleT, Type, Weak, storage
 from . import context as hx
+from .record import host_record
 
 if TYPE_CHECKING:
     from ....typecheck.typed import TypedFunction
@@ -229,7 +230,7 @@ class HostLowerer(LowererParts):
             for k, y in enumerate(self.yields, start=1):
                 switch.add_case(llir.Constant(I64, k), y.cont)
             self.frame.mark_accesses(self.fn, self.ops.module, self.ops.shared_bases)
-            self.parent.warp_calls = any(y.status == hx.AT_WARP for y in self.yields)
+            host_record(self.parent.flavour).warp_calls = any(y.status == hx.AT_WARP for y in self.yields)
             return self.frame.bytes
         assert not self.yields  # only kernels whose threads meet yield, and those have a frame
         b.position_at_end(self.entry)

@@ -232,3 +232,23 @@ def test_gpu_path_argument_checks(arg: Any, writes: bool, error: str | None) -> 
 def test_kernels_without_a_manifest_know_the_writes_of_their_own_body() -> None:
     params = {p.name: p.writes for p in axpb._cpu_params_of(0)}
     assert params == {"n": False, "u": False, "a": False, "x": False, "y": True}
+
+
+def test_launch_config_and_param_are_values() -> None:
+    """Written out for a light import (hybrid_runtime/_records.py), they keep what frozen dataclasses gave:
+    equal and hashed by their fields (a launch's configuration keys its cached plans), never changed."""
+    from hybrid_runtime.config import LaunchConfig
+
+    config = LaunchConfig.make(32, (4, 2))
+    same = LaunchConfig((4, 2, 1), (32, 1, 1), 0)
+    assert config == same and hash(config) == hash(same)
+    assert config != LaunchConfig((4, 2, 1), (32, 1, 1), 16) and config != ((4, 2, 1), (32, 1, 1), 0)
+    assert {config: 1}[LaunchConfig.make((32,), (4, 2))] == 1
+    with pytest.raises(AttributeError, match="never changes"):
+        config.grid = (1, 1, 1)  # type: ignore[misc]
+    param = Param("x", "array", np.dtype(np.float32), 1)
+    assert param.replace(writes=False) == Param("x", "array", np.dtype(np.float32), 1, False)
+    assert param.replace(writes=False) != param and param.writes
+    with pytest.raises(TypeError):
+        param.replace(nope=1)
+    assert repr(config) == "LaunchConfig(grid=(4, 2, 1), block=(32, 1, 1), shared_bytes=0)"

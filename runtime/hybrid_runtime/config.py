@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from ._records import fields_key, fields_repr
+from ._records import Value, init
 
 Dim3 = tuple[int, int, int]
 MAX_THREADS_PER_BLOCK = 1024
@@ -27,24 +27,18 @@ def _dim3(value: Any, what: str) -> Dim3:
     return out[0], out[1], out[2]
 
 
-class LaunchConfig:
+class LaunchConfig(Value):
     """A launch's sizes (a value: equal, and hashed, by its fields; never changed once made)."""
 
-    __slots__ = ("grid", "block", "shared_bytes")
-    _fields = __slots__
+    __slots__ = _fields = ("grid", "block", "shared_bytes")
+    grid: Dim3  # blocks per grid
+    block: Dim3  # threads per block
+    shared_bytes: int
 
     def __init__(self, grid: Dim3, block: Dim3, shared_bytes: int = 0) -> None:
-        self.grid = grid  # blocks per grid
-        self.block = block  # threads per block
-        self.shared_bytes = shared_bytes
-
-    def __eq__(self, other: object) -> bool:
-        return type(other) is LaunchConfig and fields_key(self) == fields_key(other)
-
-    def __hash__(self) -> int:
-        return hash(fields_key(self))
-
-    __repr__ = fields_repr
+        init(self, "grid", grid)
+        init(self, "block", block)
+        init(self, "shared_bytes", shared_bytes)
 
     @classmethod
     def make(cls, threads: Any, blocks: Any, shared_bytes: int = 0) -> LaunchConfig:

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from ._records import fields_repr
+from ._records import Value, init
 from .manifest import package_manifest
 
 
@@ -86,16 +86,19 @@ def describe(key: dict[str, str]) -> str:
     return ", ".join(f"{k}={v}" for k, v in sorted(key.items())) or "nothing"
 
 
-class Found:
+class Found(Value):
     """Where a factory's kernel was compiled: the package whose manifest has it and its name there
     (None: not compiled, ``problem`` says why)."""
 
     __slots__ = _fields = ("package", "qualname", "problem")
+    package: str
+    qualname: str | None
+    problem: str | None
 
     def __init__(self, package: str, qualname: str | None, problem: str | None = None) -> None:
-        self.package, self.qualname, self.problem = package, qualname, problem
-
-    __repr__ = fields_repr
+        init(self, "package", package)
+        init(self, "qualname", qualname)
+        init(self, "problem", problem)
 
 
 def find_compiled(func: Callable[..., Any]) -> Found:

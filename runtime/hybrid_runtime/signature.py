@@ -13,18 +13,26 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from ._records import fields_key, fields_repr
+from ._records import Value, init
 from .interop import ArrayView, as_array_view
 from .memory import DeviceArray
 from .structs import dtype_from_json, is_struct
 from .types import SCALAR_DTYPES, SCALAR_NAMES, ArrayType, scalar_name
 
 
-class Param:
+class Param(Value):
     """A kernel parameter (a value: equal, and hashed, by its fields; never changed once made)."""
 
-    __slots__ = ("name", "kind", "dtype", "ndim", "writes", "type_name", "cls", "values", "typevar")
-    _fields = __slots__
+    __slots__ = _fields = ("name", "kind", "dtype", "ndim", "writes", "type_name", "cls", "values", "typevar")
+    name: str
+    kind: str  # "scalar", "array", "struct" (by value) or "enum"
+    dtype: np.dtype[Any]
+    ndim: int
+    writes: bool  # arrays: does the kernel write it (host arrays are copied back only then)
+    type_name: str  # struct or enum class name, for messages
+    cls: Any  # the struct or enum class (CPU path: from the annotation)
+    values: tuple[int, ...]  # enum: the members' values
+    typevar: str | None  # generic kernels: the TypeVar this parameter's type came from
 
     def __init__(
         self,
@@ -38,27 +46,12 @@ class Param:
         values: tuple[int, ...] = (),
         typevar: str | None = None,
     ) -> None:
-        self.name = name
-        self.kind = kind  # "scalar", "array", "struct" (by value) or "enum"
-        self.dtype = dtype
-        self.ndim = ndim
-        self.writes = writes  # arrays: does the kernel write it (host arrays are copied back only then)
-        self.type_name = type_name  # struct or enum class name, for messages
-        self.cls = cls  # the struct or enum class (CPU path: from the annotation)
-        self.values = values  # enum: the members' values
-        self.typevar = typevar  # generic kernels: the TypeVar this parameter's type came from
+        for field, value in zip(self._fields, (name, kind, dtype, ndim, writes, type_name, cls, values, typevar)):
+            init(self, field, value)
 
     def replace(self, **changes: Any) -> Param:
         """A copy with these fields changed."""
-        return Param(**{**{name: getattr(self, name) for name in self._fields}, **changes})
-
-    def __eq__(self, other: object) -> bool:
-        return type(other) is Param and fields_key(self) == fields_key(other)
-
-    def __hash__(self) -> int:
-        return hash(fields_key(self))
-
-    __repr__ = fields_repr
+        return type(self)(**{**{name: getattr(self, name) for name in self._fields}, **changes})
 
     def describe(self) -> str:
         if self.kind in ("struct", "enum"):

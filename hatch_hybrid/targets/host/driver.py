@@ -13,6 +13,7 @@ next round.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from hybrid_runtime.abi import LAUNCH
 from llvmlite import ir as llir
@@ -22,6 +23,7 @@ from ...lower.ops import I1, I32, I64, PTR, Ops, declare
 from ...lower.values import abi_types
 from ...typecheck.typed import TypedFunction
 from ...types import I64 as I64_TYPE
+from ...types import ArrayT
 from .flavour import HostFlavour
 from .lowering import context as hx
 from .lowering.thread_range import RANGE_WORDS
@@ -64,6 +66,16 @@ class _Builder:
         b.position_at_end(after)
 
 
+@dataclass
+class Forward:
+    """A kernel's forwarded function (lowering/tile_forward.py): run for launches of this block shape
+    (x, y; z 1) whose source array (parameter ``source``) overlaps no other array argument."""
+
+    fn: llir.Function
+    block: tuple[int, int]
+    source: int
+
+
 def _word(b: llir.IRBuilder, base: llir.Value, k: int | llir.Value) -> llir.Value:
     index = llir.Constant(I64, k) if isinstance(k, int) else k
     return b.gep(base, [index], source_etype=I64)
@@ -80,6 +92,7 @@ def add_entry(
     fission: bool = False,
     sanitize: bool = False,
     ranged: llir.Function | None = None,
+    forward: Forward | None = None,
 ) -> None:
     """Add the exported entry ``symbol`` that runs ``kernel`` (from :func:`.lowering.function.lower_host_kernel`), which
     reads the thread-context words ``ctx_reads`` and, with ``warp_calls``, stops at warp calls.
@@ -91,7 +104,8 @@ def add_entry(
     read no shared memory before any thread wrote it; run as the state machine, also after each round
     of a block that its threads wait at one barrier and none ran past it to the end (synccheck).
     ``ranged``: the kernel's range function (:mod:`.lowering.thread_range`): the loops over threads
-    run only the global positions it gives, where the kernel no longer tests them."""
+    run only the global positions it gives, where the kernel no longer tests them. ``forward``: the
+    kernel's forwarded function, run as rows of blocks instead of the block loops where it applies."""
     fn = llir.Function(module, llir.FunctionType(I32, [PTR, PTR, I64, I64]), symbol)
     fn.storage_class = "dllexport"
     params, launch, first, end = fn.args
@@ -172,6 +186,19 @@ def add_entry(
     if fission:  # the kernel function runs a whole block, its threads as loops (lowering/fission.py)
         ctx = b.alloca(I64, size=llir.Constant(I64, hx.CTX_WORDS), name="ctx")
         frames = b.inttoptr(word["frames"], PTR)
+        if forward is not None:  # launches the forwarding was proved for run its function as rows of blocks
+            fits = _forwards(ops, forward, block, _arrays(tf, values))
+            rows, blocks_ = fn.append_basic_block("forward.rows"), fn.append_basic_block("forward.blocks")
+            b.cbranch(fits, rows, blocks_)
+            b.position_at_end(rows)
+
+            def call_forward(ctx: llir.Value) -> llir.Value:
+                status = b.call(forward.fn, [ctx, *values])
+                leave_if(b.icmp_unsigned("==", status, llir.Constant(I32, hx.FAILED)), "failed")
+                return status
+
+            _rows_of_blocks(lb, ops, ctx, (first, end), grid, block, fill_block, call_forward, None)
+            b.position_at_end(blocks_)
 
         def run_block(blk: llir.Value) -> None:
             fill_block(ctx, blk)
@@ -403,3 +430,53 @@ def _rows_of_blocks(
     b.branch(head)
     b.position_at_end(after)
     b.ret(llir.Constant(I32, 0))
+
+
+def _forwards(
+    ops: Ops, forward: Forward, block: list[llir.Value], arrays: list[tuple[int, list[llir.Value], int]]
+) -> llir.Value:
+    """Does the launch run ``forward``'s function: its block shape is the one proved, and the source
+    array's bytes overlap no other array argument's (else the source may change while it is read)."""
+    b = ops.b
+    shape = (*forward.block, 1)
+    ok: llir.Value = llir.Constant(I1, 1)
+    for dim, want in zip(block, shape):
+        ok = b.and_(ok, b.icmp_unsigned("==", dim, llir.Constant(I64, want)))
+    spans = {k: _span(b, values, item) for k, values, item in arrays}
+    lo, hi, empty = spans[forward.source]
+    for k, (other_lo, other_hi, other_empty) in spans.items():
+        if k == forward.source:
+            continue
+        apart = b.or_(b.icmp_signed("<=", hi, other_lo), b.icmp_signed("<=", other_hi, lo))
+        ok = b.and_(ok, b.or_(b.or_(empty, other_empty), apart))
+    return ok
+
+
+def _span(b: llir.IRBuilder, values: list[llir.Value], item: int) -> tuple[llir.Value, llir.Value, llir.Value]:
+    """The bytes an array argument spans, [lo, hi), and whether it has no element (its flattened values:
+    data pointer, shape, strides in elements)."""
+    ptr, rest = values[0], values[1:]
+    n = len(rest) // 2
+    zero = llir.Constant(I64, 0)
+    base = b.ptrtoint(ptr, I64)
+    low, high, empty = zero, zero, llir.Constant(I1, 0)
+    for dim, stride in zip(rest[:n], rest[n:]):
+        empty = b.or_(empty, b.icmp_signed("<=", dim, zero))
+        reach = b.mul(b.sub(dim, llir.Constant(I64, 1)), stride)
+        negative = b.icmp_signed("<", reach, zero)
+        low = b.add(low, b.select(negative, reach, zero))
+        high = b.add(high, b.select(negative, zero, reach))
+    size = llir.Constant(I64, item)
+    return b.add(base, b.mul(low, size)), b.add(base, b.mul(b.add(high, llir.Constant(I64, 1)), size)), empty
+
+
+def _arrays(tf: TypedFunction, values: list[llir.Value]) -> list[tuple[int, list[llir.Value], int]]:
+    """The kernel's array parameters: each one's index, flattened values and item bytes."""
+    out = []
+    at = 0
+    for k, t in enumerate(tf.arg_types):
+        n = len(abi_types(t, kernel=True))
+        if isinstance(t, ArrayT):
+            out.append((k, values[at : at + n], t.dtype.dtype.itemsize))
+        at += n
+    return out

@@ -41,12 +41,13 @@ class HostFlavour(Flavour):
         driver calls (targets/host/driver.py), ``<symbol>__thread``."""
         if not tf.is_kernel:
             return [PTR, *params], ret, ""
-        return [PTR, PTR, *params] if tf.uses_barrier else [PTR, *params], I32, "__thread"
+        meets = tf.uses_barrier and not self.record.forwarding  # a forwarded kernel's threads never meet
+        return [PTR, PTR, *params] if meets else [PTR, *params], I32, "__thread"
 
     def declared(self, fn: llir.Function, tf: TypedFunction) -> None:
         if tf.is_kernel:
             fn.linkage = "internal"  # the driver's entry is exported
-            if tf.uses_barrier:
+            if tf.uses_barrier and not self.record.forwarding:
                 fn.args[1].add_attribute("noalias")  # no other pointer reaches a thread's frame
 
     def math_function(self, module: llir.Module, name: str, ret: llir.Type, args: list[llir.Value]) -> llir.Function:

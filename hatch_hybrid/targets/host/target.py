@@ -25,11 +25,12 @@ from . import emit as host_emit
 from .cpus import TARGETS, entry_symbol
 from .flavour import HostFlavour
 from .lowering.context import CTX_WORDS, EXCHANGE_BYTES
-from .lowering.function import lower_host_kernel, lower_range_function
+from .lowering.function import lower_forward_function, lower_host_kernel, lower_range_function
 from .lowering.record import host_record
 from .lowering.sanitize_owned import owned_params
 from .lowering.thread_range import RANGE_SUFFIX
 from .lowering.threads import NativeUnsupported
+from .lowering.tile_forward import FORWARD_SUFFIX
 
 
 @dataclass
@@ -49,6 +50,7 @@ class HostCode:
     unsupported: str = ""
     sanitize: dict[str, Any] = field(default_factory=dict)  # the sanitized entry's manifest entry ({}: none)
     lane_loops: list[str] = field(default_factory=list)  # grid-stride loops run with the threads as lanes: where
+    forwarded: list[int] = field(default_factory=list)  # the block shape (x, y) whose launches read no tile ([]: none)
 
     def manifest_entry(self, symbol: str) -> dict[str, Any]:
         if self.unsupported:
@@ -61,6 +63,8 @@ class HostCode:
         }
         if self.state_machine:
             entry["state_machine"] = self.state_machine
+        if self.forwarded:
+            entry["forwarded"] = self.forwarded
         if self.exchange_bytes:
             entry["exchange_bytes"] = self.exchange_bytes
         if self.checks:
@@ -158,6 +162,7 @@ class HostTarget(Target):
         )
         lower_host_kernel(lowerer, typed)
         lower_range_function(lowerer, typed)
+        lower_forward_function(lowerer, typed)
         record = host_record(lowerer.flavour)
         # a thread's context, then its locals (kernels whose threads meet at barriers)
         if record.fission:  # per thread: the slots of the locals that cross meeting points
@@ -171,6 +176,7 @@ class HostTarget(Target):
             barriers=typed.uses_barrier,
             state_machine=record.fission_reason if typed.uses_barrier and not record.fission else "",
             lane_loops=record.lane_loops,
+            forwarded=list(record.forward.block) if record.forward is not None else [],
             libm=sorted(lowerer.libdevice),
             checks=[job.site_entry(site) for site in lowerer.checks.sites],
             prints=job.print_entry(lowerer.prints.sites, lowerer.prints.capacity),
@@ -195,7 +201,18 @@ def _add_entry(lowerer: ModuleLowerer, typed: TypedFunction, symbol: str, frame_
         record.fission,
         sanitize,
         lowerer.functions.get(typed.symbol + RANGE_SUFFIX),
+        _forward_entry(lowerer, typed) if not sanitize else None,
     )
+
+
+def _forward_entry(lowerer: ModuleLowerer, typed: TypedFunction) -> host_driver.Forward | None:
+    """The forwarded function of the kernel (lowering/tile_forward.py), for the driver, if it has one."""
+    record = host_record(lowerer.flavour)
+    if record.forward is None:
+        return None
+    params = [p.name for p in typed.fn.params]
+    fn = lowerer.functions[typed.symbol + FORWARD_SUFFIX]
+    return host_driver.Forward(fn, record.forward.block, params.index(record.forward.source))
 
 
 def _granule(items: set[int]) -> int:

@@ -26,13 +26,14 @@ from ....lower.values import ArrayValue, Value, abi_types, flatten, unflatten
 from ....typecheck.rules import WARP_CALLS
 from ....typecheck.typed import Callee, TypedFunction
 from ....types import I64 as I64_TYPE
-from ....types import NONE, StructT, TupleT
+from ....types import NONE, Scalar, StructT, TupleT
 from . import context as hx
 from .fission import FissionLowerer
 from .record import host_record
 from .sanitize import SanitizeLowerer
 from .thread_range import RANGE_SUFFIX, RANGE_WORDS, ThreadRange, thread_range
 from .threads import Frame, HostLowerer, Yield, hoist_warp_calls
+from .tile_forward import FORWARD_SUFFIX, Forwarding, forwarding
 
 
 class HostFunctionLowerer(FissionLowerer, HostLowerer, SanitizeLowerer, FunctionLowerer):
@@ -41,6 +42,10 @@ class HostFunctionLowerer(FissionLowerer, HostLowerer, SanitizeLowerer, Function
     def __init__(self, parent: ModuleLowerer, tf: TypedFunction, inline_into: FunctionLowerer | None = None) -> None:
         super().__init__(parent, tf, inline_into)
         self.inline_exit: tuple[llir.Block, list[llir.AllocaInstr]] | None = None
+        record = host_record(parent.flavour)
+        # the kernel's tile forwarded (tile_forward.py): its second function, without the tile and the barrier
+        self.forward: Forwarding | None = record.forward if record.forwarding and inline_into is None else None
+        meets = tf.uses_barrier and self.forward is None
         if inline_into is not None:
             assert isinstance(inline_into, HostFunctionLowerer)
             self.ctx, self.kernel_fn, self.yields = inline_into.ctx, inline_into.kernel_fn, inline_into.yields
@@ -49,13 +54,15 @@ class HostFunctionLowerer(FissionLowerer, HostLowerer, SanitizeLowerer, Function
             self.ctx = self.fn.args[0]
             self.kernel_fn = self.fn if tf.is_kernel else None
             self.yields: list[Yield] = []
-            self.frame = Frame(self.entry, self.fn.args[1]) if self.kernel_fn and tf.uses_barrier else None
+            self.frame = Frame(self.entry, self.fn.args[1]) if self.kernel_fn and meets else None
         # warp calls of functions that meet other threads get statements of their own
-        if tf.uses_barrier:
+        if self.forward is not None:
+            self.body = self.forward.body
+        elif tf.uses_barrier:
             self.body = hoist_warp_calls(tf)
         # kernels whose threads meet: a block's threads as loops between meeting points, where the kernel's
         # structure allows (see .fission); else the state machine of .threads
-        if inline_into is None and self.kernel_fn is not None and tf.uses_barrier:
+        if inline_into is None and self.kernel_fn is not None and meets:
             self.plan_block_loops()
         # kernels guarded by a test of their global position: the driver runs only the threads in range,
         # and the links of its test that the range implies are true
@@ -71,7 +78,28 @@ class HostFunctionLowerer(FissionLowerer, HostLowerer, SanitizeLowerer, Function
         body = self.fn.append_basic_block("start")
         self.b.position_at_end(body)
         super().lower()
-        host_record(self.parent.flavour).frame_bytes = self.finish_host_kernel(body)
+        frame_bytes = self.finish_host_kernel(body)
+        if self.forward is None:
+            host_record(self.parent.flavour).frame_bytes = frame_bytes
+
+    def expr(self, e: ir.Expr) -> Value:
+        if self.forward is not None and e.nid in self.forward.reads:
+            return self.forwarded_read(e, self.forward.reads[e.nid])
+        return super().expr(e)
+
+    def forwarded_read(self, e: ir.Expr, offsets: list[tuple[str, int]]) -> Value:
+        """A read of the forwarded tile: the source's element at this thread's global position plus the
+        offsets (tile_forward.py proved it is the element the tile held there)."""
+        assert self.forward is not None
+        source = self.load_local(self.forward.source)
+        assert isinstance(source, ArrayValue)
+        indices = []
+        for axis, offset in offsets:
+            position = hx.special_register(self.ops, self.ctx, f"global_tid_{axis}")
+            indices.append(self.b.add(position, llir.Constant(I64, offset)) if offset else position)
+        dtype = self.tf.types[e.nid]
+        assert isinstance(dtype, Scalar)
+        return self.load_element(self.address(source, indices, dtype, None), dtype, None)
 
     def parameter_values(self) -> list[llir.Value]:
         return list(self.fn.args)[2:] if self.frame is not None else list(self.fn.args)[1:]
@@ -259,3 +287,21 @@ def lower_range_function(lowerer: ModuleLowerer, tf: TypedFunction) -> llir.Func
     # they must not be able to fail (thread_range's safe expressions), so it never records an error
     assert "cmpxchg" not in str(fn), f"the range function of {tf.symbol} has a check"
     return fn
+
+
+def lower_forward_function(lowerer: ModuleLowerer, tf: TypedFunction) -> Forwarding | None:
+    """The kernel's forwarded function (:mod:`.tile_forward`), if its tile is proved to only copy a global
+    array: a kernel whose threads meet, lowered as loops over threads, without checks."""
+    record = host_record(lowerer.flavour)
+    if not tf.is_kernel or not record.fission or lowerer.sanitize or lowerer.debug:
+        return None
+    found = forwarding(tf)
+    if found is None:
+        return None
+    record.forward, record.forwarding, lowerer.suffix = found, True, FORWARD_SUFFIX
+    try:
+        lowerer.function(tf)
+        lowerer.lower_pending()
+    finally:
+        record.forwarding, lowerer.suffix = False, ""
+    return found

@@ -24,6 +24,9 @@ class HostRecord:
     lane_loops: list[str] = field(default_factory=list)  # where grid-stride loops run with the threads as lanes
     ctx_reads: set[str] = field(default_factory=set)  # the thread-context words any function reads
     warp_calls: bool = False  # the kernel's threads stop at warp calls (not only at barriers)
+    # the kernel's tile forwarded (tile_forward.py; Any: a Forwarding), and whether its function is being lowered
+    forward: Any = None
+    forwarding: bool = False
 
 
 def host_record(flavour: Any) -> HostRecord:

@@ -1,0 +1,192 @@
+"""A shared tile that only copies a global array, forwarded on the CPU (targets/host/lowering/tile_forward.py):
+which kernels the proof accepts and which it refuses, and that the native code gives the Python path's
+results bit for bit where the forwarded function runs (the proved block shape, images of every size)
+and where it must not (other block shapes, a source that overlaps the output)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+
+import numpy as np
+import pytest
+from conftest import KERNEL_PRELUDE, built_package, same_bits
+
+from hatch_hybrid.targets.host.lowering.tile_forward import forwarding
+
+TILE_PRELUDE = (
+    KERNEL_PRELUDE
+    + """
+TILE = 16
+"""
+)
+
+BLUR = """
+@kernel
+def blur(src: Array[f32, 2], dst: Array[f32, 2]):
+    tile = gpu.shared_array(f32, (TILE + 2, TILE + 2))
+    tx = gpu.thread_idx_x()
+    ty = gpu.thread_idx_y()
+    j = gpu.global_tid_x()
+    i = gpu.global_tid_y()
+    h = src.shape[0]
+    w = src.shape[1]
+    {before}
+    if i < h and j < w:
+        tile[ty + 1, tx + 1] = src[i, j]
+        if tx == 0 and j > 0:
+            tile[ty + 1, 0] = src[i, j - 1]
+        {right}
+        if ty == 0 and i > 0:
+            tile[0, tx + 1] = src[i - 1, j]
+        if ty == TILE - 1 and i + 1 < h:
+            tile[TILE + 1, tx + 1] = src[i + 1, j]
+    gpu.syncthreads()
+    if 0 < i < h - 1 and 0 < j < w - 1:
+        {after}
+        dst[i, j] = f32(0.2) * (
+            tile[ty + 1, tx + 1] + tile[ty, tx + 1] + tile[ty + 2, tx + 1] + tile[ty + 1, tx] + tile[ty + 1, tx + 2]
+        )
+"""
+RIGHT = """if tx == TILE - 1 and j + 1 < w:
+            tile[ty + 1, TILE + 1] = src[i, j + 1]"""
+
+SMOOTH = """
+@kernel
+def smooth(x: Array[f64], out: Array[f64]):
+    # one dimension, the halo two wide on the left, loaded by the block's first two threads
+    tile = gpu.shared_array(f64, TILE + 2)
+    t = gpu.thread_idx_x()
+    i = gpu.global_tid_x()
+    n = len(x)
+    if i < n:
+        tile[t + 2] = x[i]
+    {halo}
+    gpu.syncthreads()
+    if 2 <= i < n:
+        out[i] = tile[t + 2] - tile[t] + tile[t + 1] * 0.5
+"""
+HALO = """if t < 2 and 2 <= i < n + 2:
+        tile[t] = x[i - 2]"""
+
+# the same blur, correct for any block of at most TILE x TILE threads: the halo at the block's own edges
+BLUR_ANY = (
+    BLUR.format(right=RIGHT, before="pass", after="pass")
+    .replace("def blur(", "def blur_any(")
+    .replace("    h = src.shape[0]", "    bw = gpu.block_dim_x()\n    bh = gpu.block_dim_y()\n    h = src.shape[0]")
+    .replace("tx == TILE - 1", "tx == bw - 1")
+    .replace("tile[ty + 1, TILE + 1]", "tile[ty + 1, bw + 1]")
+    .replace("ty == TILE - 1", "ty == bh - 1")
+    .replace("tile[TILE + 1, tx + 1]", "tile[bh + 1, tx + 1]")
+)
+
+SOURCE = TILE_PRELUDE + BLUR.format(right=RIGHT, before="pass", after="pass") + BLUR_ANY + SMOOTH.format(halo=HALO)
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleType]:
+    with built_package(tmp_path_factory.mktemp("forward"), "tile_forward_pkg", SOURCE, native=True) as module:
+        yield module
+
+
+def manifest_entry(module: ModuleType, name: str) -> dict:  # type: ignore[type-arg]
+    path = Path(module.__file__).parent / "_hybrid" / "manifest.json"  # type: ignore[arg-type]
+    return json.loads(path.read_text())["kernels"][f"{module.__name__}.{name}"]["cpu"]  # type: ignore[no-any-return]
+
+
+def assert_same(kernel, blocks, threads, *args) -> list[np.ndarray]:  # type: ignore[no-untyped-def]
+    """Native code and the Python path run the launch to the same bits; returns the native arrays."""
+    found = {}
+    for device in ("cpu-python", "cpu"):
+        copies = [a.copy() for a in args]
+        kernel.launch(threads, blocks, *copies, device=device)
+        found[device] = copies
+    assert all(same_bits(a, b) for a, b in zip(found["cpu"], found["cpu-python"]))
+    return found["cpu"]
+
+
+def test_the_proof_accepts_the_tiled_stencils(built) -> None:  # type: ignore[no-untyped-def]
+    assert manifest_entry(built, "blur")["forwarded"] == [16, 16]
+    assert manifest_entry(built, "blur_any")["forwarded"] == [16, 16]
+    assert manifest_entry(built, "smooth")["forwarded"] == [16, 1]
+
+
+@pytest.mark.parametrize("shape", [(16, 16), (37, 53), (1, 70), (70, 1), (48, 33), (2, 2), (100, 130)])
+def test_forwarded_blur_equals_the_python_path(built, shape: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
+    h, w = shape
+    src = np.random.default_rng(h * 1000 + w).standard_normal(shape).astype(np.float32)
+    dst = np.full(shape, -7.0, np.float32)
+    grid = (-(-w // 16) + 1, -(-h // 16))  # one block more than needed on x: its threads do nothing
+    native = assert_same(built.blur, grid, (16, 16), src, dst)
+    reference = dst.copy()
+    inner = (
+        src[1:-1, 1:-1] + src[:-2, 1:-1] + src[2:, 1:-1] + src[1:-1, :-2] + src[1:-1, 2:]
+    )  # the kernel's order of additions
+    reference[1:-1, 1:-1] = np.float32(0.2) * inner
+    assert same_bits(native[1], reference)
+
+
+@pytest.mark.parametrize("block", [(16, 16), (8, 8), (16, 4), (5, 7)])
+def test_other_block_shapes_run_the_tiled_code(built, block: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
+    src = np.random.default_rng(3).standard_normal((41, 67)).astype(np.float32)
+    dst = np.zeros_like(src)
+    assert_same(built.blur_any, (-(-67 // block[0]), -(-41 // block[1])), block, src, dst)
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 16, 17, 100])
+def test_one_dimensional_tile_with_a_wide_halo(built, n: int) -> None:  # type: ignore[no-untyped-def]
+    x = np.random.default_rng(n).standard_normal(n)
+    assert_same(built.smooth, -(-n // 16), 16, x, np.zeros(n))
+
+
+def test_a_source_that_overlaps_the_output_runs_the_tiled_code(built, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """In place (and through overlapping views), forwarded reads would see the stencil's own writes where
+    the tile read the image before any of them: on one thread the tiled code's order is the Python
+    path's, which the native code must then keep."""
+    monkeypatch.setenv("HYBRID_CPU_THREADS", "1")
+    image = np.random.default_rng(5).standard_normal((40, 40)).astype(np.float32)
+    for device in ("cpu-python", "cpu"):
+        a = image.copy()
+        built.blur.launch((16, 16), (3, 3), a, a, device=device)
+        b = image.copy()
+        built.blur.launch((16, 16), (3, 3), b[:, :-1], b[:, 1:], device=device)
+        if device == "cpu-python":
+            expected = (a, b)
+        else:
+            assert same_bits(a, expected[0]) and same_bits(b, expected[1])
+
+
+@pytest.mark.parametrize(
+    ("right", "after"),
+    [
+        ("pass", "pass"),  # the right halo never stored: tile[ty + 1, tx + 2] unwritten at the block's edge
+        # a second store of elements the first already stores
+        ("if tx == 0:\n            tile[ty + 1, tx + 1] = src[i, j]", "pass"),
+        (RIGHT, "src[i, j] = f32(0)"),  # the source written after the barrier
+        (RIGHT, "tile[ty + 1, tx + 1] = f32(0)"),  # the tile written after the barrier
+        (RIGHT, "alias = src\n        alias[0, 0] = f32(1)"),  # the source written through another name
+        (RIGHT, "gpu.syncthreads()"),  # a second barrier
+        (RIGHT, "gpu.atomic_add(dst, (0, 0), f32(1))"),  # an atomic
+    ],
+)
+def test_the_proof_refuses(build, right: str, after: str) -> None:  # type: ignore[no-untyped-def]
+    b = build(TILE_PRELUDE + BLUR.format(right=right, before="pass", after=after), archs=["sm_70"], native=False)
+    assert forwarding(b.kernels["blur"].typed) is None
+
+
+def test_the_proof_refuses_a_value_read_before_the_barrier_from_an_array_written_after(build) -> None:  # type: ignore[no-untyped-def]
+    """The forwarded kernel would read dst[0, 0] where the stencil runs, after other threads wrote it."""
+    source = BLUR.format(right=RIGHT, before="first = dst[0, 0]", after="dst[0, 1] = first")
+    b = build(TILE_PRELUDE + source, archs=["sm_70"], native=False)
+    assert forwarding(b.kernels["blur"].typed) is None
+
+
+def test_the_proof_finds_a_halo_left_unstored_at_the_end(build) -> None:  # type: ignore[no-untyped-def]
+    """Loaded only by threads inside the array, the halo's second element is never stored for a block
+    whose first thread is the array's last element (thread 1 is past the end), yet that thread reads
+    it: the tiled kernel reads an element no thread stored, and the proof says no."""
+    source = TILE_PRELUDE + SMOOTH.format(halo="if t < 2 and 2 <= i < n:\n        tile[t] = x[i - 2]")
+    b = build(source, archs=["sm_70"], native=False)
+    assert forwarding(b.kernels["smooth"].typed) is None

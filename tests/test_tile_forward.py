@@ -190,3 +190,48 @@ def test_the_proof_finds_a_halo_left_unstored_at_the_end(build) -> None:  # type
     source = TILE_PRELUDE + SMOOTH.format(halo="if t < 2 and 2 <= i < n:\n        tile[t] = x[i - 2]")
     b = build(source, archs=["sm_70"], native=False)
     assert forwarding(b.kernels["smooth"].typed) is None
+
+
+ONE_D = """
+@kernel
+def k(x: Array[f32], out: Array[f32], n: i64):
+    tile = gpu.shared_array(f32, TILE)
+    t = gpu.thread_idx_x()
+    i = gpu.global_tid_x()
+    m = len(x)
+    if i < m:
+        tile[t] = x[i]
+    {second}
+    gpu.syncthreads()
+    if i < m:
+        {after}
+        out[i] = tile[t]
+"""
+
+
+@pytest.mark.parametrize(
+    ("second", "after"),
+    [
+        # the grid's z index is not 0 in every block: a second store where it is not
+        ("if gpu.block_idx_z() > 0 and i + 1 < m:\n        tile[t] = x[i + 1]", "pass"),
+        # n + 1 wraps for n = 2**63 - 1: the two tests do not contradict each other then
+        ("if i + 1 < m and i > n + 1:\n        tile[t] = x[i + 1]", "pass"),
+        # the source and the tile written through a tuple target
+        ("pass", "x[i], q = f32(7), 0"),
+        ("pass", "tile[t], q = f32(5), 0"),
+    ],
+)
+def test_the_proof_refuses_what_its_review_found(build, second: str, after: str) -> None:  # type: ignore[no-untyped-def]
+    """Kernels a review of the first version found accepted (native results then differed from the
+    Python path, or the build failed)."""
+    b = build(TILE_PRELUDE + ONE_D.format(second=second, after=after), archs=["sm_70"], native=False)
+    assert forwarding(b.kernels["k"].typed) is None
+
+
+def test_a_bare_parameter_bound_is_still_proved(build) -> None:  # type: ignore[no-untyped-def]
+    """Compared without arithmetic, a parameter cannot wrap: `i < n` stays a difference constraint."""
+    barrier = "gpu.syncthreads()\n    if i < m:"
+    source = ONE_D.format(second="pass", after="pass").replace(barrier, barrier.replace("i <", "i < n and i <"))
+    b = build(TILE_PRELUDE + source, archs=["sm_70"], native=False)
+    found = forwarding(b.kernels["k"].typed)
+    assert found is not None and found.block == (16, 1)

@@ -28,9 +28,11 @@ The proof (:func:`forwarding` returns None where any part fails), for one block 
   level, then code that reads the tile only as whole elements and writes neither it nor the source; no
   helper calls, atomics, prints, warp calls, and nothing but definitions and stores before the barrier;
 * every index and test is an integer *linear form*: concrete in the thread's index within the block
-  (enumerated), symbolic in the block's origin (``X``, ``Y``: block index times block size) and in
-  values the same for the whole launch (parameters, shapes), each test a *difference constraint*
-  (``u - v <= c``) as 64-bit integers, which Bellman-Ford decides exactly;
+  (enumerated), symbolic in the block's origin (``X``, ``Y``, ``Z``: block index times block size) and
+  in values the same for the whole launch (shapes; a parameter only alone, as a comparison's operand,
+  where its value cannot wrap as ``n + 1`` may), each a 64-bit integer computed without overflow
+  (small constants and coefficients), each test a *difference constraint* (``u - v <= c``), which
+  Bellman-Ford decides exactly;
 * for every thread, every tile read, under the tests around the read (tests it cannot express are left
   out: fewer assumptions): exactly one store provably writes the element read and every other store of
   that element provably does not, and the element stored is the source at the reader's own global
@@ -57,6 +59,8 @@ from .sanitize_segments import assignment_counts
 from .thread_range import _int64, _Walk
 
 FORWARD_SUFFIX = "__fwd"
+_BOUND = 1 << 40  # the largest constant of a form (its other values are far below 2**62: no overflow)
+_COEFFICIENT = 1 << 10  # the largest coefficient of a form's symbol
 _PER_BLOCK_X = {"thread_idx_x", "block_idx_x", "lane_id"}  # what a row of blocks run as one loop does not keep
 
 Form = dict[str, int]  # a linear form: symbol -> coefficient, "" -> the constant
@@ -198,9 +202,14 @@ class _Shape:
         return bool(self.reads) and all(n.nid in uses for n in names if n.id == tile)
 
     def candidates(self) -> list[tuple[int, int]]:
-        """Block shapes to try: the tile's extent on each axis, less a halo of 0 to 2."""
-        xs = [self.tile_shape[-1] - h for h in (2, 1, 0)]
-        ys = [self.tile_shape[-2] - h for h in (2, 1, 0)] if len(self.tile_shape) == 2 else [1]
+        """Block shapes to try: the tile's extent on each axis, less a halo of 0 to 2; powers of two
+        first (the shape a kernel is launched with: a tile of 18 is 16 and its halo, one of 16 is 16)."""
+
+        def sizes(extent: int) -> list[int]:
+            return sorted((extent - h for h in (2, 1, 0)), key=lambda n: (n & (n - 1) != 0, -n))
+
+        xs = sizes(self.tile_shape[-1])
+        ys = sizes(self.tile_shape[-2]) if len(self.tile_shape) == 2 else [1]
         return [(x, y) for y, x in product(ys, xs) if x >= 1 and y >= 1 and x * y <= 1024]
 
     def prove(self, bx: int, by: int) -> Forwarding | None:
@@ -288,16 +297,38 @@ class _Linear:
         self.shape, self.tf, self.bx, self.by = shape, shape.tf, bx, by
 
     def form(self, e: ir.Expr, tx: int, ty: int, depth: int = 0) -> Form | None:
+        """``e`` as a linear form, where its value is a 64-bit integer computed without overflow: from
+        thread and block indices and sizes, shapes and constants (bounded far below 2**63), with small
+        coefficients. A parameter's value can be any i64, so ``n + 1`` may wrap: a parameter is a form
+        only alone, as a comparison's operand (:meth:`operand`)."""
         tf = self.tf
+        if not _int64(tf.types.get(e.nid)):
+            return None
         value = tf.consts.get(e.nid)
         if isinstance(value, int) and not isinstance(value, bool) and not isinstance(e, ir.Call):
-            return {"": value}
+            return {"": value} if abs(value) < _BOUND else None
         if depth > 32:
             return None
+        found = self._form(e, tx, ty, depth)
+        if found is not None and any(abs(v) >= (_BOUND if k == "" else _COEFFICIENT) for k, v in found.items()):
+            return None
+        return found
+
+    def operand(self, e: ir.Expr, tx: int, ty: int) -> Form | None:
+        """A comparison's operand: a form, or a parameter never assigned (through locals that copy it)."""
+        name = e
+        for _ in range(8):
+            if not isinstance(name, ir.Name) or name.id not in self.shape.defs:
+                break
+            name = self.shape.defs[name.id].value
+        if isinstance(name, ir.Name) and name.id in self.shape.walk.params and _int64(self.tf.types.get(name.nid)):
+            return {f"n:{name.id}": 1}
+        return self.form(e, tx, ty)
+
+    def _form(self, e: ir.Expr, tx: int, ty: int, depth: int) -> Form | None:
+        tf = self.tf
         if isinstance(e, ir.Name):
-            if e.id in self.shape.defs:
-                return self.form(self.shape.defs[e.id].value, tx, ty, depth + 1)
-            return {f"n:{e.id}": 1} if e.id in self.shape.walk.params and _int_type(tf, e) else None
+            return self.form(self.shape.defs[e.id].value, tx, ty, depth + 1) if e.id in self.shape.defs else None
         if isinstance(e, ir.BinOp) and e.nid not in tf.callees and e.op in ("+", "-", "*"):
             left, right = self.form(e.left, tx, ty, depth + 1), self.form(e.right, tx, ty, depth + 1)
             if left is None or right is None:
@@ -333,7 +364,7 @@ class _Linear:
         if size is None:
             return None
         thread = {"x": tx, "y": ty, "z": 0}[axis]
-        origin = {"x": {"X": 1}, "y": {"Y": 1}, "z": {}}[axis]
+        origin = {"x": {"X": 1}, "y": {"Y": 1}, "z": {"Z": 1}}[axis]
         if what == "thread_idx":
             return {"": thread}
         if what == "block_dim":
@@ -370,7 +401,7 @@ class _Linear:
         left = c.left
         for k, (op, right) in enumerate(zip(c.ops, c.comparators)):
             types = self.tf.cmptypes.get((c.nid, k))
-            a, b = self.form(left, tx, ty), self.form(right, tx, ty)
+            a, b = self.operand(left, tx, ty), self.operand(right, tx, ty)
             if types is None or not (_int64(types.left) and _int64(types.right)) or a is None or b is None:
                 return None
             diff = _add(a, _scale(b, -1))  # a - b
@@ -499,12 +530,6 @@ def _plain_number(t: Scalar) -> bool:
     return t.kind in "iu" or (t.kind == "f" and t.bits in (32, 64))
 
 
-def _int_type(tf: TypedFunction, e: ir.Expr) -> bool:
-    from .thread_range import _integer
-
-    return _integer(tf.types.get(e.nid))
-
-
 def _index(e: ir.Subscript) -> list[ir.Expr]:
     return list(e.index.elts) if isinstance(e.index, ir.TupleExpr) else [e.index]
 
@@ -552,11 +577,20 @@ def _stores(tf: TypedFunction, walk: _Walk, s: ir.Stmt, tests: list[ir.Expr], ou
 
 
 def _targets(s: ir.Stmt) -> list[ir.Expr]:
+    """What ``s`` writes: names, and array elements (the element under a struct field's path)."""
     if isinstance(s, (ir.Assign, ir.AugAssign)):
-        return list(ir.target_names(s.target)) if isinstance(s.target, ir.TupleExpr) else [s.target]
+        return _flat(s.target)
     if isinstance(s, ir.ForRange):
         return [s.target]
     return []
+
+
+def _flat(target: ir.Expr) -> list[ir.Expr]:
+    if isinstance(target, ir.TupleExpr):
+        return [t for e in target.elts for t in _flat(e)]
+    while isinstance(target, ir.Attribute):
+        target = target.value
+    return [target]
 
 
 def _exprs(s: ir.Stmt) -> list[ir.Expr]:

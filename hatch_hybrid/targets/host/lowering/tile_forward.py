@@ -32,7 +32,7 @@ The proof (:func:`forwarding` returns None where any part fails), for one block 
   in values the same for the whole launch (shapes; a parameter only alone, as a comparison's operand,
   where its value cannot wrap as ``n + 1`` may), each a 64-bit integer computed without overflow
   (small constants and coefficients), each test a *difference constraint* (``u - v <= c``), which
-  Bellman-Ford decides exactly;
+  Bellman-Ford decides exactly (:mod:`.linear_forms`);
 * for every thread, every tile read, under the tests around the read (tests it cannot express are left
   out: fewer assumptions): exactly one store provably writes the element read and every other store of
   that element provably does not, and the element stored is the source at the reader's own global
@@ -55,22 +55,18 @@ from ....typecheck.rules import ATOMICS, WARP_CALLS
 from ....typecheck.typed import TypedFunction
 from ....types import ArrayT, Scalar
 from .fission_plan import all_stmts as ir_all
+from .linear_forms import Form, LinearForms, negate, unsat
 from .sanitize_segments import assignment_counts
-from .thread_range import _int64, _Walk
+from .thread_range import _needed, _Walk
 
 FORWARD_SUFFIX = "__fwd"
-_BOUND = 1 << 40  # the largest constant of a form (its other values are far below 2**62: no overflow)
-_COEFFICIENT = 1 << 10  # the largest coefficient of a form's symbol
 _PER_BLOCK_X = {"thread_idx_x", "block_idx_x", "lane_id"}  # what a row of blocks run as one loop does not keep
-
-Form = dict[str, int]  # a linear form: symbol -> coefficient, "" -> the constant
 
 
 @dataclass
 class Forwarding:
     block: tuple[int, int]  # (x, y): the threads per block it was proved for (z: 1)
     source: str  # the global array the tile copies
-    tile: str
     reads: dict[int, list[tuple[str, int]]]  # tile read node id -> per axis of the source: (position axis, offset)
     body: list[ir.Stmt]  # the forwarded kernel's statements
 
@@ -102,12 +98,22 @@ def forwarding(tf: TypedFunction) -> Forwarding | None:
 class _Shape:
     """The kernel's parts, checked for the shape the proof needs."""
 
-    def __init__(self, tf: TypedFunction, walk: _Walk, tile: str, source: str, defs: dict[str, ir.Assign]) -> None:
-        self.tf, self.walk, self.tile, self.source, self.defs = tf, walk, tile, source, defs
-        self.stores: list[_Store] = []
+    def __init__(
+        self,
+        tf: TypedFunction,
+        walk: _Walk,
+        defs: dict[str, ir.Assign],
+        tile: tuple[str, tuple[int, ...]],
+        source: str,
+        stores: list[_Store],
+        after: list[ir.Stmt],
+    ) -> None:
+        """``tile``: the tile's name and shape; ``source``: the array it copies; ``stores``: the copy;
+        ``after``: the code after the barrier."""
+        self.tf, self.walk, self.defs, self.stores, self.after = tf, walk, defs, stores, after
+        self.tile, self.tile_shape = tile
+        self.source = source
         self.reads: list[_Read] = []
-        self.after: list[ir.Stmt] = []
-        self.tile_shape: tuple[int, ...] = ()
 
     @classmethod
     def of(cls, tf: TypedFunction) -> _Shape | None:
@@ -145,8 +151,7 @@ class _Shape:
         if not all(_stores(tf, walk, s, [], stores) for s in rest) or not stores:
             return None
         source = _array_name(stores[0].stmt.value)
-        params = {p.name for p in tf.fn.params}
-        if source is None or source not in params or counts.get(source):
+        if source is None or source not in walk.params:  # a parameter never assigned
             return None
         tile_t, source_t = tf.types[stores[0].stmt.target.nid], tf.types[stores[0].stmt.value.nid]
         if not isinstance(tile_t, Scalar) or tile_t != source_t or not _plain_number(tile_t):
@@ -162,8 +167,7 @@ class _Shape:
             assert isinstance(target, ir.Subscript)
             if _array_name(target) != tile or _array_name(st.stmt.value) != source:
                 return None
-        shape = cls(tf, walk, tile, source, defs)
-        shape.stores, shape.after, shape.tile_shape = stores, after, tile_shape
+        shape = cls(tf, walk, defs, (tile, tile_shape), source, stores, after)
         if not shape._after_reads():
             return None
         return shape
@@ -198,7 +202,7 @@ class _Shape:
 
         if not visit(self.after, []):
             return False
-        names = [n for s in self.after for e in _exprs_deep(s) for n in ir.walk(e) if isinstance(n, ir.Name)]
+        names = [n for s in self.after for n in ir.walk(s) if isinstance(n, ir.Name)]
         return bool(self.reads) and all(n.nid in uses for n in names if n.id == tile)
 
     def candidates(self) -> list[tuple[int, int]]:
@@ -213,7 +217,7 @@ class _Shape:
         return [(x, y) for y, x in product(ys, xs) if x >= 1 and y >= 1 and x * y <= 1024]
 
     def prove(self, bx: int, by: int) -> Forwarding | None:
-        lin = _Linear(self, bx, by)
+        lin = LinearForms(self.tf, self.defs, self.walk.params, bx, by)
         writers: dict[tuple[int, ...], list[tuple[list[Form], bool, list[Form]]]] = {}
         for st in self.stores:
             target, value = st.stmt.target, st.stmt.value
@@ -232,7 +236,7 @@ class _Shape:
             offsets: list[tuple[str, int]] | None = None
             for ty, tx in product(range(by), range(bx)):
                 assume = lin.assumptions(rd.tests, tx, ty)
-                if assume is None or _unsat(assume):
+                if assume is None or unsat(assume):
                     continue  # this thread never reads here
                 element = self._element(lin.concrete(_index(rd.node), tx, ty))
                 if element is None:
@@ -247,15 +251,14 @@ class _Shape:
             if offsets is None:
                 return None
             reads[rd.node.nid] = offsets
-        body = self._body(reads)
-        skip = {n.nid for r in self.reads if r.node.nid in reads for n in ir.walk(r.node)}
+        skip = {n.nid for r in self.reads for n in ir.walk(r.node)}  # every read is forwarded
+        body = self._body(skip)
         for s in body:  # the entry runs it as rows of blocks, which keep only a thread's global x position
-            for e in _exprs_deep(s):
-                for n in ir.walk(e):
-                    callee = self.tf.callees.get(n.nid) if isinstance(n, ir.Call) and n.nid not in skip else None
-                    if callee is not None and callee.kind == "gpu" and callee.name in _PER_BLOCK_X:
-                        return None
-        return Forwarding((bx, by), self.source, self.tile, reads, body)
+            for n in ir.walk(s):
+                callee = self.tf.callees.get(n.nid) if isinstance(n, ir.Call) and n.nid not in skip else None
+                if callee is not None and callee.kind == "gpu" and callee.name in _PER_BLOCK_X:
+                    return None
+        return Forwarding((bx, by), self.source, reads, body)
 
     def _element(self, index: tuple[int, ...] | None) -> tuple[int, ...] | None:
         """A tile element's index counted from the start on each axis (a negative one from the end, as
@@ -270,179 +273,11 @@ class _Shape:
             out.append(k)
         return tuple(out)
 
-    def _body(self, reads: dict[int, list[tuple[str, int]]]) -> list[ir.Stmt]:
-        """The definitions the code after the barrier reads (not inside the forwarded reads), then that code."""
-        skip = {n.nid for r in self.reads if r.node.nid in reads for n in ir.walk(r.node)}
-        used = {
-            n.id
-            for s in self.after
-            for e in _exprs_deep(s)
-            for n in ir.walk(e)
-            if isinstance(n, ir.Name) and n.nid not in skip
-        }
-        seen: set[str] = set()
-        todo = [u for u in used if u in self.defs]
-        while todo:
-            name = todo.pop()
-            if name not in seen:
-                seen.add(name)
-                todo += [n.id for n in ir.walk(self.defs[name].value) if isinstance(n, ir.Name) and n.id in self.defs]
-        return [s for name, s in self.defs.items() if name in seen] + self.after
-
-
-class _Linear:
-    """Linear forms of one kernel's integers for one block shape, at a thread given by its index."""
-
-    def __init__(self, shape: _Shape, bx: int, by: int) -> None:
-        self.shape, self.tf, self.bx, self.by = shape, shape.tf, bx, by
-
-    def form(self, e: ir.Expr, tx: int, ty: int, depth: int = 0) -> Form | None:
-        """``e`` as a linear form, where its value is a 64-bit integer computed without overflow: from
-        thread and block indices and sizes, shapes and constants (bounded far below 2**63), with small
-        coefficients. A parameter's value can be any i64, so ``n + 1`` may wrap: a parameter is a form
-        only alone, as a comparison's operand (:meth:`operand`)."""
-        tf = self.tf
-        if not _int64(tf.types.get(e.nid)):
-            return None
-        value = tf.consts.get(e.nid)
-        if isinstance(value, int) and not isinstance(value, bool) and not isinstance(e, ir.Call):
-            return {"": value} if abs(value) < _BOUND else None
-        if depth > 32:
-            return None
-        found = self._form(e, tx, ty, depth)
-        if found is not None and any(abs(v) >= (_BOUND if k == "" else _COEFFICIENT) for k, v in found.items()):
-            return None
-        return found
-
-    def operand(self, e: ir.Expr, tx: int, ty: int) -> Form | None:
-        """A comparison's operand: a form, or a parameter never assigned (through locals that copy it)."""
-        name = e
-        for _ in range(8):
-            if not isinstance(name, ir.Name) or name.id not in self.shape.defs:
-                break
-            name = self.shape.defs[name.id].value
-        if isinstance(name, ir.Name) and name.id in self.shape.walk.params and _int64(self.tf.types.get(name.nid)):
-            return {f"n:{name.id}": 1}
-        return self.form(e, tx, ty)
-
-    def _form(self, e: ir.Expr, tx: int, ty: int, depth: int) -> Form | None:
-        tf = self.tf
-        if isinstance(e, ir.Name):
-            return self.form(self.shape.defs[e.id].value, tx, ty, depth + 1) if e.id in self.shape.defs else None
-        if isinstance(e, ir.BinOp) and e.nid not in tf.callees and e.op in ("+", "-", "*"):
-            left, right = self.form(e.left, tx, ty, depth + 1), self.form(e.right, tx, ty, depth + 1)
-            if left is None or right is None:
-                return None
-            if e.op == "*":
-                if set(left) <= {""}:
-                    return _scale(right, left.get("", 0))
-                if set(right) <= {""}:
-                    return _scale(left, right.get("", 0))
-                return None
-            return _add(left, _scale(right, -1) if e.op == "-" else right)
-        if isinstance(e, ir.UnaryOp) and e.nid not in tf.callees and e.op in ("-", "+"):
-            inner = self.form(e.operand, tx, ty, depth + 1)
-            return None if inner is None else _scale(inner, -1 if e.op == "-" else 1)
-        if isinstance(e, ir.Subscript) and isinstance(e.value, ir.Attribute) and e.value.attr == "shape":
-            base, k = e.value.value, tf.consts.get(e.index.nid)
-            if isinstance(base, ir.Name) and base.id in self.shape.walk.params and isinstance(k, int):
-                return {f"shape:{base.id}:{k}": 1}
-            return None
-        if isinstance(e, ir.Call):
-            callee = tf.callees.get(e.nid)
-            if callee is None:
-                return None
-            if callee.kind == "builtin" and callee.name == "len" and isinstance(e.args[0], ir.Name):
-                return {f"shape:{e.args[0].id}:0": 1} if e.args[0].id in self.shape.walk.params else None
-            if callee.kind == "gpu":
-                return self._index(callee.name, tx, ty)
-        return None
-
-    def _index(self, name: str, tx: int, ty: int) -> Form | None:
-        what, _, axis = name.rpartition("_")
-        size = {"x": self.bx, "y": self.by, "z": 1}.get(axis)
-        if size is None:
-            return None
-        thread = {"x": tx, "y": ty, "z": 0}[axis]
-        origin = {"x": {"X": 1}, "y": {"Y": 1}, "z": {"Z": 1}}[axis]
-        if what == "thread_idx":
-            return {"": thread}
-        if what == "block_dim":
-            return {"": size}
-        if what == "global_tid":
-            return {**origin, "": thread}
-        if what == "block_idx":  # the origin is block * size: the block alone is a form only where size is 1
-            return dict(origin) if size == 1 else None
-        return None
-
-    def atoms(self, test: ir.Expr, tx: int, ty: int) -> tuple[list[Form], bool] | None:
-        """``test``'s conjuncts as forms meaning ``form <= 0``, and whether all of it is expressed; None
-        where a conjunct is false for this thread whatever the launch."""
-        out: list[Form] = []
-        exact = True
-        for c in _conjuncts(test):
-            found = self._compare(c, tx, ty) if isinstance(c, ir.Compare) else None
-            if found is None:
-                exact = False
-                continue
-            for f in found:
-                if set(f) <= {""}:
-                    if f.get("", 0) > 0:
-                        return None
-                    continue
-                if _difference(f):
-                    out.append(f)
-                else:
-                    exact = False
-        return out, exact
-
-    def _compare(self, c: ir.Compare, tx: int, ty: int) -> list[Form] | None:
-        out: list[Form] = []
-        left = c.left
-        for k, (op, right) in enumerate(zip(c.ops, c.comparators)):
-            types = self.tf.cmptypes.get((c.nid, k))
-            a, b = self.operand(left, tx, ty), self.operand(right, tx, ty)
-            if types is None or not (_int64(types.left) and _int64(types.right)) or a is None or b is None:
-                return None
-            diff = _add(a, _scale(b, -1))  # a - b
-            if op == "<":
-                out.append(_add(diff, {"": 1}))
-            elif op == "<=":
-                out.append(diff)
-            elif op == ">":
-                out.append(_add(_scale(diff, -1), {"": 1}))
-            elif op == ">=":
-                out.append(_scale(diff, -1))
-            elif op == "==":
-                out += [diff, _scale(diff, -1)]
-            else:
-                return None
-            left = right
-        return out
-
-    def conjunction(self, tests: list[ir.Expr], tx: int, ty: int) -> tuple[list[Form], bool] | None:
-        out: list[Form] = []
-        exact = True
-        for t in tests:
-            found = self.atoms(t, tx, ty)
-            if found is None:
-                return None
-            out += found[0]
-            exact = exact and found[1]
-        return out, exact
-
-    def assumptions(self, tests: list[ir.Expr], tx: int, ty: int) -> list[Form] | None:
-        found = self.conjunction(tests, tx, ty)
-        return None if found is None else found[0]
-
-    def concrete(self, index: list[ir.Expr], tx: int, ty: int) -> tuple[int, ...] | None:
-        out = []
-        for i in index:
-            f = self.form(i, tx, ty)
-            if f is None or not set(f) <= {""}:
-                return None
-            out.append(f.get("", 0))
-        return tuple(out)
+    def _body(self, skip: set[int]) -> list[ir.Stmt]:
+        """The definitions the code after the barrier reads outside the forwarded reads (``skip``: their
+        nodes), then that code."""
+        used = {n.id for s in self.after for n in ir.walk(s) if isinstance(n, ir.Name) and n.nid not in skip}
+        return [*_needed(self.defs, used), *self.after]
 
 
 def _the_writer(assume: list[Form], writers: list[tuple[list[Form], bool, list[Form]]]) -> list[Form] | None:
@@ -450,9 +285,9 @@ def _the_writer(assume: list[Form], writers: list[tuple[list[Form], bool, list[F
     provably does not; None otherwise."""
     firing = []
     for guard, exact, stored in writers:
-        if _unsat(assume + guard):
+        if unsat(assume + guard):
             continue  # provably not
-        if exact and all(_unsat([*assume, _negate(a)]) for a in guard):
+        if exact and all(unsat([*assume, negate(a)]) for a in guard):
             firing.append(stored)
         else:
             return None  # may or may not store
@@ -469,60 +304,6 @@ def _relative(stored: list[Form], tx: int, ty: int) -> list[tuple[str, int]] | N
         axis = "x" if "X" in symbols else "y"
         out.append((axis, f.get("", 0) - (tx if axis == "x" else ty)))
     return out
-
-
-def _unsat(atoms: list[Form]) -> bool:
-    """Have the difference constraints ``form <= 0`` no integer solution (a negative cycle)?"""
-    edges: list[tuple[str, str, int]] = []
-    for f in atoms:
-        symbols = [(k, v) for k, v in f.items() if k != "" and v]
-        bound = -f.get("", 0)  # sum of the symbols' terms <= bound
-        if len(symbols) == 1:  # u <= bound (an edge from the zero node), or -u <= bound (one to it)
-            u, sign = symbols[0]
-            edges.append(("0", u, bound) if sign == 1 else (u, "0", bound))
-        elif len(symbols) == 2:  # u - v <= bound: an edge from v to u
-            (u, _), (v, _) = symbols if symbols[0][1] == 1 else symbols[::-1]
-            edges.append((v, u, bound))
-        elif not symbols and bound < 0:
-            return True
-    nodes = {"0"} | {n for e in edges for n in e[:2]}
-    dist = dict.fromkeys(nodes, 0)
-    for _ in range(len(nodes)):
-        changed = False
-        for src, dst, weight in edges:
-            if dist[src] + weight < dist[dst]:
-                dist[dst] = dist[src] + weight
-                changed = True
-        if not changed:
-            return False
-    return True
-
-
-def _negate(f: Form) -> Form:
-    """not (f <= 0), over the integers: -f + 1 <= 0."""
-    return _add(_scale(f, -1), {"": 1})
-
-
-def _difference(f: Form) -> bool:
-    coefficients = sorted(v for k, v in f.items() if k != "" and v)
-    return coefficients in ([1], [-1], [-1, 1])
-
-
-def _add(a: Form, b: Form) -> Form:
-    out = dict(a)
-    for k, v in b.items():
-        out[k] = out.get(k, 0) + v
-    return {k: v for k, v in out.items() if v or k == ""}
-
-
-def _scale(a: Form, k: int) -> Form:
-    return {s: v * k for s, v in a.items() if v * k or s == ""}
-
-
-def _conjuncts(e: ir.Expr) -> list[ir.Expr]:
-    if isinstance(e, ir.BoolOp) and e.op == "and":
-        return [c for v in e.values for c in _conjuncts(v)]
-    return [e]
 
 
 def _plain_number(t: Scalar) -> bool:
@@ -588,9 +369,7 @@ def _targets(s: ir.Stmt) -> list[ir.Expr]:
 def _flat(target: ir.Expr) -> list[ir.Expr]:
     if isinstance(target, ir.TupleExpr):
         return [t for e in target.elts for t in _flat(e)]
-    while isinstance(target, ir.Attribute):
-        target = target.value
-    return [target]
+    return [ir.field_path(target)[0]]
 
 
 def _exprs(s: ir.Stmt) -> list[ir.Expr]:
@@ -608,11 +387,3 @@ def _exprs(s: ir.Stmt) -> list[ir.Expr]:
     if isinstance(s, ir.Assert):
         return [s.test]
     return []
-
-
-def _exprs_deep(s: ir.Stmt) -> list[ir.Expr]:
-    out = _exprs(s)
-    for inner in (getattr(s, "body", []), getattr(s, "orelse", [])):
-        for x in inner:
-            out += _exprs_deep(x)
-    return out

@@ -11,7 +11,9 @@ by the system's C compiler ($CC, else cc, gcc or clang) with ``-O3 -march=native
 fused multiply-adds, as in the other two, so that the same arithmetic gives the same bits); without
 a compiler or OpenMP that column is skipped with a note. Every result is checked before it is timed
 (bit-identical where the arithmetic is the same, else against NumPy within float tolerance). Times:
-best of several rounds in which the implementations take turns, after a warm-up; all three at the
+best of several rounds in which the implementations take turns, after a warm-up, each turn a few
+calls back to back once every other pool has gone quiet (a pool spins after its calls: libgomp's
+for some 20 ms, which took cores from whichever implementation ran next); all three at the
 same thread count (hatch-hybrid's: $HYBRID_CPU_THREADS, else every core this process may use).
 Then each kernel at 1, 2, 4, 8, 16 threads and this machine's count (``--threads`` to choose;
 hatch-hybrid through $HYBRID_CPU_THREADS, read at each launch; numba through
@@ -56,12 +58,33 @@ def build(out: Path) -> None:
     write_package_artifacts(kernels, ["sm_70"], out)
 
 
+def settle(limit: float = 1.0) -> None:
+    """Wait until no thread of this process runs: a thread pool spins for a while after its last call
+    (libgomp's for about 300,000 pause instructions, some 20 ms on recent Intel cores; ours 50 µs),
+    and a spinning pool takes cores from whatever runs next. Timed right after C + OpenMP, ours at 16
+    threads took 25 ms for Mandelbrot against 17 ms alone (2026-11-25, the 16-core host)."""
+    end = time.perf_counter() + limit
+    while time.perf_counter() < end:
+        cpu, wall = time.process_time(), time.perf_counter()
+        time.sleep(0.005)
+        if time.process_time() - cpu < 0.1 * (time.perf_counter() - wall):
+            return
+
+
 def race(
-    fns: list[Callable[[], object]], rounds: int = 9, setups: list[Callable[[], object]] | None = None
+    fns: list[Callable[[], object]],
+    rounds: int = 9,
+    setups: list[Callable[[], object]] | None = None,
+    calls: int = 3,
+    quiet: bool = True,
 ) -> list[float]:
     """Best time (ms) of each function over ``rounds`` rounds in which they take turns, so that what
-    else the machine does falls on all of them alike. ``setups[k]`` (untimed: a thread count) runs
-    before each call of ``fns[k]``."""
+    else the machine does falls on all of them alike. A turn: the other pools left to go quiet
+    (:func:`settle`), calls for 2 ms untimed (at least one: after a pause the cores take a while to
+    come back to speed, a VM's more), then ``calls`` timed calls back to back, as a program's loop of
+    launches makes them. ``setups[k]`` (untimed: a thread count) runs before each turn of ``fns[k]``.
+    ``quiet=False``: neither the wait nor the untimed calls (benchmarks/cpu_interference.py shows what
+    that does)."""
     for k, fn in enumerate(fns):
         if setups:
             setups[k]()
@@ -71,9 +94,16 @@ def race(
         for k, fn in enumerate(fns):
             if setups:
                 setups[k]()
-            start = time.perf_counter()
-            fn()
-            best[k] = min(best[k], time.perf_counter() - start)
+            if quiet:
+                settle()
+                warm = time.perf_counter() + 0.002
+                fn()
+                while time.perf_counter() < warm:
+                    fn()
+            for _ in range(calls):
+                start = time.perf_counter()
+                fn()
+                best[k] = min(best[k], time.perf_counter() - start)
     return [t * 1e3 for t in best]
 
 
@@ -97,6 +127,7 @@ def per_call_us(
             if setups:
                 setups[k]()
             times = samples[k]
+            settle()
             for _ in range(calls):
                 start = clock()
                 fn()
@@ -772,7 +803,8 @@ def scaling(
     try:
         for name, fns in jobs:
             todo = entries(fns)
-            times = race([fns[i] for i, _ in todo], 5 if quick else 7, [threads.setter(i, n) for i, n in todo])
+            setups = [threads.setter(i, n) for i, n in todo]
+            times = race([fns[i] for i, _ in todo], 5 if quick else 7, setups, calls=2)
             got = dict(zip(todo, times))
             for impl in fns:
                 base = got.get((impl, counts[0]))
@@ -880,7 +912,8 @@ def markdown(header: list[str], table: Table, scale: list[ScaleRow], counts: lis
         heads = [f"{n} thread{'s' if n > 1 else ''}" for n in counts]
         lines += [
             "",
-            "Thread scaling: best of several rounds in which every implementation at every count takes its turn; "
+            "Thread scaling: best of several rounds in which every implementation at every count takes its turn "
+            "(two calls back to back once the other pools are quiet); "
             f"in brackets the speed-up over the same implementation at {heads[0]}. Launch: median of single calls "
             "(hatch-hybrid's one block runs on one thread at every count).",
             "",
@@ -937,7 +970,8 @@ def main() -> None:
                 "",
                 f"numba {numba.__version__} (threading layer: {numba.threading_layer()}), NumPy {np.__version__}; "
                 + (f"C+OpenMP: {omp.about}." if omp.lib else f"C+OpenMP skipped: {omp.about}.")
-                + f" First table: all at {threads.default} threads, best of 9 rounds in which they take turns; "
+                + f" First table: all at {threads.default} threads, best of 9 rounds in which they take turns "
+                "(three calls back to back once the other pools are quiet); "
                 "launch: median of single calls.",
             ]
             busy = [n for n in notes if n]

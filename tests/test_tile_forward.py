@@ -235,3 +235,26 @@ def test_a_bare_parameter_bound_is_still_proved(build) -> None:  # type: ignore[
     b = build(TILE_PRELUDE + source, archs=["sm_70"], native=False)
     found = forwarding(b.kernels["k"].typed)
     assert found is not None and found.block == (16, 1)
+
+
+def test_the_forwarded_kernel_gets_the_range_of_its_guard(build) -> None:  # type: ignore[no-untyped-def]
+    """After the barrier the blur is a guard on the thread's position (thread_range.py): its forwarded
+    function runs only the positions in range and no longer tests them (the built blur above runs that
+    way over images of every size). Code after the barrier outside the guard: no range, still forwarded."""
+    b = build(TILE_PRELUDE + BLUR.format(right=RIGHT, before="pass", after="pass"), archs=["sm_70"], native=False)
+    found = forwarding(b.kernels["blur"].typed)
+    assert found is not None and found.range is not None
+    assert {axis: (len(r.lower), len(r.upper)) for axis, r in found.range.axes.items()} == {"x": (1, 1), "y": (1, 1)}
+    unguarded = ONE_D.format(second="pass", after="pass") + "    out[0] = out[0]\n"
+    b = build(TILE_PRELUDE + unguarded, archs=["sm_70"], native=False)
+    found = forwarding(b.kernels["k"].typed)
+    assert found is not None and found.range is None
+
+
+def test_a_forwarded_range_launch_with_a_grid_of_spare_blocks(built) -> None:  # type: ignore[no-untyped-def]
+    """Blocks beyond the image on both axes and an image one pixel wider than a block: the range is
+    clamped to the grid, and the positions outside it are neither read nor written."""
+    src = np.random.default_rng(11).standard_normal((17, 17)).astype(np.float32)
+    dst = np.full_like(src, 3.0)
+    native = assert_same(built.blur, (4, 3), (16, 16), src, dst)
+    assert (native[1][0] == 3.0).all() and (native[1][:, -1] == 3.0).all()

@@ -98,7 +98,11 @@ class CpuLaunch:
         grid, block = config.grid, config.block
         blocks = grid[0] * grid[1] * grid[2]
         participants = max(1, min(threads, blocks, MAX_PARTICIPANTS)) if pool is not None else 1
-        chunk = max(1, blocks // (participants * 8))  # enough chunks that no thread waits long for another
+        # a thread's blocks are its own part of the grid first (the pool's static split), then what others
+        # leave: chunks small enough that no thread waits long for another at the end (a thirty-second
+        # of a thread's share), big enough (1024 threads) that taking one costs nothing next to running it
+        chunk = max(blocks // (participants * 32), -(-1024 // config.threads_per_block))
+        chunk = max(1, min(chunk, blocks // participants))
         participants = min(participants, -(-blocks // chunk))
         self.workers = participants - 1  # the caller is one of them
         # a participant's memory: its launch words, shared memory, its threads' frames and exchange buffers

@@ -2,7 +2,9 @@
 
 Every native library carries the same pool (``hatch_hybrid/targets/host/pool.c``): one exported
 function runs a launch's blocks on the calling thread and on persistent worker threads, which
-take chunks of blocks from an atomic counter, spin for about 50 µs after a launch, then sleep. The
+take chunks of blocks from their own part of the grid first (the same part at every launch, so
+that its data is still in that core's caches), then from the others' parts; they spin for about
+50 µs after a launch, then sleep. The
 pool of the first library loaded serves the kernels of every package (it calls each kernel's entry
 through a function pointer), so a process has one set of workers. They are Python threads
 (``hybrid-cpu-N``, daemons) started here as launches need them, each calling the pool's worker

@@ -69,11 +69,13 @@ class _Builder:
 @dataclass
 class Forward:
     """A kernel's forwarded function (lowering/tile_forward.py): run for launches of this block shape
-    (x, y; z 1) whose source array (parameter ``source``) overlaps no other array argument."""
+    (x, y; z 1) whose source array (parameter ``source``) overlaps no other array argument; ``ranged``:
+    its range function, if it has one (as ``add_entry``'s)."""
 
     fn: llir.Function
     block: tuple[int, int]
     source: int
+    ranged: llir.Function | None = None
 
 
 def _word(b: llir.IRBuilder, base: llir.Value, k: int | llir.Value) -> llir.Value:
@@ -163,17 +165,18 @@ def add_entry(
         leave_if(b.icmp_unsigned("==", status, llir.Constant(I32, hx.FAILED)), "failed")
         return status
 
-    ctx_words = hx.CTX_WORDS + (len(RANGE_WORDS) if ranged is not None else 0)
+    ranges = ranged is not None or (forward is not None and forward.ranged is not None)
+    ctx_words = hx.CTX_WORDS + (len(RANGE_WORDS) if ranges else 0)
 
-    def thread_range(ctx: llir.Value) -> dict[str, llir.Value] | None:
-        """Each axis's [lo, hi) of global positions whose threads do something (the range function's
-        words), or None for a kernel without one."""
-        if ranged is None:
+    def thread_range(ctx: llir.Value, fn: llir.Function | None = ranged) -> dict[str, llir.Value] | None:
+        """Each axis's [lo, hi) of global positions whose threads do something (the range function
+        ``fn``'s words), or None for a kernel without one."""
+        if fn is None:
             return None
         fill_block(ctx, first)
         for name in ("thread_idx_x", "thread_idx_y", "thread_idx_z", "linear", *(f"global_tid_{a}" for a in "xyz")):
             b.store(zero, _word(b, ctx, hx.CTX[name]))
-        b.call(ranged, [ctx, *values])
+        b.call(fn, [ctx, *values])
         return {name: b.load(_word(b, ctx, k), typ=I64) for name, k in RANGE_WORDS.items()}
 
     def block_check() -> None:
@@ -184,7 +187,7 @@ def add_entry(
         leave_if(b.icmp_unsigned("!=", found, llir.Constant(I32, 0)), "block.bad")
 
     if fission:  # the kernel function runs a whole block, its threads as loops (lowering/fission.py)
-        ctx = b.alloca(I64, size=llir.Constant(I64, hx.CTX_WORDS), name="ctx")
+        ctx = b.alloca(I64, size=llir.Constant(I64, ctx_words), name="ctx")
         frames = b.inttoptr(word["frames"], PTR)
         if forward is not None:  # launches the forwarding was proved for run its function as rows of blocks
             fits = _forwards(ops, forward, block, _arrays(tf, values))
@@ -197,7 +200,8 @@ def add_entry(
                 leave_if(b.icmp_unsigned("==", status, llir.Constant(I32, hx.FAILED)), "failed")
                 return status
 
-            _rows_of_blocks(lb, ops, ctx, (first, end), grid, block, fill_block, call_forward, None)
+            bounds = thread_range(ctx, forward.ranged)
+            _rows_of_blocks(lb, ops, ctx, (first, end), grid, block, fill_block, call_forward, bounds)
             b.position_at_end(blocks_)
 
         def run_block(blk: llir.Value) -> None:

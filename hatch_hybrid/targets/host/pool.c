@@ -10,8 +10,11 @@
  *
  * One launch is one call of hybrid_pool1_launch: the calling thread is participant 0, workers join
  * as participants 1, 2, ... up to the number asked for (never more than the launch has chunks of
- * blocks: a 1-block launch wakes no worker), and all of them take chunks of blocks from one atomic
- * counter. Each participant builds its own launch words from the job's template at the start of its
+ * blocks: a 1-block launch wakes no worker). The blocks are split into as many parts as participants,
+ * each with an atomic counter; each participant takes chunks of blocks from its own part first (the
+ * caller part 0, worker k part k: the same blocks fall to the same thread at every launch, as with
+ * OpenMP's static schedule, so that they find their data in that core's caches), then from the others
+ * in turn (work stealing: a late or slow thread's blocks are not waited for). Each participant builds its own launch words from the job's template at the start of its
  * own memory (memory + participant * stride), the words flagged in `relative` being offsets into that
  * memory (its shared, dynamic shared, frames and exchange buffers). An entry that returns nonzero (a
  * failed check) stops every participant from taking another chunk; the launch returns that value
@@ -53,6 +56,7 @@ typedef struct {
 #define MAX_WORDS 16
 #define MAX_PARTICIPANTS 0xFFFF /* the claim word counts them in 16 bits */
 #define SPIN_MICROSECONDS 50
+#define MAX_PARTS 256 /* of a launch's blocks, one per participant (see struct run) */
 
 /* ------------------------------------------------------------------ waiting */
 
@@ -192,10 +196,18 @@ static unsigned wait_change(event *e, unsigned seen, atomic_uint *parked) {
 
 /* ------------------------------------------------------------------ the pool */
 
+/* The blocks are split into one part per participant (at most MAX_PARTS), each with its own counter;
+ * a participant takes chunks from its home part first, then from the others in turn. */
+struct part {
+    _Alignas(64) _Atomic uint64_t next; /* the first block of the part not yet taken */
+    uint64_t end;
+};
+
 struct run {
     const hybrid_job *job;
-    _Alignas(64) _Atomic uint64_t next; /* the first block not yet taken */
-    _Alignas(64) atomic_int status;     /* the first nonzero result of an entry */
+    uint64_t parts;
+    struct part *part; /* the pool's, for the launch that holds the workers; else the caller's one */
+    _Alignas(64) atomic_int status; /* the first nonzero result of an entry */
 };
 
 static struct {
@@ -206,32 +218,51 @@ static struct {
     struct run *_Atomic current;     /* the run of that generation */
     _Alignas(64) event done;         /* word: workers that have finished the current launch */
     atomic_uint caller_parked;       /* the launching thread sleeps on done */
+    atomic_uint workers;             /* started: each one's number, from 1 */
+    struct part part[MAX_PARTS];     /* of the launch that holds the workers */
 } pool
 #if defined(__APPLE__) /* a zeroed pthread_cond_t is not a condition variable there */
     = {.start = {.changed = PTHREAD_COND_INITIALIZER}, .done = {.changed = PTHREAD_COND_INITIALIZER}}
 #endif
 ;
 
-/* Take chunks of blocks until none is left or an entry failed; this participant's launch words and block
- * memory are at the start of its memory. */
-static void participate(struct run *r, int64_t slot) {
+/* Take chunks of blocks, from part `home` first, then from the parts after it in turn, until none is
+ * left or an entry failed; this participant's launch words and block memory are at the start of its
+ * memory (slot). A part's counter only grows: one pass over the parts finds every block. */
+static void participate(struct run *r, int64_t slot, uint64_t home) {
     const hybrid_job *job = r->job;
     char *base = job->memory + slot * job->stride;
     int64_t *words = (int64_t *)(void *)base;
     int64_t nwords = job->nwords < MAX_WORDS ? job->nwords : MAX_WORDS;
     for (int64_t k = 0; k < nwords; k++)
         words[k] = job->words[k] + (((job->relative >> k) & 1) ? (int64_t)(intptr_t)base : 0);
-    uint64_t blocks = (uint64_t)job->blocks, chunk = job->chunk > 0 ? (uint64_t)job->chunk : 1;
-    while (!atomic_load_explicit(&r->status, memory_order_relaxed)) {
-        uint64_t first = atomic_fetch_add_explicit(&r->next, chunk, memory_order_relaxed);
-        if (first >= blocks) break;
-        uint64_t end = blocks - first < chunk ? blocks : first + chunk;
-        int32_t status = job->entry(job->params, words, (int64_t)first, (int64_t)end);
-        if (status) {
-            int expected = 0;
-            atomic_compare_exchange_strong(&r->status, &expected, status);
-            break;
+    uint64_t chunk = job->chunk > 0 ? (uint64_t)job->chunk : 1;
+    for (uint64_t k = 0; k < r->parts; k++) {
+        struct part *p = &r->part[(home + k) % r->parts];
+        while (!atomic_load_explicit(&r->status, memory_order_relaxed)) {
+            uint64_t first = atomic_fetch_add_explicit(&p->next, chunk, memory_order_relaxed);
+            if (first >= p->end) break;
+            uint64_t end = p->end - first < chunk ? p->end : first + chunk;
+            int32_t status = job->entry(job->params, words, (int64_t)first, (int64_t)end);
+            if (status) {
+                int expected = 0;
+                atomic_compare_exchange_strong(&r->status, &expected, status);
+                return;
+            }
         }
+    }
+}
+
+/* Split the job's blocks into `parts` runs of whole chunks, as even as they go, kept in `part`. */
+static void split(struct run *r, struct part *part, uint64_t parts) {
+    uint64_t blocks = (uint64_t)r->job->blocks, chunk = r->job->chunk > 0 ? (uint64_t)r->job->chunk : 1;
+    uint64_t chunks = blocks / chunk + (blocks % chunk != 0);
+    r->parts = parts;
+    r->part = part;
+    for (uint64_t k = 0; k < parts; k++) {
+        uint64_t first = chunks * k / parts * chunk, end = chunks * (k + 1) / parts * chunk;
+        atomic_init(&r->part[k].next, first);
+        r->part[k].end = end < blocks ? end : blocks;
     }
 }
 
@@ -239,7 +270,6 @@ static void participate(struct run *r, int64_t slot) {
 EXPORT int32_t hybrid_pool1_launch(const hybrid_job *job) {
     struct run r;
     r.job = job;
-    atomic_init(&r.next, 0);
     atomic_init(&r.status, 0);
     if (job->blocks <= 0) return 0;
     int64_t chunk = job->chunk > 0 ? job->chunk : 1;
@@ -248,9 +278,12 @@ EXPORT int32_t hybrid_pool1_launch(const hybrid_job *job) {
     if (wanted > MAX_PARTICIPANTS) wanted = MAX_PARTICIPANTS;
     unsigned idle = 0;
     if (wanted <= 1 || !atomic_compare_exchange_strong(&pool.busy, &idle, 1)) {
-        participate(&r, 0); /* nothing to share, or the workers are another launch's: this thread alone */
+        struct part one;
+        split(&r, &one, 1);
+        participate(&r, 0, 0); /* nothing to share, or the workers are another launch's: this thread alone */
         return atomic_load(&r.status);
     }
+    split(&r, pool.part, (uint64_t)(wanted < MAX_PARTS ? wanted : MAX_PARTS));
     atomic_store_explicit(&pool.current, &r, memory_order_relaxed);
     atomic_store_explicit(&pool.done.word, 0, memory_order_relaxed);
     unsigned generation = atomic_load_explicit(&pool.start.word, memory_order_relaxed) + 1;
@@ -259,7 +292,7 @@ EXPORT int32_t hybrid_pool1_launch(const hybrid_job *job) {
     atomic_store(&pool.start.word, generation);
     unsigned sleeping = atomic_load(&pool.sleeping);
     if (sleeping) wake(&pool.start, sleeping < wanted - 1 ? sleeping : (unsigned)(wanted - 1));
-    participate(&r, 0);
+    participate(&r, 0, 0);
     /* no worker joins from here on; wait for those that did */
     unsigned joined = (unsigned)(atomic_exchange(&pool.claim, open | (uint64_t)wanted) & 0xFFFF);
     unsigned helpers = joined - 1, finished;
@@ -280,6 +313,9 @@ EXPORT int32_t hybrid_pool1_launch(const hybrid_job *job) {
 
 /* A worker: joins launches until the process ends (the runtime calls it on a thread of its own). */
 EXPORT void hybrid_pool1_work(void) {
+    /* the same part of every launch's blocks falls to the same thread, whose core's caches hold
+     * them from the launch before when a program launches over the same data again */
+    uint64_t me = atomic_fetch_add(&pool.workers, 1) + 1;
     unsigned seen = atomic_load(&pool.start.word);
     for (;;) {
         unsigned generation = wait_change(&pool.start, seen, &pool.sleeping);
@@ -290,7 +326,8 @@ EXPORT void hybrid_pool1_work(void) {
                                                        memory_order_acquire))
                 continue;
             /* joined: the run stays alive until this worker counts itself done */
-            participate(atomic_load_explicit(&pool.current, memory_order_relaxed), (int64_t)(claim & 0xFFFF));
+            struct run *r = atomic_load_explicit(&pool.current, memory_order_relaxed);
+            participate(r, (int64_t)(claim & 0xFFFF), me % r->parts);
             atomic_fetch_add(&pool.done.word, 1);
             if (atomic_load(&pool.caller_parked)) wake(&pool.done, 1);
             break;
@@ -307,6 +344,7 @@ EXPORT void hybrid_pool1_reset(void) {
     atomic_store(&pool.claim, 0);
     atomic_store(&pool.current, (struct run *)0);
     atomic_store(&pool.caller_parked, 0);
+    atomic_store(&pool.workers, 0);
 #if defined(__APPLE__)
     static const pthread_mutex_t fresh = PTHREAD_MUTEX_INITIALIZER;
     lock = fresh;

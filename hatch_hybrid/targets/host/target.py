@@ -212,7 +212,8 @@ def _forward_entry(lowerer: ModuleLowerer, typed: TypedFunction) -> host_driver.
         return None
     params = [p.name for p in typed.fn.params]
     fn = lowerer.functions[typed.symbol + FORWARD_SUFFIX]
-    return host_driver.Forward(fn, record.forward.block, params.index(record.forward.source))
+    ranged = lowerer.functions.get(typed.symbol + FORWARD_SUFFIX + RANGE_SUFFIX)
+    return host_driver.Forward(fn, record.forward.block, params.index(record.forward.source), ranged)
 
 
 def _granule(items: set[int]) -> int:

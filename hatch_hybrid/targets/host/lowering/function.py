@@ -66,7 +66,10 @@ class HostFunctionLowerer(FissionLowerer, HostLowerer, SanitizeLowerer, Function
             self.plan_block_loops()
         # kernels guarded by a test of their global position: the driver runs only the threads in range,
         # and the links of its test that the range implies are true
-        self.range = kernel_range(parent, tf) if inline_into is None else None
+        if inline_into is not None:
+            self.range = None
+        else:
+            self.range = self.forward.range if self.forward is not None else kernel_range(parent, tf)
         self.known_links = self.range.known if self.range is not None else set()
 
     # ------------------------------------------------------------------ the function
@@ -112,7 +115,7 @@ class HostFunctionLowerer(FissionLowerer, HostLowerer, SanitizeLowerer, Function
     def lower_body(self, params: list[tuple[str, Value]]) -> None:
         if self.plan is not None and self.kernel_fn is not None:
             self.fission_kernel(params)
-        elif self.range is not None and self.parent.suffix == RANGE_SUFFIX:
+        elif self.range is not None and self.parent.suffix.endswith(RANGE_SUFFIX):
             self.lower_range(params, self.range)
         else:
             super().lower_body(params)
@@ -298,10 +301,13 @@ def lower_forward_function(lowerer: ModuleLowerer, tf: TypedFunction) -> Forward
     found = forwarding(tf)
     if found is None:
         return None
-    record.forward, record.forwarding, lowerer.suffix = found, True, FORWARD_SUFFIX
+    record.forward, record.forwarding = found, True
     try:
-        lowerer.function(tf)
-        lowerer.lower_pending()
+        for suffix in (FORWARD_SUFFIX, FORWARD_SUFFIX + RANGE_SUFFIX) if found.range else (FORWARD_SUFFIX,):
+            lowerer.suffix = suffix
+            fn = lowerer.function(tf)
+            lowerer.lower_pending()
     finally:
         record.forwarding, lowerer.suffix = False, ""
+    assert found.range is None or "cmpxchg" not in str(fn), f"the range function of {tf.symbol} has a check"
     return found

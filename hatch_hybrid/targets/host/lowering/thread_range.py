@@ -85,9 +85,10 @@ class ThreadRange:
     known: set[tuple[int, int]]  # (compare node id, link): the links the range makes true
 
 
-def thread_range(tf: TypedFunction) -> ThreadRange | None:
-    """The range of ``tf`` (a kernel whose threads never meet, lowered without checks), if it has one."""
-    body = [s for s in tf.fn.body if not isinstance(s, ir.Pass)]
+def thread_range(tf: TypedFunction, body: list[ir.Stmt] | None = None) -> ThreadRange | None:
+    """The range of ``tf`` (a kernel whose threads never meet, lowered without checks), if it has one;
+    ``body``: the statements to read instead of its own (a forwarded kernel's, :mod:`.tile_forward`)."""
+    body = [s for s in (tf.fn.body if body is None else body) if not isinstance(s, ir.Pass)]
     if not body or not isinstance(body[-1], ir.If) or body[-1].orelse:
         return None
     walk = _Walk(tf)

@@ -42,7 +42,9 @@ The forwarded kernel (``<symbol>__fwd__thread``) is then the definitions it need
 the barrier, each tile read a read of the source at the reading thread's global position plus the
 offset. The entry runs it when the launch's block shape is the one proved and the source overlaps no
 array the kernel writes (else, by the order of its reads and writes, the result could differ), and the
-tiled code otherwise.
+tiled code otherwise. Where the forwarded kernel's statements are a guard on the thread's global
+position (:mod:`.thread_range`: a stencil's ``if 0 < i < h - 1 and 0 < j < w - 1``), it gets a range
+function too (``<symbol>__fwd__range__thread``), and the entry runs only the positions in range.
 """
 
 from __future__ import annotations
@@ -57,7 +59,7 @@ from ....types import ArrayT, Scalar
 from .fission_plan import all_stmts as ir_all
 from .linear_forms import Form, LinearForms, negate, unsat
 from .sanitize_segments import assignment_counts
-from .thread_range import _needed, _Walk
+from .thread_range import ThreadRange, _needed, _Walk, thread_range
 
 FORWARD_SUFFIX = "__fwd"
 _PER_BLOCK_X = {"thread_idx_x", "block_idx_x", "lane_id"}  # what a row of blocks run as one loop does not keep
@@ -69,6 +71,7 @@ class Forwarding:
     source: str  # the global array the tile copies
     reads: dict[int, list[tuple[str, int]]]  # tile read node id -> per axis of the source: (position axis, offset)
     body: list[ir.Stmt]  # the forwarded kernel's statements
+    range: ThreadRange | None = None  # theirs (thread_range.py), if they have one
 
 
 @dataclass
@@ -91,6 +94,7 @@ def forwarding(tf: TypedFunction) -> Forwarding | None:
     for bx, by in shape.candidates():
         found = shape.prove(bx, by)
         if found is not None:
+            found.range = thread_range(tf, found.body)
             return found
     return None
 

@@ -256,13 +256,15 @@ static void participate(struct run *r, int64_t slot, uint64_t home) {
 /* Split the job's blocks into `parts` runs of whole chunks, as even as they go, kept in `part`. */
 static void split(struct run *r, struct part *part, uint64_t parts) {
     uint64_t blocks = (uint64_t)r->job->blocks, chunk = r->job->chunk > 0 ? (uint64_t)r->job->chunk : 1;
-    uint64_t chunks = blocks / chunk + (blocks % chunk != 0);
+    uint64_t chunks = blocks / chunk + (blocks % chunk != 0), each = chunks / parts, more = chunks % parts;
     r->parts = parts;
     r->part = part;
+    uint64_t first = 0; /* in chunks: the first `more` parts have one more (no product can overflow) */
     for (uint64_t k = 0; k < parts; k++) {
-        uint64_t first = chunks * k / parts * chunk, end = chunks * (k + 1) / parts * chunk;
-        atomic_init(&r->part[k].next, first);
-        r->part[k].end = end < blocks ? end : blocks;
+        uint64_t end = first + each + (k < more);
+        atomic_init(&r->part[k].next, first * chunk);
+        r->part[k].end = end < chunks ? end * chunk : blocks;
+        first = end;
     }
 }
 

@@ -114,7 +114,8 @@ def per_call_us(
     setups: list[Callable[[], object]] | None = None,
 ) -> list[float]:
     """Median time (µs) of one call of each function, each call timed alone (perf_counter's own
-    ~0.05 µs included), the functions taking turns in ``rounds`` rounds of ``calls`` calls."""
+    ~0.05 µs included), the functions taking turns in ``rounds`` rounds of ``calls`` calls, each
+    turn after the others' pools have gone quiet and 2 ms of untimed calls."""
     samples: list[list[float]] = [[] for _ in fns]
     clock = time.perf_counter
     for k, fn in enumerate(fns):
@@ -128,6 +129,9 @@ def per_call_us(
                 setups[k]()
             times = samples[k]
             settle()
+            warm = time.perf_counter() + 0.002  # as race() does: the cores back to speed first
+            while time.perf_counter() < warm:
+                fn()
             for _ in range(calls):
                 start = clock()
                 fn()

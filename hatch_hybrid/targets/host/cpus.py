@@ -25,6 +25,12 @@ class CpuTarget:
 
 
 X86_LEVELS = (("v3", "x86-64-v3"), ("v4", "x86-64-v4"))  # AVX2+FMA: Haswell (2013), Zen; AVX-512: Skylake-X, Zen 4
+#: LLVM features a level's code is made with beyond its CPU's: x86-64-v4's tuning prefers 256-bit vectors
+#: (LLVM's caution for Skylake-X's AVX-512 clock; its Zen 4 tuning does not); with 512-bit ones the
+#: suite ran as fast or faster on a Sapphire Rapids host (16 threads: block reduction 1.41 -> 0.90 ms,
+#: stencil 0.12 -> 0.10, blur 0.13 -> 0.12) and on Zen 4 (one thread: blur 1.53-1.74 -> 1.48-1.50 ms),
+#: as numba's code for those CPUs is. ``HYBRID_CPU_LEVEL=v3`` caps a run at AVX2.
+LEVEL_FEATURES = {"v4": "-prefer-256-bit"}
 
 
 def entry_symbol(symbol: str, level: str) -> str:

@@ -6,7 +6,7 @@ from functools import cache
 
 import llvmlite.binding as llvm
 
-from .cpus import TARGETS, CpuTarget
+from .cpus import LEVEL_FEATURES, TARGETS, CpuTarget
 
 
 @cache
@@ -14,7 +14,9 @@ def target_machine(name: str, level: str = "") -> llvm.TargetMachine:
     llvm.initialize_all_targets()
     llvm.initialize_all_asmprinters()
     t: CpuTarget = TARGETS[name]
-    return llvm.Target.from_triple(t.triple).create_target_machine(cpu=t.cpu_for(level), opt=3, reloc="pic")
+    target = llvm.Target.from_triple(t.triple)
+    features = LEVEL_FEATURES.get(level, "") if t.levels else ""
+    return target.create_target_machine(cpu=t.cpu_for(level), features=features, opt=3, reloc="pic")
 
 
 def data_layout(name: str) -> str:

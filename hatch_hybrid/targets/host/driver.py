@@ -159,11 +159,15 @@ def add_entry(
         """Return 1 (a failed check: the launch stops) if ``failed``."""
         lb.if_(failed, lambda: b.ret(llir.Constant(I32, 1)), name)
 
-    def call(ctx: llir.Value) -> llir.Value:
-        frame = [b.gep(ctx, [llir.Constant(I64, hx.CTX_WORDS)], source_etype=I64)] if tf.uses_barrier else []
-        status = b.call(kernel, [ctx, *frame, *values])
+    def checked(callee: llir.Function, args: list[llir.Value]) -> llir.Value:
+        """Call ``callee`` (a kernel's function); return 1 from the entry if it failed a check."""
+        status = b.call(callee, args)
         leave_if(b.icmp_unsigned("==", status, llir.Constant(I32, hx.FAILED)), "failed")
         return status
+
+    def call(ctx: llir.Value) -> llir.Value:
+        frame = [b.gep(ctx, [llir.Constant(I64, hx.CTX_WORDS)], source_etype=I64)] if tf.uses_barrier else []
+        return checked(kernel, [ctx, *frame, *values])
 
     ranges = ranged is not None or (forward is not None and forward.ranged is not None)
     ctx_words = hx.CTX_WORDS + (len(RANGE_WORDS) if ranges else 0)
@@ -196,9 +200,7 @@ def add_entry(
             b.position_at_end(rows)
 
             def call_forward(ctx: llir.Value) -> llir.Value:
-                status = b.call(forward.fn, [ctx, *values])
-                leave_if(b.icmp_unsigned("==", status, llir.Constant(I32, hx.FAILED)), "failed")
-                return status
+                return checked(forward.fn, [ctx, *values])
 
             bounds = thread_range(ctx, forward.ranged)
             _rows_of_blocks(lb, ops, ctx, (first, end), grid, block, fill_block, call_forward, bounds)
@@ -206,8 +208,7 @@ def add_entry(
 
         def run_block(blk: llir.Value) -> None:
             fill_block(ctx, blk)
-            status = b.call(kernel, [ctx, frames, *values])
-            leave_if(b.icmp_unsigned("==", status, llir.Constant(I32, hx.FAILED)), "failed")
+            checked(kernel, [ctx, frames, *values])
             block_check()
 
         lb.loop(first, end, run_block, "block")

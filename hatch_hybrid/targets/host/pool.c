@@ -14,10 +14,11 @@
  * each with an atomic counter; each participant takes chunks of blocks from its own part first (the
  * caller part 0, worker k part k: the same blocks fall to the same thread at every launch, as with
  * OpenMP's static schedule, so that they find their data in that core's caches), then from the others
- * in turn (work stealing: a late or slow thread's blocks are not waited for). Each participant builds its own launch words from the job's template at the start of its
- * own memory (memory + participant * stride), the words flagged in `relative` being offsets into that
- * memory (its shared, dynamic shared, frames and exchange buffers). An entry that returns nonzero (a
- * failed check) stops every participant from taking another chunk; the launch returns that value
+ * in turn (work stealing: a late or slow thread's blocks are not waited for). Each participant
+ * builds its own launch words from the job's template at the start of its own memory (memory +
+ * participant * stride), the words flagged in `relative` being offsets into that memory (its
+ * shared, dynamic shared, frames and exchange buffers). An entry that returns nonzero (a failed
+ * check) stops every participant from taking another chunk; the launch returns that value
  * once every participant has finished. One launch holds the workers at a time: a launch made while
  * another holds them runs on its caller's thread alone. Workers spin for about 50 microseconds
  * before they sleep, so that back-to-back launches find them awake.
@@ -205,6 +206,7 @@ struct part {
 
 struct run {
     const hybrid_job *job;
+    uint64_t chunk; /* blocks taken at a time (the job's, at least 1) */
     uint64_t parts;
     struct part *part; /* the pool's, for the launch that holds the workers; else the caller's one */
     _Alignas(64) atomic_int status; /* the first nonzero result of an entry */
@@ -236,7 +238,7 @@ static void participate(struct run *r, int64_t slot, uint64_t home) {
     int64_t nwords = job->nwords < MAX_WORDS ? job->nwords : MAX_WORDS;
     for (int64_t k = 0; k < nwords; k++)
         words[k] = job->words[k] + (((job->relative >> k) & 1) ? (int64_t)(intptr_t)base : 0);
-    uint64_t chunk = job->chunk > 0 ? (uint64_t)job->chunk : 1;
+    uint64_t chunk = r->chunk;
     for (uint64_t k = 0; k < r->parts; k++) {
         struct part *p = &r->part[(home + k) % r->parts];
         while (!atomic_load_explicit(&r->status, memory_order_relaxed)) {
@@ -255,7 +257,7 @@ static void participate(struct run *r, int64_t slot, uint64_t home) {
 
 /* Split the job's blocks into `parts` runs of whole chunks, as even as they go, kept in `part`. */
 static void split(struct run *r, struct part *part, uint64_t parts) {
-    uint64_t blocks = (uint64_t)r->job->blocks, chunk = r->job->chunk > 0 ? (uint64_t)r->job->chunk : 1;
+    uint64_t blocks = (uint64_t)r->job->blocks, chunk = r->chunk;
     uint64_t chunks = blocks / chunk + (blocks % chunk != 0), each = chunks / parts, more = chunks % parts;
     r->parts = parts;
     r->part = part;
@@ -272,9 +274,10 @@ static void split(struct run *r, struct part *part, uint64_t parts) {
 EXPORT int32_t hybrid_pool1_launch(const hybrid_job *job) {
     struct run r;
     r.job = job;
+    r.chunk = job->chunk > 0 ? (uint64_t)job->chunk : 1;
     atomic_init(&r.status, 0);
     if (job->blocks <= 0) return 0;
-    int64_t chunk = job->chunk > 0 ? job->chunk : 1;
+    int64_t chunk = (int64_t)r.chunk;
     int64_t wanted = job->blocks / chunk + (job->blocks % chunk != 0);
     if (wanted > job->participants) wanted = job->participants;
     if (wanted > MAX_PARTICIPANTS) wanted = MAX_PARTICIPANTS;

@@ -280,15 +280,22 @@ def lower_range_function(lowerer: ModuleLowerer, tf: TypedFunction) -> llir.Func
     positions do nothing and :func:`lower_host_kernel` lowered it knowing so."""
     if kernel_range(lowerer, tf) is None:
         return None
-    lowerer.suffix = RANGE_SUFFIX
+    return _lower_as(lowerer, tf, RANGE_SUFFIX)
+
+
+def _lower_as(lowerer: ModuleLowerer, tf: TypedFunction, suffix: str) -> llir.Function:
+    """``tf`` lowered once more as the function ``<symbol><suffix>`` (with what it calls)."""
+    lowerer.suffix = suffix
     try:
         fn = lowerer.function(tf)
         lowerer.lower_pending()
     finally:
         lowerer.suffix = ""
-    # its bounds are evaluated at every launch, also where no thread of the kernel would evaluate them:
-    # they must not be able to fail (thread_range's safe expressions), so it never records an error
-    assert "cmpxchg" not in str(fn), f"the range function of {tf.symbol} has a check"
+    # a range function's bounds are evaluated at every launch, also where no thread of the kernel would
+    # evaluate them: they must not be able to fail (thread_range's safe expressions), so it never
+    # records an error
+    ranged = suffix.endswith(RANGE_SUFFIX)
+    assert not ranged or "cmpxchg" not in str(fn), f"the range function of {tf.symbol} has a check"
     return fn
 
 
@@ -304,10 +311,7 @@ def lower_forward_function(lowerer: ModuleLowerer, tf: TypedFunction) -> Forward
     record.forward, record.forwarding = found, True
     try:
         for suffix in (FORWARD_SUFFIX, FORWARD_SUFFIX + RANGE_SUFFIX) if found.range else (FORWARD_SUFFIX,):
-            lowerer.suffix = suffix
-            fn = lowerer.function(tf)
-            lowerer.lower_pending()
+            _lower_as(lowerer, tf, suffix)
     finally:
-        record.forwarding, lowerer.suffix = False, ""
-    assert found.range is None or "cmpxchg" not in str(fn), f"the range function of {tf.symbol} has a check"
+        record.forwarding = False
     return found

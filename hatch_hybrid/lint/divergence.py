@@ -23,7 +23,7 @@ from ..errors import LintWarning, Loc, Note
 from ..typecheck.arguments import bound_nodes
 from ..typecheck.rules import ATOMICS, SHUFFLES, VOTES
 from ..typecheck.typed import TypedFunction
-from ..types import StructT, TupleT
+from ..types import ArrayT, Scalar, TupleT, Weak
 
 UNIFORM, WARP, LANE, THREAD = 0, 1, 2, 3
 _LANE_SOURCES = {"thread_idx_x", "global_tid_x"}
@@ -72,6 +72,11 @@ class FunctionLevels:
     def __init__(self, analysis: Divergence, tf: TypedFunction, params: tuple[int, ...]) -> None:
         self.analysis, self.tf = analysis, tf
         self.levels = {p.name: level for p, level in zip(tf.fn.params, params)}
+        # array locals -> the level of their shape alone (``m[i]`` of a uniform ``m`` has a uniform shape,
+        # ``a[t:]`` does not): ``len``, ``.shape`` and ``.size`` read it
+        self.shapes = {
+            p.name: level for p, level in zip(tf.fn.params, params) if isinstance(tf.locals.get(p.name), ArrayT)
+        }
         self.private: set[str] = set()  # locals holding a local_array: each thread's own contents
         self.loop_exits: dict[int, int] = {}  # loop node id -> level of the conditions its break/continue are under
         self.loops: list[int] = []
@@ -93,9 +98,10 @@ class FunctionLevels:
         self.block(stmts, UNIFORM)
         return Summary(self.returns, self.barrier, self.warp)
 
-    def set(self, name: str, level: int) -> None:
-        if level > self.levels.get(name, UNIFORM):
-            self.levels[name] = level
+    def set(self, name: str, level: int, levels: dict[str, int] | None = None) -> None:
+        levels = self.levels if levels is None else levels
+        if level > levels.get(name, UNIFORM):
+            levels[name] = level
             self.changed = True
 
     # ---------------------------------------------------------------- statements
@@ -143,6 +149,9 @@ class FunctionLevels:
             if callee is not None and callee.kind == "gpu" and callee.name == "local_array":
                 self.private.add(target.id)
             self.set(target.id, level)
+            if isinstance(self.tf.locals.get(target.id), ArrayT):
+                shape = level if value is None else max(self.shape(value, control), control)
+                self.set(target.id, shape, self.shapes)
         elif isinstance(target, ir.TupleExpr):
             for item in target.elts:
                 self.store(item, level, control, None)
@@ -166,8 +175,13 @@ class FunctionLevels:
             return UNIFORM
         if isinstance(e, ir.Name):
             return THREAD if e.id in self.private else self.levels.get(e.id, UNIFORM)
-        if isinstance(e, ir.Attribute):
-            return self.expr(e.value, control) if isinstance(tf.types.get(e.value.nid), StructT) else UNIFORM
+        if isinstance(e, ir.Attribute):  # an array's .shape/.size/.ndim, a struct's field, a complex number's
+            # .real/.imag (a module's attribute: the module's name is no local, uniform)
+            if isinstance(tf.types.get(e.value.nid), ArrayT):
+                return self.shape(e.value, control)
+            return self.expr(e.value, control)
+        if isinstance(e, ir.Slice):  # the bounds of a view (``a[t * 2:]``)
+            return combine(*(self.expr(x, control) for x in (e.lower, e.upper, e.step) if x is not None))
         if isinstance(e, (ir.BinOp, ir.UnaryOp)) and e.nid in tf.callees:
             operands = [e.left, e.right] if isinstance(e, ir.BinOp) else [e.operand]
             return self.call(e, operands, control)
@@ -205,6 +219,18 @@ class FunctionLevels:
             return self.call(e, None, control)
         return UNIFORM
 
+    def shape(self, e: ir.Expr, control: int) -> int:
+        """The level of the shape of the array ``e``: a view's slice bounds and its base's shape, not the
+        integer indices that pick its place (``m[i]``, ``m[i, 1:]``)."""
+        if isinstance(e, ir.Name):  # (a local_array's shape is its size: uniform)
+            return self.shapes.get(e.id, UNIFORM)
+        if isinstance(e, ir.Subscript) and isinstance(self.tf.types.get(e.value.nid), ArrayT):
+            self.expr(e.index, control)
+            items = e.index.elts if isinstance(e.index, ir.TupleExpr) else [e.index]
+            bounds = [x for x in items if not _integer(self.tf.types.get(x.nid))]
+            return combine(self.shape(e.value, control), *(self.expr(x, control) for x in bounds))
+        return self.expr(e, control)
+
     def call(self, e: ir.Expr, operands: list[ir.Expr] | None, control: int) -> int:
         callee = self.tf.callees.get(e.nid)
         if callee is None:
@@ -217,6 +243,8 @@ class FunctionLevels:
                     operands.insert(0, e.func.value)
             else:
                 operands = [*e.args, *e.keywords.values()]
+                if isinstance(e.func, ir.Attribute):  # a value's method (``z.conjugate()``); a module's
+                    operands.insert(0, e.func.value)  # name is uniform
         args = [self.expr(a, control) for a in operands]
         if callee.kind == "gpu":
             return self.gpu(e, callee.name, args, control)
@@ -230,7 +258,8 @@ class FunctionLevels:
         if callee.kind == "cast":
             return max(args, default=UNIFORM)
         if callee.kind == "builtin" and callee.name == "len":
-            return UNIFORM
+            arrays = [a for a in operands if isinstance(self.tf.types.get(a.nid), ArrayT)]
+            return self.shape(arrays[0], control) if arrays else UNIFORM
         return combine(*args)
 
     def gpu(self, e: ir.Expr, name: str, args: list[int], control: int) -> int:
@@ -274,3 +303,8 @@ class FunctionLevels:
                 "afterwards, or make the condition the same for a whole warp (e.g. on thread_idx_x() // 32)",
                 Note(inside, "the warp call") if inside else None,
             )
+
+
+def _integer(t: object) -> bool:
+    """An integer index (it picks a view's place, not its shape)."""
+    return (isinstance(t, Scalar) and t.kind in "iu") or (isinstance(t, Weak) and t.kind == "int")

@@ -28,6 +28,7 @@ from .targets.base import KernelJob, Target
 from .targets.host.target import HostCode, HostTarget
 from .targets.ptx.cubin import find_ptxas, ptxas_version
 from .targets.ptx.target import PtxCode, PtxTarget
+from .targets.python.target import PythonCode, PythonTarget
 from .targets.wgsl.target import WgslCode, WgslTarget
 from .typecheck.program import Program
 from .typecheck.typed import TypedFunction
@@ -77,6 +78,7 @@ class CompiledKernel:
     factory: dict[str, Any] | None = None  # a kernel factory's call: its site and closure (frontend.factories)
     wgsl: WgslCode | None = None  # the WebGPU shader (None: not asked for, or not built: see not_built)
     not_built: dict[str, str] = field(default_factory=dict)  # target -> why the kernel is not built for it
+    python: PythonCode = field(default_factory=PythonCode)  # the Python path's conversions (none: run as written)
 
     @property
     def writes(self) -> list[str]:
@@ -112,6 +114,8 @@ class CompiledKernel:
             entry["wgsl"] = {"file": f"{self.symbol}.wgsl", **self.wgsl.manifest_entry()}
         elif "wgsl" in self.not_built:
             entry["wgsl"] = {"unsupported": self.not_built["wgsl"]}
+        if self.python.functions:
+            entry["python"] = self.python.manifest_entry()
         return entry
 
     def cache_entry(self) -> dict[str, Any]:
@@ -131,6 +135,7 @@ class CompiledKernel:
             "wgsl": self.wgsl.cache_entry() if self.wgsl is not None else None,
             "not_built": self.not_built,
             "lints": self.lint_entries,
+            "python": self.python.cache_entry(),
         }
 
     @classmethod
@@ -151,6 +156,7 @@ class CompiledKernel:
             cpu=HostCode.from_cache(entry["cpu"]) if entry.get("cpu") is not None else None,
             wgsl=WgslCode.from_cache(entry["wgsl"]) if entry.get("wgsl") is not None else None,
             not_built=entry.get("not_built", {}),
+            python=PythonCode.from_cache(entry["python"]),
             cached=True,
         )
 
@@ -225,12 +231,13 @@ class Options:
 
     def targets(self) -> list[Target]:
         """The targets to build, in order: NVIDIA first (its lowering's sites are the kernel's), then the
-        native CPU, then WebGPU."""
+        native CPU, then WebGPU, then the Python path's conversions (always)."""
         targets: list[Target] = [PtxTarget(self.archs, self.ptxas(), self.lineinfo)]
         if self.cpu:
             targets.append(HostTarget(self.cpu, self.cpu_checks, self.cpu_sanitize, self.dump_dir))
         if self.wgsl:
             targets.append(WgslTarget())
+        targets.append(PythonTarget())
         return targets
 
 
@@ -343,6 +350,10 @@ def _compile(program: Program, decl: KernelDecl, targets: list[Target], typevars
             result.cpu = code
         elif isinstance(code, WgslCode):
             result.wgsl = code
+        elif isinstance(code, PythonCode):
+            result.python = code
+        else:  # pragma: no cover - every target's code is one of the above
+            raise TypeError(f"target {target.name} built a {type(code).__name__}")
     return result
 
 

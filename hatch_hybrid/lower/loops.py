@@ -163,7 +163,7 @@ class LoopLowerer(LowererParts):
             cond = b.or_(up, down)
         b.cbranch(cond, body, after)
         b.position_at_end(body)
-        self.store_local(s.target.id, i)
+        self.store_local(s.target.id, self.ops.convert(i, WEAK_INT, self.tf.locals[s.target.id]))  # a merged counter
         if body_fn is None:
             self.loops.append(Loop(incr, after))
             self.block(s.body)

@@ -35,8 +35,8 @@ from ..types import (
 from . import folding, numpy_funcs, rules
 from .arguments import bind_arguments, bound_nodes, intrinsic_keywords
 from .bools import EitherBoolChecker
+from .conversions import ConversionRecorder
 from .cuda_spelling import gpu_name
-from .literals import EitherLiteralChecker
 from .printing import check_print
 from .tables import refuse_write
 from .typed import Callee, MethodSym, ProgramLike, SymbolT, TypedFunction, rule_errors, type_named
@@ -52,7 +52,7 @@ def struct_root(node: ir.Expr) -> str | None:
     return base.id if isinstance(base, ir.Name) else None
 
 
-class CallChecker(EitherBoolChecker, EitherLiteralChecker):
+class CallChecker(EitherBoolChecker, ConversionRecorder):
     tf: TypedFunction
     program: ProgramLike
     module: str
@@ -107,8 +107,6 @@ class CallChecker(EitherBoolChecker, EitherLiteralChecker):
             )
         if sym == "print":
             printed = check_print(e, self.tf, self.program, self.expr)
-            # a local that is a Python number in places: check_printed_locals compares the two texts
-            self.consume_either_literal(*(n for n in ir.walk(e) if isinstance(n, ir.Name)), runtime_too=True)
             return printed
         if e.keywords and isinstance(sym, ExternalSym) and sym.qualname.startswith("hybrid_runtime.gpu."):
             intrinsic_keywords(e, sym.qualname)
@@ -150,10 +148,11 @@ class CallChecker(EitherBoolChecker, EitherLiteralChecker):
         if name == "range":
             raise CompileError(e.loc, "range() can only be used in `for ... in range(...)`")
         with rule_errors(e.loc):
-            operand_types, result = rules.builtin_call(name, args, [self.tf.consts.get(a.nid) for a in e.args])
+            operand_types, result = rules.builtin_call(name, args)
         if name in ("min", "max"):
             self.either_bool(e, e.args, args)
-            self.note_either_literal(e, e.args, args, result, self.tf.consts)
+            for node, t in zip(e.args, args):
+                self.convert_value(node, t, result)
         self.tf.callees[e.nid] = Callee("builtin", name, tuple(operand_types))
         if name == "len" and isinstance(args[0], (TableT, TupleT)):  # known at compile time
             self.tf.consts[e.nid] = args[0].shape[0] if isinstance(args[0], TableT) else len(args[0].items)
@@ -171,7 +170,6 @@ class CallChecker(EitherBoolChecker, EitherLiteralChecker):
             )
         self._check_int_literal(e.args[0], target)
         self.same_as_either_bool(e.args[0])
-        self.consume_as(e.args[0], target, conversion=True)
         self.tf.callees[e.nid] = Callee("cast", str(target), (args[0],))
         value = self.tf.consts.get(e.args[0].nid)
         if (  # u64(0xBEAC0467EBA5FACB), f32(0.1): the value NumPy gives, known at build time

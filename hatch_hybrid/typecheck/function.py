@@ -29,7 +29,6 @@ from ..types import (
     WEAK_FLOAT,
     WEAK_INT,
     ArrayT,
-    Scalar,
     StructT,
     TableT,
     TupleT,
@@ -43,7 +42,6 @@ from ..types import (
 )
 from . import bindings, folding, numpy_funcs, rules, signs
 from .calls import CallChecker
-from .printing import check_printed_locals
 from .tables import TableChecker, accepts_table, refuse_write, unpacked
 from .typed import BUILTINS, MethodSym, ProgramLike, SymbolT, TypedFunction, rule_errors
 from .user_types import UserTypeChecker
@@ -78,9 +76,9 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
         self.typevars = typevars  # TypeVar qualname -> type, for this specialisation
         self.params = {p.name: i for i, p in enumerate(self.fn.params)}
         self.assigned: dict[str, Loc] = {}
-        self.weak_assigned: dict[str, Loc] = {}  # locals assigned a Python number somewhere (for print())
         self.final = False
         self.returns: list[tuple[Type, Loc]] = []
+        self.returned: list[tuple[ir.Expr, Type]] = []  # each `return value` and its type
         self.aliases: dict[str, set[int]] = {}
         # struct locals: whose fields are written, which are bound to an existing value, copied where
         self.mutated: dict[str, Loc] = {}
@@ -91,9 +89,6 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
         # (`i < n and x[i] > 0`), not yet used where the two mean the same (see either_bool)
         self.either_bools: dict[int, Loc] = {}
         self.either_vars: set[str] = set()  # locals holding such a value (or assigned both kinds of bool)
-        # values that are a NumPy scalar or a Python literal depending on the operand (see literals.py)
-        self.either_literals: dict[int, tuple[Weak, object, Loc]] = {}
-        self.either_literal_vars: dict[str, tuple[Weak, object, Loc]] = {}
         self.where_results: set[str] = set()  # locals assigned an np.where() result (a 0-d array on the CPU)
         self.local_consts: dict[str, object] = {}  # locals assigned once, a number known at build time
 
@@ -119,12 +114,9 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
                 break
         self.final = True
         self.either_bools = {}  # the final round notes every use again
-        self.either_literals = {}
         self._round()
         self._check_params()
-        check_printed_locals(tf, self.weak_assigned)  # print()'s own message for a local of two kinds
         self.check_either_bools()
-        self.check_either_literals()
         self._finish_returns()
         self._check_struct_sharing()
 
@@ -132,6 +124,7 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
         self.tf.types.clear()
         self.tf.writes.clear()
         self.returns = []
+        self.returned = []
         self.block(self.fn.body, loop_depth=0)
 
     def _check_params(self) -> None:
@@ -194,6 +187,8 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
                     f"convert the result, e.g. return {want}(x)",
                 )
         tf.return_type = result
+        for node, t in self.returned:  # `return 0` where others return an i32: that i32 (numba's rule too)
+            self.convert_value(node, t, result)
 
     # -------------------------------------------------------------- statements
     def block(self, stmts: list[ir.Stmt], loop_depth: int) -> None:
@@ -213,8 +208,8 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
                 numbers = is_numeric(declared) and is_numeric(value) and (is_complex(declared) or not is_complex(value))
                 if unify_assignment(declared, value) is None and not numbers:
                     raise CompileError(s.value.loc, f"cannot assign {value} to a variable declared {declared}")
-                if numbers and declared != value:
-                    self.annotated_number(s, declared, value)
+                if isinstance(s.target, ir.Name):  # `x: f32 = 0`: Python does not convert, the device does
+                    self.convert_bound(s.target, value, declared, s.value)
                 value = declared
             self.assign(s.target, value, s.value)
         elif isinstance(s, ir.AugAssign):
@@ -257,6 +252,8 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
             if s.value is not None and self.takes_either_bool(s.value):  # each call's value is either kind
                 self.tf.either_return = True
             self.returns.append((t, s.loc))
+            if s.value is not None:
+                self.returned.append((s.value, t))
             if isinstance(t, StructT) and s.value is not None:
                 self._note_returned_struct(s.value)
         elif isinstance(s, ir.ExprStmt):
@@ -271,7 +268,6 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
     def condition(self, test: ir.Expr) -> None:
         t = self.expr(test)
         self.same_as_either_bool(test)
-        self.consume_either_literal(test)
         if not is_numeric(t):
             raise CompileError(test.loc, f"a condition must be a number or boolean, not {t}")
 
@@ -295,18 +291,14 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
                 tf.writes.update(self.aliases.get(base, set()))
             self.check_storable(value_node, value, elem, "cannot store {value} into an array of {dest}")
             self.same_as_either_bool(value_node)
-            self.consume_as(value_node, elem)
             return
         if isinstance(target, ir.Attribute):
             self.assign_field(target, value, value_node)
-            self.consume_as(value_node, self.tf.types.get(target.nid, value))
             return
         assert isinstance(target, ir.Name)
         name = target.id
         if value == NONE or isinstance(value, SymbolT):
             raise CompileError(value_node.loc, f"cannot assign {value} to a variable in kernel code")
-        if isinstance(value, Weak):
-            self.weak_assigned.setdefault(name, target.loc)
         old = tf.locals.get(name)
         if old is None:
             tf.locals[name] = value
@@ -321,13 +313,11 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
                     [Note(self.assigned[name], f"`{name}` is first assigned a {old} here")],
                 )
             tf.locals[name] = merged
-            if self.final and isinstance(value, Weak) and isinstance(merged, Scalar):
-                self.number_into_typed_local(name, value, value_node, merged)
+            self.convert_bound(target, value, merged, value_node if tf.types.get(value_node.nid) == value else None)
         self.either_bool_assignment(name, old, value, value_node)
         callee = tf.callees.get(value_node.nid)
         if callee is not None and callee.kind == "numpy" and callee.name == "where":
             self.where_results.add(name)
-        self.either_literal_assigned(name, value_node)
         known = tf.consts.get(value_node.nid)
         if (
             self.assignment_counts.get(name) == 1
@@ -386,7 +376,6 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
         if isinstance(e, ir.Compare):
             left = self.expr(e.left)
             results = set()
-            self.consume_either_literal(e.left, *e.comparators)  # comparisons are exact either way
             for k, (op, comp) in enumerate(zip(e.ops, e.comparators)):
                 right = self.expr(comp)
                 with rule_errors(e.loc):
@@ -404,13 +393,13 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
                 values, what = e.values, f"`{e.op}`"
             types = [self.expr(values[0])]
             result = types[0]
-            for k, v in enumerate(values[1:], 1):
+            for v in values[1:]:
                 types.append(self.expr(v))
-                known = (tf.consts.get(values[0].nid) if k == 1 else None, tf.consts.get(v.nid))
                 with rule_errors(v.loc, "convert the values to one type"):
-                    result = rules.common(result, types[-1], what, known)
+                    result = rules.common(result, types[-1], what)
             self.either_bool(e, values, types)
-            self.note_either_literal(e, values, types, result, tf.consts)
+            for node, t in zip(values, types):
+                self.convert_value(node, t, result)
             if isinstance(e, ir.BoolOp) and not is_numeric(result):
                 raise CompileError(e.loc, f"`{e.op}` works on numbers and booleans, not {result}")
             if isinstance(result, (ArrayT, SymbolT)):
@@ -462,8 +451,6 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
             )
         self.tf.optypes[node.nid] = ops
         left_node = getattr(node, "left", None)
-        operand = left_node if left_node is not None else getattr(node, "target", None)
-        self.check_either_literal_operation(op, node, [(operand, left), (right_node, right)], ops)
         for t, n in ((ops.left, left_node), (ops.right, right_node)):
             if n is not None:
                 self._check_int_literal(n, t)
@@ -476,7 +463,6 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
     def name(self, e: ir.Name) -> Type:
         tf = self.tf
         self.either_bool_name(e)
-        self.either_literal_name(e)
         if e.id in self.local_names:
             if e.id in self.local_consts:
                 tf.consts[e.nid] = self.local_consts[e.id]

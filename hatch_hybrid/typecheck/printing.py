@@ -16,7 +16,7 @@ from typing import Any
 from hybrid_runtime.prints import format_piece, slots
 
 from .. import ir
-from ..errors import CompileError, Loc, Note
+from ..errors import CompileError
 from ..frontend.discover import EnumSym, ModuleSym
 from ..types import BOOL, NONE, EnumT, Scalar, Type, Weak, is_numeric
 from .typed import ProgramLike, TypedFunction
@@ -75,36 +75,6 @@ def print_values(e: ir.Call) -> list[ir.Expr]:
         elif not isinstance(arg, ir.Str):
             out.append(arg)
     return out
-
-
-def check_printed_locals(tf: TypedFunction, weak_assigned: dict[str, Loc]) -> None:
-    """A local assigned a Python number in one place and a NumPy scalar in another holds either on the
-    Python path, depending on where it is read, while the device holds one type: arithmetic agrees,
-    but the text can differ (``0.123456789`` against ``str(f32(0.123456789))``, ``5`` against
-    ``np.int64(5)`` for ``!r``). Printing such a local is an error where the texts can differ."""
-    for stmt in tf.fn.body:
-        for call in ir.walk(stmt):
-            if not (isinstance(call, ir.Call) and call.nid in tf.prints):
-                continue
-            pieces = [p for p in tf.prints[call.nid] if not isinstance(p, str)]
-            for piece, node in zip(pieces, print_values(call)):
-                for name in ir.walk(node):
-                    if isinstance(name, ir.Name) and name.id in weak_assigned:
-                        _check_local(name, tf.locals.get(name.id), piece["conv"], weak_assigned[name.id])
-
-
-def _check_local(name: ir.Name, t: Type | None, conv: str, weak_at: Loc) -> None:
-    if not isinstance(t, Scalar):
-        return  # a Python number everywhere (or not a local)
-    if conv not in ("r", "a") and (t.kind not in "fc" or t.name in ("f64", "c128")):
-        return  # str() and format() of a NumPy integer, f64 or c128 agree with the Python number's
-    raise CompileError(
-        name.loc,
-        f"`{name.id}` is {t} here but a Python number where it is assigned one, so print() would show "
-        "it differently on the Python path",
-        f"assign it as a {t} there, e.g. {name.id} = {t}(...)",
-        [Note(weak_at, f"`{name.id}` is assigned a Python number here")],
-    )
 
 
 def _literal(node: ir.Expr, what: str) -> str | None:

@@ -192,28 +192,18 @@ def unary(op: str, a: Type) -> Type:
     return enum_operand(a, WEAK_INT)
 
 
-def common(a: Type, b: Type, what: str, consts: tuple[object, object] = (None, None)) -> Type:
+def common(a: Type, b: Type, what: str) -> Type:
     """The type of an expression yielding either an ``a`` or a ``b`` (``x if c else y``, ``or``, ``min``).
 
-    Python returns one of the operands as it is, unconverted, so on the CPU path the type of the
-    result would depend on which value is chosen (``min(0.5, np.int8(0))`` is an int8, ``min(0.5,
-    np.int8(1))`` a float). The operands must therefore have one type; found by differential testing.
-    One exception, as in a variable assigned in two branches: a Python number known at build time
-    (``consts``: the operands' values, None where unknown) that a NumPy type holds exactly adopts
-    that type (``x[i] if i < n else 0``), as NEP 50 makes it do in arithmetic with it.
+    A Python number meeting a NumPy type takes that type, as in a variable assigned in two branches
+    (``x[i] if i < n else 0`` is an i32, ``x_f32 if c else 0.1`` an f32: numba's rule): the operand is
+    converted on every path (see conversions.py). Other operands must have one type.
     """
     if a == b:
         return a
-    for strong, weak, value in ((a, b, consts[1]), (b, a, consts[0])):
-        if isinstance(strong, Scalar) and isinstance(weak, Weak) and holds_exactly(strong, weak, value):
+    for strong, weak in ((a, b), (b, a)):
+        if isinstance(strong, Scalar) and isinstance(weak, Weak) and unify_assignment(strong, weak) == strong:
             return strong
-        if isinstance(value, (int, float)) and isinstance(weak, Weak) and unify_assignment(strong, weak) is not None:
-            raise RuleError(
-                f"the values of {what} mix {strong} and the Python {weak} {value!r}, which {strong} does not "
-                "hold exactly, so the result's type would depend on the values (a literal that a NumPy type "
-                "holds exactly adopts that type)",
-                f"convert it: {strong}({value!r})",
-            )
     if {a, b} == {BOOL, WEAK_BOOL}:
         # `i < n and x[i] > 0` is a Python bool or a NumPy bool: one as good as the other in a condition
         # or stored; in arithmetic the NumPy bool's typing is the one kept (see docs/language.md)
@@ -229,24 +219,6 @@ def common(a: Type, b: Type, what: str, consts: tuple[object, object] = (None, N
         "Python returns one of them unconverted, so the result's type would depend on the values; "
         f"convert them to one type, e.g. {example}",
     )
-
-
-def holds_exactly(s: Scalar, weak: Weak, value: object) -> bool:
-    """A Python number known at build time (``value``; None: not known) that ``s`` holds exactly: an
-    int within an integer type's range, an int or float a float type represents (inf and NaN too),
-    a bool for NumPy's bool."""
-    if value is None or isinstance(value, tuple):
-        return False
-    if weak.kind == "bool" or s.kind == "b":
-        return weak.kind == "bool" and s.kind == "b"
-    if weak.kind == "int" and s.kind in "iu":
-        info = np.iinfo(s.dtype)
-        return bool(info.min <= int(value) <= info.max)  # type: ignore[call-overload]
-    if weak.kind in ("int", "float") and s.kind in "fc":  # compared as Python numbers (NumPy would round)
-        with np.errstate(all="ignore"):
-            held = complex(s.dtype.type(value)) if s.kind == "c" else float(s.dtype.type(value))
-        return held == value or (held != held and value != value)  # noqa: PLR0124 (NaN)
-    return False
 
 
 # ------------------------------------------------------------------- calls
@@ -376,9 +348,8 @@ def cmath_call(name: str, args: list[Type]) -> tuple[list[Type], Type]:
     return [WEAK_COMPLEX] * nargs, result
 
 
-def builtin_call(name: str, args: list[Type], consts: list[object] | None = None) -> tuple[list[Type], Type]:
-    """Types of ``len``, ``abs``, ``min``, ``max``: (operand types, result); ``consts``: the operands'
-    values where known at build time (see :func:`common`)."""
+def builtin_call(name: str, args: list[Type]) -> tuple[list[Type], Type]:
+    """Types of ``len``, ``abs``, ``min``, ``max``: (operand types, result)."""
     if name == "len":
         if len(args) != 1 or not isinstance(args[0], (ArrayT, TupleT)):
             raise RuleError("len() takes one array", "len(a) is the size of a's first dimension")
@@ -399,10 +370,9 @@ def builtin_call(name: str, args: list[Type], consts: list[object] | None = None
                 f"{name}() of complex numbers: complex numbers are not ordered (Python raises TypeError)",
                 "compare abs(z), z.real or z.imag",
             )
-        known = consts or [None] * len(args)
         result = args[0]
-        for k, t in enumerate(args[1:], 1):
-            result = common(result, t, f"{name}()", (known[0] if k == 1 else None, known[k]))
+        for t in args[1:]:
+            result = common(result, t, f"{name}()")
         return [result] * len(args), result
     raise RuleError(
         f"`{name}` is not supported in kernel code",

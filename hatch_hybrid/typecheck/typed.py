@@ -15,7 +15,7 @@ from typing import Any, Protocol
 from .. import ir
 from ..errors import CompileError, Loc
 from ..frontend.discover import ExternalSym, FunctionSym, ModuleIndex, StructSym, Symbol
-from ..types import BOOL, NONE, StructT, TableT, Type, parse_type_name
+from ..types import BOOL, NONE, Scalar, StructT, TableT, Type, parse_type_name
 from . import rules
 
 #: Where a parameter's value comes from in a call: the k-th positional argument (int), a keyword
@@ -53,6 +53,10 @@ class TypedFunction:
     element_bound: dict[str, ir.Subscript] = field(default_factory=dict)
     # a struct result: the parameters whose object it may be on the CPU path (None: it may be any object)
     returns_params: set[int] | None = field(default_factory=set)
+    # where a value becomes the type the compiler gave it and Python would keep it as it is (a literal
+    # merged into an i32 local, ...): node id -> (its location, that type, "value" (the expression is
+    # converted) or "bound" (the local, right after this binding)); see .conversions
+    conversions: dict[int, tuple[Loc, Scalar, str]] = field(default_factory=dict)
 
     def type_of(self, node: ir.Node) -> Type | None:
         return self.types.get(node.nid)

@@ -9,8 +9,6 @@ for "which arrays does a kernel write".
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from .. import ir
 from ..errors import CompileError
 from ..types import NONE, ArrayT, SliceT, TupleT, Type, is_int
@@ -37,7 +35,6 @@ def index_items(index_node: ir.Expr, index: Type) -> list[tuple[ir.Expr, Type]]:
 
 class ViewChecker:
     tf: TypedFunction
-    consume_either_literal: Callable[..., None]  # EitherLiteralChecker
 
     def expr(self, e: ir.Expr) -> Type:  # provided by FunctionChecker
         raise NotImplementedError
@@ -47,10 +44,8 @@ class ViewChecker:
         ``np.newaxis`` (refused by :meth:`array_subscript` with its own message)."""
         if not isinstance(index, ir.TupleExpr):
             t0 = self.expr(index)
-            self.consume_either_literal(index)  # an index is the same number either way
             return t0
         t = TupleT(tuple(self.expr(x) for x in index.elts))
-        self.consume_either_literal(*index.elts)
         self.tf.types[index.nid] = t
         return t
 

@@ -40,7 +40,7 @@ def needs_threads(func: Callable[..., Any]) -> bool:
             if isinstance(value, types.FunctionType):
                 push(value)
 
-    push(func)  # type: ignore[arg-type]
+    push(getattr(func, "__wrapped__", func))  # type: ignore[arg-type]  # a typed copy: its source function
     while stack:
         code, globs = stack.pop()
         if id(code) in seen:

@@ -352,16 +352,27 @@ class Kernel:
         return [p.replace(cls=a.cls) for p, a in zip(params, annotated)]
 
     def _cpu_func(self, variant: int) -> Callable[..., Any]:
-        """The kernel's function; for a generic kernel, a copy whose globals bind its TypeVars (so that
-        ``T(0)`` in the kernel body converts to the specialisation's type, as on the GPU)."""
+        """The kernel's function with the compiler's types where the build recorded conversions (see
+        python_typed.py); for a generic kernel, with its TypeVars bound in its globals (so that ``T(0)``
+        in the kernel body converts to the specialisation's type, as on the GPU)."""
         func = self._cpu_funcs.get(variant)
         if func is None:
-            binding = self.variants[variant]
-            if not binding:
-                func = self.py_func
+            f = self.py_func
+            names = {tv.__name__: t for tv, t in self.variants[variant].items()}
+            try:
+                record = self._manifest_entry(variant)[1].get("python")
+            except (ManifestError, ImportError, ValueError):  # no compiled code: the function as written
+                record = None
+            typed = None
+            if record:
+                from . import python_typed  # ast & co: only for kernels whose types need it
+
+                typed = python_typed.typed_kernel(f, record, names) if isinstance(f, types.FunctionType) else None
+            if typed is not None:
+                func = typed
+            elif not names:
+                func = f
             else:
-                f = self.py_func
-                names = {tv.__name__: t for tv, t in binding.items()}
                 func = types.FunctionType(
                     f.__code__, {**f.__globals__, **names}, f.__name__, f.__defaults__, f.__closure__
                 )

@@ -78,6 +78,35 @@ def forces(p: Array[Body], dt: f32, n: i32):
         p[i].vz += dt * acc.z
 
 
+def tile_calculation(my_position: Float3, accel: Float3, sh: Array[Float3]) -> Float3:
+    """GPU Gems 3, ch. 31: the accumulator parameter is rebound to the helper's result, the same object."""
+    for i in range(gpu.block_dim_x()):
+        accel = body_body(my_position, sh[i], accel)
+    return accel
+
+
+@kernel
+def tiled_forces(p: Array[Body], dt: f32, n: i32):
+    """GPU Gems 3's calculate_forces: tiles of positions in shared memory, the accumulator through helpers."""
+    sh = gpu.shared_array(Float3, 32)
+    gtid = gpu.global_tid_x()
+    my_position = Float3(p[gtid].pos.x, p[gtid].pos.y, p[gtid].pos.z)
+    acc = Float3(f32(0), f32(0), f32(0))
+    tile = 0
+    i = 0
+    while i < n:
+        idx = tile * gpu.block_dim_x() + gpu.thread_idx_x()
+        sh[gpu.thread_idx_x()] = p[idx].pos
+        gpu.syncthreads()
+        acc = tile_calculation(my_position, acc, sh)
+        gpu.syncthreads()
+        i += gpu.block_dim_x()
+        tile += 1
+    p[gtid].vx += dt * acc.x
+    p[gtid].vy += dt * acc.y
+    p[gtid].vz += dt * acc.z
+
+
 @kernel
 def integrate(p: Array[Body], dt: f32, n: i32):
     i = gpu.global_tid_x()
@@ -170,6 +199,23 @@ def test_nbody_updates_array_elements_in_place(kern, device):
     for k, name in enumerate(("vx", "vy", "vz")):
         p[name] = state[:, 3 + k]
     kern.forces.launch(32, 2, p, dt, np.int32(n), device=device)
+    kern.integrate.launch(32, 2, p, dt, np.int32(n), device=device)
+    got = np.stack([p["pos"]["x"], p["pos"]["y"], p["pos"]["z"], p["vx"], p["vy"], p["vz"]], axis=1)
+    assert np.array_equal(got, _reference(state, dt))
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_gpu_gems_tiled_nbody_rebinds_its_accumulator(kern, device):
+    """A helper's struct parameter changed in place and rebound to the result of a helper that returns it:
+    the same object on the Python path, the same value on the devices."""
+    n, dt = 64, np.float32(0.01)
+    state = _bodies(n, 4)
+    p = np.zeros(n, kern.Body.dtype)
+    for k, name in enumerate(("x", "y", "z")):
+        p["pos"][name] = state[:, k]
+    for k, name in enumerate(("vx", "vy", "vz")):
+        p[name] = state[:, 3 + k]
+    kern.tiled_forces.launch(32, 2, p, dt, np.int32(n), device=device)
     kern.integrate.launch(32, 2, p, dt, np.int32(n), device=device)
     got = np.stack([p["pos"]["x"], p["pos"]["y"], p["pos"]["z"], p["vx"], p["vy"], p["vz"]], axis=1)
     assert np.array_equal(got, _reference(state, dt))

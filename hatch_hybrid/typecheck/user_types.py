@@ -159,6 +159,7 @@ class UserTypeChecker:
     copies: list[tuple[str, Loc]]
     aliases: dict[str, set[int]]
     assignment_counts: dict[str, int]
+    final: bool
 
     def expr(self, e: ir.Expr) -> Type:  # provided by FunctionChecker
         raise NotImplementedError
@@ -216,6 +217,34 @@ class UserTypeChecker:
             isinstance(value, ir.Name) and value.id not in self.shared and value.id not in tf.element_bound
         ):
             tf.returns_params = None
+
+    def _rebinds_itself(self, name: str) -> bool:
+        """Every assignment of ``name`` binds it to the object it holds already: ``accel = interact(a, b,
+        accel)`` where the helper returns the very parameter it is given ``accel`` for (GPU Gems' n-body),
+        so the caller's object stays the one the function changes, as on the Python path."""
+        for stmt in ir.walk(self.fn):
+            if isinstance(stmt, ir.AugAssign) and isinstance(stmt.target, ir.Name) and stmt.target.id == name:
+                return False
+            if not (isinstance(stmt, ir.Assign) and name in {t.id for t in ir.target_names(stmt.target)}):
+                continue
+            value = stmt.value
+            callee = self.tf.callees.get(value.nid)
+            if callee is None and isinstance(value, ir.Call) and not self.final:
+                continue  # a later call not checked yet in this round: the final round decides
+            if not (isinstance(stmt.target, ir.Name) and isinstance(value, ir.Call) and callee is not None):
+                return False
+            spec = callee.target
+            if callee.kind not in ("helper", "method") or spec is None or value.nid not in self.tf.call_args:
+                return False
+            nodes = bound_nodes(value, self.tf.call_args[value.nid])
+            if callee.kind == "method" and isinstance(value.func, ir.Attribute):
+                nodes.insert(0, value.func.value)
+            returned = [nodes[k] for k in spec.returns_params or ()]
+            if spec.returns_params is None or not returned:
+                return False
+            if not all(isinstance(n, ir.Name) and n.id == name for n in returned):
+                return False
+        return True
 
     def _fixed_element(self, name: str, value: ir.Expr) -> bool:
         """``name = a[i]`` binds ``name`` to an element object on the CPU path, which writes the array when
@@ -308,7 +337,7 @@ class UserTypeChecker:
                     "launching program's object, which a GPU launch cannot",
                     f"copy it into a new local first: `c = Cls({root.id}.x, ...)`, and change that",
                 )
-            if self.assignment_counts.get(root.id, 0):
+            if self.assignment_counts.get(root.id, 0) and not self._rebinds_itself(root.id):
                 raise CompileError(
                     loc,
                     f"{what} changes parameter `{root.id}`, which this function also rebinds: the caller's object "

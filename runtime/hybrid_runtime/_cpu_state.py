@@ -5,54 +5,106 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+DEADLOCK = (
+    "syncthreads(): threads of a block never met at the barrier "
+    "(is syncthreads() inside a branch that not every thread takes?)"
+)
+
+
+class Turns:
+    """The threads of a block take turns: one runs at a time, in thread order, until it waits at a barrier
+    (or returns); then the next that can run does. So the Python path's barrier kernels run one
+    simulated thread at a time, deterministically, and a debugger stepping through one thread sees no
+    other move (pdb and coverage trace each thread: see cpu.py). ``state``: per thread "ready",
+    "waiting" (at a barrier) or "done"."""
+
+    def __init__(self, n: int) -> None:
+        self.cond = threading.Condition()
+        self.turn = 0
+        self.state = ["ready"] * n
+        self.broken = False
+
+    def start(self, me: int) -> None:
+        """Block until it is thread ``me``'s turn."""
+        with self.cond:
+            self._await(me)
+
+    def _await(self, me: int) -> None:
+        while (self.turn != me or self.state[me] != "ready") and not self.broken:
+            self.cond.wait()
+        if self.broken:
+            raise threading.BrokenBarrierError
+
+    def finish(self, me: int) -> None:
+        """Thread ``me`` returned (and left its barriers): the next thread's turn."""
+        with self.cond:
+            self.state[me] = "done"
+            if self.turn != me and self.state[self.turn] == "ready":
+                return  # leaving released a barrier: its first thread's turn
+            if not self.pass_on() and "waiting" in self.state and not self.broken:
+                self.broken = True
+                self.cond.notify_all()
+                raise RuntimeError(DEADLOCK)
+
+    def pass_on(self) -> bool:
+        """(``cond`` held) Give the turn to the next thread that can run; False when none can."""
+        n = len(self.state)
+        for k in range(1, n + 1):
+            j = (self.turn + k) % n
+            if self.state[j] == "ready":
+                self.turn = j
+                self.cond.notify_all()
+                return True
+        return False
+
 
 class BlockBarrier:
-    """``syncthreads`` for one block of simulated threads. A thread that has returned from the
-    kernel no longer takes part, as on the GPU."""
+    """``syncthreads`` (or a warp's exchange) for simulated threads taking :class:`Turns`. A thread that
+    has returned from the kernel no longer takes part, as on the GPU. Threads that can never meet (a
+    barrier in a branch some threads skip) are an error at once."""
 
-    def __init__(self, parties: int, timeout: float = 120.0) -> None:
+    def __init__(self, parties: int, turns: Turns | None = None) -> None:
         self.parties = parties
-        self.count = 0
-        self.generation = 0
-        self.broken = False
-        self.timeout = timeout
-        self.cond = threading.Condition()
+        self.waiting: list[int] = []
+        self.turns = turns if turns is not None else Turns(parties)
 
     def wait(self) -> None:
-        with self.cond:
-            if self.broken:
+        turns, me = self.turns, current().linear
+        with turns.cond:
+            if turns.broken:
                 raise threading.BrokenBarrierError
-            generation = self.generation
-            self.count += 1
-            if self.count >= self.parties:
+            self.waiting.append(me)
+            turns.state[me] = "waiting"
+            if len(self.waiting) >= self.parties:
                 self._release()
-                return
-            while generation == self.generation and not self.broken:
-                if not self.cond.wait(self.timeout):
-                    self.broken = True
-                    self.cond.notify_all()
-                    raise RuntimeError(
-                        "syncthreads(): threads of a block never met at the barrier "
-                        "(is syncthreads() inside a branch that not every thread takes?)"
-                    )
-            if self.broken:
-                raise threading.BrokenBarrierError
+            elif not turns.pass_on():
+                self._deadlock()
+            turns._await(me)
 
     def leave(self) -> None:
-        with self.cond:
+        """The running thread returned from the kernel (then :meth:`Turns.finish`)."""
+        with self.turns.cond:
             self.parties -= 1
-            if self.count and self.count >= self.parties:
+            if self.waiting and len(self.waiting) >= self.parties:
                 self._release()
 
     def abort(self) -> None:
-        with self.cond:
-            self.broken = True
-            self.cond.notify_all()
+        with self.turns.cond:
+            self.turns.broken = True
+            self.turns.cond.notify_all()
 
     def _release(self) -> None:
-        self.count = 0
-        self.generation += 1
-        self.cond.notify_all()
+        """Every thread has arrived: they go on in thread order, the first one's turn now."""
+        for t in self.waiting:
+            self.turns.state[t] = "ready"
+        self.turns.turn = min(self.waiting)
+        self.waiting = []
+        self.turns.cond.notify_all()
+
+    def _deadlock(self) -> None:
+        self.turns.broken = True
+        self.turns.cond.notify_all()
+        raise RuntimeError(DEADLOCK)
 
 
 class WarpState:
@@ -75,8 +127,9 @@ class BlockState:
 
     @classmethod
     def for_threads(cls, n: int, shared_bytes: int = 0) -> BlockState:
-        warps = [WarpState(BlockBarrier(min(32, n - 32 * w))) for w in range((n + 31) // 32)]
-        return cls(BlockBarrier(n), warps=warps, dynamic=bytearray(shared_bytes))
+        turns = Turns(n)
+        warps = [WarpState(BlockBarrier(min(32, n - 32 * w), turns)) for w in range((n + 31) // 32)]
+        return cls(BlockBarrier(n, turns), warps=warps, dynamic=bytearray(shared_bytes))
 
 
 class ThreadState:

@@ -1,12 +1,15 @@
 """The CPU path: the kernel's own Python function, run for every thread of the grid.
 
 Values are NumPy scalars, so arithmetic is NumPy's and matches the compiled kernel bit for bit
-(IEEE operations). Kernels that call ``gpu.syncthreads`` run each block's threads as OS threads
-meeting at a barrier; all others run thread by thread, which is much faster.
+(IEEE operations). Kernels that call ``gpu.syncthreads`` (or warp shuffles and votes) run each block's
+threads as OS threads that take turns: one runs at a time, in thread order, until it waits at a
+barrier (_cpu_state.Turns), and each is traced as the launching thread is, so pdb's breakpoints stop
+in any of them. All others run thread by thread on the calling thread, which is much faster.
 """
 
 from __future__ import annotations
 
+import sys
 import threading
 import types
 from collections.abc import Callable
@@ -109,7 +112,13 @@ def _run_threaded(func: Callable[..., Any], config: LaunchConfig, args: list[Any
     between_blocks = threading.Barrier(len(threads), action=next_block)
     next_block()
 
+    # a debugger's trace function (pdb's breakpoints): each simulated thread is traced as the caller is
+    # (coverage.py and others that register with threading.settrace reach new threads themselves)
+    trace = sys.gettrace() if threading.gettrace() is None else None
+
     def worker(tid: tuple[int, int, int]) -> None:
+        if trace is not None:
+            sys.settrace(trace)
         bx, by, _ = config.block
         linear = tid[0] + bx * (tid[1] + by * tid[2])
         state = ThreadState(tid=tid, bdim=config.block, gdim=config.grid, linear=linear)
@@ -119,11 +128,11 @@ def _run_threaded(func: Callable[..., Any], config: LaunchConfig, args: list[Any
                 for bid in blocks:
                     block = current_block[0]
                     state.bid, state.block = bid, block
-                    try:
-                        func(*args)
-                    finally:
-                        block.barrier.leave()
-                        block.warps[linear // 32].barrier.leave()
+                    block.barrier.turns.start(linear)  # one simulated thread runs at a time (see Turns)
+                    func(*args)
+                    block.barrier.leave()
+                    block.warps[linear // 32].barrier.leave()
+                    block.barrier.turns.finish(linear)
                     between_blocks.wait()
         except threading.BrokenBarrierError:
             pass

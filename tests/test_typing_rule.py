@@ -157,6 +157,13 @@ MERGES = {
     "counter_merged": "v = k[t]\nfor v in range(t, t + 3):\n    out[t] += v * 100",
     "returns_merged": "out[t] = pick(t, k[t]) * 100",
     "helper_gets_merged": "v = 0\nif t > 2:\n    v = k[t]\nout[t] = twice(v)",
+    # a Python bool or a NumPy bool, as Python returns one operand: a NumPy bool on every path
+    "bool_or_then_add": "v = (x[t] > 0.0 or t > 4) + 1\nout[t] = v",
+    "bool_max_inverted": "v = ~max(x[t] > 0.0, t > 4)\nout[t] = v",
+    "bool_ternary_inverted": "v = x[t] > 0.0 if t > 2 else t > 4\nw = ~v\nout[t] = w",
+    "bool_merged_local": "c = False\nif t > 1:\n    c = x[t] > 0.0\nout[t] = c + 0",
+    "bool_chain_inverted": "v = ~(t < 5 < x[t] * 10) + 0\nout[t] = v",
+    "bool_helper_returns": "out[t] = either(x[t], t) + 1",
 }
 MERGE_HELPERS = """
 
@@ -168,6 +175,12 @@ def pick(t, v):
 
 def twice(v):
     return v * 100
+
+
+def either(a, m):
+    if m > 5:
+        return False
+    return a > 0.0
 """
 
 

@@ -16,7 +16,6 @@ from ..errors import CompileError, Loc, Note
 from ..frontend.constants import is_integer
 from ..frontend.discover import EnumSym, ExternalSym, FunctionSym, StructSym, TypeVarSym, UnknownSym
 from ..types import (
-    BOOL,
     NONE,
     WEAK_BOOL,
     WEAK_COMPLEX,
@@ -34,7 +33,6 @@ from ..types import (
 )
 from . import folding, numpy_funcs, rules
 from .arguments import bind_arguments, bound_nodes, intrinsic_keywords
-from .bools import EitherBoolChecker
 from .conversions import ConversionRecorder
 from .cuda_spelling import gpu_name
 from .printing import check_print
@@ -52,7 +50,7 @@ def struct_root(node: ir.Expr) -> str | None:
     return base.id if isinstance(base, ir.Name) else None
 
 
-class CallChecker(EitherBoolChecker, ConversionRecorder):
+class CallChecker(ConversionRecorder):
     tf: TypedFunction
     program: ProgramLike
     module: str
@@ -150,7 +148,6 @@ class CallChecker(EitherBoolChecker, ConversionRecorder):
         with rule_errors(e.loc):
             operand_types, result = rules.builtin_call(name, args)
         if name in ("min", "max"):
-            self.either_bool(e, e.args, args)
             for node, t in zip(e.args, args):
                 self.convert_value(node, t, result)
         self.tf.callees[e.nid] = Callee("builtin", name, tuple(operand_types))
@@ -169,7 +166,6 @@ class CallChecker(EitherBoolChecker, ConversionRecorder):
                 "take z.real, z.imag or abs(z)",
             )
         self._check_int_literal(e.args[0], target)
-        self.same_as_either_bool(e.args[0])
         self.tf.callees[e.nid] = Callee("cast", str(target), (args[0],))
         value = self.tf.consts.get(e.args[0].nid)
         if (  # u64(0xBEAC0467EBA5FACB), f32(0.1): the value NumPy gives, known at build time
@@ -255,8 +251,6 @@ class CallChecker(EitherBoolChecker, ConversionRecorder):
                     )
         self._check_argument_order(nodes, args, fn.name)
         self.tf.uses_barrier |= spec.uses_barrier
-        if spec.either_return:  # a Python bool on some paths, a NumPy bool on others
-            self.either_bool(e, [], [BOOL, WEAK_BOOL])
         return spec.return_type
 
     def _changed_roots(self, node: ir.Expr) -> dict[str, ir.Call]:
@@ -367,8 +361,6 @@ class CallChecker(EitherBoolChecker, ConversionRecorder):
         args = self._args(e)
         with rule_errors(e.loc):
             operand_types, result = numpy_funcs.numpy_call(name, args)
-        for node in e.args:
-            self.same_as_either_bool(node)  # NumPy's result is a NumPy scalar whichever bool goes in
         self.tf.callees[e.nid] = Callee("numpy", numpy_funcs.name_of(name), tuple(operand_types))
         return result
 

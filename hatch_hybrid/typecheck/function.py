@@ -86,9 +86,6 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
         self.copies: list[tuple[str, Loc]] = []
         self._defaults: dict[tuple[int, str], ir.Const] = {}
         # values that are a Python bool or a NumPy bool depending on the operand Python returns
-        # (`i < n and x[i] > 0`), not yet used where the two mean the same (see either_bool)
-        self.either_bools: dict[int, Loc] = {}
-        self.either_vars: set[str] = set()  # locals holding such a value (or assigned both kinds of bool)
         self.where_results: set[str] = set()  # locals assigned an np.where() result (a 0-d array on the CPU)
         self.local_consts: dict[str, object] = {}  # locals assigned once, a number known at build time
 
@@ -113,10 +110,8 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
             if tf.locals == before:
                 break
         self.final = True
-        self.either_bools = {}  # the final round notes every use again
         self._round()
         self._check_params()
-        self.check_either_bools()
         self._finish_returns()
         self._check_struct_sharing()
 
@@ -161,8 +156,6 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
             )
         result = values[0][0]
         for t, loc in values[1:]:
-            if {result, t} == {BOOL, WEAK_BOOL}:  # each call's value is either kind, as `a and b` is
-                self.tf.either_return = True
             merged = unify_assignment(result, t)
             if merged is None:
                 raise CompileError(
@@ -249,8 +242,6 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
                 raise CompileError(s.loc, f"`{type(s).__name__.lower()}` outside a loop")
         elif isinstance(s, ir.Return):
             t = self.expr(s.value) if s.value is not None else NONE
-            if s.value is not None and self.takes_either_bool(s.value):  # each call's value is either kind
-                self.tf.either_return = True
             self.returns.append((t, s.loc))
             if s.value is not None:
                 self.returned.append((s.value, t))
@@ -267,7 +258,6 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
 
     def condition(self, test: ir.Expr) -> None:
         t = self.expr(test)
-        self.same_as_either_bool(test)
         if not is_numeric(t):
             raise CompileError(test.loc, f"a condition must be a number or boolean, not {t}")
 
@@ -290,7 +280,6 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
             if base is not None:
                 tf.writes.update(self.aliases.get(base, set()))
             self.check_storable(value_node, value, elem, "cannot store {value} into an array of {dest}")
-            self.same_as_either_bool(value_node)
             return
         if isinstance(target, ir.Attribute):
             self.assign_field(target, value, value_node)
@@ -314,7 +303,6 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
                 )
             tf.locals[name] = merged
             self.convert_bound(target, value, merged, value_node if tf.types.get(value_node.nid) == value else None)
-        self.either_bool_assignment(name, old, value, value_node)
         callee = tf.callees.get(value_node.nid)
         if callee is not None and callee.kind == "numpy" and callee.name == "where":
             self.where_results.add(name)
@@ -364,8 +352,6 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
             return self._binop(e.op, self.expr(e.left), self.expr(e.right), e.right, e).result
         if isinstance(e, ir.UnaryOp):
             operand = self.expr(e.operand)
-            if e.op == "not":
-                self.same_as_either_bool(e.operand)
             if isinstance(operand, StructT) and e.op != "not":
                 return self._struct_operator(e, e.op, operand, None)
             with rule_errors(e.loc):
@@ -382,9 +368,11 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
                     tf.cmptypes[(e.nid, k)] = rules.compare(op, left, right)
                 results.add(tf.cmptypes[(e.nid, k)].result)
                 left = right
-            # Python numbers compare to a Python bool; a chain mixing them with NumPy scalars gives either
-            self.either_bool(e, [], list(results))
-            return WEAK_BOOL if results == {WEAK_BOOL} else BOOL
+            if results == {WEAK_BOOL}:
+                return WEAK_BOOL
+            # a chain mixing Python numbers (a Python bool) and NumPy scalars: Python returns either; one type
+            self.convert_value(e, WEAK_BOOL if WEAK_BOOL in results else BOOL, BOOL)
+            return BOOL
         if isinstance(e, (ir.BoolOp, ir.IfExp)):
             if isinstance(e, ir.IfExp):
                 self.condition(e.test)
@@ -397,7 +385,6 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
                 types.append(self.expr(v))
                 with rule_errors(v.loc, "convert the values to one type"):
                     result = rules.common(result, types[-1], what)
-            self.either_bool(e, values, types)
             for node, t in zip(values, types):
                 self.convert_value(node, t, result)
             if isinstance(e, ir.BoolOp) and not is_numeric(result):
@@ -462,7 +449,6 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
 
     def name(self, e: ir.Name) -> Type:
         tf = self.tf
-        self.either_bool_name(e)
         if e.id in self.local_names:
             if e.id in self.local_consts:
                 tf.consts[e.nid] = self.local_consts[e.id]

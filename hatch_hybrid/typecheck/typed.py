@@ -44,7 +44,6 @@ class TypedFunction:
     writes: set[int] = field(default_factory=set)  # indices of array parameters written
     consulted: set[str] = field(default_factory=set)  # modules whose names checking this function read
     uses_barrier: bool = False
-    either_return: bool = False  # returns a Python bool on some paths and a NumPy bool on others
     # struct parameters whose fields the function assigns (itself or through calls), by index: the caller's
     # value changes, as Python's object does (their final values are returned beside the result)
     mutates: set[int] = field(default_factory=set)

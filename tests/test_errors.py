@@ -54,7 +54,7 @@ CATALOGUE = [
     ("v = x[1.5:]", "1.5", "slice bounds and steps must be integers or None, not float", "int("),
     ("v = x.shape[1:]", "1:", "slicing a tuple", "literals"),
     ("v = helper(x[1:])", "return a", "returning arrays is not supported", "parameter"),
-    ("for v in x:\n    pass", "x:", "range(...)", "range(len(a))"),
+    ("for v in gpu.grid(2):\n    pass", "gpu.grid(2)", "range(...), a tuple, a constant table or an array", "range(len(a))"),
     ("while n:\n    break\nelse:\n    pass", "pass", "while ... else", "flag"),
     ("a = b = 1", "a = b = 1", "chained assignment", "own statement"),
     ("a, b = 1, 2, 3", "1, 2, 3", "cannot unpack a tuple of 3 into 2 variables", None),

@@ -271,16 +271,51 @@ class Parser:
                 self.loc(node.target), "a for loop must bind a single variable", "write `for i in range(...)`"
             )
         it = node.iter
+        if isinstance(it, (ast.Tuple, ast.Name, ast.Attribute, ast.Subscript)):
+            return self.for_items(node, it)
         if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range"):
             raise CompileError(
                 self.loc(it),
-                "kernels can only loop over range(...)",
-                "write `for i in range(len(a)):` and index the array",
+                "kernels can loop over range(...), a tuple, a constant table or an array",
+                "write `for i in range(len(a)):` and index it",
             )
         if it.keywords or not 1 <= len(it.args) <= 3:
             raise CompileError(self.loc(it), "range() takes 1 to 3 positional arguments")
         target = ir.Name(node.target.id, loc=self.loc(node.target))
         return ir.ForRange(target, [self.expr(a) for a in it.args], self.block(node.body), loc=loc)
+
+    def for_items(self, node: ast.For, it: ast.expr) -> ir.ForRange:
+        """``for d in (16, 8, 4, 2, 1):`` (numba unrolls it), ``for w in WEIGHTS:`` (a constant table),
+        ``for v in x:`` (an array's first axis): a loop over the positions, binding the variable to each
+        item in turn as Python does (``break`` and ``continue`` keep their meaning). A tuple written there
+        picks its item with a chain of ``if``s, which LLVM folds once it unrolls the loop."""
+        assert isinstance(node.target, ast.Name)
+        loc, target_loc = self.loc(node), self.loc(node.target)
+        counter = ir.Name(f"__hh_for_{loc.line}_{loc.col}", loc=loc)
+        target = ir.Name(node.target.id, loc=target_loc)
+
+        def position() -> ir.Name:
+            return ir.Name(counter.id, loc=loc)
+
+        if isinstance(it, ast.Tuple):
+            items = [self.expr(e) for e in it.elts]
+            if not items:
+                raise CompileError(self.loc(it), "a for loop over an empty tuple runs no iteration", "remove the loop")
+            chain: list[ir.Stmt] = [ir.Assign(target, items[-1], loc=target_loc)]
+            for k in range(len(items) - 2, -1, -1):
+                test = ir.Compare(position(), ["=="], [ir.Const(k, loc=loc)], loc=loc)
+                chain = [
+                    ir.If(
+                        test, [ir.Assign(ir.Name(target.id, loc=target_loc), items[k], loc=target_loc)], chain, loc=loc
+                    )
+                ]
+            stop: ir.Expr = ir.Const(len(items), loc=loc)
+        else:
+            seq = self.expr(it)
+            stop = ir.Call(ir.Name("len", loc=loc), [seq], {}, loc=loc)
+            item = ir.Subscript(self.expr(it), position(), loc=target_loc)
+            chain = [ir.Assign(target, item, loc=target_loc)]
+        return ir.ForRange(counter, [stop], [*chain, *self.block(node.body)], loc=loc)
 
     def target(self, node: ast.expr) -> ir.Expr:
         if isinstance(node, ast.Name):

@@ -50,6 +50,7 @@ def shuffle_width(tf: TypedFunction, e: ir.Call) -> int:
 
 class CallLowerer(LowererParts):
     address: Callable[..., llir.Value]  # provided by MemoryLowerer
+    index_values: Callable[[ir.Expr], list[llir.Value]]  # provided by MemoryLowerer
     call_prefix: Callable[[], list[llir.Value]]  # provided by ThreadHooks
     after_call: Callable[[], None]
     access: Callable[..., None]
@@ -198,10 +199,8 @@ class CallLowerer(LowererParts):
             assert isinstance(arr_t, ArrayT)
             arr = self.expr(e.args[0])
             assert isinstance(arr, ArrayValue)
-            index_node = e.args[1]
-            nodes = index_node.elts if isinstance(index_node, ir.TupleExpr) else [index_node]
             assert isinstance(arr_t.dtype, Scalar)
-            ptr = self.address(arr, [self.coerce(n, WEAK_INT) for n in nodes], arr_t.dtype, e.loc)
+            ptr = self.address(arr, self.index_values(e.args[1]), arr_t.dtype, e.loc)
             values = [self.coerce(a, arr_t.dtype) for a in e.args[2:]]
             self.access(ptr, arr_t.dtype.dtype.itemsize, ATOMIC, e.loc)
             return intrinsics.atomic(self.ops, name, ptr, arr_t.dtype, values)

@@ -123,19 +123,22 @@ class MemoryLowerer(LowererParts):
     def element_pointer(self, e: ir.Subscript) -> llir.Value:
         arr = self.expr(e.value)
         assert isinstance(arr, ArrayValue)
-        index_node = e.index
-        nodes = index_node.elts if isinstance(index_node, ir.TupleExpr) else [index_node]
-        if isinstance(index_node, ir.TupleExpr) or len(arr.shape) == 1:
-            indices = [self.coerce(n, WEAK_INT) for n in nodes]
-        else:  # a tuple-valued variable
-            tup = self.expr(index_node)
-            assert isinstance(tup, TupleValue)
-            types = self.tf.types[index_node.nid]
-            assert isinstance(types, TupleT)
-            indices = [self.ops.convert(v, t, WEAK_INT) for v, t in zip(tup.items, types.items)]
+        indices = self.index_values(e.index)
         arr_t = self.tf.types[e.value.nid]
         assert isinstance(arr_t, ArrayT)
         return self.address(arr, indices, arr_t.dtype, e.loc)
+
+    def index_values(self, index_node: ir.Expr) -> list[llir.Value]:
+        """The indices between the brackets as i64s: one, a tuple written there, or a tuple-valued expression
+        (``g = gpu.grid(2)`` then ``a[g]`` or ``gpu.atomic_add(a, g, 1)``)."""
+        if isinstance(index_node, ir.TupleExpr):
+            return [self.coerce(n, WEAK_INT) for n in index_node.elts]
+        types = self.tf.types[index_node.nid]
+        if not isinstance(types, TupleT):
+            return [self.coerce(index_node, WEAK_INT)]
+        tup = self.expr(index_node)
+        assert isinstance(tup, TupleValue)
+        return [self.ops.convert(v, t, WEAK_INT) for v, t in zip(tup.items, types.items)]
 
     def address(self, arr: ArrayValue, indices: list[llir.Value], dtype: Element, loc: Loc | None = None) -> llir.Value:
         """The address of ``arr[indices]``; with ``debug``, checked against the shape (``loc`` reports it)."""

@@ -64,6 +64,7 @@ CUDA_CALLS: dict[str, str] = {
     "ballot_sync": "ballot",
     "all_sync": "all_",
     "any_sync": "any_",
+    "activemask": "ballot",  # ballot(True): the warp's lanes, all converged where warp functions run
 }
 #: ``cuda`` names read as values, not called: they become calls (``warpsize`` a constant).
 _READ_AS_VALUES = {n for n in CUDA_CALLS if "Idx." in n or "Dim." in n} | {"laneid", "warpsize"}
@@ -79,9 +80,22 @@ def gpu_name(qualname: str) -> str | None:
 def rewrite_cuda_spelling(program: ProgramLike, fn: ir.Function) -> None:
     """Rewrite the ``cuda.*`` spellings in ``fn`` (in place) into what the ``gpu`` spellings parse to."""
     local = {p.name for p in fn.params}
+    bindings: dict[str, list[ir.Node]] = {}
     for node in ir.walk(fn):
         if isinstance(node, (ir.Assign, ir.AugAssign, ir.ForRange)):
+            for bound in _bound_names(node.target):
+                bindings.setdefault(bound, []).append(node)
             local |= _bound_names(node.target)
+    # locals bound once, to a number written there: `mask = 0xFFFFFFFF` before `cuda.any_sync(mask, p)`
+    constants: dict[str, object] = {}
+    for name, found in bindings.items():
+        only = found[0]
+        if len(found) == 1 and isinstance(only, ir.Assign) and isinstance(only.value, ir.Const):
+            constants[name] = only.value.value
+        elif len(found) == 1 and isinstance(only, ir.Assign) and isinstance(only.value, ir.Call):
+            constants[name] = only.value  # `mask = cuda.activemask()`: checked where it is used
+    for p in fn.params:
+        constants.pop(p.name, None)
 
     def cuda_name(node: ir.Expr) -> str | None:
         root = ir.field_path(node)[0]
@@ -114,11 +128,19 @@ def rewrite_cuda_spelling(program: ProgramLike, fn: ir.Function) -> None:
         if name in _ARRAYS:
             node.args, node.keywords = _array_args(node, name), {}
         elif name in _MASKED:
-            _full_mask(program, fn.module, node, name)
+            _full_mask(program, fn.module, node, name, {k: _activemask(v) for k, v in constants.items()})
             node.args = node.args[1:]
+        elif name == "activemask":
+            node.args = [ir.Const(True, loc=node.loc)]
         elif name == "const.array_like":
             return _module_constant(program, fn.module, node, local)
         return node
+
+    def _activemask(value: object) -> object:
+        """A local's value as a mask: a call of ``cuda.activemask()`` is the full mask of the warp."""
+        if isinstance(value, ir.Call):
+            return FULL_MASKS[0] if cuda_name(value.func) == "activemask" else None
+        return value
 
     def visit(node: ir.Node) -> None:
         for field, value in vars(node).items():
@@ -162,17 +184,24 @@ def _array_args(node: ir.Call, name: str) -> list[ir.Expr]:
     return [given["dtype"], given["shape"]]
 
 
-def _full_mask(program: ProgramLike, module: str, node: ir.Call, name: str) -> None:
+def _full_mask(program: ProgramLike, module: str, node: ir.Call, name: str, constants: dict[str, object]) -> None:
+    """The mask of a ``*_sync`` call is the full warp's: a literal, a module constant or a local bound once
+    to a literal."""
     mask = node.args[0] if node.args else None
     value: object = mask.value if isinstance(mask, ir.Const) else None
-    if isinstance(mask, (ir.Name, ir.Attribute)):
+    if isinstance(mask, ir.Call) and isinstance(mask.func, (ir.Name, ir.Attribute)):  # cuda.activemask()
+        sym = program._static(module, mask.func)
+        value = FULL_MASKS[0] if isinstance(sym, ExternalSym) and sym.qualname == PREFIX + "activemask" else None
+    elif isinstance(mask, ir.Name) and mask.id in constants:
+        value = constants[mask.id]
+    elif isinstance(mask, (ir.Name, ir.Attribute)):
         sym = program._static(module, mask)
         value = sym.value if isinstance(sym, ConstSym) and is_integer(sym.value) else None
     if mask is None or value not in FULL_MASKS or isinstance(value, bool):
         raise CompileError(
             mask.loc if mask is not None else node.loc,
             f"cuda.{name} needs the full warp mask 0xFFFFFFFF as its first argument",
-            "all 32 lanes of the warp must take part; write 0xFFFFFFFF (or -1)",
+            "all lanes of the warp must take part; write 0xFFFFFFFF (or -1, or cuda.activemask())",
         )
 
 

@@ -2,7 +2,7 @@
 decorator, its annotations and one import (``from hybrid_runtime import cuda``). The compiler
 translates each name to its ``gpu`` intrinsic; on the CPU path these functions run.
 
-Warp-level functions take the full mask (0xFFFFFFFF) only: all 32 lanes take part.
+Warp-level functions take the full mask (0xFFFFFFFF, or ``activemask()``) only: all lanes take part.
 """
 
 from __future__ import annotations
@@ -87,9 +87,17 @@ class atomic:  # noqa: N801
     dec = staticmethod(gpu.atomic_dec)
 
 
+def activemask() -> int:
+    """The mask of this warp's lanes (all 32 in a full warp): warp functions run with the warp converged."""
+    return gpu.ballot(True)
+
+
 def _full(mask: int) -> None:
-    if mask not in (0xFFFFFFFF, -1):
-        raise ValueError("warp functions take the full mask 0xFFFFFFFF only")
+    state = current()
+    bx, by, bz = state.bdim
+    lanes = min(32, bx * by * bz - state.linear // 32 * 32)
+    if mask not in (0xFFFFFFFF, -1, (1 << lanes) - 1):
+        raise ValueError("warp functions take the full mask 0xFFFFFFFF (or activemask()) only")
 
 
 def shfl_down_sync(mask: int, value: Any, delta: int) -> Any:

@@ -28,7 +28,7 @@ _IEEE: dict[str, Callable[..., Any]] = {
     "sqrt": np.sqrt, "log": np.log, "log2": np.log2, "log10": np.log10, "log1p": np.log1p, "exp": np.exp,
     "expm1": np.expm1, "pow": np.power, "asin": np.arcsin, "acos": np.arccos, "sinh": np.sinh,
     "cosh": np.cosh, "tan": np.tan, "sin": np.sin, "cos": np.cos, "atanh": np.arctanh, "fmod": np.fmod,
-    "hypot": np.hypot,
+    "hypot": np.hypot, "acosh": np.arccosh,
 }  # fmt: skip
 
 

@@ -1,0 +1,144 @@
+"""numba-cuda code as it is written: tuple indices held in variables for atomics, loops over constant
+tuples, tables and arrays, warp masks held in locals and ``cuda.activemask()``, the inverse hyperbolic
+``math`` functions. Each kernel runs natively, on the Python path and on the GPU, against NumPy."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from conftest import DEVICES, KERNEL_PRELUDE
+
+SOURCE = (
+    KERNEL_PRELUDE
+    + """
+from hybrid_runtime import cuda
+
+WEIGHTS = (0.25, 0.5, 0.25)
+
+
+@kernel
+def histogram2d(xs: Array[i32], ys: Array[i32], hist: Array[i32, 2]):
+    i = cuda.grid(1)
+    if i < xs.shape[0]:
+        at = (xs[i], ys[i])
+        cuda.atomic.add(hist, at, 1)
+        cuda.atomic.max(hist, at, 0)
+
+
+@kernel
+def mark_grid(a: Array[i32, 2]):
+    g = cuda.grid(2)
+    old = cuda.atomic.cas(a, g, 0, g[0] * 10 + g[1])
+    cuda.atomic.add(a, g, old)
+
+
+@kernel
+def warp_sums(x: Array[f32], out: Array[f32]):
+    i = cuda.grid(1)
+    v = x[i]
+    mask = 0xFFFFFFFF
+    for offset in (16, 8, 4, 2, 1):
+        v += cuda.shfl_down_sync(mask, v, offset)
+    if cuda.laneid == 0:
+        out[i // 32] = v
+
+
+@kernel
+def active_votes(x: Array[f32], out: Array[u32]):
+    i = cuda.grid(1)
+    active = cuda.activemask()
+    positive = cuda.ballot_sync(active, x[i] > 0)
+    out[i] = positive + cuda.any_sync(cuda.activemask(), x[i] > 100)
+
+
+@kernel
+def smooth(x: Array[f32], out: Array[f32]):
+    i = cuda.grid(1)
+    if i < len(x):
+        acc = f32(0)
+        k = -1
+        for w in WEIGHTS:
+            acc += w * x[min(max(i + k, 0), len(x) - 1)]
+            k += 1
+        for v in x:
+            if v > 6:
+                break
+            acc += v
+        out[i] = acc
+
+
+@kernel
+def inverse_hyperbolic(x: Array[f64], out: Array[f64, 2]):
+    i = cuda.grid(1)
+    if i < len(x):
+        out[0, i] = math.asinh(x[i])
+        out[1, i] = math.acosh(x[i])
+        out[2, i] = math.atanh(x[i])
+"""
+)
+
+
+@pytest.fixture(scope="module")
+def kern(tmp_path_factory):
+    from conftest import built_package
+
+    with built_package(tmp_path_factory.mktemp("spelling"), "numba_spelling", SOURCE, native=True) as module:
+        yield module
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_atomics_at_a_tuple_held_in_a_variable(kern, device):
+    rng = np.random.default_rng(1)
+    xs, ys = rng.integers(0, 4, 500).astype(np.int32), rng.integers(0, 3, 500).astype(np.int32)
+    hist = np.zeros((4, 3), np.int32)
+    kern.histogram2d.launch(128, 4, xs, ys, hist, device=device)
+    np.testing.assert_array_equal(hist, np.histogram2d(xs, ys, bins=(4, 3), range=((0, 4), (0, 3)))[0])
+    a = np.zeros((8, 4), np.int32)  # a[x, y], as cuda.grid(2) gives (x, y)
+    a[1, 2] = 7
+    kern.mark_grid.launch((8, 4), (1, 1), a, device=device)
+    expected = np.add.outer(np.arange(8) * 10, np.arange(4)).astype(np.int32)
+    expected[1, 2] = 7 + 7  # the cas found 7 there: it stayed, and 7 more were added
+    np.testing.assert_array_equal(a, expected)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_a_loop_over_a_constant_tuple_with_a_mask_in_a_local(kern, device):
+    x = np.random.default_rng(2).integers(-9, 9, 128).astype(np.float32)
+    out = np.zeros(4, np.float32)
+    kern.warp_sums.launch(64, 2, x, out, device=device)
+    np.testing.assert_array_equal(out, x.reshape(4, 32).sum(axis=1))
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("threads", [32, 48])
+def test_activemask_is_the_warps_lanes(kern, device, threads):
+    x = np.random.default_rng(threads).standard_normal(threads).astype(np.float32)
+    out = np.zeros(threads, np.uint32)
+    kern.active_votes.launch(threads, 1, x, out, device=device)
+    for w in range(0, threads, 32):
+        lanes = x[w : w + 32] > 0
+        assert (out[w : w + 32] == sum(1 << k for k, p in enumerate(lanes) if p)).all()
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_loops_over_a_table_and_an_array(kern, device):
+    x = np.arange(10, dtype=np.float32)
+    out = np.zeros(10, np.float32)
+    kern.smooth.launch(16, 1, x, out, device=device)
+    padded = np.concatenate([[x[0]], x, [x[-1]]])
+    expected = 0.25 * padded[:-2] + 0.5 * padded[1:-1] + 0.25 * padded[2:] + sum(range(7))
+    np.testing.assert_array_equal(out, expected.astype(np.float32))
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_inverse_hyperbolic_functions(kern, device):
+    x = np.array([-2.0, -1.0, -0.5, -0.0, 0.0, 0.3, 0.99, 1.0, 1.5, 1e300, np.inf, np.nan])
+    out = np.zeros((3, len(x)))
+    kern.inverse_hyperbolic.launch(16, 1, x, out, device=device)
+    with np.errstate(all="ignore"):
+        expected = np.array([np.arcsinh(x), np.arccosh(x), np.arctanh(x)])
+    close = np.isclose(out, expected, rtol=4e-16, atol=0, equal_nan=True)
+    assert close.all(), (out, expected)
+    assert math.copysign(1, out[2, 3]) == -1  # atanh(-0.0) keeps the sign

@@ -70,6 +70,18 @@ def smooth(x: Array[f32], out: Array[f32]):
 
 
 @kernel
+def bit_ops(a: Array[u32], b: Array[i64], c: Array[u8], out: Array[i64, 2]):
+    i = cuda.grid(1)
+    if i < len(a):
+        out[0, i] = cuda.popc(a[i]) + cuda.clz(a[i]) * 100 + cuda.ffs(a[i]) * 10000
+        out[1, i] = cuda.brev(a[i])
+        out[2, i] = cuda.popc(b[i]) + cuda.clz(b[i]) * 100 + cuda.ffs(b[i]) * 10000
+        out[3, i] = cuda.brev(b[i])
+        out[4, i] = i64(cuda.popc(c[i])) + i64(cuda.clz(c[i])) * 100 + i64(cuda.ffs(c[i])) * 10000
+        out[5, i] = cuda.brev(c[i])
+
+
+@kernel
 def inverse_hyperbolic(x: Array[f64], out: Array[f64, 2]):
     i = cuda.grid(1)
     if i < len(x):
@@ -142,3 +154,24 @@ def test_inverse_hyperbolic_functions(kern, device):
     close = np.isclose(out, expected, rtol=4e-16, atol=0, equal_nan=True)
     assert close.all(), (out, expected)
     assert math.copysign(1, out[2, 3]) == -1  # atanh(-0.0) keeps the sign
+
+
+def _bit_ops_reference(x: np.ndarray) -> np.ndarray:
+    width = x.dtype.itemsize * 8
+    bits = [int(v) & ((1 << width) - 1) for v in x]
+    popc = [bin(v).count("1") for v in bits]
+    clz = [width - v.bit_length() for v in bits]
+    ffs = [(v & -v).bit_length() for v in bits]
+    brev = np.array([int(format(v, f"0{width}b")[::-1], 2) for v in bits], np.uint64).astype(x.dtype)
+    return np.array([np.array(popc) + np.array(clz) * 100 + np.array(ffs) * 10000, brev.astype(np.int64)])
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_bit_operations(kern, device):
+    """CUDA's __popc, __clz, __ffs and __brev in the operand's width (numba-cuda's cuda.popc & co.)."""
+    a = np.array([0, 1, 0x80000000, 0xFFFFFFFF, 12, 0xF0F0], np.uint32)
+    b = np.array([0, -1, 1, 2**62, -(2**63), 12345], np.int64)
+    c = np.array([0, 1, 128, 255, 12, 0x70], np.uint8)
+    out = np.zeros((6, 6), np.int64)
+    kern.bit_ops.launch(8, 1, a, b, c, out, device=device)
+    np.testing.assert_array_equal(out, np.concatenate([_bit_ops_reference(v) for v in (a, b, c)]))

@@ -15,6 +15,7 @@ from llvmlite import ir as llir
 from .. import ir
 from ..errors import Loc
 from ..typecheck.arguments import bound_nodes
+from ..typecheck.rules import BIT_OPS
 from ..typecheck.typed import Callee
 from ..types import (
     NONE,
@@ -186,6 +187,8 @@ class CallLowerer(LowererParts):
 
     def call_gpu(self, e: ir.Call, callee: Callee) -> Value:
         name = callee.name
+        if name in BIT_OPS:
+            return intrinsics.bit_op(self.ops, name, self.coerce(e.args[0], callee.arg_types[0]))
         if name in ("grid", "gridsize"):
             what = "global_tid_" if name == "grid" else "global_size_"
             regs = [self.special_register(what + axis) for axis in "xyz"[: self.tf.consts[e.nid]]]

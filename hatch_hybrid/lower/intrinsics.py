@@ -9,7 +9,7 @@ import math
 from llvmlite import ir as llir
 
 from ..types import Scalar
-from .ops import F32, I32, I64, Ops
+from .ops import F32, I1, I32, I64, Ops
 
 # math functions that are one PTX instruction as LLVM intrinsics; the rest come from libdevice
 _LLVM_MATH = {
@@ -39,6 +39,25 @@ FAST_F32 = {
     "log10": "__nv_fast_log10f",
     "pow": "__nv_fast_powf",
 }
+
+
+def bit_op(ops: Ops, name: str, v: llir.Value) -> llir.Value:
+    """CUDA's ``__popc``, ``__clz``, ``__ffs`` (the 1-based position of the lowest set bit, 0 for 0) and
+    ``__brev`` in the operand's width, through LLVM's bit intrinsics (PTX's popc, clz, brev; x86's
+    popcnt, lzcnt, tzcnt where the CPU level has them)."""
+    b, ty = ops.b, v.type
+    if name == "popc":
+        return b.call(ops.intrinsic("llvm.ctpop", [ty]), [v])
+    if name == "brev":
+        return b.call(ops.intrinsic("llvm.bitreverse", [ty]), [v])
+    counted = "llvm.ctlz" if name == "clz" else "llvm.cttz"
+    full = f"{counted}.{ty}"
+    fn = ops.module.globals.get(full) or llir.Function(ops.module, llir.FunctionType(ty, [ty, I1]), full)
+    zeros = b.call(fn, [v, llir.Constant(I1, 0)])  # defined for 0: the width
+    if name == "clz":
+        return zeros
+    zero = llir.Constant(ty, 0)
+    return b.select(b.icmp_unsigned("==", v, zero), zero, b.add(zeros, llir.Constant(ty, 1)))
 
 
 def math_call(ops: Ops, name: str, args: list[llir.Value]) -> llir.Value:

@@ -434,6 +434,14 @@ class CallChecker(ConversionRecorder):
             return WEAK_INT if name == "lane_id" else NONE
         if name in rules.SHUFFLES or name in rules.VOTES:
             return self.warp(e, name)
+        if name in rules.BIT_OPS:
+            args = self._args(e)
+            if len(args) != 1 or not is_int(args[0]) or is_bool(args[0]):
+                raise CompileError(
+                    e.loc, f"gpu.{name}(x) takes one integer", f"convert a float first: gpu.{name}(u32(x))"
+                )
+            tf.callees[e.nid] = Callee("gpu", name, (args[0],))
+            return args[0]
         raise CompileError(
             e.func.loc,
             f"gpu.{name} is not a kernel intrinsic",

@@ -64,6 +64,10 @@ CUDA_CALLS: dict[str, str] = {
     "ballot_sync": "ballot",
     "all_sync": "all_",
     "any_sync": "any_",
+    "popc": "popc",
+    "clz": "clz",
+    "ffs": "ffs",
+    "brev": "brev",
     "activemask": "ballot",  # ballot(True): the warp's lanes, all converged where warp functions run
 }
 #: ``cuda`` names read as values, not called: they become calls (``warpsize`` a constant).

@@ -310,6 +310,8 @@ ATOMIC_ONLY = {
 }
 SHUFFLES = {"shfl_down", "shfl_up", "shfl_xor", "shfl_idx"}
 VOTES = {"ballot", "all_", "any_"}
+#: bit operations on integers (CUDA's __popc, __clz, __ffs, __brev): the result has the operand's type
+BIT_OPS = {"popc", "clz", "ffs", "brev"}
 WARP_CALLS = SHUFFLES | VOTES  # the calls that make a warp's threads meet
 ATOMIC_DTYPES = {"i32", "i64", "u32", "u64", "f32", "f64"}
 

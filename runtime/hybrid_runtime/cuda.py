@@ -17,6 +17,10 @@ grid = gpu.grid
 gridsize = gpu.gridsize
 syncthreads = gpu.syncthreads
 threadfence = gpu.threadfence
+popc = gpu.popc
+clz = gpu.clz
+ffs = gpu.ffs
+brev = gpu.brev
 
 
 class _Dim3:

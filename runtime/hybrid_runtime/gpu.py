@@ -185,6 +185,39 @@ def any_(predicate: Any) -> bool:
     return any(v for v in _exchange(bool(predicate)) if v is not None)
 
 
+def _bits(x: Any) -> tuple[int, int, Any]:
+    """An integer's value as unsigned bits, its width, and what makes a result of its type (Python ints:
+    64 bits, as kernels hold them, and a Python int back)."""
+    if isinstance(x, np.integer):
+        width = x.dtype.itemsize * 8
+        return int(x) & ((1 << width) - 1), width, lambda v: np.array(v).astype(x.dtype)[()]
+    return int(x) & ((1 << 64) - 1), 64, lambda v: v - (1 << 64) if v >= 1 << 63 else v
+
+
+def popc(x: Any) -> Any:
+    """The number of bits set in ``x`` (CUDA's ``__popc``), of ``x``'s type."""
+    v, _, make = _bits(x)
+    return make(bin(v).count("1"))
+
+
+def clz(x: Any) -> Any:
+    """The number of leading zero bits of ``x`` in its width (CUDA's ``__clz``), of ``x``'s type."""
+    v, width, make = _bits(x)
+    return make(width - v.bit_length())
+
+
+def ffs(x: Any) -> Any:
+    """The 1-based position of the lowest bit set in ``x``, 0 for 0 (CUDA's ``__ffs``), of ``x``'s type."""
+    v, _, make = _bits(x)
+    return make((v & -v).bit_length())
+
+
+def brev(x: Any) -> Any:
+    """``x``'s bits in reverse order, in its width (CUDA's ``__brev``), of ``x``'s type."""
+    v, width, make = _bits(x)
+    return make(int(format(v, f"0{width}b")[::-1], 2))
+
+
 def syncthreads() -> None:
     """Wait until every thread of the block has arrived (threads that have returned count as arrived)."""
     current().block.barrier.wait()

@@ -6,7 +6,7 @@ from __future__ import annotations
 from ... import ir
 from ...errors import Loc
 from ...typecheck.arguments import bound_nodes
-from ...typecheck.rules import GPU_INDEX, SHUFFLES, VOTES
+from ...typecheck.rules import BIT_OPS, GPU_INDEX, SHUFFLES, VOTES
 from ...typecheck.typed import Callee
 from ...types import (
     NONE,
@@ -18,7 +18,15 @@ from ...types import (
     Weak,
     storage,
 )
-from .shader import ATOMIC_ELEMENTS, ATOMIC_FUNCS, STORAGE_BARRIER_MARK, ArrayRef, RendererParts, WgslUnsupported
+from .shader import (
+    ATOMIC_ELEMENTS,
+    ATOMIC_FUNCS,
+    STORAGE_BARRIER_MARK,
+    WGSL_SCALARS,
+    ArrayRef,
+    RendererParts,
+    WgslUnsupported,
+)
 
 
 class CallRenderer(RendererParts):
@@ -124,7 +132,24 @@ class CallRenderer(RendererParts):
             raise WgslUnsupported(e.loc, "a shared array outside an assignment")
         if name in SHUFFLES or name in VOTES or name == "lane_id":
             return self.warp(e, callee)
+        if name in BIT_OPS:
+            return self.bit_op(e, callee)
         raise WgslUnsupported(e.loc, f"gpu.{name}")
+
+    def bit_op(self, e: ir.Call, callee: Callee) -> str:
+        """``__popc``, ``__clz``, ``__ffs``, ``__brev`` of 32-bit integers through WGSL's bit built-ins."""
+        t = callee.arg_types[0]
+        if not isinstance(t, Scalar) or t.name not in ("i32", "u32"):
+            raise WgslUnsupported(e.loc, f"gpu.{callee.name} of {t} (this target: i32, u32)")
+        v = self.temp(self.coerce(e.args[0], t), WGSL_SCALARS[t.name])
+        suffix = "i" if t.name == "i32" else "u"
+        if callee.name == "popc":
+            return self.temp(f"countOneBits({v})")
+        if callee.name == "clz":
+            return self.temp(f"countLeadingZeros({v})")
+        if callee.name == "brev":
+            return self.temp(f"reverseBits({v})")
+        return self.temp(f"select(countTrailingZeros({v}) + 1{suffix}, 0{suffix}, {v} == 0{suffix})")  # ffs
 
     def warp(self, e: ir.Call, callee: Callee) -> str:
         """Warp calls as subgroup operations: CUDA's 32 lanes are the adapter's subgroups, which the runtime

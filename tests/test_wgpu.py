@@ -917,9 +917,9 @@ def test_list_and_the_build_say_which_targets_each_kernel_has(capsys: pytest.Cap
     assert main(["list", str(ROOT / "benchmarks" / "bench_kernels")]) == 0
     out = capsys.readouterr().out
     saxpy = out.split("bench_kernels.kernels.saxpy(", 1)[1].split("\n")[1]
-    assert saxpy.strip() == "targets: ptx, cpu, wgsl"
+    assert saxpy.strip() == "targets: ptx, cpu, wgsl, python"
     empty16 = out.split("bench_kernels.kernels.empty16(", 1)[1]
-    assert "targets: ptx, cpu\n" in empty16
+    assert "targets: ptx, cpu, python\n" in empty16
     assert "not wgsl: f64 values (this target: f32, f16, i32, u32, i64, u64, bool) (" in empty16
     assert "kernels.py:129)" in empty16
     kernels = compile_packages([ROOT / "benchmarks" / "bench_kernels" / "bench_kernels"], options=_options())

@@ -82,6 +82,17 @@ def bit_ops(a: Array[u32], b: Array[i64], c: Array[u8], out: Array[i64, 2]):
 
 
 @kernel
+def block_votes(x: Array[f32], out: Array[i64, 2]):
+    t = cuda.threadIdx.x + cuda.blockDim.x * cuda.threadIdx.y
+    i = cuda.blockIdx.x * cuda.blockDim.x * cuda.blockDim.y + t
+    n = cuda.syncthreads_count(x[i] > 0)
+    out[0, i] = n
+    out[1, i] = cuda.syncthreads_and(x[i] > -2) + 10 * cuda.syncthreads_or(x[i] > 2)
+    if gpu.syncthreads_or(x[i] > 1):
+        out[2, i] = gpu.syncthreads_count(t % 3 == 0)
+
+
+@kernel
 def inverse_hyperbolic(x: Array[f64], out: Array[f64, 2]):
     i = cuda.grid(1)
     if i < len(x):
@@ -175,3 +186,16 @@ def test_bit_operations(kern, device):
     out = np.zeros((6, 6), np.int64)
     kern.bit_ops.launch(8, 1, a, b, c, out, device=device)
     np.testing.assert_array_equal(out, np.concatenate([_bit_ops_reference(v) for v in (a, b, c)]))
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_block_votes(kern, device):
+    """syncthreads_count / and / or: barriers that count or combine a predicate over the block's threads."""
+    x = np.random.default_rng(3).standard_normal(3 * 48).astype(np.float32) * 2
+    out = np.zeros((3, len(x)), np.int64)
+    kern.block_votes.launch((16, 3), 3, x, out, device=device)
+    for b, block in enumerate(x.reshape(3, 48)):
+        got = out[:, b * 48 : (b + 1) * 48]
+        assert (got[0] == (block > 0).sum()).all()
+        assert (got[1] == int((block > -2).all()) + 10 * int((block > 2).any())).all()
+        assert (got[2] == (16 if (block > 1).any() else 0)).all()

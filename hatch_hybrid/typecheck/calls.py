@@ -26,6 +26,7 @@ from ..types import (
     TableT,
     TupleT,
     Type,
+    Weak,
     is_bool,
     is_complex,
     is_int,
@@ -499,6 +500,8 @@ class CallChecker(ConversionRecorder):
         if len(e.args) != 2 or e.keywords:
             raise CompileError(e.loc, f"gpu.{name}(dtype, shape) takes two arguments")
         dtype = self.program.type_of_symbol(self.program._static(self.module, e.args[0]), e.loc, self.typevars)
+        if isinstance(dtype, Weak):  # `int`, `float`, `bool`, `complex`: NumPy's dtype of them (np.zeros(4, int))
+            dtype = dtype.storage
         if not isinstance(dtype, (Scalar, StructT)):
             raise CompileError(
                 e.args[0].loc,

@@ -23,6 +23,7 @@ from ..frontend.discover import (
     StructSym,
     TypeVarSym,
 )
+from .block_votes import hoist_block_votes
 from .typed import ProgramLike
 
 PREFIX = "hybrid_runtime.cuda."
@@ -83,6 +84,7 @@ def gpu_name(qualname: str) -> str | None:
 
 def rewrite_cuda_spelling(program: ProgramLike, fn: ir.Function) -> None:
     """Rewrite the ``cuda.*`` spellings in ``fn`` (in place) into what the ``gpu`` spellings parse to."""
+    hoist_block_votes(program, fn)
     local = {p.name for p in fn.params}
     bindings: dict[str, list[ir.Node]] = {}
     for node in ir.walk(fn):

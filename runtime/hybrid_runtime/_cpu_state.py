@@ -143,6 +143,7 @@ class ThreadState:
         block: BlockState | None = None,
     ) -> None:
         self.tid, self.bid, self.bdim, self.gdim, self.linear = tid, bid, bdim, gdim, linear
+        self.votes = 0  # the block votes (syncthreads_count & co.) this thread has taken part in
         self.block = block if block is not None else BlockState(BlockBarrier(1))
 
 

@@ -21,7 +21,20 @@ from ._cpu_state import BlockBarrier, BlockState, ThreadState, set_current
 from .config import LaunchConfig
 from .python_math import with_ieee_math
 
-_BARRIER_NAMES = {"syncthreads", "shfl_down", "shfl_up", "shfl_xor", "shfl_idx", "ballot", "all_", "any_", "activemask"}
+_BARRIER_NAMES = {
+    "syncthreads",
+    "shfl_down",
+    "shfl_up",
+    "shfl_xor",
+    "shfl_idx",
+    "ballot",
+    "all_",
+    "any_",
+    "activemask",
+    "syncthreads_count",
+    "syncthreads_and",
+    "syncthreads_or",
+}
 
 
 def needs_threads(func: Callable[..., Any]) -> bool:

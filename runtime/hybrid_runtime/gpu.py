@@ -218,6 +218,35 @@ def brev(x: Any) -> Any:
     return make(int(format(v, f"0{width}b")[::-1], 2))
 
 
+def _block_vote(predicate: Any) -> list[bool]:
+    """Every thread of the block posts a predicate at a barrier; all get the block's predicates."""
+    state = current()
+    block = state.block
+    state.votes += 1
+    key = ("vote", state.votes)  # each thread's k-th vote is the block's k-th
+    with block.lock:
+        block.shared.setdefault(key, {})[state.linear] = bool(predicate)
+    block.barrier.wait()
+    votes = list(block.shared[key].values())
+    block.barrier.wait()
+    return votes
+
+
+def syncthreads_count(predicate: Any) -> int:
+    """A barrier that counts the threads of the block whose predicate is true (CUDA's ``__syncthreads_count``)."""
+    return sum(_block_vote(predicate))
+
+
+def syncthreads_and(predicate: Any) -> int:
+    """A barrier: 1 if every thread's predicate is true, else 0 (CUDA's ``__syncthreads_and``)."""
+    return int(all(_block_vote(predicate)))
+
+
+def syncthreads_or(predicate: Any) -> int:
+    """A barrier: 1 if any thread's predicate is true, else 0 (CUDA's ``__syncthreads_or``)."""
+    return int(any(_block_vote(predicate)))
+
+
 def syncthreads() -> None:
     """Wait until every thread of the block has arrived (threads that have returned count as arrived)."""
     current().block.barrier.wait()

@@ -1,0 +1,196 @@
+"""CUDA's reducing barriers, ``syncthreads_count(p)``, ``syncthreads_and(p)`` and ``syncthreads_or(p)``
+(numba-cuda's ``cuda.syncthreads_count`` & co., also spelled ``gpu.``), written in terms of what every
+target has: a block-shared counter, barriers and an atomic add.
+
+:func:`hoist_block_votes` rewrites a parsed function, before its ``cuda`` spellings are read, so that each
+such call becomes, just before its statement::
+
+    __hh_vote_L_C = cuda.shared.array(1, int)       # the block's counter
+    cuda.syncthreads()                               # every thread has read the last vote's result
+    if thread (0, 0, 0): __hh_vote_L_C[0] = 0
+    cuda.syncthreads()
+    if p (count, or) / if not p (and): cuda.atomic.add(__hh_vote_L_C, 0, 1)
+    cuda.syncthreads()
+    __hh_vote_L_C_n = int(__hh_vote_L_C[0])
+
+and the call itself that count (``int(n == 0)`` for ``and``, ``int(n != 0)`` for ``or``): a Python int,
+as the Python path's ``cuda.syncthreads_count`` returns it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from .. import ir
+from ..errors import CompileError, Loc
+from ..frontend.discover import ExternalSym
+from .typed import ProgramLike
+
+VOTES = ("syncthreads_count", "syncthreads_and", "syncthreads_or")
+Vote = Callable[[ir.Node], "str | None"]  # the vote a node calls, if it calls one
+_MODULES = ("hybrid_runtime.cuda", "hybrid_runtime.gpu")
+
+
+def hoist_block_votes(program: ProgramLike, fn: ir.Function) -> None:
+    """Rewrite every reducing barrier of ``fn`` (in place)."""
+
+    def vote(node: ir.Node) -> str | None:
+        if not isinstance(node, ir.Call) or not isinstance(node.func, (ir.Name, ir.Attribute)):
+            return None
+        sym = program._static(fn.module, node.func)
+        if not isinstance(sym, ExternalSym) or sym.qualname.rpartition(".")[0] not in _MODULES:
+            return None
+        name = sym.qualname.rpartition(".")[2]
+        return name if name in VOTES else None
+
+    fn.body = _rewrite(fn.body, vote)
+
+
+def _rewrite(stmts: list[ir.Stmt], vote: Vote) -> list[ir.Stmt]:
+    out: list[ir.Stmt] = []
+    for stmt in stmts:
+        for field in ("body", "orelse"):
+            inner = getattr(stmt, field, None)
+            if isinstance(inner, list):
+                setattr(stmt, field, _rewrite(inner, vote))
+        if isinstance(stmt, ir.While):
+            found = next((n for n in ir.walk(stmt.test) if vote(n)), None)
+            if found is not None:
+                raise CompileError(
+                    found.loc,
+                    f"{vote(found)}() in a while condition is not supported in kernel code",
+                    "compute it into a variable before the loop and again at the end of its body",
+                )
+        for expr in _own_expressions(stmt):
+            for parent in list(ir.walk(expr)):
+                for field, value in list(vars(parent).items()):
+                    if isinstance(value, ir.Call) and vote(value):
+                        stmts_before, result = _expand(value, vote(value) or "")
+                        out += stmts_before
+                        setattr(parent, field, result)
+                    elif isinstance(value, list):
+                        for k, item in enumerate(value):
+                            if isinstance(item, ir.Call) and vote(item):
+                                stmts_before, result = _expand(item, vote(item) or "")
+                                out += stmts_before
+                                value[k] = result
+        root = _root_vote(stmt, vote)
+        if root is not None:
+            stmts_before, result = _expand(root[1], vote(root[1]) or "")
+            out += stmts_before
+            setattr(stmt, root[0], result)
+        out.append(stmt)
+    return out
+
+
+def _root_vote(stmt: ir.Stmt, vote: Vote) -> tuple[str, ir.Call] | None:
+    """A statement whose own expression is the call itself (``n = cuda.syncthreads_count(p)``)."""
+    for field in ("value", "test"):
+        value = getattr(stmt, field, None)
+        if isinstance(value, ir.Call) and vote(value):
+            return field, value
+    return None
+
+
+def _own_expressions(stmt: ir.Stmt) -> list[ir.Expr]:
+    """The expressions a statement evaluates itself (not those of the statements it holds)."""
+    if isinstance(stmt, (ir.Assign, ir.AugAssign)):
+        return [stmt.value] + ([stmt.target] if isinstance(stmt.target, ir.Subscript) else [])
+    if isinstance(stmt, (ir.ExprStmt, ir.Return)):
+        return [stmt.value] if stmt.value is not None else []
+    if isinstance(stmt, (ir.If, ir.Assert)):
+        return [stmt.test]
+    if isinstance(stmt, ir.ForRange):
+        return list(stmt.args)
+    return []
+
+
+def _expand(call: ir.Call, name: str) -> tuple[list[ir.Stmt], ir.Expr]:
+    """The statements that compute ``call``'s vote, and the expression that stands for it."""
+    loc = call.loc
+    if not isinstance(call.func, ir.Attribute) or len(call.args) != 1 or call.keywords:
+        raise CompileError(
+            loc,
+            f"{name}(predicate) takes one argument and is called through its module here",
+            f"write cuda.{name}(p) (from hybrid_runtime import cuda)",
+        )
+    spell = _Spelling(call.func.value, loc)
+    counter = f"__hh_vote_{loc.line}_{loc.col}"
+    count = f"{counter}_n"
+
+    def name_(n: str) -> ir.Name:
+        return ir.Name(n, loc=loc)
+
+    def const(v: int) -> ir.Const:
+        return ir.Const(v, loc=loc)
+
+    first = ir.BoolOp(
+        "and",
+        [ir.Compare(spell.thread(axis), ["=="], [const(0)], loc=loc) for axis in "xyz"],
+        loc=loc,
+    )
+    test = call.args[0] if name != "syncthreads_and" else ir.UnaryOp("not", call.args[0], loc=loc)
+    stmts: list[ir.Stmt] = [
+        ir.Assign(name_(counter), spell.shared_counter(), loc=loc),
+        spell.sync(),
+        ir.If(first, [ir.Assign(ir.Subscript(name_(counter), const(0), loc=loc), const(0), loc=loc)], [], loc=loc),
+        spell.sync(),
+        ir.If(test, [ir.ExprStmt(spell.add(name_(counter)), loc=loc)], [], loc=loc),
+        spell.sync(),
+        ir.Assign(
+            name_(count),
+            ir.Call(name_("int"), [ir.Subscript(name_(counter), const(0), loc=loc)], {}, loc=loc),
+            loc=loc,
+        ),
+    ]
+    if name == "syncthreads_count":
+        return stmts, name_(count)
+    op = "==" if name == "syncthreads_and" else "!="
+    result = ir.Call(name_("int"), [ir.Compare(name_(count), [op], [const(0)], loc=loc)], {}, loc=loc)
+    return stmts, result
+
+
+class _Spelling:
+    """Calls through the module the vote was called through (``cuda`` or ``gpu``), as its user wrote them."""
+
+    def __init__(self, module: ir.Expr, loc: Loc) -> None:
+        self.module, self.loc = module, loc
+        self.cuda = not (isinstance(module, ir.Name) and module.id == "gpu")
+
+    def _attr(self, *path: str) -> ir.Expr:
+        node: ir.Expr = _copy(self.module)
+        for part in path:
+            node = ir.Attribute(node, part, loc=self.loc)
+        return node
+
+    def _call(self, func: ir.Expr, *args: ir.Expr) -> ir.Call:
+        return ir.Call(func, list(args), {}, loc=self.loc)
+
+    def sync(self) -> ir.Stmt:
+        return ir.ExprStmt(self._call(self._attr("syncthreads")), loc=self.loc)
+
+    def thread(self, axis: str) -> ir.Expr:
+        if self.cuda:
+            return self._attr("threadIdx", axis)
+        return self._call(self._attr(f"thread_idx_{axis}"))
+
+    def shared_counter(self) -> ir.Call:
+        one, i64 = ir.Const(1, loc=self.loc), ir.Name("int", loc=self.loc)
+        if self.cuda:
+            return self._call(self._attr("shared", "array"), one, i64)
+        return self._call(self._attr("shared_array"), i64, one)
+
+    def add(self, counter: ir.Name) -> ir.Call:
+        func = self._attr("atomic", "add") if self.cuda else self._attr("atomic_add")
+        zero, one = ir.Const(0, loc=self.loc), ir.Const(1, loc=self.loc)
+        return self._call(func, ir.Name(counter.id, loc=self.loc), zero, one)
+
+
+def _copy(node: ir.Expr) -> ir.Expr:
+    if isinstance(node, ir.Name):
+        return ir.Name(node.id, loc=node.loc)
+    if isinstance(node, ir.Attribute):
+        return ir.Attribute(_copy(node.value), node.attr, loc=node.loc)
+    raise CompileError(
+        node.loc, "call the block vote through the cuda or gpu module", "write cuda.syncthreads_count(p)"
+    )

@@ -16,6 +16,9 @@ SOURCE = (
 from hybrid_runtime import cuda
 
 WEIGHTS = (0.25, 0.5, 0.25)
+CUBE = np.arange(27, dtype=np.complex128).reshape(3, 3, 3)
+PLANE = np.zeros((2, 3), dtype=np.float32) + 1.5
+STEPS = np.full(4, 7, dtype=np.int32).cumsum()
 
 
 @kernel
@@ -90,6 +93,26 @@ def block_votes(x: Array[f32], out: Array[i64, 2]):
     out[1, i] = cuda.syncthreads_and(x[i] > -2) + 10 * cuda.syncthreads_or(x[i] > 2)
     if gpu.syncthreads_or(x[i] > 1):
         out[2, i] = gpu.syncthreads_count(t % 3 == 0)
+
+
+@kernel
+def convolve(inp: Array[f32], taps: Array[f32], out: Array[f32]):
+    # cuSignal's convolution: the accumulator annotated with the output's dtype
+    i = cuda.grid(1)
+    temp: out.dtype = 0
+    if i < out.size:
+        for j in range(taps.size):
+            if 0 <= i - j < inp.size:
+                temp += inp[i - j] * taps[j]
+        out[i] = temp
+
+
+@kernel
+def tables(out: Array[f64], z: Array[np.complex128]):
+    i = cuda.grid(1)
+    cube = cuda.const.array_like(CUBE)
+    z[i] = cube[i % 3, 1, 2] * 2
+    out[i] = PLANE[1, i % 3] + STEPS[i % 4]
 
 
 @kernel
@@ -199,3 +222,21 @@ def test_block_votes(kern, device):
         assert (got[0] == (block > 0).sum()).all()
         assert (got[1] == int((block > -2).all()) + 10 * int((block > 2).any())).all()
         assert (got[2] == (16 if (block > 1).any() else 0)).all()
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_a_local_annotated_with_an_arrays_dtype(kern, device):
+    x = np.arange(10, dtype=np.float32)
+    taps = np.array([0.5, 0.25, 0.125], np.float32)
+    out = np.zeros(10, np.float32)
+    kern.convolve.launch(16, 1, x, taps, out, device=device)
+    np.testing.assert_array_equal(out, np.convolve(x, taps)[:10].astype(np.float32))
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_tables_computed_by_numpy_calls(kern, device):
+    cube = np.arange(27, dtype=np.complex128).reshape(3, 3, 3)
+    out, z = np.zeros(6), np.zeros(6, np.complex128)
+    kern.tables.launch(6, 1, out, z, device=device)
+    np.testing.assert_array_equal(z, [cube[i % 3, 1, 2] * 2 for i in range(6)])
+    np.testing.assert_array_equal(out, [1.5 + np.arange(7, 29, 7)[i % 4] for i in range(6)])

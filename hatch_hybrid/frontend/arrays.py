@@ -20,7 +20,11 @@ from ..errors import CompileError, Loc
 from ..types import Scalar, parse_type_name
 
 #: NumPy functions that make a constant array from constant arguments.
-ARRAY_FUNCTIONS = ("array", "asarray", "arange", "linspace")
+ARRAY_FUNCTIONS = ("array", "asarray", "arange", "linspace", "zeros", "ones", "full", "eye", "identity")
+#: the NumPy functions of these whose first argument may be a shape (a tuple)
+SHAPED = ("zeros", "ones", "full")
+#: methods of an array constant that give an array constant (``np.arange(27).reshape(3, 3, 3)``)
+ARRAY_METHODS = ("astype", "reshape", "transpose", "copy", "flatten", "ravel", "cumsum", "sum")
 #: The largest table kept in a compiled module (bigger data belongs in an array argument).
 MAX_TABLE_BYTES = 1 << 20
 
@@ -103,7 +107,8 @@ class ArrayEvaluator:
         else:
             args = [self.evaluate(a) for a in node.args]
             keywords |= {key: self.evaluate(value) for key, value in given.items()}
-            if any(isinstance(a, (tuple, np.ndarray)) for a in [*args, *keywords.values()]):
+            shape = args[1:] if name in SHAPED else args  # np.zeros((3, 3)): a shape may be a tuple
+            if any(isinstance(a, (tuple, np.ndarray)) for a in [*shape, *keywords.values()]):
                 raise NotArray(f"np.{name}() of a tuple or an array")
         try:
             with np.errstate(all="ignore"):
@@ -114,14 +119,26 @@ class ArrayEvaluator:
             ) from None
         return checked(np.asarray(result), self.loc)
 
-    def astype(self, node: ast.Call) -> np.ndarray:
-        """``<array constant>.astype(dtype)``."""
+    def method(self, node: ast.Call) -> np.ndarray:
+        """``<array constant>.astype(dtype)``, ``.reshape(3, 3)`` and the other :data:`ARRAY_METHODS`."""
         assert isinstance(node.func, ast.Attribute)
+        name = node.func.attr
         base = self.evaluate(node.func.value)
-        if not isinstance(base, np.ndarray) or len(node.args) != 1 or node.keywords:
-            raise NotArray("an .astype() call other than array_constant.astype(dtype)")
-        with np.errstate(all="ignore"):
-            return checked(base.astype(self.dtype(node.args[0])), self.loc)
+        if not isinstance(base, np.ndarray) or node.keywords:
+            raise NotArray(f"a .{name}() call other than array_constant.{name}(...) with positional arguments")
+        if name == "astype":
+            if len(node.args) != 1:
+                raise NotArray("an .astype() call other than array_constant.astype(dtype)")
+            args: list[Any] = [self.dtype(node.args[0])]
+        else:
+            args = [self.evaluate(a) for a in node.args]
+        try:
+            with np.errstate(all="ignore"):
+                return checked(np.asarray(getattr(base, name)(*args)), self.loc)
+        except (TypeError, ValueError, OverflowError) as exc:
+            raise CompileError(
+                self.loc, f"cannot compute this array constant: {exc}", "NumPy raises here too"
+            ) from None
 
     def sequence(self, node: ast.expr) -> Any:
         """The values of a (nested) list or tuple literal, or of a constant."""

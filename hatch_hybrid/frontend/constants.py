@@ -19,7 +19,7 @@ import numpy as np
 
 from ..errors import CompileError, Loc
 from ..types import Scalar, Weak, parse_type_name
-from .arrays import ARRAY_FUNCTIONS, OPERATORS, ArrayEvaluator, NotArray, numpy_op
+from .arrays import ARRAY_FUNCTIONS, ARRAY_METHODS, OPERATORS, ArrayEvaluator, NotArray, numpy_op
 
 #: A constant's value: a Python number (weakly typed), a NumPy scalar (typed), a (nested) tuple of
 #: these, or a NumPy array.
@@ -181,8 +181,8 @@ class Evaluator:
 
     def call(self, node: ast.Call) -> Value:
         arrays = ArrayEvaluator(self, self.lookup, self.loc(node))
-        if isinstance(node.func, ast.Attribute) and node.func.attr == "astype":
-            return self._array(lambda: arrays.astype(node))
+        if isinstance(node.func, ast.Attribute) and node.func.attr in ARRAY_METHODS:
+            return self._array(lambda: arrays.method(node))
         if isinstance(node.func, ast.Name) and node.func.id in ("int", "float", "bool"):
             try:
                 target: Value | str = self.lookup(node.func)

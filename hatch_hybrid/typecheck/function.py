@@ -29,6 +29,7 @@ from ..types import (
     WEAK_FLOAT,
     WEAK_INT,
     ArrayT,
+    Scalar,
     StructT,
     TableT,
     TupleT,
@@ -197,7 +198,7 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
         if isinstance(s, ir.Assign):
             value = self.expr(s.value)
             if s.annotation is not None:
-                declared = self.program.annotation(self.module, s.annotation, self.typevars)
+                declared = self.local_annotation(s.annotation)
                 numbers = is_numeric(declared) and is_numeric(value) and (is_complex(declared) or not is_complex(value))
                 if unify_assignment(declared, value) is None and not numbers:
                     raise CompileError(s.value.loc, f"cannot assign {value} to a variable declared {declared}")
@@ -255,6 +256,15 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
             pass
         else:  # pragma: no cover - the parser produces no other statements
             raise CompileError(s.loc, f"unsupported statement {type(s).__name__}")
+
+    def local_annotation(self, node: ir.Expr) -> Type:
+        """A local's annotation: a type, or the dtype of an array it names (``temp: out.dtype = 0``, as
+        cuSignal writes it)."""
+        if isinstance(node, ir.Attribute) and node.attr == "dtype" and isinstance(node.value, ir.Name):
+            array = self.tf.locals.get(node.value.id)
+            if isinstance(array, ArrayT) and isinstance(array.dtype, Scalar):
+                return array.dtype
+        return self.program.annotation(self.module, node, self.typevars)
 
     def condition(self, test: ir.Expr) -> None:
         t = self.expr(test)

@@ -240,3 +240,28 @@ def test_tables_computed_by_numpy_calls(kern, device):
     kern.tables.launch(6, 1, out, z, device=device)
     np.testing.assert_array_equal(z, [cube[i % 3, 1, 2] * 2 for i in range(6)])
     np.testing.assert_array_equal(out, [1.5 + np.arange(7, 29, 7)[i % 4] for i in range(6)])
+
+
+LANES = (
+    KERNEL_PRELUDE
+    + """
+
+@kernel
+def lanes(out: Array[i64]):
+    i = gpu.global_tid_x()
+    out[i] = gpu.lane_id()
+    if gpu.lane_id() < 16:
+        out[i] += 100
+"""
+)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_lane_id_without_barriers(build, device):
+    """The Python path ran kernels without barriers thread by thread with every lane_id() 0 (found by the
+    differential fuzzer): each thread's lane now, as on the devices."""
+    kern = build(LANES, shared=True).module
+    out = np.zeros(96, np.int64)
+    kern.lanes.launch(48, 2, out, device=device)
+    lanes = np.concatenate([np.arange(48) % 32] * 2)
+    np.testing.assert_array_equal(out, lanes + np.where(lanes < 16, 100, 0))

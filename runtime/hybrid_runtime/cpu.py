@@ -101,6 +101,7 @@ def run_grid(func: Callable[..., Any], config: LaunchConfig, args: list[Any]) ->
     state = ThreadState(bdim=config.block, gdim=config.grid)
     set_current(state)
     threads = _threads(config)
+    bx, by, _ = config.block
     try:
         with np.errstate(all="ignore"):  # wrap-around and inf/nan are results here, as on the GPU
             for bid in _blocks(config):
@@ -108,6 +109,7 @@ def run_grid(func: Callable[..., Any], config: LaunchConfig, args: list[Any]) ->
                 state.block = BlockState(BlockBarrier(1), dynamic=bytearray(config.shared_bytes))
                 for tid in threads:
                     state.tid = tid
+                    state.linear = tid[0] + bx * (tid[1] + by * tid[2])  # lane_id() reads it
                     func(*args)
     finally:
         set_current(ThreadState())

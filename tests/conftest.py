@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import importlib.util
 import itertools
 import os
 import shutil
@@ -56,6 +57,21 @@ def saxpy(a: f32, x: Array[f32], y: Array[f32]):
 _counter = itertools.count()
 ROOT = Path(__file__).resolve().parents[1]
 
+#: Hypothesis profiles. ``ci``, the default: each property test replays one fixed set of examples
+#: (derandomised: drawn from a seed made from the test's own source, no example database), so a test
+#: passes or fails whatever ran before it and whichever run it is; the random search belongs to
+#: ``scripts/fuzz_edges.py`` and to local runs with ``HYPOTHESIS_PROFILE=explore`` (new examples each
+#: run, failures kept in ``.hypothesis/`` and tried first the next time).
+HYPOTHESIS_PROFILE = "HYPOTHESIS_PROFILE"
+try:
+    from hypothesis import settings as hypothesis_settings
+except ImportError:  # the property tests skip without it
+    pass
+else:
+    hypothesis_settings.register_profile("ci", derandomize=True, database=None, deadline=None, print_blob=True)
+    hypothesis_settings.register_profile("explore", derandomize=False, deadline=None, print_blob=True)
+    hypothesis_settings.load_profile(os.environ.get(HYPOTHESIS_PROFILE, "ci"))
+
 
 def same_bits(a: np.ndarray, b: np.ndarray) -> bool:
     """Bit-identical, except that any NaN equals any NaN: IEEE 754 leaves NaN sign and payload to the
@@ -65,6 +81,16 @@ def same_bits(a: np.ndarray, b: np.ndarray) -> bool:
         bits = f"u{a.dtype.itemsize}"
         return bool(np.all(both_nan | (a.view(bits) == b.view(bits))))
     return np.array_equal(a, b)
+
+
+def fuzz_edges_script() -> ModuleType:
+    """``scripts/fuzz_edges.py``, the differential fuzzer the tests run from fixed seeds, imported as a module."""
+    spec = importlib.util.spec_from_file_location("fuzz_edges", ROOT / "scripts" / "fuzz_edges.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["fuzz_edges"] = module  # as importlib's recipe does (its dataclass looks its module up)
+    spec.loader.exec_module(module)
+    return module
 
 
 def find_ptxas() -> str | None:

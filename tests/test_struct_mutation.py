@@ -315,6 +315,14 @@ ERRORS = [
         "q.x += f32(1)",
         "an array element is a view of the array",
     ),
+    # bound to the object a helper returns (its parameter), whose variable is changed later: found by the fuzzer
+    (
+        "def k(out: Array[f32]):\n    a = Float3(f32(0), f32(0), f32(0))\n    c = Float3(f32(1), f32(1), f32(1))\n"
+        "    b = body_body(c, c, a)\n"
+        "    add_unit(a)\n    out[0] = b.z",
+        "add_unit(a)",
+        "on the GPU `b` is a copy",
+    ),
     # a helper that changes its parameter and rebinds it
     ("def k(out: Array[f32]):\n    a = Float3(f32(0), f32(0), f32(0))\n    rebinds(a)", "v.z += 1", "also rebinds"),
 ]

@@ -56,7 +56,8 @@ def check_int(value: object, loc: Loc) -> None:
 def fold_binop(op: str, left: Value, right: Value, loc: Loc) -> Value:
     """``left op right`` with Python's (or, for NumPy scalars, NumPy's) result; what Python or NumPy
     would reject is a compile error at ``loc``."""
-    if op in ("/", "//", "%") and right == 0:
+    numpy = isinstance(left, np.generic) or isinstance(right, np.generic)
+    if op in ("/", "//", "%") and right == 0 and not numpy:  # NumPy gives inf, nan or 0 (with a warning)
         raise CompileError(
             loc,
             f"division by zero in a constant expression (`{op}` by 0)",

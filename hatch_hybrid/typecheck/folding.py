@@ -66,9 +66,12 @@ def unary(op: str, t: Type, value: Any, loc: Loc) -> Any:
     return result
 
 
-def check_divisor(op: str, right: Any, loc: Loc) -> None:
-    """``x / 0``, ``x // 0``, ``x % 0`` with a divisor known at build time are errors, whatever x is."""
-    if op in ("/", "//", "%") and isinstance(right, (int, float, np.number, np.bool_)) and right == 0:
+def check_divisor(op: str, left_t: Type, right_t: Type, right: Any, loc: Loc) -> None:
+    """``x / 0``, ``x // 0``, ``x % 0`` of Python numbers, the divisor known at build time, are errors: Python
+    raises ZeroDivisionError. With a NumPy operand NumPy gives a result (inf, nan, or 0 for integers), as the
+    devices do at run time."""
+    python = isinstance(left_t, Weak) and isinstance(right_t, Weak)
+    if python and op in ("/", "//", "%") and isinstance(right, (int, float, np.number, np.bool_)) and right == 0:
         raise CompileError(
             loc,
             f"division by zero (`{op}` by a value known to be 0 at build time)",

@@ -85,6 +85,9 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
         self.mutated: dict[str, Loc] = {}
         self.shared: dict[str, Loc] = {}
         self.copies: list[tuple[str, Loc]] = []
+        self.mutations: dict[str, list[Loc]] = {}  # every place a struct local is changed in place
+        # `s2 = bump(s1, d)` where bump returns its parameter: (s1, where, s2), s2 being s1's object on the CPU
+        self.returned_objects: list[tuple[str, Loc, str]] = []
         self._defaults: dict[tuple[int, str], ir.Const] = {}
         # values that are a Python bool or a NumPy bool depending on the operand Python returns
         self.where_results: set[str] = set()  # locals assigned an np.where() result (a 0-d array on the CPU)
@@ -333,6 +336,9 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
                 self.shared[name] = value_node.loc
             if isinstance(value_node, ir.Name):
                 self.copies.append((value_node.id, value_node.loc))
+            for source in self._returned_locals(value_node):
+                if source != name:
+                    self.returned_objects.append((source, value_node.loc, name))
         tf.types[target.nid] = tf.locals[name]
 
     # ------------------------------------------------------------- expressions
@@ -429,7 +435,7 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
         const = self.tf.consts.get(right_node.nid)
         if op == "-" and isinstance(right_node, ir.UnaryOp):
             const = None
-        folding.check_divisor(op, self.tf.consts.get(right_node.nid), node.loc)
+        folding.check_divisor(op, left, right, self.tf.consts.get(right_node.nid), node.loc)
         folding.check_power(op, left, self.tf.consts.get(right_node.nid), node.loc)
         with rule_errors(node.loc):
             ops = rules.binop(op, left, right, const)

@@ -157,6 +157,8 @@ class UserTypeChecker:
     mutated: dict[str, Loc]
     shared: dict[str, Loc]
     copies: list[tuple[str, Loc]]
+    mutations: dict[str, list[Loc]]
+    returned_objects: list[tuple[str, Loc, str]]
     aliases: dict[str, set[int]]
     assignment_counts: dict[str, int]
     final: bool
@@ -196,6 +198,24 @@ class UserTypeChecker:
                     "view of the array: assign `a[i].x = ...` to change the array)",
                     [Note(self.shared[name], f"`{name}` is bound to an existing value here")],
                 )
+        in_loops = {
+            n.nid for loop in ir.walk(self.fn) if isinstance(loop, (ir.While, ir.ForRange)) for n in ir.walk(loop)
+        }
+        looped = {n.loc for n in ir.walk(self.fn) if n.nid in in_loops}
+        for source, loc, name in self.returned_objects:
+            later = [
+                m
+                for m in self.mutations.get(source, [])
+                if m != loc and ((m.line, m.col) > (loc.line, loc.col) or loc in looped)
+            ]
+            if later:
+                raise CompileError(
+                    later[0],
+                    f"`{source}` is changed here, after `{name}` was bound to the object it holds (the helper returns "
+                    f"its parameter): on the CPU `{name}` sees the change, on the GPU `{name}` is a copy",
+                    f"make `{name}` a new value (`{name} = Cls(...)` from its fields), or keep using `{source}`",
+                    [Note(loc, f"`{name}` is bound to `{source}`'s object here")],
+                )
         for source, loc in self.copies:
             if source in self.mutated:
                 raise CompileError(
@@ -217,6 +237,20 @@ class UserTypeChecker:
             isinstance(value, ir.Name) and value.id not in self.shared and value.id not in tf.element_bound
         ):
             tf.returns_params = None
+
+    def _returned_locals(self, value: ir.Expr) -> list[str]:
+        """The struct locals whose object a helper's or method's result may be (its returned parameters)."""
+        callee = self.tf.callees.get(value.nid)
+        if not isinstance(value, ir.Call) or callee is None or callee.kind not in ("helper", "method"):
+            return []
+        spec = callee.target
+        if spec is None or spec.returns_params is None or value.nid not in self.tf.call_args:
+            return []
+        nodes = bound_nodes(value, self.tf.call_args[value.nid])
+        if callee.kind == "method" and isinstance(value.func, ir.Attribute):
+            nodes.insert(0, value.func.value)
+        returned = [nodes[k] for k in spec.returns_params]
+        return [n.id for n in returned if isinstance(n, ir.Name) and isinstance(self.tf.types.get(n.nid), StructT)]
 
     def _rebinds_itself(self, name: str) -> bool:
         """Every assignment of ``name`` binds it to the object it holds already: ``accel = interact(a, b,
@@ -288,7 +322,8 @@ class UserTypeChecker:
             if isinstance(t, ArrayT) and isinstance(t.dtype, StructT):
                 return False
             if isinstance(t, StructT) and not (isinstance(node, ir.Name) and node.id == name):
-                return False
+                if not (isinstance(node, ir.Call) and self._fresh_struct(name, node)):  # bump(S(...), d): new
+                    return False
         return True
 
     def assign_field(self, target: ir.Attribute, value: Type, value_node: ir.Expr) -> None:
@@ -349,6 +384,8 @@ class UserTypeChecker:
         if root.id not in self.local_names or not isinstance(self.tf.locals.get(root.id), StructT):
             raise CompileError(loc, f"`{root.id}` is not a local struct variable")
         self.mutated.setdefault(root.id, loc)
+        if loc not in self.mutations.setdefault(root.id, []):
+            self.mutations[root.id].append(loc)
 
     def _struct_operator(self, node: ir.Node, op: str, left: Type, right: Type | None) -> Type:
         """``a + b``, ``-a`` on a struct: its ``__add__``, ``__neg__``... method, as Python calls it."""

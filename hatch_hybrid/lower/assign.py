@@ -14,7 +14,9 @@ from typing import Any
 from llvmlite import ir as llir
 
 from .. import ir
-from ..types import ArrayT, Element, Scalar, StructT, TableT, TupleT, Type, is_numeric
+from ..typecheck import bindings, folding
+from ..types import WEAK_INT, ArrayT, Element, Scalar, StructT, TableT, TupleT, Type, is_numeric
+from .ops import const
 from .parts import LowererParts
 from .values import TupleValue, Value
 
@@ -36,7 +38,9 @@ class AssignLowerer(LowererParts):
                 self.store_to(t_node, v, t)
             return
         dest = self._target_type(target)
-        if dest is not None and is_numeric(dest):  # convert as the value is made (f32(sqrt(x)) stays in f32)
+        if isinstance(target, ir.Name) and dest == WEAK_INT and folding.beyond_i64(self.tf.consts.get(value_node.nid)):
+            self._wide_local(target, value_node)
+        elif dest is not None and is_numeric(dest):  # convert as the value is made (f32(sqrt(x)) stays in f32)
             context = "store" if isinstance(target, ir.Subscript) else "arith" if isinstance(target, ir.Name) else None
             self.store_to(target, self.coerce(value_node, dest, context), dest)
         else:
@@ -44,6 +48,16 @@ class AssignLowerer(LowererParts):
             if isinstance(t, TableT) and isinstance(target, ir.TupleExpr):
                 value, t = self.table_items(value, t)
             self.store_to(target, value, t)
+
+    def _wide_local(self, target: ir.Name, value_node: ir.Expr) -> None:
+        """``m = 18446744073709551615``: a Python int beyond i64 (``folding.beyond_i64``), which the device
+        cannot hold as a Python int. Bound once, the local is a number known at build time that each read
+        gives (the checker's ``local_consts``), converted where it is used (``wide_literal``); its bits are
+        stored for form's sake. Bound elsewhere too, it would be a Python int at run time: refused."""
+        value = self.tf.consts[value_node.nid]
+        if bindings.assignment_counts(self.tf.fn.body).get(target.id) != 1:
+            folding.wide_int_as(value, WEAK_INT, value_node.loc)  # raises
+        self.store_to(target, const(WEAK_INT, value), WEAK_INT)
 
     def _target_type(self, target: ir.Expr) -> Type | None:
         if isinstance(target, ir.Name):

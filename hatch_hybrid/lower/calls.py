@@ -130,7 +130,7 @@ class CallLowerer(LowererParts):
         items = []
         for name, field_t in struct.fields:
             node = given[name]
-            items.append(self.convert_value(self.expr(node), self.tf.types[node.nid], field_t))
+            items.append(self.value_as(node, field_t))
         return TupleValue(items)
 
     def call_builtin(self, e: ir.Call, callee: Callee) -> Value:

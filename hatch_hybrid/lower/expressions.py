@@ -15,6 +15,7 @@ from llvmlite import ir as llir
 
 from .. import ir
 from ..errors import Loc
+from ..typecheck import folding
 from ..typecheck.rules import OpTypes
 from ..types import WEAK_FLOAT, Type, Weak, is_complex, is_float, is_int, storage
 from .ops import I1, const, llvm_type
@@ -84,19 +85,23 @@ class OperatorLowerer(LowererParts):
     def compare(self, e: ir.Compare) -> llir.Value:
         b = self.b
         left_node = e.left
-        left = self.expr(left_node)
+        left = self._compared(left_node)
         results: list[tuple[llir.Value, llir.Block]] = []
         after = self.fn.append_basic_block("cmp.end") if len(e.ops) > 1 else None
         for k, (op, comp) in enumerate(zip(e.ops, e.comparators)):
             ops = self.tf.cmptypes[(e.nid, k)]
-            right = self.expr(comp)
+            right = self._compared(comp)
             lt, rt = self.tf.types[left_node.nid], self.tf.types[comp.nid]
             known = self.known_link(e.nid, k)
             if known is not None:
                 ok = llir.Constant(I1, int(known))
             else:
-                a, b_ = self.ops.convert(left, lt, ops.left), self.ops.convert(right, rt, ops.right)
-                ok = self.ops.compare(op, a, b_, ops.left, ops.right)
+                # a Python int beyond i64 (None here) is compared as a u64 (or converted, as NumPy converts it)
+                ta = folding.compared_as(self.known(left_node), ops.left, rt)
+                tb = folding.compared_as(self.known(comp), ops.right, lt)
+                a = self.ops.convert(left, lt, ta) if left is not None else self.wide_literal(left_node, ta)
+                b_ = self.ops.convert(right, rt, tb) if right is not None else self.wide_literal(comp, tb)
+                ok = self.ops.compare(op, a, b_, ta, tb)
             if after is None:
                 return ok
             results.append((ok, b.block))
@@ -113,6 +118,10 @@ class OperatorLowerer(LowererParts):
         for value, block in results:
             phi.add_incoming(value, block)
         return phi
+
+    def _compared(self, node: ir.Expr) -> llir.Value | None:
+        """An operand of a comparison, lowered; None for a Python int beyond i64, converted where used."""
+        return None if folding.beyond_i64(self.known(node)) else self.expr(node)
 
     def bool_op(self, e: ir.BoolOp) -> llir.Value:
         b = self.b
@@ -148,7 +157,7 @@ class OperatorLowerer(LowererParts):
         incoming = []
         for block, node in ((then, e.body), (other, e.orelse)):
             b.position_at_end(block)
-            incoming.append((flatten(self.convert_value(self.expr(node), self.tf.types[node.nid], t)), b.block))
+            incoming.append((flatten(self.value_as(node, t)), b.block))
             b.branch(after)
         b.position_at_end(after)
         parts = []

@@ -13,6 +13,7 @@ from llvmlite import ir as llir
 
 from .. import ir
 from ..errors import CompileError
+from ..typecheck import folding
 from ..typecheck.rules import MATH_FLOAT_TO_FLOAT
 from ..typecheck.typed import TypedFunction
 from ..types import BOOL, F16, F32, NONE, WEAK_INT, ArrayT, Scalar, StructT, TableT, TupleT, Type, is_complex, storage
@@ -333,9 +334,7 @@ class FunctionLowerer(
         rt = self.tf.return_type
         if self.tf.mutates:
             if s.value is not None and rt != NONE:
-                self.ret_with_parameters(
-                    flatten(self.convert_value(self.expr(s.value), self.tf.types[s.value.nid], rt))
-                )
+                self.ret_with_parameters(flatten(self.value_as(s.value, rt)))
             else:
                 if s.value is not None:
                     self.expr(s.value)
@@ -345,7 +344,7 @@ class FunctionLowerer(
                 self.expr(s.value)
             self.b.ret_void()
         elif isinstance(rt, (TupleT, StructT)):
-            parts = flatten(self.convert_value(self.expr(s.value), self.tf.types[s.value.nid], rt))
+            parts = flatten(self.value_as(s.value, rt))
             agg: llir.Value = llir.Constant(return_type(rt), None)
             for k, part in enumerate(parts):
                 agg = self.b.insert_value(agg, part, k)
@@ -381,7 +380,32 @@ class FunctionLowerer(
 
     # ------------------------------------------------------------ expressions
     def condition(self, e: ir.Expr) -> llir.Value:
+        wide = self.wide_literal(e, BOOL)
+        if wide is not None:
+            return wide
         return self.ops.truth(self.expr(e), self.tf.types[e.nid])
+
+    def wide_literal(self, e: ir.Expr, to: Type) -> llir.Value | None:
+        """``e`` a Python int known at build time from 2**63 to 2**64 - 1 (``folding.beyond_i64``), used
+        as a ``to``: the constant NumPy converts it to (its value in a u64 or a float), or a compile error
+        where NumPy raises or where it would stay a Python int, which the device holds in i64. None for
+        any other ``e``, which :meth:`expr` lowers."""
+        value = self.known(e)
+        if not folding.beyond_i64(value):
+            return None
+        return const(to, folding.wide_int_as(value, to, e.loc))
+
+    def value_as(self, e: ir.Expr, to: Type) -> Value:
+        """``e`` lowered and converted to ``to`` as NumPy converts it (``convert_value``; a Python int
+        beyond i64: :meth:`wide_literal`)."""
+        wide = self.wide_literal(e, to) if isinstance(to, Scalar) else None
+        return wide if wide is not None else self.convert_value(self.expr(e), self.tf.types[e.nid], to)
+
+    def known(self, e: ir.Expr) -> object:
+        """The value of ``e`` where the checker knows it (as :meth:`expr` lowers it), else None."""
+        if isinstance(e, ir.Call) and self.tf.callees[e.nid].kind != "cast":
+            return None
+        return self.tf.consts.get(e.nid)
 
     def coerce(self, e: ir.Expr, to: Type, context: str | None = None) -> llir.Value:
         """Lower ``e`` and convert it to ``to`` as NumPy would; with a ``context`` (see
@@ -401,6 +425,9 @@ class FunctionLowerer(
                 # every f32(math.f(x)) of f32 arguments is computed in f32 (approximately where libdevice can)
                 args = [self.ops.convert(self.expr(a), to, F32) for a in e.args]
                 return self.ops.convert(intrinsics.math_call(self.ops, callee.name, args), F32, to)
+        wide = self.wide_literal(e, to)
+        if wide is not None:  # its value as ``to``, known here: what NumPy's check would refuse is refused now
+            return wide
         value = self.expr(e)
         if context is not None:
             return self.convert_checked(value, src, to, e.loc, context)
@@ -419,6 +446,8 @@ class FunctionLowerer(
         if table is not None:
             return self.table_value(table)
         if e.nid in tf.consts and (not isinstance(e, ir.Call) or tf.callees[e.nid].kind == "cast"):
+            if folding.beyond_i64(tf.consts[e.nid]):  # not converted (coerce, value_as): a Python int at run time
+                folding.wide_int_as(tf.consts[e.nid], tf.types[e.nid], e.loc)  # raises
             return constant_value(tf.types[e.nid], tf.consts[e.nid])
         if isinstance(e, ir.Const):
             if e.value is None:

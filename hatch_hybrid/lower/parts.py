@@ -58,6 +58,15 @@ class LowererParts:
     def convert_value(self, value: Value, src: Type, dst: Type) -> Value:
         raise NotImplementedError
 
+    def value_as(self, e: ir.Expr, to: Type) -> Value:
+        raise NotImplementedError
+
+    def wide_literal(self, e: ir.Expr, to: Type) -> llir.Value | None:
+        raise NotImplementedError
+
+    def known(self, e: ir.Expr) -> object:
+        raise NotImplementedError
+
     def block(self, stmts: list[ir.Stmt]) -> None:
         raise NotImplementedError
 

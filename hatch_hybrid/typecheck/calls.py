@@ -393,13 +393,7 @@ class CallChecker(ConversionRecorder):
             )
         with rule_errors(e.loc):
             value = numpy_funcs.info_value(which, dtype.dtype, e.attr)
-        if isinstance(value, int) and not -(1 << 63) <= value < (1 << 63):
-            raise CompileError(
-                e.loc,
-                f"np.{which}({dtype}).{e.attr} is {value}, a Python int beyond 64 bits, which kernels hold as i64",
-                "write the value as that type: ~np.uint64(0) is the largest u64",
-            )
-        self.tf.consts[e.nid] = value
+        self.tf.consts[e.nid] = value  # np.iinfo(np.uint64).max too: a Python int beyond i64 (folding.beyond_i64)
         return folding.type_of_value(value)
 
     def gpu(self, e: ir.Call, name: str) -> Type:

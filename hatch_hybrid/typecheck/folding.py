@@ -7,7 +7,7 @@ an integer beyond 64 bits — a compile error at the operation, so that a progra
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeGuard
 
 import numpy as np
 
@@ -15,7 +15,8 @@ from ..errors import CompileError, Loc
 from ..frontend.constants import check_int, fold_binop
 from ..types import BOOL, WEAK_BOOL, WEAK_COMPLEX, WEAK_FLOAT, WEAK_INT, Scalar, TupleT, Type, Weak, scalar_of_dtype
 
-_I64_MIN, _I64_MAX = -(1 << 63), (1 << 63) - 1
+_I64_MAX = (1 << 63) - 1
+U64 = Scalar("u64")
 
 
 def type_of_value(value: Any) -> Type:
@@ -44,16 +45,51 @@ def convert(value: Any, t: Type) -> Any:
 
 
 def binop(op: str, left_t: Type, right_t: Type, result_t: Type, left: Any, right: Any, loc: Loc) -> Any:
-    """The value of ``left op right`` with both operands converted as the operation converts them."""
+    """The value of ``left op right`` with both operands converted as the operation converts them (a
+    Python int may be up to 2**64 - 1, as a literal may: see :func:`beyond_i64`)."""
     value = fold_binop(op, convert(left, left_t), convert(right, right_t), loc)
     result = convert(value, result_t)
-    if result_t == WEAK_INT and not _I64_MIN <= result <= _I64_MAX:
+    if result_t == WEAK_INT:
+        check_int(result, loc)
+    return result
+
+
+def beyond_i64(value: object) -> TypeGuard[int]:
+    """A Python int from 2**63 to 2**64 - 1 known at build time (``MASK = 18446744073709551615``): the
+    device holds Python ints in i64, which cannot hold it, but NumPy converts it to what it meets (NEP
+    50), and a u64 or a float holds it: :func:`wide_int_as` gives its value there."""
+    return type(value) is int and _I64_MAX < value
+
+
+def wide_int_as(value: int, t: Type, loc: Loc) -> Any:
+    """A Python int :func:`beyond_i64` used as a ``t``: its value as NumPy converts it, known at build
+    time (NumPy keeps its value where it meets a u64 or a float); a compile error where NumPy raises (a
+    narrower or signed integer: OverflowError) or where it would stay a Python int at run time, which the
+    device holds in i64."""
+    if isinstance(t, Scalar) and t.kind in "iu" and not value <= np.iinfo(t.dtype).max:
         raise CompileError(
             loc,
-            f"the integer {result} does not fit in 64 bits (Python integers are held as i64 in kernels)",
-            "use a float, a smaller value, or convert an operand to u64 for unsigned values",
+            f"Python integer {value} is out of bounds for {t}",
+            f"NumPy raises OverflowError here too; of the integer types only u64 holds it: u64({value})",
         )
-    return result
+    if isinstance(t, Weak) and t.kind == "int":
+        raise CompileError(
+            loc,
+            f"the Python int {value} is used as a Python int computed at run time, held as i64 on the device, "
+            "which cannot hold it",
+            f"make it a u64 where it is written, u64({value}), or let it meet a u64: it keeps its value there",
+        )
+    return convert(value, t)
+
+
+def compared_as(value: object, t: Type, other: Type) -> Type:
+    """The type an operand of a comparison (``value``: its value where known) is compared as, given
+    ``t`` from ``rules.compare`` and the other operand's type: a Python int compared with a NumPy
+    integer keeps its value (an i64 there), one :func:`beyond_i64` too, as a u64 (NumPy compares the
+    two by value; with a NumPy bool NumPy raises, as the i64 does: :func:`wide_int_as`)."""
+    if beyond_i64(value) and t == Scalar("i64") and isinstance(other, Scalar) and other.kind in "iu":
+        return U64
+    return t
 
 
 def unary(op: str, t: Type, value: Any, loc: Loc) -> Any:

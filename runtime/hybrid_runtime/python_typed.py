@@ -34,14 +34,15 @@ _trees: dict[str, ast.Module] = {}
 def converter(name: str) -> Callable[[Any], Any]:
     """The conversion to NumPy's ``name`` as the compiled code makes it: a Python int that the type cannot
     hold raises NumPy's OverflowError (the compiled code checks it too), an int becomes a float as C
-    converts an i64, a Python float is rounded once."""
+    converts an i64 (one from 2**63 to 2**64 - 1, a number known at build time, as a u64), a Python float
+    is rounded once."""
     make = np.dtype(name).type
     if np.dtype(name).kind not in "fc":
         return make
 
     def to_float(value: Any) -> Any:
         if isinstance(value, int) and not isinstance(value, bool):
-            return make(np.int64(value))
+            return make(np.int64(value) if value < 2**63 else np.uint64(value))
         return make(value)
 
     return to_float

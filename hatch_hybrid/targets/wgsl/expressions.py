@@ -12,6 +12,7 @@ from hybrid_runtime.abi import WGSL_ERROR_WORDS
 from ... import ir
 from ...errors import Loc
 from ...lower.sites import located
+from ...typecheck import folding
 from ...types import (
     F32,
     NONE,
@@ -143,6 +144,8 @@ class ExpressionRenderer(RendererParts):
         self.check(ok, "convert", loc, d.dtype.name if d else "int", (f"{bits}({v})", "2li"))
 
     def literal(self, value: int | float | bool, t: Type, loc: Loc) -> str:
+        if folding.beyond_i64(value):  # a Python int beyond i64: its value as ``t`` (or refused, as NumPy does)
+            value = folding.wide_int_as(value, t, loc)
         wt = self.wt(t, loc)
         if wt == "bool":
             return "true" if value else "false"
@@ -358,11 +361,14 @@ class ExpressionRenderer(RendererParts):
         for k, (op, comp) in enumerate(zip(e.ops, e.comparators)):
             ops = self.tf.cmptypes[(e.nid, k)]
             right = self.operand(comp)
-            sa, sb = storage(ops.left), storage(ops.right)
-            a, b = self.value_as(left_node, left, ops.left), self.value_as(comp, right, ops.right)
+            lt, rt = self.tf.types[left_node.nid], self.tf.types[comp.nid]
+            ta = folding.compared_as(self.tf.consts.get(left_node.nid), ops.left, rt)  # a Python int beyond i64
+            tb = folding.compared_as(self.tf.consts.get(comp.nid), ops.right, lt)
+            sa, sb = storage(ta), storage(tb)
+            a, b = self.value_as(left_node, left, ta), self.value_as(comp, right, tb)
             if sa != sb:  # NumPy compares mixed integers exactly: in a type that holds both
                 if sa.kind not in "iu" or sb.kind not in "iu" or "u64" in (sa.name, sb.name):
-                    raise WgslUnsupported(e.loc, f"comparing {ops.left} with {ops.right}")
+                    raise WgslUnsupported(e.loc, f"comparing {ta} with {tb}")
                 wide = storage(WEAK_INT)
                 a = a if sa.name == "i64" else widen(a, sa, wide)
                 b = b if sb.name == "i64" else widen(b, sb, wide)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ... import ir
 from ...lower.loops import RANGE_STEP_ZERO
+from ...typecheck import bindings, folding
 from ...types import (
     I32,
     NONE,
@@ -141,6 +142,12 @@ class StatementRenderer(RendererParts):
                 self.arrays[target.id] = ref
                 return
             assert t is not None
+            known = tf.consts.get(value.nid)
+            if t == WEAK_INT and folding.beyond_i64(known):  # as the LLVM lowering's AssignLowerer._wide_local
+                if bindings.assignment_counts(tf.fn.body).get(target.id) != 1:
+                    folding.wide_int_as(known, WEAK_INT, value.loc)  # raises
+                self.emit(f"{self.locals[target.id]} = {self.literal(known - (1 << 64), t, value.loc)};")
+                return
             self.emit(f"{self.locals[target.id]} = {self.coerce(value, t, 'store')};")
             return
         if isinstance(target, ir.Subscript):

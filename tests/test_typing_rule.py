@@ -153,6 +153,8 @@ MERGES = {
     "runtime_float": "v = math.sqrt(f64(t))\nif t > 5:\n    v = x[t]\nout[t] = v * 0.1",
     "runtime_division": "v = x[t]\nif t > 3:\n    v = x.size / 3\nout[t] = f64(v)",
     "runtime_int_wraps": "v = n\nif t > 3:\n    v = x.size * 2000000000\nout[t] = v",
+    "min_runtime_overflow": "v = min(k[t], t - 200)\nout[t] = v",
+    "ternary_runtime_overflow": "v = k[t] if t > 3 else t * 100\nout[t] = v",
     "literal_then_int": "v = 3\nif t > 5:\n    v = n\nout[t] = v * 2**28",
     "counter_merged": "v = k[t]\nfor v in range(t, t + 3):\n    out[t] += v * 100",
     "returns_merged": "out[t] = pick(t, k[t]) * 100",

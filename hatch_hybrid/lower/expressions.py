@@ -120,8 +120,14 @@ class OperatorLowerer(LowererParts):
         return phi
 
     def _compared(self, node: ir.Expr) -> llir.Value | None:
-        """An operand of a comparison, lowered; None for a Python int beyond i64, converted where used."""
-        return None if folding.beyond_i64(self.known(node)) else self.expr(node)
+        """An operand of a comparison, lowered (a constant as it is: ``Ops.opaque_zero`` is for values that
+        may be chosen); None for a Python int beyond i64, converted where used."""
+        value = self.known(node)
+        if folding.beyond_i64(value):
+            return None
+        if isinstance(value, (int, float, np.number, np.bool_)):
+            return const(self.tf.types[node.nid], value)  # type: ignore[arg-type]
+        return self.expr(node)
 
     def bool_op(self, e: ir.BoolOp) -> llir.Value:
         b = self.b

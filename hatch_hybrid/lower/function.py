@@ -396,10 +396,24 @@ class FunctionLowerer(
         return const(to, folding.wide_int_as(value, to, e.loc))
 
     def value_as(self, e: ir.Expr, to: Type) -> Value:
-        """``e`` lowered and converted to ``to`` as NumPy converts it (``convert_value``; a Python int
-        beyond i64: :meth:`wide_literal`)."""
-        wide = self.wide_literal(e, to) if isinstance(to, Scalar) else None
-        return wide if wide is not None else self.convert_value(self.expr(e), self.tf.types[e.nid], to)
+        """``e`` lowered and converted to ``to`` as NumPy converts it (``convert_value``; a value known at
+        build time: :meth:`known_as`)."""
+        known = self.known_as(e, to) if isinstance(to, Scalar) else None
+        if known is not None:
+            return known
+        if e.nid in self.tf.conversions:  # a Python number meeting a NumPy type: NumPy's checked conversion
+            return self.convert_checked(self.expr(e), self.tf.types[e.nid], to, e.loc, "arith")
+        return self.convert_value(self.expr(e), self.tf.types[e.nid], to)
+
+    def known_as(self, e: ir.Expr, to: Type) -> llir.Value | None:
+        """``e``, known at build time, as a ``to``, where its value is decided now: a Python int beyond i64
+        (:meth:`wide_literal`), a zero converted to a float type (``Ops.opaque_zero``: the constant of that
+        type, not a conversion LLVM folds into the constant it must not see). None for anything else."""
+        wide = self.wide_literal(e, to)
+        if wide is not None:
+            return wide
+        zero = folding.zero_as(self.known(e), to)
+        return None if zero is None else self.ops.opaque_zero(const(to, zero))
 
     def known(self, e: ir.Expr) -> object:
         """The value of ``e`` where the checker knows it (as :meth:`expr` lowers it), else None."""
@@ -425,10 +439,12 @@ class FunctionLowerer(
                 # every f32(math.f(x)) of f32 arguments is computed in f32 (approximately where libdevice can)
                 args = [self.ops.convert(self.expr(a), to, F32) for a in e.args]
                 return self.ops.convert(intrinsics.math_call(self.ops, callee.name, args), F32, to)
-        wide = self.wide_literal(e, to)
-        if wide is not None:  # its value as ``to``, known here: what NumPy's check would refuse is refused now
-            return wide
+        known = self.known_as(e, to)
+        if known is not None:  # its value as ``to``, known here (what NumPy's check would refuse is refused now)
+            return known
         value = self.expr(e)
+        if context is None and e.nid in self.tf.conversions:  # a Python number meeting a NumPy type: checked
+            context = "arith"
         if context is not None:
             return self.convert_checked(value, src, to, e.loc, context)
         result = self.ops.convert(value, src, to)
@@ -448,7 +464,8 @@ class FunctionLowerer(
         if e.nid in tf.consts and (not isinstance(e, ir.Call) or tf.callees[e.nid].kind == "cast"):
             if folding.beyond_i64(tf.consts[e.nid]):  # not converted (coerce, value_as): a Python int at run time
                 folding.wide_int_as(tf.consts[e.nid], tf.types[e.nid], e.loc)  # raises
-            return constant_value(tf.types[e.nid], tf.consts[e.nid])
+            value = constant_value(tf.types[e.nid], tf.consts[e.nid])
+            return self.ops.opaque_zero(value) if isinstance(value, llir.Constant) else value
         if isinstance(e, ir.Const):
             if e.value is None:
                 return None

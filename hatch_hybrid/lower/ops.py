@@ -24,6 +24,7 @@ F16 = llir.HalfType()
 F32 = llir.FloatType()
 F64 = llir.DoubleType()
 VOID = llir.VoidType()
+FLOAT_TYPES = (llir.HalfType, llir.FloatType, llir.DoubleType)
 PTR = llir.PointerType()
 
 
@@ -160,6 +161,21 @@ class Ops:
             name = "llvm.fptosi.sat" if d.kind == "i" else "llvm.fptoui.sat"
             return b.call(self.intrinsic(name, [dt, v.type], ret=dt), [v])
         return b.fpext(v, dt) if d.bits > s.bits else b.fptrunc(v, dt)
+
+    def opaque_zero(self, v: llir.Value) -> llir.Value:
+        """A floating-point zero constant of the program (``0.0 if c else x``, ``v = f64(0)``, ``o[i] = 0.0``),
+        behind ``llvm.arithmetic.fence``, which no optimisation looks through and which compiles to nothing
+        (a register holding the zero; LICM takes it out of loops, which still vectorise). LLVM's InstCombine
+        (llvm/llvm-project#157254, open in LLVM 22) turns ``select (fcmp ogt x, 0), +0.0, fpext x`` into the
+        min/max ``fpext (select (fcmp oge x, 0), +0.0, x)``, which gives +0.0 for x = -0.0 where Python
+        gives x; the same for fptrunc and every strict ordered or unordered comparison of x with zero,
+        either way round. Such a select comes from ``f64(0) if 0 < x else f64(x)``, ``f64(x) if x <= 0 else
+        f64(0)``, an ``if`` statement assigning a variable or an element, np.where, a helper's arguments or
+        returns. The fold needs the select's other arm to be a constant: a zero behind the fence is out of
+        its reach. Other values pass unchanged."""
+        if isinstance(v, llir.Constant) and isinstance(v.type, FLOAT_TYPES) and v.constant == 0:
+            return self.b.call(self.intrinsic("llvm.arithmetic.fence", [v.type]), [v])
+        return v
 
     def truth(self, v: llir.Value, t: Type) -> llir.Value:
         s = storage(t)

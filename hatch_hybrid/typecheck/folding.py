@@ -82,6 +82,15 @@ def wide_int_as(value: int, t: Type, loc: Loc) -> Any:
     return convert(value, t)
 
 
+def zero_as(value: object, t: Type) -> Any:
+    """``value``, known at build time, as the float type ``t`` where it is a zero (its sign kept), else
+    None (the lowering keeps such zeros out of LLVM's sight: ``Ops.opaque_zero``)."""
+    floating = (isinstance(t, Scalar) and t.kind == "f") or t == WEAK_FLOAT
+    if floating and isinstance(value, (int, float, np.integer, np.floating)) and value == 0:
+        return convert(value, t)
+    return None
+
+
 def compared_as(value: object, t: Type, other: Type) -> Type:
     """The type an operand of a comparison (``value``: its value where known) is compared as, given
     ``t`` from ``rules.compare`` and the other operand's type: a Python int compared with a NumPy

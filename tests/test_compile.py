@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
 import pytest
+from conftest import DEVICES, SAXPY_SOURCE
 from conftest import KERNEL_PRELUDE as HEADER
-from conftest import SAXPY_SOURCE
 
 from hatch_hybrid.pipeline import compile_packages
 
@@ -395,3 +396,38 @@ def k(x: Array[f32], votes: Array[u32]):
     )
     for arch in archs:
         assert "shfl.sync" in b.kernels["k"].ptx[arch], arch
+
+
+NEGATE_I16 = (
+    HEADER
+    + """
+
+@kernel
+def negated(a: Array[i16], o: Array[u32]):
+    i = gpu.global_tid_x()
+    acc = -128
+    for j in range(1):
+        acc *= a[i]
+    o[i] = acc
+    o[i + 8] = -a[i]
+"""
+)
+
+
+def test_no_16_bit_negation_reaches_ptxas(build):
+    """ptxas (12.9, and the driver's JIT; NVRTC's CUDA C too) turns ``neg.s16``/``sub.s16 d, 0, s`` of -32768
+    followed by ``cvt.s32.s16`` into +32768: the PTX negates as not + add instead (found by the GPU fuzz run)."""
+    ptx = build(NEGATE_I16).ptx("negated")
+    assert "neg.s16" not in ptx and not re.search(r"sub\.s16\s+%rs\d+,\s*0,", ptx), ptx
+    assert "not.b16" in ptx
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_16_bit_negation_of_the_minimum(build, device):
+    kern = build(NEGATE_I16).module
+    a = np.array([-768, 256, -256, 1, 32767, -32768, 128, 255], np.int16)
+    out = np.zeros(16, np.uint32)
+    kern.negated.launch(8, 1, a, out, device=device)
+    with np.errstate(over="ignore"):
+        expected = np.concatenate([(a * np.int16(-128)).astype(np.uint32), (-a).astype(np.uint32)])
+    np.testing.assert_array_equal(out, expected)

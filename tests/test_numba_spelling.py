@@ -265,3 +265,54 @@ def test_lane_id_without_barriers(build, device):
     kern.lanes.launch(48, 2, out, device=device)
     lanes = np.concatenate([np.arange(48) % 32] * 2)
     np.testing.assert_array_equal(out, lanes + np.where(lanes < 16, 100, 0))
+
+
+JIT = (
+    KERNEL_PRELUDE
+    + """
+from hybrid_runtime import cuda
+
+
+@cuda.jit(device=True)
+def axpy(a, x, y):
+    return a * x + y
+
+
+@cuda.jit
+def saxpy(a: f32, x: Array[f32], y: Array[f32]):
+    i = cuda.grid(1)
+    if i < y.size:
+        y[i] = axpy(a, x[i], y[i])
+
+
+@cuda.jit(fastmath=False, lineinfo=True, cache=True, max_registers=32, opt=True)
+def scale(x: Array[f32]):
+    i = cuda.grid(1)
+    if i < x.size:
+        x[i] *= 2
+"""
+)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_cuda_jit_decorates_kernels_and_helpers(build, device):
+    """@cuda.jit is the kernel decorator (numba's options that change nothing here accepted), and
+    @cuda.jit(device=True) leaves a helper a plain function."""
+    built = build(JIT, shared=True)
+    assert set(built.kernels) == {"saxpy", "scale"}
+    kern = built.module
+    assert kern.axpy(1.0, 2.0, 3.0) == 5.0
+    x, y = np.arange(8, dtype=np.float32), np.ones(8, np.float32)
+    kern.saxpy.launch(8, 1, np.float32(2), x, y, device=device)
+    kern.scale.launch(8, 1, y, device=device)
+    np.testing.assert_array_equal(y, (2 * x + 1) * 2)
+
+
+def test_an_eager_signature_says_to_annotate(build):
+    from hatch_hybrid.errors import CompileError
+
+    with pytest.raises(CompileError) as info:
+        build(
+            KERNEL_PRELUDE + "from hybrid_runtime import cuda\n\n@cuda.jit('void(float32[:])')\ndef k(x):\n    pass\n"
+        )
+    assert "eager signatures are not read yet" in str(info.value) and "annotate the parameters" in str(info.value)

@@ -46,7 +46,10 @@ __all__ = [  # the symbols too: the compiler's stages import them from here
 KNOWN_EXTERNAL = ("hybrid_runtime", "numpy", "math", "cmath", "enum", "typing")
 #: Modules of the runtime that hold kernel code (device functions), read as any installed package's.
 RUNTIME_SOURCE = ("hybrid_runtime.random",)
-KERNEL_DECORATORS = {"hybrid_runtime.kernel", "hybrid_runtime.kernel.kernel"}
+KERNEL_DECORATORS = {"hybrid_runtime.kernel", "hybrid_runtime.kernel.kernel", "hybrid_runtime.cuda.jit"}
+#: numba's ``cuda.jit`` options that change nothing here (line info is always on; no JIT cache, no
+#: register cap, inlining and linking decided by LLVM)
+NUMBA_NO_OPS = ("lineinfo", "opt", "cache", "max_registers", "inline", "link", "boundscheck", "device")
 STRUCT_DECORATORS = {"hybrid_runtime.struct", "hybrid_runtime.structs.struct"}
 ENUM_BASES = {"enum.IntEnum"}
 
@@ -417,6 +420,8 @@ class ModuleIndex:
             target = self.resolve_expr(module, call.func if call else dec)
             if isinstance(target, ExternalSym) and target.qualname in KERNEL_DECORATORS:
                 loc = Loc(str(info.path), fn.lineno, fn.col_offset)
+                if target.qualname.endswith("cuda.jit"):
+                    return _numba_kernel(module, fn, call, info, loc, factory)
                 return KernelDecl(module, fn.name, _kernel_options(call, info), loc, factory)
         return None
 
@@ -524,6 +529,27 @@ def _enum_members(info: ModuleInfo, node: ast.ClassDef) -> tuple[tuple[str, int]
             members.append((name, number))
             last = number
     return tuple(members)
+
+
+def _numba_kernel(
+    module: str, fn: ast.FunctionDef, call: ast.Call | None, info: ModuleInfo, loc: Loc, factory: FactoryCall | None
+) -> KernelDecl | None:
+    """``@cuda.jit`` / ``@cuda.jit(...)``: a kernel with numba's options (``device=True``: a helper, not a
+    kernel; the options that change nothing here are dropped)."""
+    if call is not None and any(k.arg == "device" and _true(k.value) for k in call.keywords):
+        return None
+    if call is not None and call.args:
+        raise CompileError(
+            Loc(str(info.path), call.lineno, call.col_offset),
+            "numba's eager signatures are not read yet: the kernel's parameter types come from annotations",
+            "annotate the parameters (x: Array[f32], n: i32) and write @cuda.jit without the signature",
+        )
+    plain = ast.Call(ast.Name("kernel"), [], [k for k in (call.keywords if call else []) if k.arg not in NUMBA_NO_OPS])
+    return KernelDecl(module, fn.name, _kernel_options(plain, info), loc, factory)
+
+
+def _true(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and node.value is True
 
 
 def _kernel_options(call: ast.Call | None, info: ModuleInfo) -> dict[str, Any]:

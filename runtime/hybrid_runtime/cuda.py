@@ -94,6 +94,24 @@ class atomic:  # noqa: N801
     dec = staticmethod(gpu.atomic_dec)
 
 
+_NO_OPS = ("lineinfo", "opt", "cache", "max_registers", "inline", "link", "boundscheck")
+
+
+def jit(func: Any = None, *, device: bool = False, **options: Any) -> Any:
+    """numba's ``@cuda.jit``: a kernel (its parameters annotated: the build reads types from annotations),
+    or with ``device=True`` a helper, which stays the plain function. numba's options that change nothing
+    here (``lineinfo``, ``opt``, ``cache``, ``max_registers``, ``inline``, ``link``, ``boundscheck``) are
+    accepted; ``fastmath`` and ``debug`` are the kernel's."""
+    from .kernel import Kernel
+
+    kept = {k: v for k, v in options.items() if k not in _NO_OPS}
+    if func is not None and not callable(func):  # an eager signature: the build says what to write instead
+        return lambda f: f if device else Kernel(f, kept)
+    if func is None:
+        return lambda f: f if device else Kernel(f, kept)
+    return func if device else Kernel(func, kept)
+
+
 def activemask() -> int:
     """The mask of this warp's lanes (all 32 in a full warp): warp functions run with the warp converged."""
     return gpu.ballot(True)

@@ -169,6 +169,8 @@ class CallLowerer(LowererParts):
             first = self.ops.libcall(f"__nv_{callee.name}", [args[0], part], args[0].type)
             second = self.b.load(part, typ=part.allocated_type)
             return TupleValue([first, self.b.sext(second, I64) if callee.name == "frexp" else second])
+        if callee.name == "copysign":
+            return intrinsics.copysign(self.ops, args[0], args[1])
         result = intrinsics.math_call(self.ops, callee.name, args)
         if callee.name in ("floor", "ceil", "trunc"):  # Python returns an int
             return self.convert_checked(result, WEAK_FLOAT, WEAK_INT, e.loc, "cast")

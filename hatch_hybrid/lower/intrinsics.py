@@ -60,6 +60,18 @@ def bit_op(ops: Ops, name: str, v: llir.Value) -> llir.Value:
     return b.select(b.icmp_unsigned("==", v, zero), zero, b.add(zeros, llir.Constant(ty, 1)))
 
 
+def copysign(ops: Ops, x: llir.Value, y: llir.Value) -> llir.Value:
+    """``math.copysign(x, y)`` and ``np.copysign(x, y)``: x with y's sign, a NaN y counting as positive. IEEE
+    754 leaves the sign of a NaN result open (the GPU gives the canonical NaN, +, where x86 gives its
+    default NaN, -, or passes an operand's on, and the C library and NumPy make their own): read as it
+    is, it would make ``copysign(1.0, math.acos(2.0))`` and ``copysign(1.0, inf - inf)`` differ between
+    the paths. The Python path reads it so too (``hybrid_runtime.python_math``); docs/language.md."""
+    b = ops.b
+    fabs = ops.intrinsic("llvm.fabs", [y.type])
+    sign = b.select(b.fcmp_unordered("uno", y, y), b.call(fabs, [y]), y)
+    return b.call(ops.intrinsic("llvm.copysign", [x.type], nargs=2), [x, sign], fastmath=ops.fp_flags)
+
+
 def math_call(ops: Ops, name: str, args: list[llir.Value]) -> llir.Value:
     """A ``math`` function on f64 (or, for :data:`EXACT_IN_F32` and with fastmath, f32) operands
     (``ldexp``'s exponent: i64)."""

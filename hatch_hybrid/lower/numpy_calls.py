@@ -33,7 +33,7 @@ _DEGREES = {"degrees": (180, math.pi), "rad2deg": (180, math.pi), "radians": (ma
 _C_FUNCTIONS = {
     **TRANSCENDENTAL,
     **BINARY_TRANSCENDENTAL,
-    **{n: n for n in ("floor", "ceil", "trunc", "fabs", "copysign", "isnan", "isinf", "isfinite")},
+    **{n: n for n in ("floor", "ceil", "trunc", "fabs", "isnan", "isinf", "isfinite")},
 }
 
 
@@ -66,6 +66,8 @@ class NumpyLowerer(LowererParts):
     def _float(self, name: str, args: list[llir.Value], s: Scalar) -> llir.Value:
         b, ops = self.b, self.ops
         x = args[0]
+        if name == "copysign":
+            return intrinsics.copysign(ops, x, args[1])
         if name in _C_FUNCTIONS:
             return intrinsics.math_call(ops, _C_FUNCTIONS[name], args)
         if name == "rint":

@@ -70,6 +70,18 @@ def _fma(x: float, y: float, z: float) -> float:
         return float(np.float64(x) * np.float64(y) + np.float64(z))
 
 
+def _copysign(x: Any, y: Any) -> float:
+    """``math.copysign`` reading a NaN's sign as positive, as the device does (IEEE 754 leaves the sign of
+    a NaN result open, and x86, the GPU, the C library and NumPy each make their own: see
+    ``hatch_hybrid.lower.intrinsics.copysign``)."""
+    return math.copysign(x, abs(y) if y != y else y)  # noqa: PLR0124 (NaN)
+
+
+def _np_copysign(x: Any, y: Any, *args: Any, **kwargs: Any) -> Any:
+    """``np.copysign`` so too (``abs`` keeps a Python float one and a NumPy scalar its type)."""
+    return np.copysign(x, abs(y) if np.ndim(y) == 0 and y != y else y, *args, **kwargs)  # noqa: PLR0124
+
+
 def _from_numpy(ufunc: Callable[..., Any]) -> Callable[..., float]:
     def c(*args: Any) -> float:
         with np.errstate(all="ignore"):
@@ -177,14 +189,20 @@ ieee_math.trunc = _trunc  # type: ignore[attr-defined]
 ieee_math.floor, ieee_math.ceil = _rounding("floor"), _rounding("ceil")  # type: ignore[attr-defined]
 ieee_math.gamma = _c_function("tgamma", "gamma")  # type: ignore[attr-defined]
 ieee_math.lgamma = _c_function("lgamma", "lgamma")  # type: ignore[attr-defined]
-_PATCHED_MATH = [*(n for n in _C_RESULT if hasattr(math, n)), "trunc", "floor", "ceil", "gamma", "lgamma"]
+ieee_math.copysign = _copysign  # type: ignore[attr-defined]
+_PATCHED_MATH = [*(n for n in _C_RESULT if hasattr(math, n)), "trunc", "floor", "ceil", "gamma", "lgamma", "copysign"]
 _CMATH_RAISING = ("exp", "log", "polar", "rect", "phase")  # cmath.sqrt never raises
 ieee_cmath = types.ModuleType("cmath", "The Python path's cmath: the device's results where Python's cmath raises.")
 ieee_cmath.__dict__.update({k: v for k, v in vars(cmath).items() if not k.startswith("__")})
 ieee_cmath.__dict__.update({name: _cmath_function(name) for name in _CMATH_RAISING})
+# NumPy for kernels: np.copysign as the device computes it, everything else NumPy's own
+ieee_numpy = types.ModuleType("numpy", np.__doc__)
+ieee_numpy.__dict__.update(vars(np))
+ieee_numpy.copysign = _np_copysign  # type: ignore[attr-defined]
 _REPLACE = {id(getattr(math, name)): getattr(ieee_math, name) for name in _PATCHED_MATH}
 _REPLACE.update({id(getattr(cmath, name)): getattr(ieee_cmath, name) for name in _CMATH_RAISING})
-_MODULES = {id(math): ieee_math, id(cmath): ieee_cmath}
+_REPLACE[id(np.copysign)] = _np_copysign
+_MODULES = {id(math): ieee_math, id(cmath): ieee_cmath, id(np): ieee_numpy}
 
 _patched: weakref.WeakKeyDictionary[types.FunctionType, types.FunctionType] = weakref.WeakKeyDictionary()
 
@@ -210,10 +228,10 @@ def with_ieee_math(func: types.FunctionType) -> types.FunctionType:
     if "int" in names and "int" not in globs:  # the builtin: Python ints within 64 bits
         globs["int"] = _int
     for name, value in func.__globals__.items():
-        if value is math or value is cmath:
+        if value is math or value is cmath or value is np:
             globs[name] = _MODULES[id(value)]
         elif id(value) in _REPLACE and any(
-            value is getattr(m, getattr(value, "__name__", ""), None) for m in (math, cmath)
+            value is getattr(m, getattr(value, "__name__", ""), None) for m in (math, cmath, np)
         ):
             globs[name] = _REPLACE[id(value)]
         elif name in names and isinstance(value, types.FunctionType):

@@ -276,7 +276,8 @@ def test_merged_values_mean_the_same_everywhere(merges, name: str, device: str) 
     k = rng.integers(-128, 128, 8).astype(np.int8)
     results = {d: _outcome(kernel, (x, k, np.int32(100)), d) for d in (device, "cpu-python")}
     assert results[device][0] == results["cpu-python"][0], results
-    np.testing.assert_array_equal(results[device][1], results["cpu-python"][1])
+    if results[device][0] is None:  # after a failure, what the other threads wrote is the device's
+        np.testing.assert_array_equal(results[device][1], results["cpu-python"][1])
 
 
 def _outcome(kernel, args, device):  # type: ignore[no-untyped-def]

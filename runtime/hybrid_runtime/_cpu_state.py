@@ -19,41 +19,51 @@ class Turns:
     "waiting" (at a barrier) or "done"."""
 
     def __init__(self, n: int) -> None:
-        self.cond = threading.Condition()
+        self.lock = threading.Lock()
+        self.waits = [threading.Condition(self.lock) for _ in range(n)]  # each thread waits on its own
         self.turn = 0
         self.state = ["ready"] * n
         self.broken = False
 
     def start(self, me: int) -> None:
         """Block until it is thread ``me``'s turn."""
-        with self.cond:
+        with self.lock:
             self._await(me)
 
     def _await(self, me: int) -> None:
         while (self.turn != me or self.state[me] != "ready") and not self.broken:
-            self.cond.wait()
+            self.waits[me].wait()
         if self.broken:
             raise threading.BrokenBarrierError
 
+    def give(self, j: int) -> None:
+        """(``lock`` held) Thread ``j``'s turn now."""
+        self.turn = j
+        self.waits[j].notify()
+
+    def break_all(self) -> None:
+        """(``lock`` held) Every waiting thread gives up."""
+        self.broken = True
+        for w in self.waits:
+            w.notify()
+
     def finish(self, me: int) -> None:
         """Thread ``me`` returned (and left its barriers): the next thread's turn."""
-        with self.cond:
+        with self.lock:
             self.state[me] = "done"
             if self.turn != me and self.state[self.turn] == "ready":
                 return  # leaving released a barrier: its first thread's turn
             if not self.pass_on() and "waiting" in self.state and not self.broken:
-                self.broken = True
-                self.cond.notify_all()
+                self.break_all()
                 raise RuntimeError(DEADLOCK)
 
     def pass_on(self) -> bool:
-        """(``cond`` held) Give the turn to the next thread that can run; False when none can."""
+        """(``lock`` held) Give the turn to the next thread that can run; False when none can."""
         n = len(self.state)
         for k in range(1, n + 1):
             j = (self.turn + k) % n
             if self.state[j] == "ready":
-                self.turn = j
-                self.cond.notify_all()
+                self.give(j)
                 return True
         return False
 
@@ -70,7 +80,7 @@ class BlockBarrier:
 
     def wait(self) -> None:
         turns, me = self.turns, current().linear
-        with turns.cond:
+        with turns.lock:
             if turns.broken:
                 raise threading.BrokenBarrierError
             self.waiting.append(me)
@@ -83,27 +93,24 @@ class BlockBarrier:
 
     def leave(self) -> None:
         """The running thread returned from the kernel (then :meth:`Turns.finish`)."""
-        with self.turns.cond:
+        with self.turns.lock:
             self.parties -= 1
             if self.waiting and len(self.waiting) >= self.parties:
                 self._release()
 
     def abort(self) -> None:
-        with self.turns.cond:
-            self.turns.broken = True
-            self.turns.cond.notify_all()
+        with self.turns.lock:
+            self.turns.break_all()
 
     def _release(self) -> None:
         """Every thread has arrived: they go on in thread order, the first one's turn now."""
         for t in self.waiting:
             self.turns.state[t] = "ready"
-        self.turns.turn = min(self.waiting)
+        self.turns.give(min(self.waiting))
         self.waiting = []
-        self.turns.cond.notify_all()
 
     def _deadlock(self) -> None:
-        self.turns.broken = True
-        self.turns.cond.notify_all()
+        self.turns.break_all()
         raise RuntimeError(DEADLOCK)
 
 

@@ -61,48 +61,43 @@ def _rewrite(stmts: list[ir.Stmt], vote: Vote) -> list[ir.Stmt]:
                     f"{vote(found)}() in a while condition is not supported in kernel code",
                     "compute it into a variable before the loop and again at the end of its body",
                 )
-        for expr in _own_expressions(stmt):
-            for parent in list(ir.walk(expr)):
-                for field, value in list(vars(parent).items()):
-                    if isinstance(value, ir.Call) and vote(value):
-                        stmts_before, result = _expand(value, vote(value) or "")
-                        out += stmts_before
-                        setattr(parent, field, result)
-                    elif isinstance(value, list):
-                        for k, item in enumerate(value):
-                            if isinstance(item, ir.Call) and vote(item):
-                                stmts_before, result = _expand(item, vote(item) or "")
-                                out += stmts_before
-                                value[k] = result
-        root = _root_vote(stmt, vote)
-        if root is not None:
-            stmts_before, result = _expand(root[1], vote(root[1]) or "")
-            out += stmts_before
-            setattr(stmt, root[0], result)
+        for field in _OWN_EXPRESSIONS.get(type(stmt), ()):
+            setattr(stmt, field, _substitute(getattr(stmt, field), vote, out))
         out.append(stmt)
     return out
 
 
-def _root_vote(stmt: ir.Stmt, vote: Vote) -> tuple[str, ir.Call] | None:
-    """A statement whose own expression is the call itself (``n = cuda.syncthreads_count(p)``)."""
-    for field in ("value", "test"):
-        value = getattr(stmt, field, None)
-        if isinstance(value, ir.Call) and vote(value):
-            return field, value
-    return None
+def _substitute(value: object, vote: Vote, before: list[ir.Stmt]) -> object:
+    """``value`` (an expression, or a list or dict of them) with each vote it calls replaced by what stands
+    for it; the statements that compute the votes are appended to ``before``."""
+    if isinstance(value, list):
+        return [_substitute(v, vote, before) for v in value]
+    if isinstance(value, dict):
+        return {k: _substitute(v, vote, before) for k, v in value.items()}
+    if not isinstance(value, ir.Expr):
+        return value
+    name = vote(value)
+    if name is not None:
+        assert isinstance(value, ir.Call)
+        stmts, result = _expand(value, name)
+        before += stmts
+        return result
+    for field, child in vars(value).items():
+        if isinstance(child, (ir.Expr, list, dict)):
+            setattr(value, field, _substitute(child, vote, before))
+    return value
 
 
-def _own_expressions(stmt: ir.Stmt) -> list[ir.Expr]:
-    """The expressions a statement evaluates itself (not those of the statements it holds)."""
-    if isinstance(stmt, (ir.Assign, ir.AugAssign)):
-        return [stmt.value] + ([stmt.target] if isinstance(stmt.target, ir.Subscript) else [])
-    if isinstance(stmt, (ir.ExprStmt, ir.Return)):
-        return [stmt.value] if stmt.value is not None else []
-    if isinstance(stmt, (ir.If, ir.Assert)):
-        return [stmt.test]
-    if isinstance(stmt, ir.ForRange):
-        return list(stmt.args)
-    return []
+#: the fields holding the expressions a statement evaluates itself (not those of the statements it holds)
+_OWN_EXPRESSIONS: dict[type, tuple[str, ...]] = {
+    ir.Assign: ("value", "target"),
+    ir.AugAssign: ("value", "target"),
+    ir.ExprStmt: ("value",),
+    ir.Return: ("value",),
+    ir.If: ("test",),
+    ir.Assert: ("test",),
+    ir.ForRange: ("args",),
+}
 
 
 def _expand(call: ir.Call, name: str) -> tuple[list[ir.Stmt], ir.Expr]:

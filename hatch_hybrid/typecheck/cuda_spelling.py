@@ -92,16 +92,15 @@ def rewrite_cuda_spelling(program: ProgramLike, fn: ir.Function) -> None:
             for bound in _bound_names(node.target):
                 bindings.setdefault(bound, []).append(node)
             local |= _bound_names(node.target)
-    # locals bound once, to a number written there: `mask = 0xFFFFFFFF` before `cuda.any_sync(mask, p)`
-    constants: dict[str, object] = {}
+    # locals bound once, to a number or a call written there: `mask = 0xFFFFFFFF` (or `= cuda.activemask()`)
+    # before `cuda.any_sync(mask, p)`; the mask check reads what they are bound to
+    bound_once: dict[str, ir.Expr] = {}
     for name, found in bindings.items():
         only = found[0]
-        if len(found) == 1 and isinstance(only, ir.Assign) and isinstance(only.value, ir.Const):
-            constants[name] = only.value.value
-        elif len(found) == 1 and isinstance(only, ir.Assign) and isinstance(only.value, ir.Call):
-            constants[name] = only.value  # `mask = cuda.activemask()`: checked where it is used
+        if len(found) == 1 and isinstance(only, ir.Assign) and isinstance(only.value, (ir.Const, ir.Call)):
+            bound_once[name] = only.value
     for p in fn.params:
-        constants.pop(p.name, None)
+        bound_once.pop(p.name, None)
 
     def cuda_name(node: ir.Expr) -> str | None:
         root = ir.field_path(node)[0]
@@ -134,19 +133,13 @@ def rewrite_cuda_spelling(program: ProgramLike, fn: ir.Function) -> None:
         if name in _ARRAYS:
             node.args, node.keywords = _array_args(node, name), {}
         elif name in _MASKED:
-            _full_mask(program, fn.module, node, name, {k: _activemask(v) for k, v in constants.items()})
+            _full_mask(program, fn.module, node, name, bound_once)
             node.args = node.args[1:]
         elif name == "activemask":
             node.args = [ir.Const(True, loc=node.loc)]
         elif name == "const.array_like":
             return _module_constant(program, fn.module, node, local)
         return node
-
-    def _activemask(value: object) -> object:
-        """A local's value as a mask: a call of ``cuda.activemask()`` is the full mask of the warp."""
-        if isinstance(value, ir.Call):
-            return FULL_MASKS[0] if cuda_name(value.func) == "activemask" else None
-        return value
 
     def visit(node: ir.Node) -> None:
         for field, value in vars(node).items():
@@ -190,18 +183,17 @@ def _array_args(node: ir.Call, name: str) -> list[ir.Expr]:
     return [given["dtype"], given["shape"]]
 
 
-def _full_mask(program: ProgramLike, module: str, node: ir.Call, name: str, constants: dict[str, object]) -> None:
-    """The mask of a ``*_sync`` call is the full warp's: a literal, a module constant or a local bound once
-    to a literal."""
+def _full_mask(program: ProgramLike, module: str, node: ir.Call, name: str, bound_once: dict[str, ir.Expr]) -> None:
+    """The mask of a ``*_sync`` call is the full warp's: a literal, a module constant, ``cuda.activemask()``,
+    or a local bound once to one of the first and third."""
     mask = node.args[0] if node.args else None
-    value: object = mask.value if isinstance(mask, ir.Const) else None
-    if isinstance(mask, ir.Call) and isinstance(mask.func, (ir.Name, ir.Attribute)):  # cuda.activemask()
-        sym = program._static(module, mask.func)
+    given = bound_once.get(mask.id, mask) if isinstance(mask, ir.Name) else mask
+    value: object = given.value if isinstance(given, ir.Const) else None
+    if isinstance(given, ir.Call) and isinstance(given.func, (ir.Name, ir.Attribute)):  # cuda.activemask()
+        sym = program._static(module, given.func)
         value = FULL_MASKS[0] if isinstance(sym, ExternalSym) and sym.qualname == PREFIX + "activemask" else None
-    elif isinstance(mask, ir.Name) and mask.id in constants:
-        value = constants[mask.id]
-    elif isinstance(mask, (ir.Name, ir.Attribute)):
-        sym = program._static(module, mask)
+    elif isinstance(given, (ir.Name, ir.Attribute)):
+        sym = program._static(module, given)
         value = sym.value if isinstance(sym, ConstSym) and is_integer(sym.value) else None
     if mask is None or value not in FULL_MASKS or isinstance(value, bool):
         raise CompileError(

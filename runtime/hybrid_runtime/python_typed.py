@@ -68,8 +68,6 @@ class _Rewrite(ast.NodeTransformer):
         self.missed = len(self.values) + len(self.bound) + len(self.calls)
 
     def visit(self, node: ast.AST) -> Any:
-        if isinstance(node, list):  # pragma: no cover - NodeTransformer passes lists to generic_visit
-            return node
         site = _site(node) if isinstance(node, ast.expr) else None
         wrap = self.values.pop(site, None) if site is not None else None
         call = self.calls.pop(site, None) if isinstance(node, ast.Call) and site is not None else None
@@ -88,14 +86,10 @@ class _Rewrite(ast.NodeTransformer):
         return ast.Call(_table("__hh_f", k), node.args, node.keywords)
 
     def generic_visit(self, node: ast.AST) -> ast.AST:
-        for name in ("body", "orelse"):
-            stmts = getattr(node, name, None)
-            if isinstance(stmts, list) and stmts and isinstance(stmts[0], ast.stmt):
-                setattr(node, name, self._statements(stmts, node if name == "body" else None))
         for name, value in ast.iter_fields(node):
             if name in ("body", "orelse") and isinstance(value, list) and value and isinstance(value[0], ast.stmt):
-                continue
-            if isinstance(value, list):
+                setattr(node, name, self._statements(value, node if name == "body" else None))
+            elif isinstance(value, list):
                 setattr(node, name, [self.visit(v) if isinstance(v, ast.AST) else v for v in value])
             elif isinstance(value, ast.AST):
                 setattr(node, name, self.visit(value))

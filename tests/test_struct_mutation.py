@@ -190,32 +190,25 @@ def _reference(state: np.ndarray, dt: np.float32) -> np.ndarray:
 
 
 @pytest.mark.parametrize("device", DEVICES)
-def test_nbody_updates_array_elements_in_place(kern, device):
-    n, dt = 40, np.float32(0.01)
-    state = _bodies(n, 3)
+@pytest.mark.parametrize(
+    ("forces", "n", "seed"),
+    [
+        # mini-nbody: fields of array elements updated in place
+        ("forces", 40, 3),
+        # GPU Gems' tiles: a helper's struct parameter changed in place and rebound to the result of a helper
+        # that returns it (the same object on the Python path, the same value on the devices)
+        ("tiled_forces", 64, 4),
+    ],
+)
+def test_nbody_step_matches_numpy(kern, device, forces, n, seed):
+    dt = np.float32(0.01)
+    state = _bodies(n, seed)
     p = np.zeros(n, kern.Body.dtype)
     for k, name in enumerate(("x", "y", "z")):
         p["pos"][name] = state[:, k]
     for k, name in enumerate(("vx", "vy", "vz")):
         p[name] = state[:, 3 + k]
-    kern.forces.launch(32, 2, p, dt, np.int32(n), device=device)
-    kern.integrate.launch(32, 2, p, dt, np.int32(n), device=device)
-    got = np.stack([p["pos"]["x"], p["pos"]["y"], p["pos"]["z"], p["vx"], p["vy"], p["vz"]], axis=1)
-    assert np.array_equal(got, _reference(state, dt))
-
-
-@pytest.mark.parametrize("device", DEVICES)
-def test_gpu_gems_tiled_nbody_rebinds_its_accumulator(kern, device):
-    """A helper's struct parameter changed in place and rebound to the result of a helper that returns it:
-    the same object on the Python path, the same value on the devices."""
-    n, dt = 64, np.float32(0.01)
-    state = _bodies(n, 4)
-    p = np.zeros(n, kern.Body.dtype)
-    for k, name in enumerate(("x", "y", "z")):
-        p["pos"][name] = state[:, k]
-    for k, name in enumerate(("vx", "vy", "vz")):
-        p[name] = state[:, 3 + k]
-    kern.tiled_forces.launch(32, 2, p, dt, np.int32(n), device=device)
+    getattr(kern, forces).launch(32, 2, p, dt, np.int32(n), device=device)
     kern.integrate.launch(32, 2, p, dt, np.int32(n), device=device)
     got = np.stack([p["pos"]["x"], p["pos"]["y"], p["pos"]["z"], p["vx"], p["vy"], p["vz"]], axis=1)
     assert np.array_equal(got, _reference(state, dt))

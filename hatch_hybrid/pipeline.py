@@ -241,7 +241,7 @@ class Options:
         return targets
 
 
-KERNEL_OPTIONS = {"fastmath": bool, "debug": bool, "specialize": dict, "print_buffer": int}
+KERNEL_OPTIONS = {"fastmath": bool, "debug": bool, "specialize": dict, "print_buffer": int, "signatures": list}
 
 
 def _check_options(decl: KernelDecl) -> None:

@@ -308,11 +308,105 @@ def test_cuda_jit_decorates_kernels_and_helpers(build, device):
     np.testing.assert_array_equal(y, (2 * x + 1) * 2)
 
 
-def test_an_eager_signature_says_to_annotate(build):
+EAGER = (
+    KERNEL_PRELUDE
+    + """
+from hybrid_runtime import cuda, float32, intp, njit, prange
+from hybrid_runtime import types
+
+
+@njit(cache=True)
+def clamp(v, lo, hi):
+    return min(max(v, lo), hi)
+
+
+@njit("f4(f4[:])")
+def head_sum(a):
+    s = float32(0)
+    for k in prange(4):
+        s += a[k]
+    return s
+
+
+@cuda.jit("void(float32[:], float32[:])")
+def block_sums(x, out):
+    tile = cuda.shared.array(32, dtype=float32)
+    t = cuda.threadIdx.x
+    tile[t] = x[cuda.grid(1)] if cuda.grid(1) < x.size else float32(0)
+    cuda.syncthreads()
+    if t == 0:
+        s = types.float32(0)
+        for k in range(intp(32)):
+            s += tile[k]
+        out[cuda.blockIdx.x] = s
+
+
+@cuda.jit("void(float32[:], float32[:], float32)")
+def saxpy(x, y, a):
+    i = cuda.grid(1)
+    if i < x.size:
+        y[i] = clamp(a * x[i] + y[i], float32(0), float32(100)) + head_sum(x) * 0
+
+
+@cuda.jit(["void(int32[:, ::1], int32)", "void(float64[:, :], f8)"], fastmath=False)
+def add_scalar(m, k):
+    i, j = cuda.grid(2)
+    if i < m.shape[0] and j < m.shape[1]:
+        m[i, j] += k
+
+
+@cuda.jit("(u1[:], i8[:])")
+def widen(small, big):
+    i = cuda.grid(1)
+    if i < small.size:
+        big[i] = i64(small[i]) * 1000 + small[i] * 3
+"""
+)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_eager_signatures_give_the_parameters_types(build, device):
+    """numba's eager signatures: a string, a list of them (a variant each, the launch picks the one the
+    arguments fit) and numba's short names (``u1``: uint8, ``i8``: int64); no annotations needed; numba's
+    type names (``float32``, ``types.float32``, ``intp``), ``@njit`` helpers and ``prange`` imported from
+    hybrid_runtime."""
+    kern = build(EAGER, shared=True).module
+    x, y = np.arange(8, dtype=np.float32), np.ones(8, np.float32)
+    kern.saxpy.launch(8, 1, x, y, np.float32(2), device=device)
+    np.testing.assert_array_equal(y, 2 * x + 1)
+    assert kern.head_sum(x) == 6 and kern.clamp(5, 0, 3) == 3  # @njit helpers stay Python functions on the host
+    ints, floats = np.arange(16, dtype=np.int32).reshape(4, 4), np.zeros((4, 4))
+    kern.add_scalar.launch((4, 4), (1, 1), ints, np.int32(3), device=device)
+    kern.add_scalar.launch((4, 4), (1, 1), floats, 1.5, device=device)
+    np.testing.assert_array_equal(ints, np.arange(16).reshape(4, 4) + 3)
+    np.testing.assert_array_equal(floats, np.full((4, 4), 1.5))
+    small, big = np.arange(250, 258, dtype=np.uint16).astype(np.uint8), np.zeros(8, np.int64)
+    kern.widen.launch(8, 1, small, big, device=device)
+    np.testing.assert_array_equal(big, small.astype(np.int64) * 1000 + small * np.uint8(3))  # (u8 * 3 wraps)
+    x, sums = np.arange(64, dtype=np.float32), np.zeros(2, np.float32)
+    kern.block_sums.launch(32, 2, x, sums, device=device)  # numba's type names, imported from hybrid_runtime
+    np.testing.assert_array_equal(sums, x.reshape(2, 32).sum(axis=1))
+    with pytest.raises(TypeError, match=r"no specialisation fits.*\(Array\[i32, 2\], i32\)"):
+        kern.add_scalar.launch((4, 4), (1, 1), np.zeros((4, 4), np.float32), np.float32(1), device=device)
+
+
+@pytest.mark.parametrize(
+    ("signature", "message"),
+    [
+        ("'int32(float32[:])'", "a kernel's signature returns void, not `int32`"),
+        ("'void(float32[:], int32)'", "the signature has 2 parameter types and the kernel 1 parameter"),
+        ("'void(float32[:2])'", "`float32[:2]` is not an array type numba reads"),
+        ("'void(vector)'", "`vector` is not a numba type name"),
+        ("'void(float32'", "is not one numba can read"),
+    ],
+)
+def test_a_signature_numba_would_refuse_is_a_located_error(build, signature, message):
     from hatch_hybrid.errors import CompileError
 
+    source = KERNEL_PRELUDE + f"from hybrid_runtime import cuda\n\n@cuda.jit({signature})\ndef k(x):\n    pass\n"
     with pytest.raises(CompileError) as info:
-        build(
-            KERNEL_PRELUDE + "from hybrid_runtime import cuda\n\n@cuda.jit('void(float32[:])')\ndef k(x):\n    pass\n"
-        )
-    assert "eager signatures are not read yet" in str(info.value) and "annotate the parameters" in str(info.value)
+        build(source)
+    assert message in info.value.message, info.value.message
+    assert (
+        info.value.loc is not None and info.value.loc.line == source.splitlines().index(f"@cuda.jit({signature})") + 1
+    )

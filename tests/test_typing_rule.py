@@ -12,7 +12,7 @@ from conftest import DEVICES, KERNEL_PRELUDE
 
 PUBLISHED = (
     KERNEL_PRELUDE
-    + '''
+    + """
 
 # GPU Gems 3, chapter 39 (Harris, Sengupta, Owens): the work-efficient exclusive scan of one block
 @kernel
@@ -136,7 +136,7 @@ def fwtBatch1Kernel(d_Output: Array[f32], d_Input: Array[f32], log2N: i32):
     while pos < N:
         d_Output[base + pos] = s_data[pos]
         pos += gpu.block_dim_x()
-'''
+"""
 )
 
 # each: a kernel body over x (f32), k (i8), n (i32), out (f64); every line once refused
@@ -166,6 +166,14 @@ MERGES = {
     "bool_merged_local": "c = False\nif t > 1:\n    c = x[t] > 0.0\nout[t] = c + 0",
     "bool_chain_inverted": "v = ~(t < 5 < x[t] * 10) + 0\nout[t] = v",
     "bool_helper_returns": "out[t] = either(x[t], t) + 1",
+    # Python ints computed at run time are i64 on every path: beyond 64 bits they wrap (the fuzzer's
+    # kernel: natively +1.4e17, where Python's big integer gave -1.5e23)
+    "python_int_doubling_wraps": (
+        "d = -128\nj = 0\nwhile d < k[t] % 50 and j < 70:\n    d = d * 2 + 1\n    j += 1\nout[t] = d"
+    ),
+    "python_int_shift_wraps": "e = t + 9223372036854775807\ne <<= 3\nout[t] = e * 4 - t",
+    "python_int_negation_wraps": "e = -(t - 9223372036854775807 - 2)\nout[t] = e",
+    "python_int_power_wraps": "j = t + 40\nout[t] = 3 ** j + twice(3 ** j) - 2 ** (t + 60)",
 }
 MERGE_HELPERS = """
 
@@ -301,3 +309,14 @@ def test_python_path_holds_the_compilers_types(merges) -> None:
     k = np.full(8, 7, np.int8)
     kernel.launch(8, 1, np.zeros(8, np.float32), k, np.int32(1), out, device="cpu-python")
     assert out.tolist() == [0, 0, 0] + [-68.0] * 5  # 7 * 100 in i8: 700 wraps to -68
+
+
+@pytest.mark.parametrize("device", ["cpu-python", "cpu"])
+def test_python_ints_wrap_at_64_bits(merges, device: str) -> None:
+    """A Python int computed at run time wraps as an i64 on the Python path too (it stays a Python int:
+    ``t + 2**63 - 1`` then ``<<= 3`` is ``8 * t - 8`` in 64 bits), whatever the device."""
+    out = np.zeros(8)
+    _launch(
+        merges.python_int_shift_wraps, 8, 1, (np.zeros(8, np.float32), np.zeros(8, np.int8), np.int32(1), out), device
+    )
+    assert out.tolist() == [float(((t + 2**63 - 1) * 8 * 4 + 2**63) % 2**64 - 2**63 - t) for t in range(8)]

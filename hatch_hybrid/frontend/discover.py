@@ -18,6 +18,7 @@ from typing import Any
 from ..errors import CompileError, Loc, Note
 from . import factories
 from .constants import Evaluator, NotConstant, Value
+from .signatures import read_signatures
 from .symbols import (
     ConstSym,
     EnumSym,
@@ -538,14 +539,11 @@ def _numba_kernel(
     kernel; the options that change nothing here are dropped)."""
     if call is not None and any(k.arg == "device" and _true(k.value) for k in call.keywords):
         return None
-    if call is not None and call.args:
-        raise CompileError(
-            Loc(str(info.path), call.lineno, call.col_offset),
-            "numba's eager signatures are not read yet: the kernel's parameter types come from annotations",
-            "annotate the parameters (x: Array[f32], n: i32) and write @cuda.jit without the signature",
-        )
     plain = ast.Call(ast.Name("kernel"), [], [k for k in (call.keywords if call else []) if k.arg not in NUMBA_NO_OPS])
-    return KernelDecl(module, fn.name, _kernel_options(plain, info), loc, factory)
+    options = _kernel_options(plain, info)
+    if call is not None and call.args:  # numba's eager signature(s): the parameters' types, per variant
+        options["signatures"] = read_signatures(call.args[0], str(info.path), len(fn.args.args))
+    return KernelDecl(module, fn.name, options, loc, factory)
 
 
 def _true(node: ast.expr) -> bool:

@@ -273,7 +273,15 @@ class Parser:
         it = node.iter
         if isinstance(it, (ast.Tuple, ast.Name, ast.Attribute, ast.Subscript)):
             return self.for_items(node, it)
-        if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range"):
+        # numba's prange (hybrid_runtime.prange: range) is a range: a kernel thread runs its loop in order
+        ranges = ("range", "prange")
+        if not (
+            isinstance(it, ast.Call)
+            and (
+                (isinstance(it.func, ast.Name) and it.func.id in ranges)
+                or (isinstance(it.func, ast.Attribute) and it.func.attr == "prange")
+            )
+        ):
             raise CompileError(
                 self.loc(it),
                 "kernels can loop over range(...), a tuple, a constant table or an array",

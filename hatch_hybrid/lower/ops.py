@@ -11,7 +11,7 @@ import numpy as np
 from llvmlite import ir as llir
 
 from ..types import F32 as F32_SCALAR
-from ..types import Scalar, Type, Weak, storage
+from ..types import Scalar, Type, storage
 from .complex import ComplexOps, struct_type
 from .flavour import Flavour
 
@@ -195,17 +195,16 @@ class Ops:
             return self.complex.binop(op, a, b_, t, right_const)
         b = self.b
         is_float = s.kind == "f"
-        # Python ints never overflow; on the device they are i64 and we tell LLVM so (nsw), which lets
-        # it prove indices non-negative. Fixed-width NumPy integers wrap, so they get no flag.
-        nsw = ["nsw"] if isinstance(t, Weak) else []
+        # Python ints are i64 on every path, the Python path included, and wrap at 64 bits as NumPy's
+        # integers do: no `nsw` (which would make an overflow undefined, and LLVM compute anything)
         if s.kind == "b" and op in ("+", "*"):  # NumPy's booleans: + is `or`, * is `and`
             return b.or_(a, b_) if op == "+" else b.and_(a, b_)
         if op == "+":
-            return b.fadd(a, b_, flags=self.fp_flags) if is_float else b.add(a, b_, flags=nsw)
+            return b.fadd(a, b_, flags=self.fp_flags) if is_float else b.add(a, b_)
         if op == "-":
-            return b.fsub(a, b_, flags=self.fp_flags) if is_float else b.sub(a, b_, flags=nsw)
+            return b.fsub(a, b_, flags=self.fp_flags) if is_float else b.sub(a, b_)
         if op == "*":
-            return b.fmul(a, b_, flags=self.fp_flags) if is_float else b.mul(a, b_, flags=nsw)
+            return b.fmul(a, b_, flags=self.fp_flags) if is_float else b.mul(a, b_)
         if op == "/":
             return b.fdiv(a, b_, flags=self.fp_flags)
         if is_float and s.bits == 16 and op in ("//", "%", "**") and not (op == "**" and right_const == 2):

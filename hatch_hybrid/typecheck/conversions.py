@@ -11,6 +11,11 @@ operand of ``x if c else y``, ``or``, ``min``/``max``; a returned value), or a l
 after it is bound (an assignment, an unpacking, an annotated assignment, a ``for`` counter). The
 Python target writes them into the wheel and the runtime runs the kernel's own source with these
 conversions made explicit, so every path computes with the same types.
+
+The same goes for widths: a Python int computed at run time is an i64 on the devices, where ``+ - *
+<< **`` and negation wrap at 64 bits; Python would compute the big integer. Each such operation is
+recorded as wrapped (the dtype :data:`WRAPPED_INT`): the Python path keeps a Python int (weak in
+promotion, as the compiler's typing says) that wraps as the devices' i64 does.
 """
 
 from __future__ import annotations
@@ -18,6 +23,9 @@ from __future__ import annotations
 from .. import ir
 from ..types import Scalar, Type
 from .typed import TypedFunction
+
+WRAPPED_INT = "int64-wrapped"  # the dtype a wrapping Python-int operation records (a Python int afterwards)
+WRAPPING_OPS = frozenset({"+", "-", "*", "<<", "**"})
 
 
 class ConversionRecorder:
@@ -39,6 +47,17 @@ class ConversionRecorder:
             if value_node is not None:
                 self._check_int_literal(value_node, to)
             self.tf.conversions[target.nid] = (target.loc, to, "bound")
+
+    def wrap_int(self, node: ir.Node, target: ir.Expr | None = None) -> None:
+        """``node`` computes a Python int at run time by an operation that can leave 64 bits (its result
+        not known at build time): wrapped as the devices' i64 wraps. ``target``: the local an augmented
+        assignment binds (wrapped once bound)."""
+        if not self.final or node.nid in self.tf.consts:
+            return
+        if target is None:
+            self.tf.wraps[node.nid] = (node.loc, "value")
+        elif isinstance(target, ir.Name):
+            self.tf.wraps[target.nid] = (target.loc, "bound")
 
     def _check_int_literal(self, node: ir.Expr, target: Type) -> None:  # provided by the call checker
         raise NotImplementedError

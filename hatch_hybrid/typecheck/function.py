@@ -43,6 +43,7 @@ from ..types import (
 )
 from . import bindings, folding, numpy_funcs, rules, signs
 from .calls import CallChecker
+from .conversions import WRAPPING_OPS
 from .tables import TableChecker, accepts_table, refuse_write, unpacked
 from .typed import BUILTINS, MethodSym, ProgramLike, SymbolT, TypedFunction, rule_errors
 from .user_types import UserTypeChecker
@@ -223,6 +224,8 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
             value = self.expr(s.value)
             ops = self._binop(s.op, current, value, s.value, s)
             self.assign(s.target, ops.result, s.value)
+            if ops.result == WEAK_INT and s.op in WRAPPING_OPS:
+                self.wrap_int(s, s.target)
         elif isinstance(s, ir.If):
             self.condition(s.test)
             self.block(s.body, loop_depth)
@@ -365,7 +368,10 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
         if isinstance(e, ir.Attribute):
             return self.attribute(e)
         if isinstance(e, ir.BinOp):
-            return self._binop(e.op, self.expr(e.left), self.expr(e.right), e.right, e).result
+            result = self._binop(e.op, self.expr(e.left), self.expr(e.right), e.right, e).result
+            if result == WEAK_INT and e.op in WRAPPING_OPS:
+                self.wrap_int(e)
+            return result
         if isinstance(e, ir.UnaryOp):
             operand = self.expr(e.operand)
             if isinstance(operand, StructT) and e.op != "not":
@@ -374,6 +380,8 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
                 result = rules.unary(e.op, operand)
             if e.operand.nid in tf.consts and not isinstance(tf.consts[e.operand.nid], tuple):
                 tf.consts[e.nid] = folding.unary(e.op, operand, tf.consts[e.operand.nid], e.loc)
+            if result == WEAK_INT and e.op == "-":
+                self.wrap_int(e)
             return result
         if isinstance(e, ir.Compare):
             left = self.expr(e.left)
@@ -443,7 +451,7 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
             op == "**"
             and ops.left == ops.right == WEAK_INT
             and const is None
-            and not signs.nonnegative(right_node, self.tf)
+            and not signs.nonnegative_given(right_node, self.tf, signs.nonnegative_locals(self.tf))
         ):
             raise CompileError(
                 node.loc,

@@ -26,7 +26,7 @@ from ..types import NONE, ArrayT, EnumT, Scalar, StructT, TableT, Type, Weak
 from .cuda_spelling import rewrite_cuda_spelling
 from .function import FunctionChecker
 from .typed import BUILTINS, StructInfo, TypedFunction, type_named
-from .user_types import kernel_variants, read_struct
+from .user_types import kernel_variants, read_struct, signature_param
 
 
 def mangle(qualname: str, arg_types: tuple[Type, ...] = ()) -> str:
@@ -82,7 +82,10 @@ class Program:
         fn = self.parsed(FunctionSym(decl.module, decl.name))
         typevars = typevars or {}
         arg_types = []
-        for p in fn.params:
+        for k, p in enumerate(fn.params):
+            if signature_param(k) in typevars:  # numba's eager signature gives it (annotations are not read)
+                arg_types.append(typevars[signature_param(k)])
+                continue
             if p.annotation is None:
                 raise CompileError(
                     p.loc,
@@ -94,8 +97,8 @@ class Program:
                 t = t.storage  # int/float/bool annotations on kernel parameters mean i64/f64
             arg_types.append(t)
         symbol = mangle(decl.qualname)
-        if typevars:
-            symbol += "__" + "_".join(str(t) for t in typevars.values())
+        if typevars and len(decl.options.get("signatures", ())) != 1:  # (one signature: the kernel's own name)
+            symbol += "__" + mangle("", tuple(typevars.values())).lstrip("_")
         tf = self.specialise(fn, tuple(arg_types), is_kernel=True, symbol=symbol, typevars=typevars)
         if tf.return_type != NONE:
             raise CompileError(

@@ -56,6 +56,9 @@ class TypedFunction:
     # merged into an i32 local, ...): node id -> (its location, that type, "value" (the expression is
     # converted) or "bound" (the local, right after this binding)); see .conversions
     conversions: dict[int, tuple[Loc, Scalar, str]] = field(default_factory=dict)
+    # Python-int operations computed at run time that can leave 64 bits, wrapped as the devices' i64 on
+    # the Python path: nid -> (where, "value" or "bound" (the local an augmented assignment binds))
+    wraps: dict[int, tuple[Loc, str]] = field(default_factory=dict)
 
     def type_of(self, node: ir.Node) -> Type | None:
         return self.types.get(node.nid)
@@ -104,10 +107,10 @@ def type_named(sym: Symbol | str | None) -> Type | None:
         return rules.CAST_NAMES.get(sym)
     if isinstance(sym, ExternalSym):
         mod, _, name = sym.qualname.rpartition(".")
-        if mod in ("hybrid_runtime", "numpy"):
+        if mod in ("hybrid_runtime", "hybrid_runtime.types", "numpy"):
             if name in ("bool_", "boolean"):
                 return BOOL
-            return parse_type_name(name)
+            return parse_type_name({"intp": "i64", "uintp": "u64"}.get(name, name))
     return None
 
 

@@ -103,9 +103,15 @@ def _resolve_self(program: ProgramLike, fn: ir.Function, sym: StructSym) -> None
 
 def kernel_variants(program: ProgramLike, decl: KernelDecl) -> list[dict[str, Type]]:
     """The TypeVar bindings of ``@kernel(specialize={"T": [f32, i32]})``: one per combination, in the
-    order written (``[{}]`` for a kernel that is not generic)."""
-    """The TypeVar bindings of ``@kernel(specialize={"T": [f32, i32]})``: one per combination, in
-    the order written (``[{}]`` for a kernel that is not generic)."""
+    order written (``[{}]`` for a kernel that is not generic). A kernel with numba's eager signatures
+    (``@cuda.jit("void(float32[:], int32)")``): one per signature, binding each parameter by position
+    (``"#0"``, ``"#1"``, ...: see :func:`signature_param`)."""
+    signatures = decl.options.get("signatures")
+    if signatures is not None:
+        return [
+            {signature_param(k): Scalar(name) if ndim == 0 else ArrayT(Scalar(name), ndim) for k, (name, ndim) in
+             enumerate(sig)} for sig in signatures
+        ]  # fmt: skip
     spec = decl.options.get("specialize")
     if spec is None:
         return [{}]
@@ -134,6 +140,11 @@ def kernel_variants(program: ProgramLike, decl: KernelDecl) -> list[dict[str, Ty
             types.append(t)
         combos = [{**c, sym.qualname: t} for c in combos for t in types]
     return combos
+
+
+def signature_param(k: int) -> str:
+    """The key that binds parameter ``k`` of a kernel with an eager signature in its variant's bindings."""
+    return f"#{k}"
 
 
 def annotation_typevar(program: ProgramLike, module: str, node: ir.Expr) -> tuple[TypeVarSym, bool] | None:

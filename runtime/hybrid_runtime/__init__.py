@@ -12,6 +12,7 @@ from .driver import CudaError, NoCudaError, cuda_available
 from .kernel import Kernel, kernel
 from .manifest import ManifestError
 from .memory import DeviceArray, copy_to_host, device_array
+from .numba_cpu import jit, njit, prange
 from .sanitizer import SanitizerError
 from .slowpath import SlowPathWarning
 from .stream import Event, Graph, Stream, pinned_array
@@ -28,14 +29,27 @@ from .types import (
     f16,
     f32,
     f64,
+    float16,
+    float32,
+    float64,
     i8,
     i16,
     i32,
     i64,
+    int8,
+    int16,
+    int32,
+    int64,
+    intp,
     u8,
     u16,
     u32,
     u64,
+    uint8,
+    uint16,
+    uint32,
+    uint64,
+    uintp,
 )
 
 __version__ = "0.1.0"  # the one version of both distributions (hatch-hybrid's pyproject reads it here)
@@ -108,4 +122,7 @@ __all__ = [
     "u32",
     "u64",
     "u8",
-]
+    # numba's names (from numba import cuda, float32 -> from hybrid_runtime import cuda, float32)
+    "float16", "float32", "float64", "int8", "int16", "int32", "int64", "intp",
+    "uint8", "uint16", "uint32", "uint64", "uintp", "jit", "njit", "prange",
+]  # fmt: skip

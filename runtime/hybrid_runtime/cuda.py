@@ -98,18 +98,35 @@ _NO_OPS = ("lineinfo", "opt", "cache", "max_registers", "inline", "link", "bound
 
 
 def jit(func: Any = None, *, device: bool = False, **options: Any) -> Any:
-    """numba's ``@cuda.jit``: a kernel (its parameters annotated: the build reads types from annotations),
-    or with ``device=True`` a helper, which stays the plain function. numba's options that change nothing
-    here (``lineinfo``, ``opt``, ``cache``, ``max_registers``, ``inline``, ``link``, ``boundscheck``) are
-    accepted; ``fastmath`` and ``debug`` are the kernel's."""
+    """numba's ``@cuda.jit``: a kernel (its parameters' types from numba's eager signature, a string or a
+    list of them, else from annotations), or with ``device=True`` a helper, which stays the plain
+    function. numba's options that change nothing here (``lineinfo``, ``opt``, ``cache``,
+    ``max_registers``, ``inline``, ``link``, ``boundscheck``) are accepted; ``fastmath`` and ``debug``
+    are the kernel's."""
     from .kernel import Kernel
 
     kept = {k: v for k, v in options.items() if k not in _NO_OPS}
-    if func is not None and not callable(func):  # an eager signature: the build says what to write instead
-        return lambda f: f if device else Kernel(f, kept)
+    if func is not None and not callable(func):  # numba's eager signature(s): the parameters' types
+        if device:  # a helper: typed where it is called, as the build reads it
+            return lambda f: f
+        return lambda f: Kernel(f, {**kept, "signatures": _signatures(f, func)})
     if func is None:
         return lambda f: f if device else Kernel(f, kept)
     return func if device else Kernel(func, kept)
+
+
+def _signatures(func: Any, given: Any) -> list[Any]:
+    """The eager signature(s) ``@cuda.jit(given)`` names: strings read as they are; types written as Python
+    (``void(float32[:])``, ``(float32[:], int32)``: numba's objects) read from the decorator's source, as
+    the build reads them."""
+    from .numba_signatures import SignatureError, decorator_argument, parse_signatures
+
+    if not (isinstance(given, str) or (isinstance(given, (list, tuple)) and all(isinstance(g, str) for g in given))):
+        given = decorator_argument(func) or given
+    try:
+        return parse_signatures(given, func.__code__.co_argcount)
+    except SignatureError as exc:
+        raise TypeError(f"@cuda.jit({given!r}) on {func.__qualname__}: {exc.message} ({exc.hint})") from None
 
 
 def activemask() -> int:

@@ -21,7 +21,7 @@ from .manifest import Manifest, ManifestError, package_manifest
 from .memory import DeviceArray
 from .plan import LaunchPlan
 from .prints import PRINT_BUFFER, PrintingSlot
-from .signature import Param, check_arguments, params_from_annotations
+from .signature import Param, check_arguments, params_from_annotations, params_from_signature
 from .stream import stream_handle
 from .structs import StructArray
 from .targets import CpuDevice, default_device, device_env, python_cpu, select
@@ -45,6 +45,10 @@ class Kernel:
             self.factory_problem = found.problem
         self.variants = variants.bindings(func, options.get("specialize"))  # TypeVar bindings; [{}] if not generic
         self._params: list[list[Param]] | None = None  # per variant
+        signatures = options.get("signatures")  # numba's eager signatures: a variant each, types from them
+        if signatures is not None:
+            self.variants = [{} for _ in signatures]
+            self._params = [params_from_signature(func, sig) for sig in signatures]
         self._cpu_params: dict[int, list[Param]] = {}  # per variant: with what the kernel writes
         self._wgpu: dict[tuple[int, LaunchConfig], Any] = {}  # (variant, configuration) -> its WebGPU launch
         self._wgpu_fast: dict[tuple[Any, Any], Any] = {}  # (threads, blocks) as given -> the same launch
@@ -398,11 +402,13 @@ class Kernel:
             )
         if "variants" in entry:
             want = {tv.__name__: variants.type_name(t) for tv, t in self.variants[variant].items()}
+            if "signatures" in self.options:  # numba's eager signatures bind each parameter, by position
+                want = {f"#{k}": p.describe() for k, p in enumerate(self.variant_params[variant])}
             found = next((v for v in entry["variants"] if v.get("types") == want), None)
             if found is None:
                 raise ManifestError(
                     f"kernel {self.qualname} was not compiled for {want}: rebuild the package (its specialize= "
-                    "list changed since it was built)"
+                    "list or its signatures changed since it was built)"
                 )
             return manifest, found
         return manifest, entry

@@ -36,6 +36,8 @@ def converter(name: str) -> Callable[[Any], Any]:
     hold raises NumPy's OverflowError (the compiled code checks it too), an int becomes a float as C
     converts an i64 (one from 2**63 to 2**64 - 1, a number known at build time, as a u64), a Python float
     is rounded once."""
+    if name == WRAPPED_INT:
+        return wrap_int64
     make = np.dtype(name).type
     if np.dtype(name).kind not in "fc":
         return make
@@ -48,6 +50,16 @@ def converter(name: str) -> Callable[[Any], Any]:
     return to_float
 
 
+WRAPPED_INT = "int64-wrapped"  # a Python-int operation the devices compute in i64 (hatch-hybrid's record)
+_HALF, _MASK = 2**63, 2**64 - 1
+
+
+def wrap_int64(value: int) -> int:
+    """A Python int computed at run time, wrapped as the devices' i64 wraps (still a Python int: weak in
+    promotion, as the compiler typed it)."""
+    return value if -_HALF <= value < _HALF else ((value + _HALF) & _MASK) - _HALF
+
+
 def _site(node: ast.AST) -> Site:
     line, end_line = node.lineno, getattr(node, "end_lineno", node.lineno)  # type: ignore[attr-defined]
     return (line, node.col_offset, node.end_col_offset if end_line == line else None)  # type: ignore[attr-defined]
@@ -58,14 +70,15 @@ class _Rewrite(ast.NodeTransformer):
     statement, and sends the recorded calls to ``__hh_f[k]``."""
 
     def __init__(self, record: dict[str, Any], dtypes: list[str]) -> None:
-        self.values: dict[Site, int] = {}
-        self.bound: dict[Site, int] = {}
-        for line, col, end, dtype, how in record["convert"]:
+        self.values: dict[Site, list[int]] = {}  # the conversions of one place, innermost first
+        self.bound: dict[Site, list[int]] = {}
+        # (a wrapped Python-int operation is converted afterwards where its value is converted too)
+        for line, col, end, dtype, how in sorted(record["convert"], key=lambda c: c[3] != WRAPPED_INT):
             if dtype not in dtypes:
                 dtypes.append(dtype)
-            (self.values if how == "value" else self.bound)[(line, col, end)] = dtypes.index(dtype)
+            (self.values if how == "value" else self.bound).setdefault((line, col, end), []).append(dtypes.index(dtype))
         self.calls = {(line, col, end): (k, kind) for line, col, end, k, kind in record["calls"]}
-        self.missed = len(self.values) + len(self.bound) + len(self.calls)
+        self.missed = len(record["convert"]) + len(self.calls)
 
     def visit(self, node: ast.AST) -> Any:
         site = _site(node) if isinstance(node, ast.expr) else None
@@ -76,8 +89,9 @@ class _Rewrite(ast.NodeTransformer):
             self.missed -= 1
             node = self._call(node, *call)
         if wrap is not None and isinstance(node, ast.expr):
-            self.missed -= 1
-            node = ast.Call(_table("__hh_t", wrap), [node], [])
+            for k in wrap:
+                self.missed -= 1
+                node = ast.Call(_table("__hh_t", k), [node], [])
         return node
 
     def _call(self, node: ast.Call, k: int, kind: str) -> ast.Call:
@@ -116,8 +130,7 @@ class _Rewrite(ast.NodeTransformer):
         found: list[ast.stmt] = []
         for name in ast.walk(target):
             if isinstance(name, ast.Name) and isinstance(name.ctx, ast.Store):
-                k = self.bound.pop(_site(name), None)
-                if k is not None:
+                for k in self.bound.pop(_site(name), []):
                     self.missed -= 1
                     load = ast.Name(name.id, ast.Load())
                     found.append(

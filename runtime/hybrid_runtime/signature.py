@@ -129,6 +129,18 @@ def params_from_annotations(func: Callable[..., Any], bindings: dict[Any, Any] |
     return [param_of(name, ann, bindings) for name, ann in annotations_of(func).items()]
 
 
+def params_from_signature(func: Callable[..., Any], signature: list[list[Any]]) -> list[Param]:
+    """Parameters of a kernel from one of numba's eager signatures, as :mod:`.numba_signatures` reads it
+    (``[short scalar name, ndim]`` per parameter, in order)."""
+    import inspect
+
+    names = list(inspect.signature(func).parameters)
+    return [
+        Param(name, "array", SCALAR_DTYPES[short], ndim, False) if ndim else Param(name, "scalar", SCALAR_DTYPES[short])
+        for name, (short, ndim) in zip(names, signature)
+    ]
+
+
 def _expects(kernel: str, p: Param) -> str:
     """The start of an argument error (built only when there is one: launches check every argument)."""
     return f"{kernel}(): parameter `{p.name}` expects {p.describe()}"

@@ -24,6 +24,11 @@ f16 = np.float16
 f32 = np.float32
 f64 = np.float64
 c64 = complex64 = np.complex64
+# numba's names for the same types (``from numba import float32`` becomes ``from hybrid_runtime import float32``)
+float16, float32, float64 = f16, f32, f64
+int8, int16, int32, int64 = i8, i16, i32, i64
+uint8, uint16, uint32, uint64 = u8, u16, u32, u64
+intp, uintp = i64, u64
 c128 = complex128 = np.complex128
 
 #: Canonical short names of the scalar types, keyed by NumPy dtype name.

@@ -57,7 +57,11 @@ def choose(kernel: str, params_of: list[list[Param]], bindings_of: list[dict[Any
         fits.append(k)
     if len(fits) == 1 or (fits and len({tuple(id(v) for v in bindings_of[k].values()) for k in fits}) == 1):
         return fits[0]
-    names = [", ".join(f"{tv.__name__}={type_name(t)}" for tv, t in b.items()) for b in bindings_of]
+    names = [
+        ", ".join(f"{tv.__name__}={type_name(t)}" for tv, t in b.items())
+        or "(" + ", ".join(p.describe() for p in params) + ")"  # numba's eager signatures: the parameters' types
+        for b, params in zip(bindings_of, params_of)
+    ]
     if not fits:
         got = ", ".join(describe_arg(a) for a in args)
         raise TypeError(

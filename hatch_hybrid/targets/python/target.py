@@ -6,7 +6,8 @@ literal merged into an i32 local, the literal operand of ``x if c else 0``: see
 :mod:`...typecheck.conversions`), the runtime compiles the user's source again with those values
 converted, from what this target records: per function reached from the kernel, its module and
 ``def`` line, each converted place (line, column, end column: the node that :mod:`ast` gives the
-runtime) with its dtype, and the calls of helpers that need such a copy too. No compiler runs at
+runtime) with its dtype (``int64-wrapped``: a Python-int operation wrapped at 64 bits, as the devices
+compute it), and the calls of helpers that need such a copy too. No compiler runs at
 run time.
 
 In: a :class:`~..base.KernelJob`. Out: :class:`PythonCode` (empty when nothing needs converting: the
@@ -21,6 +22,7 @@ from typing import Any
 
 from ... import ir
 from ...errors import Loc
+from ...typecheck.conversions import WRAPPED_INT
 from ...typecheck.typed import TypedFunction
 from ..base import Capabilities, KernelJob, Target
 
@@ -59,7 +61,9 @@ class PythonTarget(Target):
 
     @staticmethod
     def _function(tf: TypedFunction, number: dict[int, int]) -> dict[str, Any]:
-        converts = sorted([*_site(loc), str(t.dtype), how] for loc, t, how in tf.conversions.values())
+        converts = [[*_site(loc), str(t.dtype), how] for loc, t, how in tf.conversions.values()]
+        converts += [[*_site(loc), WRAPPED_INT, how] for loc, how in tf.wraps.values()]
+        converts.sort()
         calls = []
         for node in ir.walk(tf.fn):
             callee = tf.callees.get(node.nid) if isinstance(node, ir.Call) else None
@@ -90,7 +94,7 @@ def _converting(root: TypedFunction) -> list[TypedFunction]:
                 visit(callee.target)
 
     visit(root)
-    needed = {id(tf) for tf in order if tf.conversions}
+    needed = {id(tf) for tf in order if tf.conversions or tf.wraps}
     changed = True
     while changed:
         changed = False

@@ -4,6 +4,8 @@
     hatch-hybrid show  KERNEL [PATH] [--stage S]   one kernel's typed IR, LLVM IR (before/after
                                                    optimisation) or PTX
     hatch-hybrid check [PATH]                      compile everything; report errors as a build would
+    hatch-hybrid record [--into FILE] -- COMMAND   the signatures COMMAND launches, for kernels typed at
+                                                   launch (numba's @cuda.jit without one), into FILE
 
 PATH is a project folder (with pyproject.toml) or a package folder; default: the current folder.
 A project's ``[tool.hatch.build.hooks.hybrid]`` options (arch, packages, ...) are read and checked as
@@ -30,6 +32,7 @@ from .pipeline import (
     installed_path,
     lint_report,
 )
+from .record import SIGNATURES_FILE, record
 from .targets.base import KernelJob
 from .typecheck.program import Program
 
@@ -144,7 +147,19 @@ def main(argv: list[str] | None = None) -> int:
     p_check = sub.add_parser("check", help="compile every kernel without building a wheel")
     p_check.add_argument("path", nargs="?", default=".", type=Path)
     p_check.add_argument("--arch", action="append", help="default: the project's `arch` option")
+    p_record = sub.add_parser("record", help="record the signatures a command launches (kernels typed at launch)")
+    p_record.add_argument("--into", type=Path, default=Path(SIGNATURES_FILE), help="default: %(default)s")
+    p_record.add_argument("run", nargs=argparse.REMAINDER, help="-- COMMAND ... (the project's tests or examples)")
     args = parser.parse_args(argv)
+    if args.command == "record":
+        command = args.run[1:] if args.run[:1] == ["--"] else args.run
+        if not command:
+            parser.error("record: give the command to run after --, e.g. hatch-hybrid record -- pytest tests/")
+        try:
+            return record(command, args.into)
+        except (ValueError, OSError) as exc:
+            print(f"hatch-hybrid: {exc}", file=sys.stderr)
+            return 1
     try:
         if args.command == "list":
             return cmd_list(args.path)

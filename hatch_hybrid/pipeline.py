@@ -6,6 +6,7 @@ kernels, which :mod:`.hook.plugin` turns into wheel contents.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import os
 import time
@@ -15,13 +16,14 @@ from pathlib import Path
 from typing import Any
 
 import llvmlite
+from hybrid_runtime.numba_signatures import SignatureError, parse_signatures
 from hybrid_runtime.structs import dtype_to_json
 
 from . import __version__, ir
 from .cache import Dependency, KernelCache, dependencies
 from .errors import CompileError, LintWarning, debug_enabled
 from .frontend import factories
-from .frontend.discover import EnumSym, KernelDecl, ModuleIndex, ModuleSym
+from .frontend.discover import EnumSym, FunctionSym, KernelDecl, ModuleIndex, ModuleSym
 from .lint import LintSettings, from_json, lint_kernel, select, to_json
 from .lower.abi import INDEX32_SUFFIX
 from .targets.base import KernelJob, Target
@@ -216,6 +218,9 @@ class Options:
     lints: LintSettings = field(default_factory=LintSettings)  # how lint findings are reported
     cache: KernelCache = field(default_factory=lambda: KernelCache(None))
     dump_dir: Path | None = None
+    # numba's signatures of kernels typed at launch, by qualified name (the hook's `signatures`, recorded ones)
+    signatures: dict[str, list[str]] = field(default_factory=dict)
+    untyped: list[str] = field(default_factory=list)  # out: kernels typed at launch with none declared
 
     def ptxas(self) -> str | None:
         if self.cubin is False:
@@ -241,7 +246,9 @@ class Options:
         return targets
 
 
-KERNEL_OPTIONS = {"fastmath": bool, "debug": bool, "specialize": dict, "print_buffer": int, "signatures": list}
+KERNEL_OPTIONS = {
+    "fastmath": bool, "debug": bool, "specialize": dict, "print_buffer": int, "signatures": list, "lazy": bool,
+}  # fmt: skip
 
 
 def _check_options(decl: KernelDecl) -> None:
@@ -261,6 +268,11 @@ def compile_kernel(program: Program, decl: KernelDecl, options: Options) -> list
     """One kernel (one result per specialisation of a generic kernel): from the cache when its source is
     unchanged, else compiled. Raises only CompileError."""
     _check_options(decl)
+    if decl.options.get("lazy"):
+        typed = _declared_signatures(program, decl, options)
+        if typed is None:
+            return []
+        decl = typed
     variants = program.variants(decl)
     results = [_compile_variant(program, decl, options, typevars) for typevars in variants]
     if decl.factory is not None:
@@ -268,6 +280,34 @@ def compile_kernel(program: Program, decl: KernelDecl, options: Options) -> list
         for result in results:
             result.factory = site
     return results
+
+
+def _declared_signatures(program: Program, decl: KernelDecl, options: Options) -> KernelDecl | None:
+    """A kernel typed at launch (numba's ``@cuda.jit`` without a signature or annotations) with the numba
+    signatures the project declares for it (None: none, so it is not compiled and runs as written on
+    the Python path; the hook says so)."""
+    declared = options.signatures.get(decl.qualname)
+    if not declared:
+        options.untyped.append(decl.qualname)
+        return None
+    params = len(program.parsed(FunctionSym(decl.module, decl.name)).params)
+    try:
+        signatures = parse_signatures(declared, params)
+    except SignatureError as exc:
+        raise CompileError(
+            decl.loc, f"the signatures declared for kernel `{decl.label}`: {exc.message}", exc.hint
+        ) from None
+    return dataclasses.replace(decl, options={**decl.options, "signatures": signatures})
+
+
+def untyped_message(qualname: str) -> str:
+    """What the build says of a kernel typed at launch that has no signature declared."""
+    return (
+        f"kernel {qualname} is typed at launch (numba's @cuda.jit without a signature or annotations) and no "
+        "signature is declared for it: it is not compiled, and runs as written on the Python path on the CPU. "
+        f'Declare its signatures in the hook\'s `signatures` table ({{"{qualname}" = ["void(float32[:], int32)"]}}), '
+        "record those your tests launch (hatch-hybrid record -- pytest), or annotate its parameters"
+    )
 
 
 def _compile_variant(program: Program, decl: KernelDecl, options: Options, typevars: dict[str, Type]) -> CompiledKernel:

@@ -23,6 +23,7 @@ LAYERS: list[tuple[str, int]] = [
     ("cli", 6),
     ("__main__", 6),
     ("hook", 6),
+    ("record", 6),  # hatch-hybrid record: the signatures a project's runs launch (the CLI and the hook read them)
     ("pipeline", 5),
     ("cache", 5),
     ("targets", 4),

@@ -543,6 +543,8 @@ def _numba_kernel(
     options = _kernel_options(plain, info)
     if call is not None and call.args:  # numba's eager signature(s): the parameters' types, per variant
         options["signatures"] = read_signatures(call.args[0], str(info.path), len(fn.args.args))
+    elif any(a.annotation is None for a in fn.args.args):  # typed at launch: by the signatures declared
+        options["lazy"] = True
     return KernelDecl(module, fn.name, options, loc, factory)
 
 

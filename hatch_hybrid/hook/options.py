@@ -16,6 +16,9 @@ Plain functions of the option table, shared by the build hook (:mod:`.plugin`) a
 ``wgsl``       a WebGPU shader per kernel too, for ``device="wgpu"`` (Vulkan, Metal, Direct3D 12; default true)
 ``lineinfo``   Python file and line of each PTX instruction, for profilers and compute-sanitizer (default true)
 ``lints``      GPU lints: "warn" (default), "error" or false; ``lints-ignore``: lint names to skip
+``signatures`` numba signatures of kernels typed at launch (``@cuda.jit`` without a signature or
+               annotations), by kernel: ``{"pkg.mod.k" = ["void(float32[:], int32)"]}``; merged with
+               ``signatures-file`` (default ``hybrid-signatures.json``, which ``hatch-hybrid record`` writes)
 """
 
 from __future__ import annotations
@@ -36,7 +39,7 @@ except ImportError:  # Python 3.10: hatchling brings tomli
 HOOK = "hybrid"
 OPTIONS = (
     "arch", "packages", "dump", "cubin", "cache", "cache-dir", "cpu", "cpu-checks", "cpu-sanitize", "lineinfo",
-    "lints", "lints-ignore", "wgsl",
+    "lints", "lints-ignore", "wgsl", "signatures", "signatures-file",
 )  # fmt: skip
 #: Options hatchling itself reads from every build hook's table.
 HATCHLING_OPTIONS = ("dependencies", "require-runtime-dependencies", "require-runtime-features", "enable-by-default")
@@ -172,7 +175,30 @@ def options(config: Mapping[str, Any], root: Path) -> Options:
         lints=lint_settings(config),
         cache=KernelCache((root / cache_dir if cache_dir else default_cache_dir()) if use_cache is not False else None),
         dump_dir=root / dump if dump else None,
+        signatures=signatures(config, root),
     )
+
+
+def signatures(config: Mapping[str, Any], root: Path) -> dict[str, list[str]]:
+    """``signatures`` (kernel -> numba signatures) merged with the file ``signatures-file`` names."""
+    from ..record import SIGNATURES_FILE, read
+
+    table = config.get("signatures", {})
+    if not isinstance(table, dict) or not all(
+        isinstance(k, str) and isinstance(v, list) and all(isinstance(s, str) for s in v) for k, v in table.items()
+    ):
+        raise OptionError(
+            f"{_option('signatures')} must be a table of kernel names to lists of numba signatures, such as "
+            '{"mypkg.kernels.saxpy" = ["void(float32, float32[:], float32[:])"]}'
+        )
+    path = root / (_string(config, "signatures-file") or SIGNATURES_FILE)
+    try:
+        found = read(path)
+    except ValueError as exc:
+        raise OptionError(f"{_option('signatures-file')}: {exc} (hatch-hybrid record writes it)") from None
+    for kernel, listed in table.items():
+        found[kernel] = list(dict.fromkeys([*found.get(kernel, []), *listed]))
+    return found
 
 
 RUNTIME = "hatch-hybrid-runtime"

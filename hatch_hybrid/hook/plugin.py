@@ -80,7 +80,7 @@ class HybridBuildHook(BuildHookInterface):  # type: ignore[type-arg]
         if missing:
             self._abort(missing)
 
-        from ..pipeline import compile_packages, lint_report
+        from ..pipeline import compile_packages, lint_report, untyped_message
         from .artifacts import write_package_artifacts
 
         start = time.perf_counter()
@@ -91,6 +91,8 @@ class HybridBuildHook(BuildHookInterface):  # type: ignore[type-arg]
             self._abort("hatch-hybrid: build failed (see the error above)")
         for warning in lint_report(kernels, options.lints):  # lints = "error" failed above
             self.app.display_warning(f"hatch-hybrid: {warning.format()}")
+        for name in options.untyped:
+            self.app.display_warning(f"hatch-hybrid: {untyped_message(name)}")
         for k in kernels:
             what = "PTX + cubin" if k.cubin else "PTX"
             if k.cpu is not None:

@@ -111,8 +111,16 @@ def jit(func: Any = None, *, device: bool = False, **options: Any) -> Any:
             return lambda f: f
         return lambda f: Kernel(f, {**kept, "signatures": _signatures(f, func)})
     if func is None:
-        return lambda f: f if device else Kernel(f, kept)
-    return func if device else Kernel(func, kept)
+        return lambda f: f if device else _kernel(f, kept)
+    return func if device else _kernel(func, kept)
+
+
+def _kernel(func: Any, options: dict[str, Any]) -> Any:
+    """A kernel, typed by its annotations, or at its launches (numba's lazy typing: see :mod:`.lazy`)."""
+    from .kernel import Kernel
+    from .lazy import LazyKernel, unannotated
+
+    return LazyKernel(func, options) if unannotated(func) else Kernel(func, options)
 
 
 def _signatures(func: Any, given: Any) -> list[Any]:

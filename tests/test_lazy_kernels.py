@@ -1,0 +1,142 @@
+"""Kernels typed at launch, as most numba-cuda code is (``@cuda.jit`` without a signature or annotations):
+compiled for the signatures the project declares (the hook's ``signatures`` table) or records
+(``hatch-hybrid record -- COMMAND`` into ``hybrid-signatures.json``); a launch no compiled signature
+fits runs as written on the CPU with a warning naming the signature to add, and is a TypeError on a GPU."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+from conftest import HOST_TARGETS, compile_fixture, imported_package
+
+SOURCE = """
+from hybrid_runtime import cuda
+
+
+@cuda.jit
+def axpy(a, x, y):
+    i = cuda.grid(1)
+    if i < y.size:
+        y[i] = a * x[i] + y[i]
+
+
+@cuda.jit(fastmath=False)
+def bump(x):
+    i = cuda.grid(1)
+    if i < x.size:
+        x[i] += 1
+"""
+DECLARED = {"lz.kern.axpy": ["void(float32, float32[:], float32[:])", "void(int64, int64[:], int64[:])"]}
+
+
+def _package(root: Path, signatures: dict[str, list[str]]):  # type: ignore[no-untyped-def]
+    (root / "lz").mkdir(parents=True)
+    (root / "lz" / "__init__.py").write_text("")
+    (root / "lz" / "kern.py").write_text(SOURCE)
+    untyped: list[str] = []
+    kernels = compile_fixture([root / "lz"], root, cpu=HOST_TARGETS, signatures=signatures, untyped=untyped)
+    return kernels, untyped
+
+
+@pytest.fixture(scope="module")
+def lz(tmp_path_factory):
+    root = tmp_path_factory.mktemp("lazy")
+    kernels, untyped = _package(root, DECLARED)
+    assert [k.decl.qualname for k in kernels] == ["lz.kern.axpy", "lz.kern.axpy"]  # one per signature
+    assert untyped == ["lz.kern.bump"]  # nothing declared: not compiled (the hook warns)
+    with imported_package(root, "lz") as module:
+        yield module
+
+
+@pytest.mark.parametrize("device", ["cpu", "cpu-python"])
+def test_declared_signatures_are_compiled(lz, device):
+    x, y = np.arange(8, dtype=np.float32), np.ones(8, np.float32)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # compiled: no slow-path warning
+        lz.axpy.launch(8, 1, np.float32(2), x, y, device=device)
+        xi, yi = np.arange(8), np.ones(8, np.int64)
+        lz.axpy.launch(8, 1, 3, xi, yi, device=device)
+    np.testing.assert_array_equal(y, 2 * x + 1)
+    np.testing.assert_array_equal(yi, 3 * xi + 1)
+    lz.axpy[1, 8](np.float32(1), x, y)  # kernel[blocks, threads] on the default device
+    np.testing.assert_array_equal(y, 3 * x + 1)
+    if device == "cpu":
+        assert lz.axpy.native_code(0) is not None and lz.axpy.native_code(1) is not None
+
+
+def test_a_launch_no_signature_fits_runs_as_written_and_names_the_signature(lz):
+    from hybrid_runtime import SlowPathWarning
+
+    x, y = np.arange(8.0), np.ones(8)
+    with pytest.warns(SlowPathWarning, match=r'add "void\(float64, float64\[:\], float64\[:\]\)".*lz\.kern\.axpy'):
+        lz.axpy.launch(8, 1, 2.0, x, y, device="cpu")
+    np.testing.assert_array_equal(y, 2 * x + 1)
+    z = np.zeros(4, np.int32)
+    with pytest.warns(SlowPathWarning, match=r'has no compiled signature.*add "void\(int32\[:\]\)"'):
+        lz.bump.launch(4, 1, z, device="cpu")
+    np.testing.assert_array_equal(z, np.ones(4))
+
+
+@pytest.mark.gpu
+def test_on_the_gpu_a_launch_no_signature_fits_says_which_to_add(lz):
+    x, y = np.arange(8, dtype=np.float32), np.ones(8, np.float32)
+    lz.axpy.launch(8, 1, np.float32(2), x, y, device="cuda")
+    np.testing.assert_array_equal(y, 2 * x + 1)
+    with pytest.raises(TypeError, match=r'add "void\(float64, float64\[:\], float64\[:\]\)"'):
+        lz.axpy.launch(8, 1, 2.0, np.arange(8.0), np.ones(8), device="cuda")
+
+
+def test_recorded_signatures_are_what_the_build_compiles(tmp_path):
+    """``hatch-hybrid record -- COMMAND`` writes what COMMAND launches into hybrid-signatures.json (merged with
+    what it holds); the hook's options read that file, and the build compiles those signatures."""
+    from hatch_hybrid.hook.options import signatures
+
+    root = tmp_path / "src"
+    _package(root, {})
+    script = tmp_path / "run.py"
+    script.write_text(
+        "import sys, warnings\nimport numpy as np\nwarnings.simplefilter('ignore')\n"
+        f"sys.path.insert(0, {str(root)!r})\nfrom lz import kern\n"
+        "kern.bump[1, 8](np.zeros(8, np.int32))\nkern.bump[1, 8](np.zeros(8, np.int32))\n"
+        "kern.axpy.launch(8, 1, np.float32(1), np.ones(8, np.float32), np.ones(8, np.float32), device='cpu')\n"
+    )
+    into = tmp_path / "hybrid-signatures.json"
+    into.write_text(json.dumps({"lz.kern.bump": ["void(float64[:])"]}))
+    done = subprocess.run(
+        [sys.executable, "-m", "hatch_hybrid", "record", "--into", str(into), "--", sys.executable, str(script)],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "recorded 3 launches of 2 kernels" in done.stderr
+    recorded = json.loads(into.read_text())
+    assert recorded == {
+        "lz.kern.axpy": ["void(float32, float32[:], float32[:])"],
+        "lz.kern.bump": ["void(float64[:])", "void(int32[:])"],
+    }
+    declared = signatures({}, tmp_path)
+    assert declared == recorded
+    kernels, untyped = _package(tmp_path / "rebuilt", declared)
+    assert sorted(k.decl.qualname for k in kernels) == ["lz.kern.axpy", "lz.kern.bump", "lz.kern.bump"]
+    assert untyped == []
+
+
+def test_declared_signatures_are_checked(tmp_path):
+    from hatch_hybrid.errors import CompileError
+    from hatch_hybrid.hook.options import OptionError, signatures
+
+    with pytest.raises(CompileError) as info:
+        _package(tmp_path / "src", {"lz.kern.bump": ["void(float32[:], int32)"]})
+    assert "the signatures declared for kernel `bump`" in info.value.message
+    assert "2 parameter types and the kernel 1 parameter" in info.value.message
+    assert info.value.loc is not None and info.value.loc.line == SOURCE.splitlines().index("def bump(x):") + 1
+    with pytest.raises(OptionError, match="must be a table of kernel names to lists of numba signatures"):
+        signatures({"signatures": {"lz.kern.bump": "void(float32[:])"}}, tmp_path)
+    (tmp_path / "hybrid-signatures.json").write_text('["void(float32[:])"]')
+    with pytest.raises(OptionError, match="is not a table of kernel names"):
+        signatures({}, tmp_path)

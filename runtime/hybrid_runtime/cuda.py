@@ -3,6 +3,8 @@ decorator, its annotations and one import (``from hybrid_runtime import cuda``).
 translates each name to its ``gpu`` intrinsic; on the CPU path these functions run.
 
 Warp-level functions take the full mask (0xFFFFFFFF, or ``activemask()``) only: all lanes take part.
+numba's host API (``cuda.to_device``, ``cuda.stream()``, ``cuda.event()``...) is here too
+(:mod:`.numba_host`): on the CUDA device, or on the CPU where there is none.
 """
 
 from __future__ import annotations
@@ -11,6 +13,23 @@ from typing import Any
 
 from . import gpu
 from ._cpu_state import current
+from .numba_host import (  # noqa: F401 - numba's host API: on the CUDA device, or on the CPU without one
+    close,
+    default_stream,
+    device_array,
+    device_array_like,
+    event,
+    event_elapsed_time,
+    get_current_device,
+    gpus,
+    is_available,
+    pinned,
+    pinned_array,
+    select_device,
+    stream,
+    synchronize,
+    to_device,
+)
 
 warpsize = 32
 grid = gpu.grid

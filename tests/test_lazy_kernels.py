@@ -6,6 +6,7 @@ fits runs as written on the CPU with a warning naming the signature to add, and 
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import warnings
@@ -58,7 +59,7 @@ def lz(tmp_path_factory):
 def test_declared_signatures_are_compiled(lz, device):
     x, y = np.arange(8, dtype=np.float32), np.ones(8, np.float32)
     with warnings.catch_warnings():
-        warnings.simplefilter("error")  # compiled: no slow-path warning
+        warnings.filterwarnings("error", message=".*typed at launch")  # compiled: nothing to add
         lz.axpy.launch(8, 1, np.float32(2), x, y, device=device)
         xi, yi = np.arange(8), np.ones(8, np.int64)
         lz.axpy.launch(8, 1, 3, xi, yi, device=device)
@@ -66,7 +67,7 @@ def test_declared_signatures_are_compiled(lz, device):
     np.testing.assert_array_equal(yi, 3 * xi + 1)
     lz.axpy[1, 8](np.float32(1), x, y)  # kernel[blocks, threads] on the default device
     np.testing.assert_array_equal(y, 3 * x + 1)
-    if device == "cpu":
+    if device == "cpu" and HOST_TARGETS:  # (zig links the native code: where it is installed)
         assert lz.axpy.native_code(0) is not None and lz.axpy.native_code(1) is not None
 
 
@@ -110,7 +111,10 @@ def test_recorded_signatures_are_what_the_build_compiles(tmp_path):
     into.write_text(json.dumps({"lz.kern.bump": ["void(float64[:])"]}))
     done = subprocess.run(
         [sys.executable, "-m", "hatch_hybrid", "record", "--into", str(into), "--", sys.executable, str(script)],
-        capture_output=True, text=True, check=False,
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, "HYBRID_DEVICE": "cpu"},  # (on a GPU, a launch no signature fits is a TypeError)
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert "recorded 3 launches of 2 kernels" in done.stderr

@@ -9,6 +9,7 @@ import sys
 import textwrap
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from hatch_hybrid.cache import KernelCache
@@ -264,3 +265,41 @@ def test_cli_lists_checks_and_shows(two_packages, tmp_path, capsys, monkeypatch)
     captured = capsys.readouterr()
     assert "k.py:12:12: error: kernel code cannot use lists" in captured.err
     assert "1 of 2 kernel(s) compile" in captured.out
+
+
+def test_an_edited_editable_install_recompiles_what_it_built(kernlib, tmp_path, capsys, monkeypatch):
+    """The first launch after an edit recompiles an editable install with its build's options (the manifest
+    records them): native CPU code again, not only PTX; and a CPU launch notices the edit too (it ran the
+    native code of the source as installed)."""
+    import hybrid_runtime.manifest as rt_manifest
+    from conftest import HOST_TARGETS
+
+    build(kernlib, tmp_path / "dist", capsys, version="editable")
+    monkeypatch.syspath_prepend(str(kernlib))
+    ops_py = kernlib / "kernlib" / "ops.py"
+
+    def fresh_ops():  # type: ignore[no-untyped-def]
+        for name in [m for m in sys.modules if m == "kernlib" or m.startswith("kernlib.")]:
+            del sys.modules[name]
+        rt_manifest.package_manifest.cache_clear()
+        return importlib.import_module("kernlib.ops")
+
+    try:
+        ops = fresh_ops()
+        manifest, _ = ops.scale._manifest_entry()
+        built = manifest.data["build_options"]
+        assert sorted(built["cpu"]) == sorted(manifest.data["cpu"]) and built["wgsl"] is True
+        x = np.full(4, 100, np.float32)
+        ops_py.write_text(ops_py.read_text().replace("f32(10.0)", "f32(5.0)"))
+        ops = fresh_ops()
+        ops.scale.launch(4, 1, x, np.float32(1), device="cpu")  # recompiles in place, then runs
+        assert x.tolist() == [5.0] * 4
+        manifest, entry = ops.scale._manifest_entry()
+        assert manifest.data["build_options"] == built and sorted(manifest.data["cpu"]) == sorted(built["cpu"])
+        assert "wgsl" in entry  # (WebGPU too, as the install built it)
+        if HOST_TARGETS:  # (zig links the native code)
+            assert ops.scale.native_code(0) is not None
+    finally:
+        for name in [m for m in sys.modules if m == "kernlib" or m.startswith("kernlib.")]:
+            del sys.modules[name]
+        rt_manifest.package_manifest.cache_clear()

@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from conftest import HOST_TARGETS, imported_package, same_bits
+from hybrid_runtime.manifest import package_manifest
 
 from hatch_hybrid.cache import KernelCache
 from hatch_hybrid.hook.artifacts import write_package_artifacts
@@ -91,6 +92,10 @@ def test_examples_match_native_cpu(tmp_path: Path):
     kernels = compile_packages(packages, options=_options(), search_path=[str(tmp_path), *sys.path])
     assert all(k.wgsl is not None for k in kernels), {k.decl.label: k.not_built for k in kernels}
     write_package_artifacts(kernels, ["sm_90"], tmp_path)
+    examples = ("hybrid_demo", "mathlets", "hybrid_sort", "hybrid_ext")
+    for m in [m for m in sys.modules if m.split(".")[0] in examples]:
+        del sys.modules[m]  # another test of this process may have imported them (built without WebGPU)
+    package_manifest.cache_clear()
     sys.path.insert(0, str(tmp_path))
     try:
         import hybrid_demo
@@ -112,10 +117,9 @@ def test_examples_match_native_cpu(tmp_path: Path):
             assert same_bits(got[0], got[1]), dtype
     finally:
         sys.path.remove(str(tmp_path))
-        for m in [
-            m for m in sys.modules if m.split(".")[0] in ("hybrid_demo", "mathlets", "hybrid_sort", "hybrid_ext")
-        ]:
+        for m in [m for m in sys.modules if m.split(".")[0] in examples]:
             del sys.modules[m]
+        package_manifest.cache_clear()
 
 
 CHECKS = """

@@ -16,7 +16,7 @@ import llvmlite.binding as llvm
 from hybrid_runtime.manifest import DIRECTORY, FILENAME, FORMAT
 
 from ..cache import KernelCache
-from ..pipeline import COMPILER_ID, CompiledKernel
+from ..pipeline import COMPILER_ID, CompiledKernel, Options
 from ..targets.host import pool
 from ..targets.host.cpus import TARGETS
 from ..targets.host.link import link
@@ -28,9 +28,11 @@ def manifest(
     editable: bool = False,
     files: dict[str, str] | None = None,
     cpu: dict[str, str] | None = None,
+    options: Options | None = None,
 ) -> dict[str, Any]:
     """``files``: the sha256 of each code file written next to the manifest, which the runtime checks;
-    ``cpu``: the package's native library per CPU target."""
+    ``cpu``: the package's native library per CPU target; ``options``: the build's (an editable install
+    records them, so that recompiling it after an edit builds what the install built)."""
     entries: dict[str, Any] = {}
     combined = hashlib.sha256()
     for k in sorted(kernels, key=lambda k: k.decl.qualname):  # stable: variants keep their listed order
@@ -63,7 +65,22 @@ def manifest(
             data["cpu_levels"] = levels
     if editable:
         data["editable"] = True
+        if options is not None:
+            data["build_options"] = editable_options(options)
     return data
+
+
+def editable_options(options: Options) -> dict[str, Any]:
+    """What an editable install's recompilation needs of the build's options (JSON)."""
+    return {
+        "cubin": options.cubin,
+        "cpu": list(options.cpu),
+        "cpu_checks": options.cpu_checks,
+        "cpu_sanitize": options.cpu_sanitize,
+        "wgsl": options.wgsl,
+        "lineinfo": options.lineinfo,
+        "signatures": options.signatures,
+    }
 
 
 def write_package_artifacts(
@@ -72,6 +89,7 @@ def write_package_artifacts(
     out: Path,
     editable: bool = False,
     cache: KernelCache | None = None,
+    options: Options | None = None,
 ) -> dict[str, list[Path]]:
     """Write ``<out>/<package>/_hybrid/...`` for each top-level package; returns the files per package."""
     by_package: dict[str, list[CompiledKernel]] = {}
@@ -98,7 +116,7 @@ def write_package_artifacts(
             files.append(directory / name)
             digests[name] = hashlib.sha256((directory / name).read_bytes()).hexdigest()
         cpu = libraries if any(k.cpu is not None for k in items) else None
-        data = manifest(items, archs, editable, digests, cpu)
+        data = manifest(items, archs, editable, digests, cpu, options)
         path = directory / FILENAME
         path.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n", encoding="utf-8")
         files.append(path)

@@ -111,7 +111,7 @@ class HybridBuildHook(BuildHookInterface):  # type: ignore[type-arg]
             for d in packages:
                 shutil.rmtree(d / "_hybrid", ignore_errors=True)
             out = Path(packages[0]).parent
-            write_package_artifacts(kernels, archs, out, editable=True, cache=options.cache)
+            write_package_artifacts(kernels, archs, out, editable=True, cache=options.cache, options=options)
         else:
             self._staging = Path(tempfile.mkdtemp(prefix="hatch-hybrid-"))
             written = write_package_artifacts(kernels, archs, self._staging, cache=options.cache)

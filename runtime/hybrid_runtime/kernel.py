@@ -57,6 +57,7 @@ class Kernel:
         self._launchers: dict[Any, Launcher] = {}  # kernel[blocks, threads] configurations seen
         self._native: dict[int, native.NativeKernel | None] = {}  # variant -> native CPU code (None: Python)
         self.nparams = func.__code__.co_argcount
+        self._fresh = False  # an editable install's source checked for edits (see _refresh_editable)
 
     def __repr__(self) -> str:
         return f"<kernel {self.qualname}>"
@@ -227,8 +228,8 @@ class Kernel:
                 f"kernel {self.qualname} is not in {manifest.path}: the package was built before the kernel was "
                 "added. Rebuild and reinstall it",
             )  # fmt: skip
-        else:
-            entry = self._manifest_entry(variant)[1]
+        else:  # (an editable install's edits recompile it here: the manifest read after)
+            manifest, entry = self._manifest_entry(variant)
             found = native.native_kernel(self.qualname, manifest, entry, self.variant_params[variant])
         self._native[variant] = found
         return found
@@ -410,7 +411,15 @@ class Kernel:
                     f"kernel {self.qualname} was not compiled for {want}: rebuild the package (its specialize= "
                     "list or its signatures changed since it was built)"
                 )
-            return manifest, found
+            return self._fresh_entry(manifest, found, variant)
+        return self._fresh_entry(manifest, entry, variant)
+
+    def _fresh_entry(self, manifest: Manifest, entry: dict[str, Any], variant: int) -> tuple[Manifest, dict[str, Any]]:
+        """The entry, after an editable install's source was checked for edits (once per kernel, on whichever
+        path launches it first: the CPU's too)."""
+        if manifest.data.get("editable") and not self._fresh:
+            self._fresh = True
+            return self._refresh_editable(manifest, entry, variant)
         return manifest, entry
 
     def _refresh_editable(
@@ -438,8 +447,6 @@ class Kernel:
     def _plan(self, device: CudaDevice, variant: int = 0) -> LaunchPlan:
         """Once per device (and specialisation): the manifest entry, the loaded CUfunction, the launch plan."""
         manifest, entry = self._manifest_entry(variant)
-        if manifest.data.get("editable"):
-            manifest, entry = self._refresh_editable(manifest, entry, variant)
         params = self._checked_params(manifest, entry, variant)
         name, code = manifest.best_code(entry, device.compute_capability, self.qualname)
         key = (str(manifest.directory / name), entry["symbol"])

@@ -19,10 +19,18 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any, TypeGuard
 
 from hybrid_runtime.lazy import RECORD
 
 SIGNATURES_FILE = "hybrid-signatures.json"
+
+
+def is_table(data: Any) -> TypeGuard[dict[str, list[str]]]:
+    """Is ``data`` a table of kernel names to lists of numba signatures (strings)?"""
+    return isinstance(data, dict) and all(
+        isinstance(k, str) and isinstance(v, list) and all(isinstance(s, str) for s in v) for k, v in data.items()
+    )
 
 
 def read(path: Path) -> dict[str, list[str]]:
@@ -30,9 +38,7 @@ def read(path: Path) -> dict[str, list[str]]:
     if not path.is_file():
         return {}
     data = json.loads(path.read_text(encoding="utf-8"))
-    if not isinstance(data, dict) or not all(
-        isinstance(k, str) and isinstance(v, list) and all(isinstance(s, str) for s in v) for k, v in data.items()
-    ):
+    if not is_table(data):
         raise ValueError(f"{path} is not a table of kernel names to lists of numba signatures")
     return data
 

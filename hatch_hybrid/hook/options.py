@@ -181,12 +181,10 @@ def options(config: Mapping[str, Any], root: Path) -> Options:
 
 def signatures(config: Mapping[str, Any], root: Path) -> dict[str, list[str]]:
     """``signatures`` (kernel -> numba signatures) merged with the file ``signatures-file`` names."""
-    from ..record import SIGNATURES_FILE, read
+    from ..record import SIGNATURES_FILE, is_table, read
 
     table = config.get("signatures", {})
-    if not isinstance(table, dict) or not all(
-        isinstance(k, str) and isinstance(v, list) and all(isinstance(s, str) for s in v) for k, v in table.items()
-    ):
+    if not is_table(table):
         raise OptionError(
             f"{_option('signatures')} must be a table of kernel names to lists of numba signatures, such as "
             '{"mypkg.kernels.saxpy" = ["void(float32, float32[:], float32[:])"]}'

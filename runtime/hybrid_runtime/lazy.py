@@ -27,25 +27,19 @@ from .config import LaunchConfig
 from .cpu import run_grid
 from .kernel import Kernel
 from .manifest import ManifestError, package_manifest
-from .signature import Param, check_arguments
+from .numba_signatures import format_signature
+from .signature import Param, check_arguments, params_from_signature
 from .slowpath import TABLE, warn_once
 from .targets import default_device_name
-from .types import SCALAR_DTYPES, SCALAR_NAMES
+from .types import SCALAR_NAMES, scalar_name
 
 RECORD = "HYBRID_RECORD_SIGNATURES"  # the file a recording run appends to
-NUMBA_NAMES = {
-    "boolean": "boolean", "i8": "int8", "i16": "int16", "i32": "int32", "i64": "int64", "u8": "uint8",
-    "u16": "uint16", "u32": "uint32", "u64": "uint64", "f16": "float16", "f32": "float32", "f64": "float64",
-    "c64": "complex64", "c128": "complex128",
-}  # fmt: skip
-_PYTHON = {bool: "boolean", int: "i64", float: "f64", complex: "c128"}
 
 
 def _short_and_ndim(value: Any) -> tuple[str, int] | None:
     """The scalar type (short name) and dimensions of one argument (None: no numba type for it)."""
-    kind = _PYTHON.get(type(value))
-    if kind is not None:
-        return kind, 0
+    if type(value) in (bool, int, float, complex):
+        return scalar_name(type(value)), 0
     dtype = getattr(value, "dtype", None)
     try:
         short = SCALAR_NAMES.get(np.dtype(dtype).name) if dtype is not None else None
@@ -62,26 +56,14 @@ def _short_and_ndim(value: Any) -> tuple[str, int] | None:
 def signature_of(args: tuple[Any, ...]) -> str | None:
     """``"void(float32[:], int32)"`` for these launch arguments (None: one has no numba type, e.g. a record
     array: annotate that kernel instead)."""
-    parts = []
-    for value in args:
-        found = _short_and_ndim(value)
-        if found is None:
-            return None
-        short, ndim = found
-        parts.append(NUMBA_NAMES[short] + (f"[{', '.join([':'] * ndim)}]" if ndim else ""))
-    return f"void({', '.join(parts)})"
+    found = [_short_and_ndim(value) for value in args]
+    return None if None in found else format_signature([list(f) for f in found if f is not None])
 
 
 def params_of(func: Callable[..., Any], args: tuple[Any, ...]) -> list[Param]:
     """The parameters a launch's arguments give a lazily typed kernel (every array may be written)."""
-    names = list(inspect.signature(func).parameters)
-    params = []
-    for name, value in zip(names, args):
-        found = _short_and_ndim(value)
-        short, ndim = found if found is not None else ("f64", 0)
-        dtype = SCALAR_DTYPES[short]
-        params.append(Param(name, "array", dtype, ndim, True) if ndim else Param(name, "scalar", dtype))
-    return params
+    given = [list(_short_and_ndim(value) or ("f64", 0)) for value in args]
+    return [p.replace(writes=True) if p.kind == "array" else p for p in params_from_signature(func, given)]
 
 
 def record(qualname: str, signature: str | None) -> None:
@@ -124,10 +106,7 @@ class LazyKernel(Kernel):
         self.options = {**self.options, "signatures": [
             [[SCALAR_NAMES[p.dtype.name], p.ndim] for p in params] for params in self._params
         ]}  # fmt: skip
-        self._signatures = [
-            "void(" + ", ".join(NUMBA_NAMES[s] + (f"[{', '.join([':'] * n)}]" if n else "") for s, n in sig) + ")"
-            for sig in self.options["signatures"]
-        ]
+        self._signatures = [format_signature(sig) for sig in self.options["signatures"]]
 
     def _compiled_for(self, args: tuple[Any, ...]) -> bool:
         for params in self.variant_params:

@@ -205,9 +205,7 @@ def event_elapsed_time(evtstart: Any, evtend: Any) -> float:
 def synchronize() -> None:
     """Wait for the work queued on the device (nothing to wait for on the CPU)."""
     if _on_cuda():
-        from . import synchronize as cuda_synchronize
-
-        cuda_synchronize()
+        default_device().synchronize()
 
 
 class CpuGpu:

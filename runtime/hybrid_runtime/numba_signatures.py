@@ -38,6 +38,9 @@ NUMBA_SCALARS = {
     "complex64": "c64", "c8": "c64",
     "complex128": "c128", "c16": "c128",
 }  # fmt: skip
+_LONG: dict[str, str] = {}  # short -> numba's own name (each row's first)
+for _long, _short in NUMBA_SCALARS.items():
+    _LONG.setdefault(_short, _long)
 _VOID = {"void", "none"}
 _HINT = 'write numba\'s types: "void(float32[:], int32[:, :], float64)", or annotate the parameters instead'
 
@@ -136,6 +139,11 @@ class _Reader:
                 "declare the record as a @struct class and annotate the parameter with it (x: Array[Point])",
             )
         raise self.error(node, f"`{ast.unparse(node)}` is not a numba type name", _HINT)
+
+
+def format_signature(signature: list[Param]) -> str:
+    """``"void(float32[:], int32)"``: a signature as numba writes it (what :func:`parse_signatures` reads)."""
+    return "void(" + ", ".join(_LONG[s] + (f"[{', '.join([':'] * n)}]" if n else "") for s, n in signature) + ")"
 
 
 def decorator_argument(func: Any) -> ast.expr | None:

@@ -5,6 +5,7 @@ tuples, tables and arrays, warp masks held in locals and ``cuda.activemask()``, 
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -116,6 +117,29 @@ def tables(out: Array[f64], z: Array[np.complex128]):
 
 
 @kernel
+def warp_synchronous(x: Array[f32], sums: Array[f32], masks: Array[u32], acc: Array[f64], f: Array[f64]):
+    # a warp's shared-memory reduction ordered by __syncwarp, numba-cuda's other intrinsics beside it
+    s = cuda.shared.array(64, np.float32)
+    t = cuda.threadIdx.x
+    i = cuda.grid(1)
+    s[t] = x[i]
+    cuda.syncwarp()
+    step = 16
+    while step > 0:
+        if t % 32 < step:
+            s[t] += s[t + step]
+        cuda.syncwarp(0xFFFFFFFF)
+        step //= 2
+    if t % 32 == 0:
+        sums[i // 32] = s[t]
+    masks[i] = cuda.lanemask_lt()
+    cuda.atomic.nanmax(acc, 0, x[i])
+    cuda.atomic.nanmin(acc, 1, x[i])
+    cuda.threadfence_block()
+    f[i] = cuda.fma(x[i], 3.0, 1.0) + cuda.cbrt(float(i))
+
+
+@kernel
 def inverse_hyperbolic(x: Array[f64], out: Array[f64, 2]):
     i = cuda.grid(1)
     if i < len(x):
@@ -198,6 +222,27 @@ def _bit_ops_reference(x: np.ndarray) -> np.ndarray:
     ffs = [(v & -v).bit_length() for v in bits]
     brev = np.array([int(format(v, f"0{width}b")[::-1], 2) for v in bits], np.uint64).astype(x.dtype)
     return np.array([np.array(popc) + np.array(clz) * 100 + np.array(ffs) * 10000, brev.astype(np.int64)])
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_syncwarp_lanemask_nan_atomics_fma_cbrt(kern, device):
+    x = np.random.default_rng(3).standard_normal(128).astype(np.float32)
+    x[7] = np.nan
+    sums, masks, f = np.zeros(4, np.float32), np.zeros(128, np.uint32), np.zeros(128)
+    acc = np.array([-np.inf, np.inf])
+    kern.warp_synchronous.launch(64, 2, x, sums, masks, acc, f, device=device)
+    want = x.reshape(4, 32).copy()
+    for step in (16, 8, 4, 2, 1):  # the tree's order of f32 additions
+        want[:, :step] += want[:, step : 2 * step]
+    np.testing.assert_array_equal(sums, want[:, 0])
+    np.testing.assert_array_equal(masks, (1 << (np.arange(128) % 32)) - 1)
+    assert acc.tolist() == [np.nanmax(x), np.nanmin(x)]  # NaN is a missing value to nanmax and nanmin
+    exact = np.array([float(Fraction(float(v)) * 3 + 1) if np.isfinite(v) else np.nan for v in x])
+    roots = np.array([math.cbrt(i) if hasattr(math, "cbrt") else np.cbrt(i) for i in range(128)])  # the C library's
+    if device == "cuda":  # libdevice's cube root: within docs/language.md's bound of the C library's
+        np.testing.assert_allclose(f, exact + roots, rtol=1e-15)
+    else:
+        np.testing.assert_array_equal(f, exact + roots)
 
 
 @pytest.mark.parametrize("device", DEVICES)

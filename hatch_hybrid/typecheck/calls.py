@@ -35,7 +35,7 @@ from ..types import (
 from . import folding, numpy_funcs, rules
 from .arguments import bind_arguments, bound_nodes, intrinsic_keywords
 from .conversions import ConversionRecorder
-from .cuda_spelling import gpu_name
+from .cuda_spelling import CUDA_MATH, gpu_name
 from .printing import check_print
 from .tables import refuse_write
 from .typed import Callee, MethodSym, ProgramLike, SymbolT, TypedFunction, rule_errors, type_named
@@ -331,6 +331,8 @@ class CallChecker(ConversionRecorder):
         cast = type_named(ExternalSym(qualname))
         if cast is not None:
             return self._cast(e, self._args(e), cast, name)
+        if qualname in CUDA_MATH:  # cuda.fma, cuda.cbrt: math's
+            module, name = "math", CUDA_MATH[qualname]
         if module == "math":
             args = self._args(e)
             with rule_errors(e.loc):
@@ -422,11 +424,11 @@ class CallChecker(ConversionRecorder):
             return ArrayT(dtype, 1)
         if name in rules.ATOMICS:
             return self.atomic(e, name)
-        if name in ("lane_id", "threadfence"):
+        if name in ("lane_id", "lanemask_lt", "threadfence"):
             if e.args:
                 raise CompileError(e.loc, f"gpu.{name}() takes no arguments")
             tf.callees[e.nid] = Callee("gpu", name)
-            return WEAK_INT if name == "lane_id" else NONE
+            return NONE if name == "threadfence" else WEAK_INT
         if name in rules.SHUFFLES or name in rules.VOTES:
             return self.warp(e, name)
         if name in rules.BIT_OPS:

@@ -45,11 +45,15 @@ CUDA_CALLS: dict[str, str] = {
     "gridsize": "gridsize",
     "syncthreads": "syncthreads",
     "threadfence": "threadfence",
+    "threadfence_block": "threadfence",  # (a fence of the whole device orders the block's memory too)
+    "threadfence_system": "threadfence",  # (host memory mapped into kernels is not part of the language)
     "shared.array": "shared_array",
     "local.array": "local_array",
     "atomic.add": "atomic_add",
     "atomic.max": "atomic_max",
     "atomic.min": "atomic_min",
+    "atomic.nanmax": "atomic_max",  # the language's atomic max and min of floats ignore NaN, as these do
+    "atomic.nanmin": "atomic_min",
     "atomic.exch": "atomic_exch",
     "atomic.cas": "atomic_cas",
     "atomic.sub": "atomic_sub",
@@ -69,8 +73,13 @@ CUDA_CALLS: dict[str, str] = {
     "clz": "clz",
     "ffs": "ffs",
     "brev": "brev",
+    "syncwarp": "syncwarp",
+    "lanemask_lt": "lanemask_lt",
     "activemask": "ballot",  # ballot(True): the warp's lanes, all converged where warp functions run
 }
+#: numba.cuda's math functions: Python's ``math`` ones (a Python float, weak in promotion: an f32 result
+#: stored into an f32 array is rounded twice where numba's single-precision ``fmaf`` rounds once)
+CUDA_MATH = {PREFIX + "fma": "fma", PREFIX + "cbrt": "cbrt"}
 #: ``cuda`` names read as values, not called: they become calls (``warpsize`` a constant).
 _READ_AS_VALUES = {n for n in CUDA_CALLS if "Idx." in n or "Dim." in n} | {"laneid", "warpsize"}
 _MASKED = {n for n in CUDA_CALLS if n.endswith("_sync")}
@@ -135,6 +144,10 @@ def rewrite_cuda_spelling(program: ProgramLike, fn: ir.Function) -> None:
         elif name in _MASKED:
             _full_mask(program, fn.module, node, name, bound_once)
             node.args = node.args[1:]
+        elif name == "syncwarp":  # cuda.syncwarp(mask=0xFFFFFFFF): the mask is optional
+            if node.args:
+                _full_mask(program, fn.module, node, name, bound_once)
+            node.args = [ir.Const(True, loc=node.loc)]
         elif name == "activemask":
             node.args = [ir.Const(True, loc=node.loc)]
         elif name == "const.array_like":

@@ -309,7 +309,7 @@ ATOMIC_ONLY = {
     "atomic_dec": {"u32", "u64"},
 }
 SHUFFLES = {"shfl_down", "shfl_up", "shfl_xor", "shfl_idx"}
-VOTES = {"ballot", "all_", "any_"}
+VOTES = {"ballot", "all_", "any_", "syncwarp"}  # syncwarp: all lanes meet (an all-vote of True, unused)
 #: bit operations on integers (CUDA's __popc, __clz, __ffs, __brev): the result has the operand's type
 BIT_OPS = {"popc", "clz", "ffs", "brev"}
 WARP_CALLS = SHUFFLES | VOTES  # the calls that make a warp's threads meet

@@ -31,6 +31,7 @@ _BARRIER_NAMES = {
     "all_",
     "any_",
     "activemask",
+    "syncwarp",
     "syncthreads_count",
     "syncthreads_and",
     "syncthreads_or",

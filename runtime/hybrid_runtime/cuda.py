@@ -9,7 +9,11 @@ numba's host API (``cuda.to_device``, ``cuda.stream()``, ``cuda.event()``...) is
 
 from __future__ import annotations
 
+import math
+from fractions import Fraction
 from typing import Any
+
+import numpy as np
 
 from . import gpu
 from ._cpu_state import current
@@ -30,6 +34,7 @@ from .numba_host import (  # noqa: F401 - numba's host API: on the CUDA device, 
     synchronize,
     to_device,
 )
+from .python_math import ieee_math
 
 warpsize = 32
 grid = gpu.grid
@@ -39,10 +44,33 @@ syncthreads_count = gpu.syncthreads_count
 syncthreads_and = gpu.syncthreads_and
 syncthreads_or = gpu.syncthreads_or
 threadfence = gpu.threadfence
+threadfence_block = gpu.threadfence
+threadfence_system = gpu.threadfence
+lanemask_lt = gpu.lanemask_lt
 popc = gpu.popc
 clz = gpu.clz
 ffs = gpu.ffs
 brev = gpu.brev
+
+
+def fma(a: Any, b: Any, c: Any) -> float:
+    """``a * b + c`` rounded once (numba's ``cuda.fma``; kernels compile it as ``math.fma``)."""
+    x, y, z = float(a), float(b), float(c)
+    if hasattr(math, "fma"):  # Python 3.13+
+        return float(ieee_math.fma(x, y, z))
+    if all(map(math.isfinite, (x, y, z))):
+        exact = Fraction(x) * Fraction(y) + Fraction(z)
+        try:
+            return float(exact) if exact != 0 else (x * y) + z  # (the sign of an exact zero as IEEE's)
+        except OverflowError:
+            return math.copysign(math.inf, exact)
+    return x * y + z  # infinities and NaN: what the fused operation gives too
+
+
+def cbrt(a: Any) -> float:
+    """The cube root (numba's ``cuda.cbrt``; kernels compile it as ``math.cbrt``: the C library's, as
+    native code calls it)."""
+    return float(ieee_math.cbrt(float(a))) if hasattr(math, "cbrt") else float(np.cbrt(np.float64(a)))
 
 
 class _Dim3:
@@ -103,6 +131,8 @@ class atomic:  # noqa: N801
     add = staticmethod(gpu.atomic_add)
     max = staticmethod(gpu.atomic_max)
     min = staticmethod(gpu.atomic_min)
+    nanmax = staticmethod(gpu.atomic_max)  # the language's float max and min ignore NaN, as numba's nan* do
+    nanmin = staticmethod(gpu.atomic_min)
     exch = staticmethod(gpu.atomic_exch)
     cas = staticmethod(gpu.atomic_cas)
     sub = staticmethod(gpu.atomic_sub)
@@ -159,6 +189,12 @@ def _signatures(func: Any, given: Any) -> list[Any]:
 def activemask() -> int:
     """The mask of this warp's lanes (all 32 in a full warp): warp functions run with the warp converged."""
     return gpu.ballot(True)
+
+
+def syncwarp(mask: int = 0xFFFFFFFF) -> None:
+    """CUDA's ``__syncwarp()``: the warp's lanes meet (the full mask only, as the other warp functions)."""
+    _full(mask)
+    gpu.all_(True)
 
 
 def _full(mask: int) -> None:

@@ -97,6 +97,11 @@ def lane_id() -> int:
     return current().linear % 32
 
 
+def lanemask_lt() -> int:
+    """The lanes below this one, as a mask (CUDA's ``%lanemask_lt``)."""
+    return (1 << lane_id()) - 1
+
+
 def threadfence() -> None:
     """Order this thread's memory writes before later ones, device-wide (a no-op on the CPU path)."""
 

@@ -84,6 +84,10 @@ class PtxFlavour(Flavour):
             return None
         if name == "lane_id":
             return intrinsics.lane_id(fl.ops)
+        if name == "lanemask_lt":
+            return intrinsics.lanemask_lt(fl.ops)
+        if name == "syncwarp":
+            return intrinsics.syncwarp(fl.ops)
         if name.startswith("shfl_"):
             value_t = fl.tf.types[e.nid]
             value, lane = fl.coerce(e.args[0], value_t), fl.coerce(e.args[1], WEAK_INT)

@@ -97,6 +97,20 @@ def lane_id(ops: Ops) -> llir.Value:
     return ops.b.zext(ops.b.call(fn, []), I64)
 
 
+def lanemask_lt(ops: Ops) -> llir.Value:
+    """The lanes below this one (PTX's %lanemask_lt)."""
+    fn = declare(ops.module, "llvm.nvvm.read.ptx.sreg.lanemask.lt", I32, [])
+    return ops.b.zext(ops.b.call(fn, []), I64)
+
+
+def syncwarp(ops: Ops) -> llir.Value:
+    """CUDA's ``__syncwarp()``: the warp's lanes meet, and their memory operations are ordered."""
+    fn = declare(ops.module, "llvm.nvvm.bar.warp.sync", VOID, [I32])
+    fn.attributes.add("convergent")
+    ops.b.call(fn, [llir.Constant(I32, FULL_MASK)])
+    return llir.Constant(llir.IntType(1), 1)
+
+
 def threadfence(ops: Ops) -> None:
     fn_name = "llvm.nvvm.membar.gl"
     fn = declare(ops.module, fn_name, VOID, [])

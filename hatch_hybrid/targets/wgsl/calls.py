@@ -130,7 +130,7 @@ class CallRenderer(RendererParts):
             return self.atomic(e, name)
         if name in ("shared_array", "local_array"):
             raise WgslUnsupported(e.loc, "a shared array outside an assignment")
-        if name in SHUFFLES or name in VOTES or name == "lane_id":
+        if name in SHUFFLES or name in VOTES or name in ("lane_id", "lanemask_lt"):
             return self.warp(e, callee)
         if name in BIT_OPS:
             return self.bit_op(e, callee)
@@ -161,6 +161,8 @@ class CallRenderer(RendererParts):
         lane = "bitcast<i64>(u64(hh_lid_index % 32u))"
         if name == "lane_id":
             return self.temp(lane, "i64")
+        if name == "lanemask_lt":
+            return self.temp(f"(1li << u32({lane})) - 1li", "i64")
         if name in VOTES:
             pred = self.condition(e.args[0])
             if name == "ballot":

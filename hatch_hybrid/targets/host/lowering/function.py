@@ -253,6 +253,8 @@ class HostFunctionLowerer(FissionLowerer, HostLowerer, SanitizeLowerer, Function
             return self.warp_call(e, name, e.loc)
         if name == "lane_id":
             return hx.lane_id(ops, self.ctx)
+        if name == "lanemask_lt":
+            return ops.b.sub(ops.b.shl(llir.Constant(I64, 1), hx.lane_id(ops, self.ctx)), llir.Constant(I64, 1))
         if name == "threadfence":
             hx.threadfence(ops)
             return None

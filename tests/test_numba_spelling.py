@@ -14,7 +14,7 @@ from conftest import DEVICES, KERNEL_PRELUDE
 SOURCE = (
     KERNEL_PRELUDE
     + """
-from hybrid_runtime import cuda
+from hybrid_runtime import cuda, float64, int32, uint32
 
 WEIGHTS = (0.25, 0.5, 0.25)
 CUBE = np.arange(27, dtype=np.complex128).reshape(3, 3, 3)
@@ -139,6 +139,68 @@ def warp_synchronous(x: Array[f32], sums: Array[f32], masks: Array[u32], acc: Ar
     f[i] = cuda.fma(x[i], 3.0, 1.0) + cuda.cbrt(float(i))
 
 
+# numba-cuda's atomic tests: one helper given the atomic, the dtype, the shared array's size and a cast
+@cuda.jit(device=True)
+def atomic_cast_none(num):
+    return num
+
+
+@cuda.jit(device=True)
+def atomic_cast_to_int(num):
+    return int(num)
+
+
+@cuda.jit(device=True)
+def atomic_binary_1dim_shared(ary, idx, op2, ary_dtype, ary_nelements, binop_func, cast_func, initializer, neg_idx):
+    tid = cuda.threadIdx.x
+    sm = cuda.shared.array(ary_nelements, ary_dtype)
+    sm[tid] = initializer
+    cuda.syncthreads()
+    bin = cast_func(idx[tid] % ary_nelements)
+    if neg_idx:
+        bin = bin - ary_nelements
+    binop_func(sm, bin, op2)
+    cuda.syncthreads()
+    ary[tid] = sm[tid]
+
+
+@cuda.jit("void(uint32[:], uint32[:])")
+def atomic_add_u32(ary, idx):
+    atomic_binary_1dim_shared(ary, idx, 1, uint32, 32, cuda.atomic.add, atomic_cast_none, 0, False)
+
+
+@cuda.jit("void(float64[:], float64[:])")
+def atomic_add_f64(ary, idx):
+    atomic_binary_1dim_shared(ary, idx, 2.0, float64, 16, cuda.atomic.add, atomic_cast_to_int, 0.0, True)
+
+
+@cuda.jit("void(int32[:], int32[:])")
+def atomic_max_i32(ary, idx):
+    atomic_binary_1dim_shared(ary, idx, 7, int32, 32, cuda.atomic.max, atomic_cast_none, -5, False)
+
+
+# numba-cuda's tests compile plain functions where they launch them: cuda.jit(signature)(function)
+def plain_scale(ary, factor):
+    i = cuda.grid(1)
+    if i < ary.size:
+        ary[i] *= factor
+
+
+def plain_twice(ary):
+    i = cuda.grid(1)
+    if i < ary.size:
+        ary[i] = 2 * ary[i]
+
+
+scale_f32 = cuda.jit("void(float32[:], float32)")(plain_scale)
+
+
+def launch_twice(ary):
+    compiled = cuda.jit("void(int64[:])", fastmath=False)(plain_twice)
+    compiled[1, ary.size](ary)
+    cuda.jit(plain_twice)[1, ary.size](ary)  # typed at launch: the same signature
+
+
 @kernel
 def inverse_hyperbolic(x: Array[f64], out: Array[f64, 2]):
     i = cuda.grid(1)
@@ -243,6 +305,40 @@ def test_syncwarp_lanemask_nan_atomics_fma_cbrt(kern, device):
         np.testing.assert_allclose(f, exact + roots, rtol=1e-15)
     else:
         np.testing.assert_array_equal(f, exact + roots)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_helpers_given_functions_dtypes_and_sizes(kern, device):
+    """Each call site specialises the helper to the atomic, dtype, size and cast it passes (numba's tests)."""
+    idx = (np.arange(32, dtype=np.uint32) * 7) % 5
+    ary = np.zeros(32, np.uint32)
+    kern.atomic_add_u32.launch(32, 1, ary, idx, device=device)
+    np.testing.assert_array_equal(ary, np.bincount(idx, minlength=32))
+    idf = np.arange(16.0) * 3 % 4
+    arf = np.zeros(16)
+    kern.atomic_add_f64.launch(16, 1, arf, idf, device=device)
+    np.testing.assert_array_equal(arf, 2.0 * np.bincount(idf.astype(int), minlength=16))
+    ari = np.zeros(32, np.int32)
+    kern.atomic_max_i32.launch(32, 1, ari, np.arange(32, dtype=np.int32), device=device)
+    np.testing.assert_array_equal(ari, np.full(32, 7))
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_functions_compiled_by_calling_cuda_jit(kern, device, monkeypatch):
+    """``cuda.jit(sig)(f)`` and ``cuda.jit(f)`` anywhere in the module make ``f`` a kernel at build time."""
+    import warnings
+
+    from hybrid_runtime import SlowPathWarning
+
+    monkeypatch.setenv("HYBRID_DEVICE", device)
+    x = np.arange(8, dtype=np.float32)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", SlowPathWarning)  # compiled, not run as written
+        kern.scale_f32[1, 8](x, np.float32(3))
+        n = np.arange(5)
+        kern.launch_twice(n)
+    np.testing.assert_array_equal(x, 3 * np.arange(8))
+    np.testing.assert_array_equal(n, 4 * np.arange(5))
 
 
 @pytest.mark.parametrize("device", DEVICES)

@@ -57,6 +57,10 @@ ENUM_BASES = {"enum.IntEnum"}
 
 def _canonical_external(qualname: str) -> str:
     # hybrid_runtime re-exports everything at top level; numpy is numpy however imported
+    for alias, module in (("hybrid_runtime.cuda.random", "hybrid_runtime.random"),
+                          ("hybrid_runtime.cuda.types", "hybrid_runtime.types")):  # fmt: skip
+        if qualname == alias or qualname.startswith(alias + "."):  # numba.cuda's submodules
+            qualname = module + qualname[len(alias) :]
     for prefix in ("hybrid_runtime.types.", "hybrid_runtime.kernel."):
         if qualname.startswith(prefix):
             return "hybrid_runtime." + qualname[len(prefix) :]
@@ -235,6 +239,10 @@ class ModuleIndex:
                 "expression), or pass the value to the kernel as a parameter",
                 [Note(places[0], f"`{name}` is first assigned here")],
             )
+        wrapped = self._jit_wrapped(info, node)
+        if wrapped is not None:  # `f = cuda.jit(f, device=True)`: the function itself, as decorating it
+            info.names[name] = FunctionSym(info.name, wrapped)
+            return info.names[name]
         where = "kernel factory's" if info.parent is not None else "module-level"
         info.names[name] = NonConstSym(f"{info.name}.{name}", "defined in terms of itself", loc, where)  # cycles
         try:
@@ -246,6 +254,19 @@ class ModuleIndex:
             raise
         info.names[name] = result
         return result
+
+    def _jit_wrapped(self, info: ModuleInfo, node: ast.expr) -> str | None:
+        """The module function ``node`` applies numba's decorator to (``cuda.jit(f, device=True)``,
+        ``cuda.jit(sig)(f)``, ``njit(f)``), or None."""
+        if not isinstance(node, ast.Call) or not node.args or not isinstance(node.args[0], ast.Name):
+            return None
+        fn = info.functions.get(node.args[0].id)
+        if fn is None:
+            return None
+        decorator = node.func.func if isinstance(node.func, ast.Call) and len(node.args) == 1 else node.func
+        target = self.resolve_expr(info.name, decorator)
+        jits = ("hybrid_runtime.cuda.jit", "hybrid_runtime.njit", "hybrid_runtime.jit")
+        return fn.name if isinstance(target, ExternalSym) and target.qualname in jits else None
 
     def value_of(self, module: str, node: ast.expr) -> Value:
         """The value of an expression at the top level of ``module``, computed as Python would (raises
@@ -277,6 +298,8 @@ class ModuleIndex:
 
     def _module_symbol(self, name: str) -> Symbol:
         top = name.split(".")[0]
+        if top == "hybrid_runtime":
+            name = _canonical_external(name) if name != "hybrid_runtime.types" else name
         if name in RUNTIME_SOURCE and self._locate(top) and name in self._paths:
             return ModuleSym(name)
         if top in KNOWN_EXTERNAL:
@@ -405,10 +428,13 @@ class ModuleIndex:
         found = []
         for name in self.module_names:
             info = self.module(name)
+            declared = []
             for fn in info.functions.values():
                 decl = self.kernel_decl(name, fn)
                 if decl is not None:
-                    found.append(decl)
+                    declared.append(decl)
+            found += declared
+            found += self.jit_calls(name, {d.name for d in declared})
             for call in self.factory_calls(name):
                 found.append(factories.kernel_of(self, call))
         return found
@@ -425,6 +451,43 @@ class ModuleIndex:
                     return _numba_kernel(module, fn, call, info, loc, factory)
                 return KernelDecl(module, fn.name, _kernel_options(call, info), loc, factory)
         return None
+
+    def jit_calls(self, module: str, declared: set[str]) -> list[KernelDecl]:
+        """The module's functions made kernels by calling numba's decorator anywhere in the module, as
+        numba-cuda's tests and host code do: ``cuda.jit("void(float32[:])")(f)``, ``cuda.jit(f)``,
+        ``cuda.jit(sig, fastmath=True)(f)`` (the signatures of every such call, one kernel per function;
+        ``device=True``: a helper)."""
+        info = self.module(module)
+        calls: dict[str, list[ast.Call | None]] = {}
+        for node in ast.walk(info.tree):
+            if not (isinstance(node, ast.Call) and len(node.args) == 1 and isinstance(node.args[0], ast.Name)):
+                continue
+            fn = info.functions.get(node.args[0].id)
+            if (
+                fn is None
+                or fn.name in declared
+                or self.resolve_global(module, fn.name) != FunctionSym(module, fn.name)
+            ):
+                continue
+            decorator = node.func.func if isinstance(node.func, ast.Call) else node.func
+            target = self.resolve_expr(module, decorator)
+            if isinstance(target, ExternalSym) and target.qualname == "hybrid_runtime.cuda.jit":
+                calls.setdefault(fn.name, []).append(node.func if isinstance(node.func, ast.Call) else None)
+        found = []
+        for name, given in calls.items():
+            fn = info.functions[name]
+            loc = Loc(str(info.path), fn.lineno, fn.col_offset)
+            decls = [_numba_kernel(module, fn, call, info, loc, None) for call in given]
+            kernels = [d for d in decls if d is not None]
+            if not kernels:
+                continue
+            options = dict(kernels[0].options)
+            signatures = [s for d in kernels for s in d.options.get("signatures", [])]
+            if signatures:  # every call's, once each, in order
+                options["signatures"] = [s for k, s in enumerate(signatures) if s not in signatures[:k]]
+                options.pop("lazy", None)
+            found.append(KernelDecl(module, name, options, loc))
+        return found
 
     def factory_calls(self, module: str) -> list[FactoryCall]:
         """The module-level calls of kernel factories in ``module`` (their scopes registered)."""
@@ -539,6 +602,8 @@ def _numba_kernel(
     kernel; the options that change nothing here are dropped)."""
     if call is not None and any(k.arg == "device" and _true(k.value) for k in call.keywords):
         return None
+    if (call is None or not call.args) and _returns_value(fn):  # numba calls it from kernels: a helper
+        return None
     plain = ast.Call(ast.Name("kernel"), [], [k for k in (call.keywords if call else []) if k.arg not in NUMBA_NO_OPS])
     options = _kernel_options(plain, info)
     if call is not None and call.args:  # numba's eager signature(s): the parameters' types, per variant
@@ -546,6 +611,19 @@ def _numba_kernel(
     elif any(a.annotation is None for a in fn.args.args):  # typed at launch: by the signatures declared
         options["lazy"] = True
     return KernelDecl(module, fn.name, options, loc, factory)
+
+
+def _returns_value(fn: ast.FunctionDef) -> bool:
+    """Does ``fn`` (not the functions nested in it) return a value? A kernel cannot, so numba-cuda compiles
+    a ``@cuda.jit`` function that does as a device function where kernels call it."""
+    stack: list[ast.AST] = list(fn.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Return) and node.value is not None:
+            return not (isinstance(node.value, ast.Constant) and node.value.value is None)
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            stack.extend(ast.iter_child_nodes(node))
+    return False
 
 
 def _true(node: ast.expr) -> bool:

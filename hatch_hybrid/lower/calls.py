@@ -16,7 +16,7 @@ from .. import ir
 from ..errors import Loc
 from ..typecheck.arguments import bound_nodes
 from ..typecheck.rules import BIT_OPS
-from ..typecheck.typed import Callee
+from ..typecheck.typed import Callee, SymbolT
 from ..types import (
     NONE,
     WEAK_COMPLEX,
@@ -91,8 +91,9 @@ class CallLowerer(LowererParts):
         assert target is not None
         fn = self.parent.function(target)
         args = self.call_prefix()
-        for node in nodes:
-            args += flatten(self.expr(node))
+        for node, t in zip(nodes, target.arg_types):
+            if not isinstance(t, SymbolT):  # (a function, type or module: the specialisation is of it)
+                args += flatten(self.expr(node))
         result = self.b.call(fn, args)
         self.after_call()
         rt = target.return_type

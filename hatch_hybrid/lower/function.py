@@ -245,7 +245,8 @@ class FunctionLowerer(
 
     def lower_body(self, params: list[tuple[str, Value]]) -> None:
         for name, value in params:
-            self.store_local(name, value)
+            if value is not None:  # (None: a function, type or module, which the specialisation is of)
+                self.store_local(name, value)
         self.block(self.body)
 
     def fall_off_end(self) -> None:

@@ -8,6 +8,7 @@ from typing import Any, TypeAlias
 
 from llvmlite import ir as llir
 
+from ..typecheck.typed import SymbolT
 from ..types import WEAK_INT, ArrayT, StructT, TupleT, Type, storage
 from .ops import I8, I64, PTR, const, llvm_type
 
@@ -33,7 +34,10 @@ Value: TypeAlias = "llir.Value | ArrayValue | TupleValue | None"
 
 
 def abi_types(t: Type, kernel: bool = False) -> list[llir.Type]:
-    """How a value of type ``t`` is passed as function parameters."""
+    """How a value of type ``t`` is passed as function parameters (a function, type or module: not at all,
+    the helper is specialised to it)."""
+    if isinstance(t, SymbolT):
+        return []
     if isinstance(t, ArrayT):
         return [PTR] + [I64] * (2 * t.ndim)
     if isinstance(t, (TupleT, StructT)):
@@ -57,6 +61,8 @@ def flatten(v: Value) -> list[llir.Value]:
 def unflatten(t: Type, values: list[llir.Value], kernel: bool = False) -> tuple[Value, list[llir.Value]]:
     """The value of type ``t`` that ``values`` start with, and the rest. ``kernel``: as kernel parameters
     (see :func:`abi_types`), where a complex number is a (real, imaginary) TupleValue."""
+    if isinstance(t, SymbolT):
+        return None, values
     if isinstance(t, ArrayT):
         n = t.ndim
         return ArrayValue(values[0], values[1 : 1 + n], values[1 + n : 1 + 2 * n]), values[1 + 2 * n :]

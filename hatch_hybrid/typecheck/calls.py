@@ -45,6 +45,21 @@ from .views import array_root
 SHARED_MEMORY_LIMIT = 48 * 1024
 
 
+def _shape_names(fn: ir.Function) -> set[str]:
+    """The names read in the shape arguments of ``fn``'s static arrays (``cuda.shared.array(n, dtype)``)."""
+    found: set[str] = set()
+    for node in ir.walk(fn):
+        if isinstance(node, ir.Call) and _array_call(node.func):
+            shapes = [a for a in node.args if not isinstance(a, ir.Attribute)] + list(node.keywords.values())
+            found |= {n.id for a in shapes for n in ir.walk(a) if isinstance(n, ir.Name)}
+    return found
+
+
+def _array_call(func: ir.Expr) -> bool:
+    name = func.attr if isinstance(func, ir.Attribute) else func.id if isinstance(func, ir.Name) else ""
+    return name in ("shared_array", "local_array", "array")
+
+
 def struct_root(node: ir.Expr) -> str | None:
     """The variable a struct argument is (``a``) or is part of (``a.pos``); None for anything else."""
     base = ir.field_path(node)[0]
@@ -227,11 +242,10 @@ class CallChecker(ConversionRecorder):
         args = [self.expr(n) for n in nodes]
         # a module constant tuple of one element type is passed as a table, which the helper can index at run time
         args = [self.as_table(n, n.loc, required=False) or t for n, t in zip(nodes, args)]
-        if any(isinstance(t, SymbolT) for t in args):
-            raise CompileError(e.loc, "functions, modules and types cannot be passed as arguments")
+        literals = self._literal_arguments(fn, nodes, receiver is not None)
         if receiver is not None:
             args.insert(0, receiver)
-        spec = self.program.specialise(fn, tuple(args), call_loc=e.loc)
+        spec = self.program.specialise(fn, tuple(args), call_loc=e.loc, literals=literals)
         kind = "helper" if receiver is None else "method"
         self.tf.callees[e.nid] = Callee(kind, fn.qualname, tuple(args), spec)
         nodes = ([e.func.value] if receiver is not None and isinstance(e.func, ir.Attribute) else []) + nodes
@@ -253,6 +267,19 @@ class CallChecker(ConversionRecorder):
         self._check_argument_order(nodes, args, fn.name)
         self.tf.uses_barrier |= spec.uses_barrier
         return spec.return_type
+
+    def _literal_arguments(
+        self, fn: ir.Function, nodes: list[ir.Expr], method: bool
+    ) -> tuple[tuple[str, object], ...]:
+        """The parameters ``fn`` uses as a static array's shape, and the build-time numbers passed for them
+        here: the helper is specialised to those values (numba's literal dispatch does the same)."""
+        shaped = _shape_names(fn)
+        params = fn.params[1:] if method else fn.params
+        return tuple(
+            (p.name, self.tf.consts[n.nid])
+            for p, n in zip(params, nodes)
+            if p.name in shaped and is_integer(self.tf.consts.get(n.nid))
+        )
 
     def _changed_roots(self, node: ir.Expr) -> dict[str, ir.Call]:
         """The struct variables that calls inside ``node`` change in place, and a call that does."""

@@ -48,6 +48,7 @@ CUDA_CALLS: dict[str, str] = {
     "threadfence_block": "threadfence",  # (a fence of the whole device orders the block's memory too)
     "threadfence_system": "threadfence",  # (host memory mapped into kernels is not part of the language)
     "shared.array": "shared_array",
+    "shared.dynamic_array": "dynamic_shared_array",  # what `cuda.shared.array(0, dtype)` is rewritten to
     "local.array": "local_array",
     "atomic.add": "atomic_add",
     "atomic.max": "atomic_max",
@@ -56,6 +57,7 @@ CUDA_CALLS: dict[str, str] = {
     "atomic.nanmin": "atomic_min",
     "atomic.exch": "atomic_exch",
     "atomic.cas": "atomic_cas",
+    "atomic.compare_and_swap": "atomic_cas",  # (ary, old, val): at ary[0]
     "atomic.sub": "atomic_sub",
     "atomic.and_": "atomic_and",
     "atomic.or_": "atomic_or",
@@ -141,6 +143,14 @@ def rewrite_cuda_spelling(program: ProgramLike, fn: ir.Function) -> None:
         node.keywords = {k: expr(v) for k, v in node.keywords.items()}
         if name in _ARRAYS:
             node.args, node.keywords = _array_args(node, name), {}
+            shape = node.args[1]
+            if name == "shared.array" and isinstance(shape, ir.Const) and shape.value == 0:
+                # numba's dynamic shared memory: the launch's shared_bytes (kernel[grid, block, stream, bytes])
+                assert isinstance(node.func, ir.Attribute)
+                node.func = ir.Attribute(node.func.value, "dynamic_array", loc=node.func.loc)
+                node.args = node.args[:1]
+        elif name == "atomic.compare_and_swap":  # numba's: the first element
+            node.args = node.args[:1] + [ir.Const(0, loc=node.loc)] + node.args[1:]
         elif name in _MASKED:
             _full_mask(program, fn.module, node, name, bound_once)
             node.args = node.args[1:]

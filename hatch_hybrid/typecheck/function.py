@@ -70,7 +70,9 @@ def _terminates(block: list[ir.Stmt]) -> bool:
 class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
     """Infers the types of one specialisation."""
 
-    def __init__(self, program: ProgramLike, tf: TypedFunction, typevars: dict[str, Type]) -> None:
+    def __init__(
+        self, program: ProgramLike, tf: TypedFunction, typevars: dict[str, Type], literals: dict[str, object] | None = None
+    ) -> None:
         self.program = program
         self.tf = tf
         self.fn = tf.fn
@@ -93,6 +95,7 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
         # values that are a Python bool or a NumPy bool depending on the operand Python returns
         self.where_results: set[str] = set()  # locals assigned an np.where() result (a 0-d array on the CPU)
         self.local_consts: dict[str, object] = {}  # locals assigned once, a number known at build time
+        self.literals = literals or {}  # parameters specialised to their value (the caller's build-time constant)
 
     # ------------------------------------------------------------------ driver
     def run(self) -> None:
@@ -107,6 +110,8 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
         for p, t in zip(fn.params, tf.arg_types):
             tf.locals[p.name] = t
             self.assigned[p.name] = p.loc
+            if p.name in self.literals and not self.assignment_counts.get(p.name):
+                self.local_consts[p.name] = self.literals[p.name]
             if isinstance(t, ArrayT):
                 self.aliases[p.name] = {self.params[p.name]}
         for _ in range(50):

@@ -7,6 +7,9 @@ from the kernels, the structs they use, and how annotations and kernel variants 
 
 from __future__ import annotations
 
+import re
+from typing import TypeGuard
+
 from .. import ir
 from ..errors import CompileError, Loc
 from ..frontend.discover import (
@@ -25,7 +28,7 @@ from ..frontend.parse import parse_function
 from ..types import NONE, ArrayT, EnumT, Scalar, StructT, TableT, Type, Weak
 from .cuda_spelling import rewrite_cuda_spelling
 from .function import FunctionChecker
-from .typed import BUILTINS, StructInfo, TypedFunction, type_named
+from .typed import BUILTINS, MethodSym, StructInfo, SymbolT, TypedFunction, type_named
 from .user_types import kernel_variants, read_struct, signature_param
 
 
@@ -39,8 +42,14 @@ def mangle(qualname: str, arg_types: tuple[Type, ...] = ()) -> str:
         text = str(t).replace("Array[", "A").replace("tuple[", "T").replace(", ", "_").replace("]", "")
         if isinstance(t, TableT):  # one specialisation per table (and row shape)
             text = f"Table{t.key}_{'x'.join(map(str, t.shape))}"
+        elif isinstance(t, SymbolT):  # a function, type or module passed in: one specialisation per value
+            text = "S" + re.sub(r"\W", "_", str(t))
         parts.append(text)
     return base + "___" + "_".join(parts)
+
+
+def _static_sym(sym: object) -> TypeGuard[Symbol | str]:
+    return not isinstance(sym, MethodSym)
 
 
 class Program:
@@ -51,6 +60,8 @@ class Program:
         self._parsed: dict[str, ir.Function] = {}
         self.functions: dict[tuple[str, tuple[Type, ...]], TypedFunction] = {}
         self._active: list[tuple[str, Loc]] = []
+        # per function being checked: its parameters bound to a function, type or module (innermost last)
+        self._bound: list[dict[str, Symbol | str]] = []
         self._structs: dict[str, StructInfo | None] = {}  # None: being read (a struct cannot contain itself)
 
     def parsed(self, sym: FunctionSym) -> ir.Function:
@@ -58,7 +69,11 @@ class Program:
         if fn is None:
             info = self.index.module(sym.module)
             fn = parse_function(info.functions[sym.name], str(info.path), sym.module)
-            rewrite_cuda_spelling(self, fn)
+            self._bound.append({})  # (names resolve in the module alone, whoever asked for the function)
+            try:
+                rewrite_cuda_spelling(self, fn)
+            finally:
+                self._bound.pop()
             self._parsed[sym.qualname] = fn
         return fn
 
@@ -156,6 +171,8 @@ class Program:
 
     def _static(self, module: str, node: ir.Expr) -> Symbol | str | None:
         if isinstance(node, ir.Name):
+            if self._bound and node.id in self._bound[-1]:  # a parameter bound to a function, type or module
+                return self._bound[-1][node.id]
             sym = self.index.resolve_global(module, node.id)
             if sym is None and node.id in BUILTINS:
                 return node.id
@@ -176,8 +193,14 @@ class Program:
         symbol: str | None = None,
         call_loc: Loc | None = None,
         typevars: dict[str, Type] | None = None,
+        literals: tuple[tuple[str, object], ...] = (),
     ) -> TypedFunction:
+        """``fn`` typed for ``arg_types`` (a parameter given a function, type or module (:class:`SymbolT`)
+        names that; ``literals``: parameters whose build-time value the body needs, such as an array shape)."""
         key = (fn.qualname, arg_types) if not is_kernel else (f"{fn.qualname}#{symbol}", arg_types)
+        if literals:
+            key = (key[0] + "#" + repr(literals), arg_types)
+            symbol = mangle(fn.qualname, arg_types) + "__" + "_".join(f"{n}{v}" for n, v in literals).replace("-", "m")
         done = self.functions.get(key)
         if done is not None:
             return done
@@ -190,8 +213,14 @@ class Program:
         self._active.append((fn.qualname, call_loc or fn.loc))
         try:
             tf = TypedFunction(fn, arg_types, symbol or mangle(fn.qualname, arg_types), is_kernel)
-            with self.index.track() as consulted:
-                FunctionChecker(self, tf, dict(typevars or {})).run()
+            self._bound.append(
+                {p.name: t.sym for p, t in zip(fn.params, arg_types) if isinstance(t, SymbolT) and _static_sym(t.sym)}
+            )
+            try:
+                with self.index.track() as consulted:
+                    FunctionChecker(self, tf, dict(typevars or {}), dict(literals)).run()
+            finally:
+                self._bound.pop()
             tf.consulted = consulted
         finally:
             self._active.pop()

@@ -15,7 +15,7 @@ from typing import Any, Protocol
 from .. import ir
 from ..errors import CompileError, Loc
 from ..frontend.discover import ExternalSym, FunctionSym, ModuleIndex, StructSym, Symbol
-from ..types import BOOL, NONE, Scalar, StructT, TableT, Type, parse_type_name
+from ..types import BOOL, NONE, NUMBA_ALIASES, Scalar, StructT, TableT, Type, parse_type_name
 from . import rules
 
 #: Where a parameter's value comes from in a call: the k-th positional argument (int), a keyword
@@ -107,7 +107,10 @@ def type_named(sym: Symbol | str | None) -> Type | None:
         return rules.CAST_NAMES.get(sym)
     if isinstance(sym, ExternalSym):
         mod, _, name = sym.qualname.rpartition(".")
-        if mod in ("hybrid_runtime", "hybrid_runtime.types", "numpy"):
+        if mod in ("hybrid_runtime", "hybrid_runtime.types", "hybrid_runtime.cuda", "numpy"):
+            if mod == "hybrid_runtime.cuda" and name in ("i8", "u8"):  # numba.cuda's: 64 bits
+                name = name[0] + "64"
+            name = NUMBA_ALIASES.get(name, name) if mod != "numpy" else name
             if name in ("bool_", "boolean"):
                 return BOOL
             return parse_type_name({"intp": "i64", "uintp": "u64"}.get(name, name))
@@ -148,5 +151,12 @@ class ProgramLike(Protocol):
 
     def _static(self, module: str, node: ir.Expr) -> Symbol | str | None: ...
 
-    def specialise(self, fn: ir.Function, arg_types: tuple[Type, ...], *, call_loc: Loc | None = None) -> TypedFunction:
+    def specialise(
+        self,
+        fn: ir.Function,
+        arg_types: tuple[Type, ...],
+        *,
+        call_loc: Loc | None = None,
+        literals: tuple[tuple[str, object], ...] = (),
+    ) -> TypedFunction:
         """A helper checked for these argument types (once per distinct signature)."""

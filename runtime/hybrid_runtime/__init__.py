@@ -19,8 +19,23 @@ from .stream import Event, Graph, Stream, pinned_array
 from .structs import struct
 from .targets import CPU, PYTHON, CpuDevice, Device, default_device_name, to_device
 from .targets import select as select_device
-from .types import (
+from .types import (  # noqa: F401 - numba's spellings too
     Array,
+    b1,
+    byte,
+    c8,
+    c16,
+    double,
+    f4,
+    f8,
+    float_,
+    i1,
+    i2,
+    i4,
+    u1,
+    u2,
+    u4,
+    void,
     boolean,
     c64,
     c128,
@@ -125,4 +140,5 @@ __all__ = [
     # numba's names (from numba import cuda, float32 -> from hybrid_runtime import cuda, float32)
     "float16", "float32", "float64", "int8", "int16", "int32", "int64", "intp",
     "uint8", "uint16", "uint32", "uint64", "uintp", "jit", "njit", "prange",
+    "b1", "byte", "c8", "c16", "double", "f4", "f8", "float_", "i1", "i2", "i4", "u1", "u2", "u4", "void",
 ]  # fmt: skip

@@ -35,6 +35,53 @@ from .numba_host import (  # noqa: F401 - numba's host API: on the CUDA device, 
     to_device,
 )
 from .python_math import ieee_math
+from .types import (  # noqa: F401 - numba.cuda's type names (`from numba.cuda import float32, void`)
+    b1,
+    boolean,
+    byte,
+    c8,
+    c16,
+    complex64,
+    complex128,
+    double,
+    f4,
+    f8,
+    float16,
+    float32,
+    float64,
+    float_,
+    i1,
+    i2,
+    i4,
+    int8,
+    int16,
+    int32,
+    int64,
+    intp,
+    u1,
+    u2,
+    u4,
+    uint8,
+    uint16,
+    uint32,
+    uint64,
+    uintp,
+    void,
+)
+
+i8, u8 = int64, uint64  # numba's meaning (hybrid_runtime.i8 and u8 are the 8-bit types)
+#: numba.cuda's submodules that kernels import from: `from numba.cuda.random import ...`, `numba.cuda.types`
+_SUBMODULES = {"random": "hybrid_runtime.random", "types": "hybrid_runtime.types"}
+
+
+def _submodules() -> None:
+    import importlib
+    import sys
+
+    for name, target in _SUBMODULES.items():
+        module = importlib.import_module(target)
+        sys.modules[f"{__name__}.{name}"] = module
+        globals()[name] = module
 
 warpsize = 32
 grid = gpu.grid
@@ -109,7 +156,10 @@ def __getattr__(name: str) -> Any:
 class shared:  # noqa: N801 - numba's names
     @staticmethod
     def array(shape: Any, dtype: Any) -> Any:
-        """``cuda.shared.array(shape, dtype)``: ``gpu.shared_array(dtype, shape)``."""
+        """``cuda.shared.array(shape, dtype)``: ``gpu.shared_array(dtype, shape)``; a shape of 0 is numba's
+        dynamic shared memory (``gpu.dynamic_shared_array(dtype)``: the launch's ``shared_bytes``)."""
+        if isinstance(shape, int) and shape == 0:
+            return gpu.dynamic_shared_array(dtype)
         return gpu.shared_array(dtype, shape, _depth=2)
 
 
@@ -135,6 +185,12 @@ class atomic:  # noqa: N801
     nanmin = staticmethod(gpu.atomic_min)
     exch = staticmethod(gpu.atomic_exch)
     cas = staticmethod(gpu.atomic_cas)
+
+    @staticmethod
+    def compare_and_swap(array: Any, old: Any, value: Any) -> Any:
+        """numba's ``compare_and_swap``: ``atomic.cas`` at the array's first element."""
+        return gpu.atomic_cas(array, 0, old, value)
+
     sub = staticmethod(gpu.atomic_sub)
     and_ = staticmethod(gpu.atomic_and)
     or_ = staticmethod(gpu.atomic_or)
@@ -178,7 +234,9 @@ def _signatures(func: Any, given: Any) -> list[Any]:
     the build reads them."""
     from .numba_signatures import SignatureError, decorator_argument, parse_signatures
 
-    if not (isinstance(given, str) or (isinstance(given, (list, tuple)) and all(isinstance(g, str) for g in given))):
+    if isinstance(given, tuple):  # (float32[:], int32): one signature, its parameters' types
+        given = decorator_argument(func) or "(" + "".join(f"{g}, " for g in given) + ")"
+    if not (isinstance(given, str) or (isinstance(given, list) and all(isinstance(g, str) for g in given))):
         given = decorator_argument(func) or given
     try:
         return parse_signatures(given, func.__code__.co_argcount)
@@ -238,3 +296,6 @@ def all_sync(mask: int, predicate: Any) -> bool:
 def any_sync(mask: int, predicate: Any) -> bool:
     _full(mask)
     return gpu.any_(predicate)
+
+
+_submodules()

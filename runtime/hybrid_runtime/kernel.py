@@ -84,6 +84,14 @@ class Kernel:
                 self._launchers[config] = launcher
         return launcher
 
+    def configure(self, griddim: Any, blockdim: Any, stream: Any = 0, sharedmem: int = 0) -> Launcher:
+        """numba's old spelling of ``kernel[griddim, blockdim, stream, sharedmem]``."""
+        return self[griddim, blockdim, stream, sharedmem]
+
+    def specialize(self, *args: Any) -> Kernel:
+        """numba's ``specialize(*args)``: the kernel itself (its variants are chosen at each launch)."""
+        return self
+
     def launch(
         self,
         threads: Any,

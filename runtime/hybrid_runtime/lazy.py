@@ -140,6 +140,13 @@ class LazyKernel(Kernel):
     def __getitem__(self, config: Any) -> Any:
         return _Checked(self, super().__getitem__(config))
 
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        """Called, not launched: a device function, as numba-cuda compiles a ``@cuda.jit`` function that a
+        kernel calls (the build compiles it where kernels call it)."""
+        from .python_math import with_ieee_math
+
+        return with_ieee_math(self.py_func)(*args, **kwargs)  # type: ignore[arg-type]
+
     def _uncompiled(
         self, config: LaunchConfig, args: tuple[Any, ...], device: str | None, signature: str | None
     ) -> None:

@@ -23,13 +23,71 @@ u64 = np.uint64
 f16 = np.float16
 f32 = np.float32
 f64 = np.float64
-c64 = complex64 = np.complex64
+c64 = np.complex64
+c128 = np.complex128
+
+
+class NumbaScalar:
+    """numba's name of a scalar type (``float32``): converts as the NumPy type does (``float32(x)`` is
+    ``np.float32(x)``), is a dtype wherever NumPy takes one (``np.zeros(n, float32)``), and is subscripted
+    into array types in eager signatures (``float32[:, ::1]``), as numba's type objects are on the host."""
+
+    __slots__ = ("type", "dtype", "name")
+
+    def __init__(self, name: str, scalar: type[Any]) -> None:
+        self.name, self.type, self.dtype = name, scalar, np.dtype(scalar)
+
+    def __call__(self, *args: Any) -> Any:
+        if args and all(isinstance(a, (NumbaScalar, str)) for a in args):  # float64(float64): a signature
+            return f"{self.name}({', '.join(map(str, args))})"
+        return self.type(*args)
+
+    def __getitem__(self, dims: Any) -> str:
+        return f"{self.name}[{', '.join(':' for _ in (dims if isinstance(dims, tuple) else (dims,)))}]"
+
+    def __repr__(self) -> str:
+        return self.name
+
+    def __eq__(self, other: object) -> bool:
+        return other is self or other is self.type or (isinstance(other, NumbaScalar) and other.type is self.type)
+
+    def __hash__(self) -> int:
+        return hash(self.type)
+
+
 # numba's names for the same types (``from numba import float32`` becomes ``from hybrid_runtime import float32``)
-float16, float32, float64 = f16, f32, f64
-int8, int16, int32, int64 = i8, i16, i32, i64
-uint8, uint16, uint32, uint64 = u8, u16, u32, u64
-intp, uintp = i64, u64
-c128 = complex128 = np.complex128
+float16, float32, float64 = NumbaScalar("float16", f16), NumbaScalar("float32", f32), NumbaScalar("float64", f64)
+int8, int16, int32, int64 = (NumbaScalar(n, t) for n, t in (("int8", i8), ("int16", i16), ("int32", i32), ("int64", i64)))
+uint8, uint16, uint32, uint64 = (
+    NumbaScalar(n, t) for n, t in (("uint8", u8), ("uint16", u16), ("uint32", u32), ("uint64", u64))
+)
+intp, uintp = NumbaScalar("intp", i64), NumbaScalar("uintp", u64)
+complex64, complex128 = NumbaScalar("complex64", c64), NumbaScalar("complex128", c128)
+# numba's other spellings that do not clash with the short names above (numba's i8 and u8 are 64-bit:
+# `from numba.cuda import i8` (hybrid_runtime.cuda) has numba's meaning, hybrid_runtime.i8 is int8)
+b1, i1, i2, i4, u1, u2, u4 = boolean, int8, int16, int32, uint8, uint16, uint32
+f4, f8, c8, c16 = float32, float64, complex64, complex128
+double, float_, byte = NumbaScalar("double", f64), NumbaScalar("float_", f32), uint8
+#: numba's names of scalar types that differ from NumPy's (what the compiler reads them as)
+NUMBA_ALIASES = {
+    "intp": "i64", "uintp": "u64", "double": "f64", "float_": "f32", "byte": "u8", "b1": "boolean",
+    "i1": "i8", "i2": "i16", "i4": "i32", "u1": "u8", "u2": "u16", "u4": "u32", "f4": "f32", "f8": "f64",
+    "c8": "c64", "c16": "c128",
+}  # fmt: skip
+
+
+class _Void:
+    """numba's ``void``: the return type of kernels in eager signatures (``void(float32[:])``); the build
+    and the runtime read such signatures from the decorator's source text."""
+
+    def __call__(self, *args: Any) -> str:
+        return f"void({', '.join(map(str, args))})"
+
+    def __repr__(self) -> str:
+        return "void"
+
+
+void = none = _Void()
 
 #: Canonical short names of the scalar types, keyed by NumPy dtype name.
 SCALAR_NAMES: dict[str, str] = {

@@ -7,7 +7,7 @@ from ... import ir
 from ...errors import Loc
 from ...typecheck.arguments import bound_nodes
 from ...typecheck.rules import BIT_OPS, GPU_INDEX, SHUFFLES, VOTES
-from ...typecheck.typed import Callee
+from ...typecheck.typed import Callee, SymbolT
 from ...types import (
     NONE,
     WEAK_INT,
@@ -61,6 +61,8 @@ class CallRenderer(RendererParts):
         assert target is not None
         refs: list[ArrayRef | None] = []
         args: list[str] = []
+        if any(isinstance(t, SymbolT) for t in target.arg_types):
+            raise WgslUnsupported(loc, f"{target.fn.name}() takes a function, type or module as an argument")
         for node, t in zip(nodes, target.arg_types):
             if isinstance(t, ArrayT):
                 ref = self.array(node)

@@ -17,6 +17,7 @@ from typing import Any
 from llvmlite import ir as llir
 
 from .... import ir
+from ....typecheck.typed import SymbolT
 from ....lower.loops import counted_loop
 from ....lower.ops import I1, I8, I64, const
 from . import context as hx
@@ -450,12 +451,16 @@ class FissionLowerer(WarpCallLowerer):
         b = self.b
         inner: Any = type(self)(self.parent, p.target, inline_into=self)  # type: ignore[call-arg]
         inner.plan, inner.fs, inner.fission_inner = p.plan, self.fs, True
-        names = [param.name for param in p.target.fn.params]
+        # (a parameter given a function, type or module has no value: the specialisation is of it)
+        bound = [
+            (q.name, n) for q, n, t in zip(p.target.fn.params, p.args, p.target.arg_types) if not isinstance(t, SymbolT)
+        ]
+        names = [name for name, _ in bound]
         if p.uniform_args and not (set(names) & p.plan.per_thread):
             after = self.fn.append_basic_block("inline.skip")
 
             def bind() -> None:
-                for name, node in zip(names, p.args):
+                for name, node in bound:
                     inner.store_local(
                         name, self.convert_value(self.expr(node), self.tf.types[node.nid], p.target.locals[name])
                     )
@@ -468,7 +473,7 @@ class FissionLowerer(WarpCallLowerer):
             return
 
         def bind_each(t: llir.Value, nxt: llir.Block) -> None:
-            for name, node in zip(names, p.args):
+            for name, node in bound:
                 inner.store_local(
                     name, self.convert_value(self.expr(node), self.tf.types[node.nid], p.target.locals[name])
                 )

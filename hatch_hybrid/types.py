@@ -15,7 +15,7 @@ from functools import cache
 from typing import Any, TypeAlias
 
 import numpy as np
-from hybrid_runtime.types import NUMBA_ALIASES, SCALAR_DTYPES, SCALAR_NAMES
+from hybrid_runtime.types import SCALAR_DTYPES, SCALAR_NAMES
 
 
 class Type:

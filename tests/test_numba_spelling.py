@@ -179,6 +179,18 @@ def atomic_max_i32(ary, idx):
     atomic_binary_1dim_shared(ary, idx, 7, int32, 32, cuda.atomic.max, atomic_cast_none, -5, False)
 
 
+@kernel
+def shape_at_run_time(x: Array[f32, 3], axis: i64, out: Array[i64]):
+    # cuSignal's upfirdn: out.shape[i] in a loop, x.shape[axis] of a parameter (negative from the end)
+    n = 1
+    for i in range(x.ndim):
+        n *= x.shape[i]
+    out[0] = n
+    out[1] = x.shape[axis]
+    sizes = (3, 5, 7)
+    out[2] = sizes[axis] + sizes[cuda.threadIdx.x]
+
+
 # numba-cuda's tests compile plain functions where they launch them: cuda.jit(signature)(function)
 def plain_scale(ary, factor):
     i = cuda.grid(1)
@@ -321,6 +333,14 @@ def test_helpers_given_functions_dtypes_and_sizes(kern, device):
     ari = np.zeros(32, np.int32)
     kern.atomic_max_i32.launch(32, 1, ari, np.arange(32, dtype=np.int32), device=device)
     np.testing.assert_array_equal(ari, np.full(32, 7))
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("axis", [0, 2, -1, -3])
+def test_tuples_of_one_type_indexed_at_run_time(kern, device, axis):
+    x, out = np.zeros((2, 3, 4), np.float32), np.zeros(3, np.int64)
+    kern.shape_at_run_time.launch(1, 1, x, axis, out, device=device)
+    np.testing.assert_array_equal(out, [24, x.shape[axis], (3, 5, 7)[axis] + 3])
 
 
 @pytest.mark.parametrize("device", DEVICES)

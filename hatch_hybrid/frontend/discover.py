@@ -241,8 +241,9 @@ class ModuleIndex:
             )
         wrapped = self._jit_wrapped(info, node)
         if wrapped is not None:  # `f = cuda.jit(f, device=True)`: the function itself, as decorating it
-            info.names[name] = FunctionSym(info.name, wrapped)
-            return info.names[name]
+            function = FunctionSym(info.name, wrapped)
+            info.names[name] = function
+            return function
         where = "kernel factory's" if info.parent is not None else "module-level"
         info.names[name] = NonConstSym(f"{info.name}.{name}", "defined in terms of itself", loc, where)  # cycles
         try:
@@ -472,12 +473,17 @@ class ModuleIndex:
             decorator = node.func.func if isinstance(node.func, ast.Call) else node.func
             target = self.resolve_expr(module, decorator)
             if isinstance(target, ExternalSym) and target.qualname == "hybrid_runtime.cuda.jit":
-                calls.setdefault(fn.name, []).append(node.func if isinstance(node.func, ast.Call) else None)
+                given = node.func if isinstance(node.func, ast.Call) else None
+                if given is not None and given.args and isinstance(given.args[0], ast.Name):  # `cuda.jit(sig)(f)`
+                    held = _assigned_before(info.tree, given.args[0].id, node.lineno)  # a signature in a variable
+                    given = ast.Call(given.func, [held or given.args[0], *given.args[1:]], given.keywords)
+                    ast.copy_location(given, node.func)
+                calls.setdefault(fn.name, []).append(given)
         found = []
-        for name, given in calls.items():
+        for name, made in calls.items():
             fn = info.functions[name]
             loc = Loc(str(info.path), fn.lineno, fn.col_offset)
-            decls = [_numba_kernel(module, fn, call, info, loc, None) for call in given]
+            decls = [_numba_kernel(module, fn, call, info, loc, None) for call in made]
             kernels = [d for d in decls if d is not None]
             if not kernels:
                 continue
@@ -611,6 +617,18 @@ def _numba_kernel(
     elif any(a.annotation is None for a in fn.args.args):  # typed at launch: by the signatures declared
         options["lazy"] = True
     return KernelDecl(module, fn.name, options, loc, factory)
+
+
+def _assigned_before(tree: ast.Module, name: str, line: int) -> ast.expr | None:
+    """The value of the last assignment to ``name`` above ``line`` in the module (test code's straight
+    line: ``sig = (int32[:],)`` then ``cuda.jit(sig)(f)``), or None."""
+    found = [
+        n
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)
+        and n.targets[0].id == name and n.lineno < line
+    ]  # fmt: skip
+    return max(found, key=lambda n: n.lineno).value if found else None
 
 
 def _returns_value(fn: ast.FunctionDef) -> bool:

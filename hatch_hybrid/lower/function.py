@@ -273,6 +273,16 @@ class FunctionLowerer(
             return TupleValue([self._from_kernel_abi(v, ft) for v, (_, ft) in zip(value.items, t.fields)])
         return value
 
+    def tuple_item(self, tup: TupleValue, index: llir.Value) -> Value:
+        """Item ``index`` (an i64, from the end when negative) of a tuple of one scalar type: the last item
+        unless an earlier one is selected (past the end is out of bounds, as an array index is)."""
+        b, n = self.b, len(tup.items)
+        index = b.select(b.icmp_signed("<", index, llir.Constant(I64, 0)), b.add(index, llir.Constant(I64, n)), index)
+        value = tup.items[n - 1]
+        for k in range(n - 2, -1, -1):
+            value = b.select(b.icmp_signed("==", index, llir.Constant(I64, k)), tup.items[k], value)
+        return value
+
     def _alloca(self, ty: llir.Type, name: str) -> llir.AllocaInstr:
         with self.b.goto_block(self.entry):
             if self.entry.instructions:
@@ -517,7 +527,9 @@ class FunctionLowerer(
             if isinstance(base_t, TupleT):
                 tup = self.expr(e.value)
                 assert isinstance(tup, TupleValue)
-                return tup.items[tf.consts[e.index.nid]]
+                if e.index.nid in tf.consts:
+                    return tup.items[tf.consts[e.index.nid]]
+                return self.tuple_item(tup, self.coerce(e.index, WEAK_INT))
             if isinstance(base_t, TableT):
                 return self.table_element(e)
             assert isinstance(base_t, ArrayT)

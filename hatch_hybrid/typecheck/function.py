@@ -71,7 +71,11 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
     """Infers the types of one specialisation."""
 
     def __init__(
-        self, program: ProgramLike, tf: TypedFunction, typevars: dict[str, Type], literals: dict[str, object] | None = None
+        self,
+        program: ProgramLike,
+        tf: TypedFunction,
+        typevars: dict[str, Type],
+        literals: dict[str, object] | None = None,
     ) -> None:
         self.program = program
         self.tf = tf
@@ -565,12 +569,16 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
         if isinstance(base, TupleT):
             self.check_tuple_index(e, index)
             value = self.tf.consts.get(e.index.nid)
+            same = all(isinstance(t, (Scalar, Weak)) and t == base.items[0] for t in base.items)
+            if not isinstance(value, int) and same and base.items and is_int(index):
+                return base.items[0]  # `out.shape[i]`: one type, any index (wrapped from the end when negative)
             if not isinstance(value, int) or not -len(base.items) <= value < len(base.items):
                 raise CompileError(
                     e.index.loc,
                     f"a tuple of {len(base.items)} can only be indexed with a "
                     f"literal from {-len(base.items)} to {len(base.items) - 1}",
-                    "only module-level constant tuples (tables) can be indexed at run time",
+                    "only tuples whose items have one type (shapes, tuples of ints) and module-level constant "
+                    "tuples (tables) can be indexed at run time",
                 )
             table = self.tf.consts.get(e.value.nid)
             if isinstance(table, tuple):

@@ -12,10 +12,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from hybrid_runtime.types import NUMBA_ALIASES
+
 from .. import ir
 from ..errors import CompileError, Loc
 from ..frontend.discover import ExternalSym, FunctionSym, ModuleIndex, StructSym, Symbol
-from ..types import BOOL, NONE, NUMBA_ALIASES, Scalar, StructT, TableT, Type, parse_type_name
+from ..types import BOOL, NONE, Scalar, StructT, TableT, Type, parse_type_name
 from . import rules
 
 #: Where a parameter's value comes from in a call: the k-th positional argument (int), a keyword

@@ -25,6 +25,8 @@ class ArrayRenderer(RendererParts):
     def subscript(self, e: ir.Subscript) -> str:
         base_t = self.tf.tables.get(e.value.nid) or self.tf.types[e.value.nid]
         if isinstance(base_t, TupleT):
+            if e.index.nid not in self.tf.consts:
+                raise WgslUnsupported(e.loc, "a tuple indexed at run time")
             if isinstance(e.value, ir.Attribute) and e.value.attr == "shape":
                 ref = self.array(e.value.value)
                 k = int(self.tf.consts[e.index.nid])

@@ -17,9 +17,9 @@ from typing import Any
 from llvmlite import ir as llir
 
 from .... import ir
-from ....typecheck.typed import SymbolT
 from ....lower.loops import counted_loop
 from ....lower.ops import I1, I8, I64, const
+from ....typecheck.typed import SymbolT
 from . import context as hx
 from .fission_pieces import (
     Barrier,

@@ -273,15 +273,22 @@ def check(paths: list[Path], devices: list[str]) -> dict[str, str]:
     return results
 
 
+def check_all(paths: list[Path], devices: list[str]) -> dict[str, str]:
+    """Each module built alone (its refusal, if any), then those that build checked together."""
+    outcomes = {p.stem: build_one(p) for p in paths}
+    built = [p for p in paths if outcomes[p.stem] == "built"]
+    outcomes.update(check(built, devices) if built else {})
+    return outcomes
+
+
 def expect(paths: list[Path]) -> dict[str, str]:
     """Check every module on the CPU devices and write ``expected.json``: "passes", or why not (refused:
     the compiler's located error; fails: what went wrong; changed: a port that is more than the import)."""
-    built = [p for p in paths if build_one(p) == "built"]
-    ran = check(built, ["cpu", "cpu-python"]) if built else {}
+    ran = check_all(paths, ["cpu", "cpu-python"])
     expected: dict[str, str] = {}
     for path in paths:
         ok, why = import_only(path)
-        outcome = ran.get(path.stem) or build_one(path)
+        outcome = ran[path.stem]
         first = outcome.strip().splitlines()[0] if outcome.strip() else outcome
         if not ok:
             expected[path.stem] = f"changed: {why}"
@@ -332,9 +339,7 @@ def main(argv: list[str] | None = None) -> int:
     elif args.command == "build":
         results = {p.stem: build_one(p) for p in paths}
     elif args.command == "check":
-        built = [p for p in paths if build_one(p) == "built"]
-        results = {p.stem: build_one(p) for p in paths if p not in built}
-        results.update(check(built, args.devices.split(",")) if built else {})
+        results = check_all(paths, args.devices.split(","))
     elif args.command == "expect":
         results = expect(paths)
     else:

@@ -300,7 +300,7 @@ class ModuleIndex:
     def _module_symbol(self, name: str) -> Symbol:
         top = name.split(".")[0]
         if top == "hybrid_runtime":
-            name = _canonical_external(name) if name != "hybrid_runtime.types" else name
+            name = _canonical_external(name)
         if name in RUNTIME_SOURCE and self._locate(top) and name in self._paths:
             return ModuleSym(name)
         if top in KNOWN_EXTERNAL:

@@ -268,9 +268,7 @@ class CallChecker(ConversionRecorder):
         self.tf.uses_barrier |= spec.uses_barrier
         return spec.return_type
 
-    def _literal_arguments(
-        self, fn: ir.Function, nodes: list[ir.Expr], method: bool
-    ) -> tuple[tuple[str, object], ...]:
+    def _literal_arguments(self, fn: ir.Function, nodes: list[ir.Expr], method: bool) -> tuple[tuple[str, object], ...]:
         """The parameters ``fn`` uses as a static array's shape, and the build-time numbers passed for them
         here: the helper is specialised to those values (numba's literal dispatch does the same)."""
         shaped = _shape_names(fn)

@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from hybrid_runtime.types import NUMBA_ALIASES
+from hybrid_runtime.numba_signatures import NUMBA_SCALARS
 
 from .. import ir
 from ..errors import CompileError, Loc
@@ -109,13 +109,15 @@ def type_named(sym: Symbol | str | None) -> Type | None:
         return rules.CAST_NAMES.get(sym)
     if isinstance(sym, ExternalSym):
         mod, _, name = sym.qualname.rpartition(".")
-        if mod in ("hybrid_runtime", "hybrid_runtime.types", "hybrid_runtime.cuda", "numpy"):
-            if mod == "hybrid_runtime.cuda" and name in ("i8", "u8"):  # numba.cuda's: 64 bits
-                name = name[0] + "64"
-            name = NUMBA_ALIASES.get(name, name) if mod != "numpy" else name
-            if name in ("bool_", "boolean"):
-                return BOOL
-            return parse_type_name({"intp": "i64", "uintp": "u64"}.get(name, name))
+        if mod == "numpy":
+            return BOOL if name == "bool_" else parse_type_name({"intp": "i64", "uintp": "u64"}.get(name, name))
+        if mod in ("hybrid_runtime", "hybrid_runtime.types", "hybrid_runtime.cuda"):
+            # the runtime's own names first (its i8 is int8), then numba's (numba.cuda's i8 is int64)
+            own = parse_type_name(name) if mod != "hybrid_runtime.cuda" else None
+            short = NUMBA_SCALARS.get(name)
+            if own is None and short is not None:
+                return BOOL if short == "boolean" else parse_type_name(short)
+            return BOOL if name == "boolean" else own
     return None
 
 

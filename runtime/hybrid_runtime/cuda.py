@@ -83,6 +83,7 @@ def _submodules() -> None:
         sys.modules[f"{__name__}.{name}"] = module
         globals()[name] = module
 
+
 warpsize = 32
 grid = gpu.grid
 gridsize = gpu.gridsize

@@ -57,7 +57,9 @@ class NumbaScalar:
 
 # numba's names for the same types (``from numba import float32`` becomes ``from hybrid_runtime import float32``)
 float16, float32, float64 = NumbaScalar("float16", f16), NumbaScalar("float32", f32), NumbaScalar("float64", f64)
-int8, int16, int32, int64 = (NumbaScalar(n, t) for n, t in (("int8", i8), ("int16", i16), ("int32", i32), ("int64", i64)))
+int8, int16, int32, int64 = (
+    NumbaScalar(n, t) for n, t in (("int8", i8), ("int16", i16), ("int32", i32), ("int64", i64))
+)
 uint8, uint16, uint32, uint64 = (
     NumbaScalar(n, t) for n, t in (("uint8", u8), ("uint16", u16), ("uint32", u32), ("uint64", u64))
 )
@@ -68,12 +70,6 @@ complex64, complex128 = NumbaScalar("complex64", c64), NumbaScalar("complex128",
 b1, i1, i2, i4, u1, u2, u4 = boolean, int8, int16, int32, uint8, uint16, uint32
 f4, f8, c8, c16 = float32, float64, complex64, complex128
 double, float_, byte = NumbaScalar("double", f64), NumbaScalar("float_", f32), uint8
-#: numba's names of scalar types that differ from NumPy's (what the compiler reads them as)
-NUMBA_ALIASES = {
-    "intp": "i64", "uintp": "u64", "double": "f64", "float_": "f32", "byte": "u8", "b1": "boolean",
-    "i1": "i8", "i2": "i16", "i4": "i32", "u1": "u8", "u2": "u16", "u4": "u32", "f4": "f32", "f8": "f64",
-    "c8": "c64", "c16": "c128",
-}  # fmt: skip
 
 
 class _Void:

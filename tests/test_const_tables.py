@@ -325,7 +325,7 @@ ERRORS = [
     ("x[0] = NESTED[n, 0]", "n, 0", "indexed one level at a time", "NESTED[r][c]"),
     ("x[0] = TABLE.shape[0]", "TABLE.shape", "has no attribute `shape`", None),
     ("x[0] = size_of(TABLE)", "t.size", "`TABLE` is a tuple, which has no attribute `size`", "len(TABLE)"),
-    ("t = (1.0, 2.0)\nx[0] = t[n]", "n]", "a tuple of 2 can only be indexed with a literal", "module-level constant"),
+    ("t = (1.0, n)\nx[0] = t[n]", "n]", "a tuple of 2 can only be indexed with a literal", "module-level constant"),
     ("x[0] = NOISE[n]", "NOISE", "it is a call of `numpy.random.rand`", "NumPy arrays"),
     ("x[0] = HUGE[n]", "np.arange(300000", "takes 2400000 bytes", "array argument"),
     ("x[0] = EMPTY[n]", "EMPTY", "`EMPTY` is an empty array", None),

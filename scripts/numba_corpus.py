@@ -115,6 +115,13 @@ def staged(paths: list[Path]) -> Iterator[Path]:
 
 @contextlib.contextmanager
 def imported(root: Path, name: str) -> Iterator[ModuleType]:
+    """``numba_corpus.<name>`` imported from ``root`` (another ``numba_corpus`` imported before, or its
+    manifest looked up before, forgotten first), and forgotten again afterwards."""
+    from hybrid_runtime.manifest import package_manifest
+
+    for m in [m for m in sys.modules if m.split(".")[0] == PACKAGE]:
+        del sys.modules[m]
+    package_manifest.cache_clear()
     sys.path.insert(0, str(root))
     try:
         yield importlib.import_module(f"{PACKAGE}.{name}")

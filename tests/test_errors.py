@@ -56,7 +56,7 @@ CATALOGUE = [
     ("v = helper(x[1:])", "return a", "returning arrays is not supported", "parameter"),
     ("for v in gpu.grid(2):\n    pass", "gpu.grid(2)", "range(...), a tuple, a constant table", "range(len(a))"),
     ("while n:\n    break\nelse:\n    pass", "pass", "while ... else", "flag"),
-    ("a = b = 1", "a = b = 1", "chained assignment", "own statement"),
+    ("a = b = n\nb = 1.5", "b = 1.5", "variable `b` changes type from i32 to float", None),
     ("a, b = 1, 2, 3", "1, 2, 3", "cannot unpack a tuple of 3 into 2 variables", None),
     ("a, b = n", "n", "cannot unpack i32 into 2 variables", None),
     ("t = (x, n)", "x, n", "tuples of arrays", "directly"),

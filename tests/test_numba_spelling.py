@@ -220,6 +220,42 @@ def inverse_hyperbolic(x: Array[f64], out: Array[f64, 2]):
         out[0, i] = math.asinh(x[i])
         out[1, i] = math.acosh(x[i])
         out[2, i] = math.atanh(x[i])
+
+
+MASK_BITS = np.dtype(np.int32).itemsize * 8  # cudf's mask_bitsize
+
+
+@kernel
+def dtype_and_truth(x: Array[f32], mask: Array[i32], out: Array[f32]):
+    i = cuda.grid(1)
+    dtype = x.dtype
+    tmp = cuda.local.array(2, dtype=dtype)
+    tmp[0] = dtype.type(0.1)
+    tmp[1] = x.dtype.type(2)
+    if i < x.shape[0] and mask[i]:
+        out[i] = x[i] * tmp[1] + tmp[0] + MASK_BITS
+    elif i < x.shape[0] and not (mask[i] or i < 0):
+        out[i] = -1.0
+
+
+SHAPE = (3, 5, 2)
+N = len(SHAPE) + max(SHAPE) + min(4, 2) + abs(-1)  # 3 + 5 + 2 + 1
+
+
+@kernel
+def chained(x: Array[f64], out: Array[f64]):
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        a = b = x[i] * 2.0
+        if i % 2 == 0:
+            lo = hi = 0
+            wl = wr = 0.5
+        else:
+            lo = i
+            hi = lo + 1
+            wl = 1.0 - 0.25
+            wr = 0.25
+        out[i] = a + b + lo * wl + hi * wr + N
 """
 )
 
@@ -574,3 +610,30 @@ def test_a_signature_numba_would_refuse_is_a_located_error(build, signature, mes
     assert (
         info.value.loc is not None and info.value.loc.line == source.splitlines().index(f"@cuda.jit({signature})") + 1
     )
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_chained_assignment_and_constants_from_len_min_max(kern, device):
+    """``a = b = value`` (the value once, each target in turn: pylops' and xarray-spatial's kernels) and
+    module constants computed with len/min/max/abs."""
+    x = np.linspace(-2.0, 3.0, 37)
+    out = np.zeros_like(x)
+    kern.chained.launch(32, 2, x, out, device=device)
+    i = np.arange(x.size)
+    lo = np.where(i % 2 == 0, 0, i)
+    hi = np.where(i % 2 == 0, 0, i + 1)
+    wl = np.where(i % 2 == 0, 0.5, 0.75)
+    wr = np.where(i % 2 == 0, 0.5, 0.25)
+    np.testing.assert_array_equal(out, (x * 2.0 + x * 2.0) + lo * wl + hi * wr + 11)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_dtype_names_and_truth_tests_of_numbers(kern, device):
+    """``dtype = x.dtype``, ``dtype.type(0.1)``, a local array of it (dpbench), a dtype constant's itemsize
+    (cudf), and ``and``/``or``/``not`` of a boolean and a number in conditions."""
+    x = np.linspace(-1, 1, 50).astype(np.float32)
+    mask = (np.arange(50) % 3).astype(np.int32)
+    out = np.zeros_like(x)
+    kern.dtype_and_truth.launch(32, 2, x, mask, out, device=device)
+    want = np.where(mask != 0, x * np.float32(2) + np.float32(0.1) + np.float32(32), np.float32(-1))
+    np.testing.assert_array_equal(out, want)

@@ -109,6 +109,10 @@ class Evaluator:
                 check_int(node.value, self.loc(node))
                 return node.value
             raise NotConstant(f"a {type(node.value).__name__} constant")
+        if isinstance(node, ast.Attribute) and node.attr in _DTYPE_NUMBERS:  # np.dtype(np.int32).itemsize
+            base = self._dtype(node.value)
+            if base is not None:
+                return getattr(base, node.attr)
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Call):
             return self.numpy_info(node, node.value)
         if isinstance(node, (ast.Name, ast.Attribute)):
@@ -153,6 +157,21 @@ class Evaluator:
             return self.call(node)
         raise NotConstant(f"a {_describe(node)}")
 
+    def _dtype(self, node: ast.expr) -> np.dtype[Any] | None:
+        """The dtype ``node`` names: ``np.dtype(T)``, a NumPy scalar type, or a module constant holding one."""
+        if isinstance(node, ast.Call) and len(node.args) == 1 and not node.keywords:
+            if self.lookup(node.func) != "numpy.dtype":
+                return None
+            node = node.args[0]
+        try:
+            value = self.lookup(node) if isinstance(node, (ast.Name, ast.Attribute)) else None
+        except NotConstant:
+            return None
+        if isinstance(value, np.dtype):
+            return value
+        scalar = parse_type_name(value.rpartition(".")[2]) if isinstance(value, str) else None
+        return scalar.dtype if isinstance(scalar, Scalar) else None
+
     def numpy_info(self, node: ast.Attribute, call: ast.Call) -> Value:
         """``np.finfo(np.float32).eps``, ``np.iinfo(np.int16).max``: as NumPy gives them."""
         target = self.lookup(call.func)
@@ -184,7 +203,7 @@ class Evaluator:
         arrays = ArrayEvaluator(self, self.lookup, self.loc(node))
         if isinstance(node.func, ast.Attribute) and node.func.attr in ARRAY_METHODS:
             return self._array(lambda: arrays.method(node))
-        if isinstance(node.func, ast.Name) and node.func.id in ("int", "float", "bool"):
+        if isinstance(node.func, ast.Name) and node.func.id in _BUILTINS:
             try:
                 target: Value | str = self.lookup(node.func)
             except NotConstant:
@@ -195,16 +214,26 @@ class Evaluator:
             return self._array(lambda: arrays.call(target[6:], node))
         if not isinstance(target, str) or node.keywords:
             raise NotConstant("a call of something other than a type or a math function")
+        if target == "numpy.dtype" and len(node.args) == 1:
+            found = self._dtype(node)
+            if found is not None:
+                return found  # a dtype: its .itemsize and the like are numbers
         args = [self(a) for a in node.args]
+        mod, _, name = target.rpartition(".")
+        if target == "builtins.len" and len(args) == 1 and isinstance(args[0], (tuple, np.ndarray)):
+            return len(args[0])  # of a tuple, or an array's first dimension
         if any(isinstance(a, np.ndarray) for a in args):
             raise NotConstant(f"`{target}(...)` of an array")
-        mod, _, name = target.rpartition(".")
         loc = self.loc(node)
         if mod == "builtins":
-            if len(args) != 1:
+            if name in ("min", "max") and args:
+                items = args[0] if len(args) == 1 and isinstance(args[0], tuple) else tuple(args)
+                if items and not any(isinstance(a, tuple) for a in items):
+                    return min(items) if name == "min" else max(items)
+            if len(args) != 1 or isinstance(args[0], tuple):
                 raise NotConstant(f"{name}() with {len(args)} arguments")
             try:
-                return {"int": int, "float": float, "bool": bool}[name](args[0])
+                return _BUILTINS[name](args[0])
             except (OverflowError, ValueError) as exc:  # int(inf), int(nan)
                 raise CompileError(loc, f"cannot compute this constant: {exc}", "Python raises here too") from None
         if mod == "numpy" and (isinstance(getattr(np, name, None), np.ufunc) or name in ("where", "clip")):
@@ -246,6 +275,13 @@ class Evaluator:
             check_int(result, loc)
             return result
         raise NotConstant(f"a call of `{target}`")
+
+
+#: the numbers a dtype constant gives (``mask_dtype.itemsize * 8``)
+_DTYPE_NUMBERS = ("itemsize", "alignment")
+#: the builtins a module constant may call (as Python computes them)
+_BUILTINS: dict[str, Callable[[Any], Value]] = {"int": int, "float": float, "bool": bool, "abs": abs, "len": len,
+                                                "min": min, "max": max}  # fmt: skip
 
 
 def _describe(node: ast.expr) -> str:

@@ -202,7 +202,7 @@ class Parser:
         raise self.unsupported(p)
 
     # ------------------------------------------------------------- statements
-    def stmt(self, node: ast.stmt) -> ir.Stmt | None:
+    def stmt(self, node: ast.stmt) -> ir.Stmt | list[ir.Stmt] | None:
         loc = self.loc(node)
         if isinstance(node, ast.Assert):
             msg = node.msg
@@ -215,12 +215,10 @@ class Parser:
             text = msg.value if isinstance(msg, ast.Constant) and isinstance(msg.value, str) else None
             return ir.Assert(self.expr(node.test), text, loc=loc)
         if isinstance(node, ast.Assign):
-            if len(node.targets) != 1:
-                raise CompileError(
-                    loc,
-                    "chained assignment (a = b = ...) is not supported in kernel code",
-                    "assign each variable in its own statement",
-                )
+            if len(node.targets) != 1:  # a = b = value: the value once, then each target from left to right
+                held = f"chain.{node.lineno}.{node.col_offset}"  # not a Python name: cannot clash
+                chain: list[ir.Stmt] = [ir.Assign(ir.Name(held, loc=loc), self.expr(node.value), loc=loc)]
+                return chain + [ir.Assign(self.target(t), ir.Name(held, loc=loc), loc=loc) for t in node.targets]
             return ir.Assign(self.target(node.targets[0]), self.expr(node.value), loc=loc)
         if isinstance(node, ast.AnnAssign):
             if node.value is None:

@@ -15,6 +15,7 @@ from llvmlite import ir as llir
 
 from .. import ir
 from ..typecheck import bindings, folding
+from ..typecheck.typed import SymbolT
 from ..types import WEAK_INT, ArrayT, Element, Scalar, StructT, TableT, TupleT, Type, is_numeric
 from .ops import const
 from .parts import LowererParts
@@ -99,6 +100,8 @@ class AssignLowerer(LowererParts):
             return
         assert isinstance(target, ir.Name)
         dest = self.tf.locals[target.id]
+        if isinstance(dest, SymbolT):  # `dtype = x.dtype`: a name for a type, nothing stored
+            return
         if isinstance(value, llir.Value) and is_numeric(dest):
             value = self.convert_checked(value, t, dest, target.loc, "arith")
         else:

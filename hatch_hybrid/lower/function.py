@@ -15,7 +15,7 @@ from .. import ir
 from ..errors import CompileError
 from ..typecheck import folding
 from ..typecheck.rules import MATH_FLOAT_TO_FLOAT
-from ..typecheck.typed import TypedFunction
+from ..typecheck.typed import SymbolT, TypedFunction
 from ..types import BOOL, F16, F32, NONE, WEAK_INT, ArrayT, Scalar, StructT, TableT, TupleT, Type, is_complex, storage
 from . import intrinsics
 from .abi import ERROR_SLOT, INDEX32_SUFFIX
@@ -303,6 +303,8 @@ class FunctionLowerer(
 
     def load_local(self, name: str) -> Value:
         t = self.tf.locals[name]
+        if isinstance(t, SymbolT):  # a name for a type (see store_to)
+            return None
         slots = self.planned_slots(name)
         parts = [self.b.load(s, typ=s.allocated_type) for s in (self.slots[name] if slots is None else slots)]
         return self.local_root(name, unflatten(t, parts)[0])

@@ -515,12 +515,22 @@ class CallChecker(ConversionRecorder):
         self.tf.callees[e.nid] = Callee("gpu", name)
         return WEAK_INT if n == 1 else TupleT((WEAK_INT,) * n)
 
+    def _names_a_type(self, node: ir.Expr) -> bool:
+        """Whether ``node`` names a type through a value: ``x.dtype``, ``x.dtype.type``, or a local assigned one."""
+        if isinstance(node, ir.Name):
+            return isinstance(self.tf.locals.get(node.id), SymbolT)
+        return isinstance(node, ir.Attribute) and node.attr in ("dtype", "type")
+
     def static_array(self, e: ir.Call, name: str) -> Type:
         """``gpu.shared_array``/``gpu.local_array(dtype, shape)``: arrays of a compile-time shape."""
         what = "shared" if name == "shared_array" else "per-thread"
         if len(e.args) != 2 or e.keywords:
             raise CompileError(e.loc, f"gpu.{name}(dtype, shape) takes two arguments")
         dtype = self.program.type_of_symbol(self.program._static(self.module, e.args[0]), e.loc, self.typevars)
+        if dtype is None and self._names_a_type(e.args[0]):  # `x.dtype`, or a local `dtype = x.dtype`
+            named = self.expr(e.args[0])
+            if isinstance(named, SymbolT) and not isinstance(named.sym, MethodSym):
+                dtype = self.program.type_of_symbol(named.sym, e.loc, self.typevars)
         if isinstance(dtype, Weak):  # `int`, `float`, `bool`, `complex`: NumPy's dtype of them (np.zeros(4, int))
             dtype = dtype.storage
         if not isinstance(dtype, (Scalar, StructT)):

@@ -39,6 +39,7 @@ from ..types import (
     is_complex,
     is_int,
     is_numeric,
+    parse_type_name,
     unify_assignment,
 )
 from . import bindings, folding, numpy_funcs, rules, signs
@@ -282,6 +283,7 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
         return self.program.annotation(self.module, node, self.typevars)
 
     def condition(self, test: ir.Expr) -> None:
+        _truths(test)
         t = self.expr(test)
         if not is_numeric(t):
             raise CompileError(test.loc, f"a condition must be a number or boolean, not {t}")
@@ -311,9 +313,13 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
             return
         assert isinstance(target, ir.Name)
         name = target.id
+        old = tf.locals.get(name)
+        if isinstance(value, SymbolT) and (old is None or old == value) and _aliasable(value):
+            tf.locals[name] = value  # `dtype = x.dtype`: a name for the type, known at build time
+            self.assigned.setdefault(name, target.loc)
+            return
         if value == NONE or isinstance(value, SymbolT):
             raise CompileError(value_node.loc, f"cannot assign {value} to a variable in kernel code")
-        old = tf.locals.get(name)
         if old is None:
             tf.locals[name] = value
             self.assigned[name] = target.loc
@@ -508,6 +514,11 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
         if isinstance(sym, ConstSym):
             if isinstance(sym.value, np.ndarray):
                 return self.module_table(e, sym.value)
+            if isinstance(sym.value, np.dtype):  # `MASK = np.dtype(np.int32)`: names the type, as np.int32 does
+                name = "bool_" if sym.value.kind == "b" else sym.value.name
+                if parse_type_name(name) is None:
+                    raise CompileError(e.loc, f"the dtype {sym.value} is not a type kernels have")
+                return SymbolT(ExternalSym(f"numpy.{name}"))
             self.tf.consts[e.nid] = sym.value
             return folding.type_of_value(sym.value)
         if isinstance(sym, NonConstSym):
@@ -538,6 +549,8 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
         found = self.user_type_attribute(e, base)
         if found is not None:
             return found
+        if isinstance(base, SymbolT) and e.attr == "type" and _aliasable(base):
+            return base  # `x.dtype.type`: NumPy's scalar type, which converts as the dtype's name does
         if isinstance(base, SymbolT) and not isinstance(base.sym, (str, MethodSym)):
             member = self.program.index.resolve_member(base.sym, e.attr)
             if member is None:
@@ -549,6 +562,9 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
                 self.tf.consts[e.nid] = getattr(value, e.attr)
             return component(base)
         if isinstance(base, ArrayT):
+            if e.attr == "dtype" and isinstance(base.dtype, Scalar):  # a type known at build time
+                kind = base.dtype.dtype
+                return SymbolT(ExternalSym(f"numpy.{'bool_' if kind.kind == 'b' else kind.name}"))
             if e.attr == "shape":
                 return TupleT((WEAK_INT,) * base.ndim)
             if e.attr in ("size", "ndim"):
@@ -593,3 +609,32 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
         if not isinstance(base, ArrayT):
             raise CompileError(e.value.loc, f"{base} cannot be indexed", "only arrays and shapes can be indexed")
         return self.array_subscript(e, base, index)
+
+
+def _aliasable(t: SymbolT) -> bool:
+    """Whether a local may name ``t``: a NumPy scalar type (``dtype = x.dtype``), known at build time."""
+    sym = t.sym
+    return (
+        isinstance(sym, ExternalSym)
+        and sym.qualname.startswith("numpy.")
+        and parse_type_name(sym.qualname[6:]) is not None
+    )
+
+
+def _truths(e: ir.Expr) -> None:
+    """A condition only tests ``a and b`` for truth, so each operand of its ``and``/``or`` (and ``not``)
+    that is not itself a test becomes ``bool(operand)``: a boolean and a number may then meet, as
+    ``if i < n and mask_word:`` does in Python and numba, with the same truth (outside a condition
+    their values are the result, so they need one type)."""
+    if isinstance(e, ir.UnaryOp) and e.op == "not":
+        _truths(e.operand)
+    elif isinstance(e, ir.BoolOp):
+        for k, v in enumerate(e.values):
+            if isinstance(v, (ir.BoolOp, ir.UnaryOp)) and getattr(v, "op", "") in ("and", "or", "not"):
+                _truths(v)
+            elif not isinstance(v, ir.Compare) and not _is_truth(v):
+                e.values[k] = ir.Call(ir.Name("bool", loc=v.loc), [v], {}, loc=v.loc)
+
+
+def _is_truth(e: ir.Expr) -> bool:
+    return isinstance(e, ir.Call) and isinstance(e.func, ir.Name) and e.func.id == "bool"

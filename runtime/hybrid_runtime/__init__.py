@@ -5,14 +5,14 @@ Importing this package does not touch the CUDA driver; the first launch does.
 
 from __future__ import annotations
 
-from . import cuda, gpu
+from . import cuda, gpu, numpy_support
 from .config import LaunchConfig
 from .device import CudaDevice, devices
 from .driver import CudaError, NoCudaError, cuda_available
 from .kernel import Kernel, kernel
 from .manifest import ManifestError
 from .memory import DeviceArray, copy_to_host, device_array
-from .numba_cpu import jit, njit, prange
+from .numba_cpu import guvectorize, jit, njit, prange, vectorize
 from .sanitizer import SanitizerError
 from .slowpath import SlowPathWarning
 from .stream import Event, Graph, Stream, pinned_array
@@ -139,6 +139,7 @@ __all__ = [
     "u8",
     # numba's names (from numba import cuda, float32 -> from hybrid_runtime import cuda, float32)
     "float16", "float32", "float64", "int8", "int16", "int32", "int64", "intp",
-    "uint8", "uint16", "uint32", "uint64", "uintp", "jit", "njit", "prange",
+    "uint8", "uint16", "uint32", "uint64", "uintp", "jit", "njit", "prange", "vectorize", "guvectorize",
+    "numpy_support",
     "b1", "byte", "c8", "c16", "double", "f4", "f8", "float_", "i1", "i2", "i4", "u1", "u2", "u4", "void",
 ]  # fmt: skip

@@ -88,6 +88,11 @@ class Kernel:
         """numba's old spelling of ``kernel[griddim, blockdim, stream, sharedmem]``."""
         return self[griddim, blockdim, stream, sharedmem]
 
+    def forall(self, ntasks: int, tpb: int = 0, stream: Any = 0, sharedmem: int = 0) -> Launcher:
+        """numba's ``kernel.forall(ntasks)``: enough blocks of ``tpb`` threads (128 when 0) for ``ntasks``."""
+        threads = tpb or 128
+        return self[max(1, -(-int(ntasks) // threads)), threads, stream, sharedmem]
+
     def specialize(self, *args: Any) -> Kernel:
         """numba's ``specialize(*args)``: the kernel itself (its variants are chosen at each launch)."""
         return self

@@ -19,6 +19,7 @@ parameter types as ``[short scalar name, ndim]`` (ndim 0: a scalar), what the bu
 from __future__ import annotations
 
 import ast
+import re
 from typing import Any
 
 #: numba's scalar type names (and the short ones numba also has) -> hatch-hybrid's
@@ -139,6 +140,33 @@ class _Reader:
                 "declare the record as a @struct class and annotate the parameter with it (x: Array[Point])",
             )
         raise self.error(node, f"`{ast.unparse(node)}` is not a numba type name", _HINT)
+
+
+def result_and_params(text: str) -> tuple[str, list[Param]]:
+    """``"float64(float64, int32[:])"`` as numba's result name (``"void"`` when none is written) and the
+    parameters: the signatures of numba's CPU ufunc builders (``@vectorize``, ``@guvectorize``)."""
+    try:
+        node = ast.parse(text.strip(), mode="eval").body
+    except SyntaxError:
+        raise SignatureError(f"numba signature {text!r} is not one numba can read", _HINT, None) from None
+    reader = _Reader(node)
+    if isinstance(node, ast.Call) and not node.keywords:
+        return _name(node.func) or "void", [reader.param(a) for a in node.args]
+    if isinstance(node, ast.Tuple):
+        return "void", [reader.param(a) for a in node.elts]
+    raise SignatureError(f"numba signature {text!r} is not one numba can read", _HINT, None)
+
+
+def parse_layout(layout: str) -> tuple[list[list[str]], list[list[str]]]:
+    """``"(m,n),(n)->(m)"``: the core dimensions of each input and each output of a ``@guvectorize``."""
+    left, arrow, right = layout.replace(" ", "").partition("->")
+    if not arrow:
+        raise ValueError(f"the layout {layout!r} has no `->` between the inputs and the outputs")
+
+    def groups(text: str) -> list[list[str]]:
+        return [[d for d in g.split(",") if d] for g in re.findall(r"\(([^)]*)\)", text)]
+
+    return groups(left), groups(right)
 
 
 def format_signature(signature: list[Param]) -> str:

@@ -63,6 +63,9 @@ class StructT(Type):
 
     qualname: str
     fields: tuple[tuple[str, Type], ...]
+    # numba's records (a structured dtype given at launch): the fields' byte offsets and the item size,
+    # where they need not be C's layout; None: C's layout, as @struct classes have
+    layout: tuple[tuple[int, ...], int] | None = None
 
     @property
     def name(self) -> str:
@@ -70,6 +73,8 @@ class StructT(Type):
 
     @property
     def dtype(self) -> np.dtype[Any]:
+        if self.layout is not None:
+            return _record_dtype(self.fields, self.layout)
         return _struct_dtype(self.fields)
 
     def field(self, name: str) -> Type | None:
@@ -83,6 +88,13 @@ class StructT(Type):
 def _struct_dtype(fields: tuple[tuple[str, Type], ...]) -> np.dtype[Any]:
     # the layout hybrid_runtime.struct gives the class on the host
     return np.dtype([(n, t.dtype) for n, t in fields], align=True)  # type: ignore[attr-defined]
+
+
+@cache
+def _record_dtype(fields: tuple[tuple[str, Type], ...], layout: tuple[tuple[int, ...], int]) -> np.dtype[Any]:
+    offsets, itemsize = layout
+    spec = {"names": [n for n, _ in fields], "formats": [t.dtype for _, t in fields]}  # type: ignore[attr-defined]
+    return np.dtype({**spec, "offsets": list(offsets), "itemsize": itemsize})  # type: ignore[call-overload, no-any-return]
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import HOST_TARGETS, compile_fixture, imported_package
+from conftest import DEVICES, HOST_TARGETS, compile_fixture, imported_package
+from hybrid_runtime.lazy import signature_of
 
 SOURCE = """
 from hybrid_runtime import cuda
@@ -32,8 +33,25 @@ def bump(x):
     i = cuda.grid(1)
     if i < x.size:
         x[i] += 1
+
+
+@cuda.jit
+def shift_records(recs, dx):
+    i = cuda.grid(1)
+    if i < recs.size:
+        r = recs[i]
+        r.pos.x = r.pos.x + dx
+        recs[i].n += 1
 """
-DECLARED = {"lz.kern.axpy": ["void(float32, float32[:], float32[:])", "void(int64, int64[:], int64[:])"]}
+#: numba's record: a structured dtype made with align=True, fields in an order of the author's (a nested one)
+RECORD = np.dtype(
+    [("n", np.uint8), ("pos", np.dtype([("x", np.float64), ("y", np.float32)], align=True)), ("w", np.int16)],
+    align=True,
+)
+DECLARED = {
+    "lz.kern.axpy": ["void(float32, float32[:], float32[:])", "void(int64, int64[:], int64[:])"],
+    "lz.kern.shift_records": [signature_of((np.zeros(1, RECORD), 0.5))],
+}
 
 
 def _package(root: Path, signatures: dict[str, list[str]]):  # type: ignore[no-untyped-def]
@@ -49,7 +67,8 @@ def _package(root: Path, signatures: dict[str, list[str]]):  # type: ignore[no-u
 def lz(tmp_path_factory):
     root = tmp_path_factory.mktemp("lazy")
     kernels, untyped = _package(root, DECLARED)
-    assert [k.decl.qualname for k in kernels] == ["lz.kern.axpy", "lz.kern.axpy"]  # one per signature
+    names = [k.decl.qualname for k in kernels]
+    assert names == ["lz.kern.axpy", "lz.kern.axpy", "lz.kern.shift_records"]  # one per signature
     assert untyped == ["lz.kern.bump"]  # nothing declared: not compiled (the hook warns)
     with imported_package(root, "lz") as module:
         yield module
@@ -106,6 +125,9 @@ def test_recorded_signatures_are_what_the_build_compiles(tmp_path):
         f"sys.path.insert(0, {str(root)!r})\nfrom lz import kern\n"
         "kern.bump[1, 8](np.zeros(8, np.int32))\nkern.bump[1, 8](np.zeros(8, np.int32))\n"
         "kern.axpy.launch(8, 1, np.float32(1), np.ones(8, np.float32), np.ones(8, np.float32), device='cpu')\n"
+        "record = np.dtype([('n', np.uint8), ('pos', np.dtype([('x', np.float64), ('y', np.float32)], align=True)),"
+        " ('w', np.int16)], align=True)\n"
+        "kern.shift_records[1, 8](np.zeros(8, record), 0.5)\n"
     )
     into = tmp_path / "hybrid-signatures.json"
     into.write_text(json.dumps({"lz.kern.bump": ["void(float64[:])"]}))
@@ -117,16 +139,19 @@ def test_recorded_signatures_are_what_the_build_compiles(tmp_path):
         env={**os.environ, "HYBRID_DEVICE": "cpu"},  # (on a GPU, a launch no signature fits is a TypeError)
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
-    assert "recorded 3 launches of 2 kernels" in done.stderr
+    assert "recorded 4 launches of 3 kernels" in done.stderr
     recorded = json.loads(into.read_text())
     assert recorded == {
         "lz.kern.axpy": ["void(float32, float32[:], float32[:])"],
         "lz.kern.bump": ["void(float64[:])", "void(int32[:])"],
+        "lz.kern.shift_records": DECLARED["lz.kern.shift_records"],  # numba's Record(...), read back below
     }
     declared = signatures({}, tmp_path)
     assert declared == recorded
     kernels, untyped = _package(tmp_path / "rebuilt", declared)
-    assert sorted(k.decl.qualname for k in kernels) == ["lz.kern.axpy", "lz.kern.bump", "lz.kern.bump"]
+    assert sorted(k.decl.qualname for k in kernels) == [
+        "lz.kern.axpy", "lz.kern.bump", "lz.kern.bump", "lz.kern.shift_records"
+    ]  # fmt: skip
     assert untyped == []
 
 
@@ -144,3 +169,38 @@ def test_declared_signatures_are_checked(tmp_path):
     (tmp_path / "hybrid-signatures.json").write_text('["void(float32[:])"]')
     with pytest.raises(OptionError, match="is not a table of kernel names"):
         signatures({}, tmp_path)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_arrays_of_numba_records_typed_at_launch(lz, device):
+    """An array of a structured dtype (numba's record; xoroshiro states are one) in a kernel typed at
+    launch: its signature names the record as numba does, the build makes it a struct at the dtype's
+    offsets, and fields (nested ones too) are read and written in place on every device."""
+    text = DECLARED["lz.kern.shift_records"][0]
+    assert text.startswith("void(Record(n[type=uint8;offset=0],pos[type=Record(x[type=float64;offset=0]")
+    recs = np.zeros(50, RECORD)
+    recs["pos"]["x"] = np.linspace(0, 1, 50)
+    recs["w"] = 7
+    want = recs.copy()
+    want["pos"]["x"] += 0.5
+    want["n"] += 1
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # compiled: no SlowPathWarning
+        lz.shift_records[2, 32](recs, 0.5) if device == "cuda" else lz.shift_records.launch(
+            32, 2, recs, 0.5, device=device
+        )
+    for field in (("n",), ("pos", "x"), ("pos", "y"), ("w",)):  # (padding is not data: NumPy's copy leaves it)
+        got, expected = recs, want
+        for name in field:
+            got, expected = got[name], expected[name]
+        np.testing.assert_array_equal(got, expected)
+
+
+def test_a_packed_record_is_refused_with_a_located_error(tmp_path):
+    from hatch_hybrid.errors import CompileError
+
+    packed = np.dtype([("n", np.uint8), ("x", np.float64)])  # x at offset 1
+    with pytest.raises(CompileError) as info:
+        _package(tmp_path, {"lz.kern.shift_records": [signature_of((np.zeros(1, packed), 0.5))]})
+    text = str(info.value)
+    assert "kern.py:" in text and "packed" in text and "align=True" in text, text

@@ -7,12 +7,18 @@ keep them values on both sides), ``IntEnum`` members, and the TypeVars of generi
 from __future__ import annotations
 
 import ast
+import hashlib
+from typing import Any
+
+import numpy as np
+from hybrid_runtime.numba_signatures import c_layout, record_text
+from hybrid_runtime.structs import dtype_from_json
 
 from .. import ir
 from ..errors import CompileError, Loc, Note
 from ..frontend.discover import EnumSym, ExternalSym, KernelDecl, StructSym, TypeVarSym
 from ..frontend.parse import Parser, parse_function
-from ..types import ArrayT, EnumT, Scalar, StructT, Type, Weak, is_complex, is_numeric
+from ..types import ArrayT, EnumT, Scalar, StructT, Type, Weak, is_complex, is_numeric, scalar_of_dtype
 from . import rules
 from .arguments import bound_nodes
 from .cuda_spelling import rewrite_cuda_spelling
@@ -109,9 +115,9 @@ def kernel_variants(program: ProgramLike, decl: KernelDecl) -> list[dict[str, Ty
     signatures = decl.options.get("signatures")
     if signatures is not None:
         return [
-            {signature_param(k): Scalar(name) if ndim == 0 else ArrayT(Scalar(name), ndim) for k, (name, ndim) in
-             enumerate(sig)} for sig in signatures
-        ]  # fmt: skip
+            {signature_param(k): _signature_type(element, ndim, decl) for k, (element, ndim) in enumerate(sig)}
+            for sig in signatures
+        ]
     spec = decl.options.get("specialize")
     if spec is None:
         return [{}]
@@ -457,3 +463,45 @@ class UserTypeChecker:
                 "fields: " + ", ".join(n for n, _ in base.fields) + " (methods are called: c.method(...))",
             )
         return None
+
+
+def _signature_type(element: Any, ndim: int, decl: KernelDecl) -> Type:
+    """A parameter's type from a numba signature: a scalar or an array of one, or of numba's record (a
+    structured dtype, as :mod:`hybrid_runtime.numba_signatures` reads it)."""
+    if isinstance(element, dict):
+        dtype = dtype_from_json(element["record"])
+        t: Scalar | StructT = record_type(dtype, decl.loc)
+        if ndim == 0:
+            raise CompileError(
+                decl.loc,
+                f"kernel `{decl.label}` takes a record by value (numba's {record_text(dtype)})",
+                "pass an array of records (a[i:i+1]) or declare the record as a @struct class and annotate it",
+            )
+    else:
+        t = Scalar(element)
+    return t if ndim == 0 else ArrayT(t, ndim)
+
+
+def record_type(dtype: np.dtype[Any], loc: Loc) -> StructT:
+    """numba's record type of a structured dtype as a struct: its fields by name, at the dtype's offsets."""
+    if not c_layout(dtype):
+        raise CompileError(
+            loc,
+            f"the record {record_text(dtype)} is packed: its fields are not at C's offsets, so loading them "
+            "would read misaligned memory on a GPU",
+            "make the dtype with align=True (np.dtype([...], align=True)), as numba-cuda's examples do",
+        )
+    fields: list[tuple[str, Type]] = []
+    for name in dtype.names or ():
+        ft = dtype.fields[name][0]  # type: ignore[index]
+        if ft.subdtype is not None:
+            raise CompileError(
+                loc,
+                f"the record field `{name}` is an array ({ft.subdtype[0]}, {ft.subdtype[1]}), which kernels do not "
+                "take inside records",
+                "split the array field into scalar fields, or pass it as an array of its own",
+            )
+        fields.append((name, record_type(ft, loc) if ft.names is not None else scalar_of_dtype(ft)))
+    offsets = tuple(dtype.fields[n][1] for n in dtype.names or ())  # type: ignore[index]
+    digest = hashlib.sha1(record_text(dtype).encode()).hexdigest()[:10]  # one name per layout (symbols)
+    return StructT(f"Record_{digest}", tuple(fields), (offsets, dtype.itemsize))

@@ -21,7 +21,7 @@ from .manifest import Manifest, ManifestError, package_manifest
 from .memory import DeviceArray
 from .plan import LaunchPlan
 from .prints import PRINT_BUFFER, PrintingSlot
-from .signature import Param, check_arguments, params_from_annotations, params_from_signature
+from .signature import Param, check_arguments, params_from_annotations, params_from_signature, record_views
 from .stream import stream_handle
 from .structs import StructArray
 from .targets import CpuDevice, default_device, device_env, python_cpu, select
@@ -287,6 +287,8 @@ class Kernel:
                 )
             if params[i].kind == "array" and params[i].cls is not None and code is None:
                 values[i] = StructArray(v, params[i].cls)
+        if code is None:
+            values = record_views(params, values)
         try:
             if sanitized is not None:
                 sanitized.run(config, params, values, native.flatten(params, values), native.cpu_threads())

@@ -27,24 +27,36 @@ from .config import LaunchConfig
 from .cpu import run_grid
 from .kernel import Kernel
 from .manifest import ManifestError, package_manifest
-from .numba_signatures import format_signature
-from .signature import Param, check_arguments, params_from_signature
+from .memory import DeviceArray
+from .numba_signatures import format_signature, record_text
+from .signature import Param, check_arguments, params_from_signature, record_views, signature_element
 from .slowpath import TABLE, warn_once
+from .structs import StructArray, dtype_to_json
 from .targets import default_device_name
 from .types import SCALAR_NAMES, scalar_name
 
 RECORD = "HYBRID_RECORD_SIGNATURES"  # the file a recording run appends to
 
 
-def _short_and_ndim(value: Any) -> tuple[str, int] | None:
-    """The scalar type (short name) and dimensions of one argument (None: no numba type for it)."""
+def _short_and_ndim(value: Any) -> tuple[Any, int] | None:
+    """The element type (a short scalar name, or ``{"record": dtype JSON}`` for a structured dtype) and
+    dimensions of one argument (None: no numba type for it)."""
     if type(value) in (bool, int, float, complex):
         return scalar_name(type(value)), 0
+    if isinstance(value, StructArray):
+        value = value.array
     dtype = getattr(value, "dtype", None)
     try:
-        short = SCALAR_NAMES.get(np.dtype(dtype).name) if dtype is not None else None
+        found = np.dtype(dtype) if dtype is not None else None
     except TypeError:
-        short = None
+        found = None
+    if found is not None and found.names is not None and isinstance(value, (np.ndarray, DeviceArray)):
+        try:
+            record_text(found)  # every field has a numba type
+        except ValueError:
+            return None
+        return {"record": dtype_to_json(found)}, value.ndim
+    short = SCALAR_NAMES.get(found.name) if found is not None else None
     if short is None:
         return None
     if isinstance(value, np.generic):
@@ -104,7 +116,7 @@ class LazyKernel(Kernel):
         self._params = [[Param.from_manifest(p) for p in v["params"]] for v in found]
         self.variants = [{} for _ in found]
         self.options = {**self.options, "signatures": [
-            [[SCALAR_NAMES[p.dtype.name], p.ndim] for p in params] for params in self._params
+            [[signature_element(p), p.ndim] for p in params] for params in self._params
         ]}  # fmt: skip
         self._signatures = [format_signature(sig) for sig in self.options["signatures"]]
 
@@ -166,7 +178,7 @@ class LazyKernel(Kernel):
         warn_once(self.package, f"lazy {signature}", f"{why}, not for these arguments, so it runs as written: {add}")
         params = params_of(self.py_func, args)
         values = check_arguments(self.__name__, params, args)
-        run_grid(self.py_func, config, values)
+        run_grid(self.py_func, config, record_views(params, values))
 
 
 class _Checked:

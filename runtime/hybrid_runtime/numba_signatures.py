@@ -6,7 +6,9 @@ numba takes a kernel's parameter types from a signature given to ``@cuda.jit``: 
 (one compiled variant each; the launch picks the one whose types fit). A string is parsed as Python,
 so every form is read from one syntax tree, without importing anything: a name is a type by its last
 part (``numba.float32``, ``types.float32``, ``nb.f4`` alike), ``T[:]``, ``T[:, :]``, ``T[::1]``,
-``T[:, ::1]`` are arrays of one, two... dimensions (any layout).
+``T[:, ::1]`` are arrays of one, two... dimensions (any layout). numba's record types are written as numba
+names them (``Record(s0[type=uint64;offset=0],s1[type=uint64;offset=8];16;True)``, what a recording
+writes for an array of a structured dtype): the parameter's element is then ``{"record": dtype JSON}``.
 
 The build reads the decorator's argument from the source (hatch-hybrid's discovery); the runtime reads
 the same string when ``cuda.jit`` is called, so both give the parameters the same types.
@@ -45,7 +47,7 @@ for _long, _short in NUMBA_SCALARS.items():
 _VOID = {"void", "none"}
 _HINT = 'write numba\'s types: "void(float32[:], int32[:, :], float64)", or annotate the parameters instead'
 
-Param = list[Any]  # [short scalar name, ndim]
+Param = list[Any]  # [element, ndim]: element a short scalar name, or {"record": dtype JSON} (numba's Record)
 
 
 class SignatureError(ValueError):
@@ -88,6 +90,7 @@ def parse_signatures(given: ast.expr | str | list[str] | tuple[str, ...], params
 class _Reader:
     def __init__(self, decorator_arg: ast.expr) -> None:
         self.where = decorator_arg  # a string's own positions are not the file's: errors point here
+        self.records: dict[str, Any] = {}  # the names records_out gave numba's Record(...) types
 
     def error(self, node: ast.AST, message: str, hint: str = _HINT) -> SignatureError:
         in_file = hasattr(node, "lineno") and getattr(node, "_in_file", True)
@@ -95,8 +98,9 @@ class _Reader:
 
     def signature(self, node: ast.expr) -> list[Param]:
         if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            text = self.records_out(node, node.value)
             try:
-                parsed = ast.parse(node.value.strip(), mode="eval").body
+                parsed = ast.parse(text.strip(), mode="eval").body
             except SyntaxError:
                 raise self.error(node, f"numba signature {node.value!r} is not one numba can read") from None
             for inner in ast.walk(parsed):
@@ -110,6 +114,19 @@ class _Reader:
         raise self.error(
             node, "an eager signature is a string, a tuple of types or `void(types...)`, or a list of those"
         )
+
+    def records_out(self, node: ast.AST, text: str) -> str:
+        """``text`` with each ``Record(...)`` replaced by a name this reader maps to its dtype (numba's record
+        names are not Python)."""
+        while (start := text.find("Record(")) >= 0:
+            try:
+                dtype, end = parse_record(text, start)
+            except ValueError as exc:
+                raise self.error(node, f"numba's record type in {text!r} cannot be read: {exc}") from None
+            name = f"_record{len(self.records)}"
+            self.records[name] = dtype
+            text = text[:start] + name + text[end:]
+        return text
 
     def result(self, node: ast.expr) -> None:
         name = _name(node)
@@ -129,8 +146,12 @@ class _Reader:
             return [self.scalar(node.value), len(dims)]
         return [self.scalar(node), 0]
 
-    def scalar(self, node: ast.expr) -> str:
+    def scalar(self, node: ast.expr) -> Any:
         name = _name(node)
+        if isinstance(node, ast.Name) and name in self.records:
+            from .structs import dtype_to_json
+
+            return {"record": dtype_to_json(self.records[name])}
         if name in NUMBA_SCALARS:
             return NUMBA_SCALARS[name]
         if isinstance(node, ast.Call) and _name(node.func) == "from_dtype":
@@ -171,7 +192,122 @@ def parse_layout(layout: str) -> tuple[list[list[str]], list[list[str]]]:
 
 def format_signature(signature: list[Param]) -> str:
     """``"void(float32[:], int32)"``: a signature as numba writes it (what :func:`parse_signatures` reads)."""
-    return "void(" + ", ".join(_LONG[s] + (f"[{', '.join([':'] * n)}]" if n else "") for s, n in signature) + ")"
+    return "void(" + ", ".join(_element(s) + (f"[{', '.join([':'] * n)}]" if n else "") for s, n in signature) + ")"
+
+
+def _element(element: Any) -> str:
+    if isinstance(element, dict):
+        from .structs import dtype_from_json
+
+        return record_text(dtype_from_json(element["record"]))
+    return _LONG[element]
+
+
+def record_text(dtype: Any) -> str:
+    """numba's name of the record type of a structured dtype:
+    ``Record(s0[type=uint64;offset=0],s1[type=uint64;offset=8];16;True)``."""
+    from .types import SCALAR_NAMES
+
+    def type_text(ft: Any) -> str:
+        if ft.names is not None:
+            return record_text(ft)
+        if ft.subdtype is not None:
+            base, shape = ft.subdtype
+            return f"nestedarray({type_text(base)}, {tuple(shape)})"
+        short = SCALAR_NAMES.get(ft.name)
+        if short is None:
+            raise ValueError(f"a record field of type {ft} has no numba type")
+        return _LONG[short]
+
+    fields = ",".join(f"{n}[type={type_text(dtype.fields[n][0])};offset={dtype.fields[n][1]}]" for n in dtype.names)
+    return f"Record({fields};{dtype.itemsize};{c_layout(dtype)})"
+
+
+def _c_alignment(dt: Any) -> int:
+    if dt.subdtype is not None:
+        return _c_alignment(dt.subdtype[0])
+    if dt.names is not None:
+        return max([_c_alignment(dt.fields[n][0]) for n in dt.names] or [1])
+    return int(dt.itemsize // 2 if dt.kind == "c" else dt.itemsize)
+
+
+def c_layout(dtype: Any) -> bool:
+    """Whether a record is laid out as C lays out its fields (numba's ``aligned``), nested records too."""
+    end = 0
+    for n in dtype.names:
+        ft, offset = dtype.fields[n][:2]
+        align = _c_alignment(ft)
+        end += -end % align
+        if offset != end or (ft.names is not None and not c_layout(ft)):
+            return False
+        end += ft.itemsize
+    align = _c_alignment(dtype)
+    return bool(dtype.itemsize == end + -end % align)
+
+
+def parse_record(text: str, start: int = 0) -> tuple[Any, int]:
+    """The structured dtype numba's ``Record(...)`` at ``text[start:]`` names, and where that name ends."""
+    import numpy as np
+
+    from .types import SCALAR_DTYPES
+
+    pos = start
+
+    def expect(word: str) -> None:
+        nonlocal pos
+        if not text.startswith(word, pos):
+            raise ValueError(f"expected {word!r} at {text[pos : pos + 20]!r}")
+        pos += len(word)
+
+    def until(stops: str) -> str:
+        nonlocal pos
+        end = pos
+        while end < len(text) and text[end] not in stops:
+            end += 1
+        word, pos = text[pos:end].strip(), end
+        return word
+
+    def field_type() -> Any:
+        nonlocal pos
+        if text.startswith("Record(", pos):
+            dtype, pos = parse_record(text, pos)
+            return dtype
+        if text.startswith("nestedarray(", pos):
+            expect("nestedarray(")
+            base = field_type()
+            expect(",")
+            shape = until(")") + ")"
+            expect(")")
+            expect(")")
+            return np.dtype((base, ast.literal_eval(shape.strip())))
+        name = until(";,)]")
+        if name not in NUMBA_SCALARS:
+            raise ValueError(f"{name!r} is not a numba type name")
+        return SCALAR_DTYPES[NUMBA_SCALARS[name]]
+
+    expect("Record(")
+    names: list[str] = []
+    formats: list[Any] = []
+    offsets: list[int] = []
+    while True:
+        names.append(until("["))
+        expect("[type=")
+        formats.append(field_type())
+        expect(";offset=")
+        offsets.append(int(until(";]")))
+        until("]")  # ;title=... (ignored)
+        expect("]")
+        if text.startswith(",", pos):
+            pos += 1
+            continue
+        expect(";")
+        break
+    itemsize = int(until(";"))
+    expect(";")
+    until(")")
+    expect(")")
+    spec = {"names": names, "formats": formats, "offsets": offsets, "itemsize": itemsize}
+    return np.dtype(spec), pos  # type: ignore[call-overload]
 
 
 def decorator_argument(func: Any) -> ast.expr | None:

@@ -135,10 +135,37 @@ def params_from_signature(func: Callable[..., Any], signature: list[list[Any]]) 
     import inspect
 
     names = list(inspect.signature(func).parameters)
+    out = []
+    for name, (element, ndim) in zip(names, signature):
+        if isinstance(element, dict):  # numba's Record: an array of a structured dtype (or one record)
+            dtype = dtype_from_json(element["record"])
+            out.append(Param(name, "array" if ndim else "struct", dtype, ndim, False, type_name="Record"))
+        else:
+            dtype = SCALAR_DTYPES[element]
+            out.append(Param(name, "array", dtype, ndim, False) if ndim else Param(name, "scalar", dtype))
+    return out
+
+
+def record_views(params: list[Param], values: list[Any]) -> list[Any]:
+    """The Python path's arguments: arrays of a structured dtype without a ``@struct`` class (numba's
+    records) as ``np.recarray`` views, whose elements read and write fields as attributes (``a[i].x = v``),
+    as numba's records do; the rest as they are."""
     return [
-        Param(name, "array", SCALAR_DTYPES[short], ndim, False) if ndim else Param(name, "scalar", SCALAR_DTYPES[short])
-        for name, (short, ndim) in zip(names, signature)
+        v.view(np.recarray)
+        if p.kind == "array" and p.cls is None and p.dtype.names is not None and isinstance(v, np.ndarray)
+        else v
+        for p, v in zip(params, values)
     ]
+
+
+def signature_element(p: Param) -> Any:
+    """A parameter's element as numba's signatures hold it (see :mod:`.numba_signatures`): a scalar's short
+    name, or ``{"record": dtype JSON}`` for a structured dtype."""
+    if p.dtype.names is not None:
+        from .structs import dtype_to_json
+
+        return {"record": dtype_to_json(p.dtype)}
+    return SCALAR_NAMES[p.dtype.name]
 
 
 def _expects(kernel: str, p: Param) -> str:

@@ -221,7 +221,11 @@ class StructArray:
 
 # ----------------------------------------------------- manifest encoding
 def dtype_to_json(dtype: np.dtype[Any]) -> Any:
-    """A dtype as JSON: a scalar's name, or a structured dtype's names, formats, offsets, itemsize."""
+    """A dtype as JSON: a scalar's name, a structured dtype's names, formats, offsets, itemsize, or a
+    fixed-size array field's element and shape (``{"subarray": [element, shape]}``)."""
+    if dtype.subdtype is not None:
+        base, shape = dtype.subdtype
+        return {"subarray": [dtype_to_json(base), list(shape)]}
     if dtype.names is None:
         return dtype.name
     return {
@@ -235,6 +239,10 @@ def dtype_to_json(dtype: np.dtype[Any]) -> Any:
 def dtype_from_json(data: Any) -> np.dtype[Any]:
     if isinstance(data, str):
         return np.dtype(data)
+    if "subarray" in data:
+        base, shape = data["subarray"]
+        sub: np.dtype[Any] = np.dtype((dtype_from_json(base), tuple(shape)))
+        return sub
     spec: Any = {**data, "formats": [dtype_from_json(f) for f in data["formats"]]}
     result: np.dtype[Any] = np.dtype(spec)
     return result

@@ -15,6 +15,7 @@ Commands (NAMES: module stems, all when none given)::
     python scripts/numba_corpus.py check  [NAMES]   # build, then run each on cpu, cpu-python (and cuda)
     python scripts/numba_corpus.py report           # the shares the issue asks for (import-only, built)
     python scripts/numba_corpus.py expect           # check all, write expected.json (what the tests expect)
+    python scripts/numba_corpus.py docs             # the figures and the table in docs/porting-from-numba.md
 
 In: the corpus. Out: a report on stdout (``--json FILE`` too); exit status 1 when a check fails.
 """
@@ -333,9 +334,43 @@ def report(paths: list[Path]) -> dict[str, Any]:
     }  # fmt: skip
 
 
+DOCS = Path(__file__).resolve().parent.parent / "docs" / "porting-from-numba.md"
+_TABLE_HEAD = "| module | project | why it does not pass yet |\n| --- | --- | --- |\n"
+
+
+def write_docs(paths: list[Path]) -> dict[str, Any]:
+    """docs/porting-from-numba.md's figures (the share that passes, overall and of the real projects' modules)
+    and its table of the modules that do not pass, from ``expected.json``; the table ends the file."""
+    figures = report(paths)
+    rows = figures.pop("rows")
+    passing, total = sum(r["outcome"] == "passes" for r in rows.values()), len(rows)
+    percent = f"{100 * passing / max(total, 1):.0f}%"
+    text = DOCS.read_text(encoding="utf-8")
+    text = re.sub(
+        r"\d+ of \d+ published numba-cuda modules\n\(\d+%\)",
+        f"{passing} of {total} published numba-cuda modules\n({percent})",
+        text,
+    )
+    text = re.sub(r"\*\*\d+ of \d+ build and pass", f"**{passing} of {total} build and pass", text)
+    real = figures["real projects' modules that pass"]
+    text = re.sub(
+        r"\(\d+%; \d+ of \d+ of the real projects' modules\)",
+        f"({percent}; {real} of the real projects' modules)",
+        text,
+    )
+    head = text.index(_TABLE_HEAD) + len(_TABLE_HEAD)
+    table = "".join(
+        f"| {name} | {row['project']} | {row['outcome'].splitlines()[0]} |\n"
+        for name, row in sorted(rows.items())
+        if row["outcome"] != "passes"
+    )
+    DOCS.write_text(text[:head] + table, encoding="utf-8")
+    return figures
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("command", choices=["record", "build", "check", "report", "expect"])
+    parser.add_argument("command", choices=["record", "build", "check", "report", "expect", "docs"])
     parser.add_argument("names", nargs="*")
     parser.add_argument("--devices", default="cpu,cpu-python", help="for check: comma-separated devices")
     parser.add_argument("--json", type=Path, help="also write the results here")
@@ -349,6 +384,8 @@ def main(argv: list[str] | None = None) -> int:
         results = check_all(paths, args.devices.split(","))
     elif args.command == "expect":
         results = expect(paths)
+    elif args.command == "docs":
+        results = write_docs(paths)
     else:
         results = report(paths)
     text = json.dumps(results, indent=1)

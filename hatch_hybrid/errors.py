@@ -24,6 +24,12 @@ class Loc:
     def __str__(self) -> str:
         return f"{self.file}:{self.line}:{self.col + 1}"
 
+    @property
+    def synthetic(self) -> bool:
+        """Whether this is the place of IR a statement was rewritten into, not of an expression written
+        there (``end_col`` -1: see ``frontend.parse``'s ``zip``/``enumerate`` loops)."""
+        return self.end_col == -1
+
     def source_line(self) -> str:
         """The text of this line of the source file ("" if it cannot be read)."""
         return linecache.getline(self.file, self.line).rstrip("\n")

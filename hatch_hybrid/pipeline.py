@@ -35,7 +35,7 @@ from .targets.wgsl.target import WgslCode, WgslTarget
 from .typecheck.program import Program
 from .typecheck.typed import TypedFunction
 from .typecheck.user_types import annotation_typevar
-from .types import ArrayT, EnumT, Scalar, StructT, Type
+from .types import ArrayT, EnumT, Scalar, StructT, TupleT, Type
 
 DEFAULT_ARCHS = ("sm_70", "sm_80", "sm_90")
 
@@ -168,7 +168,14 @@ def _param_entry(program: Program, p: ir.Param, t: Type, written: bool, module: 
     found = annotation_typevar(program, module, p.annotation) if p.annotation is not None else None
     if found is not None:
         entry["typevar"] = found[0].name
-    if isinstance(t, ArrayT):
+    if isinstance(t, TupleT):  # numba's UniTuple/Tuple: its items (arrays in it may be written)
+        names = [f"{p.name}.{n}" for n in t.names] or [f"{p.name}[{k}]" for k in range(len(t.items))]
+        items = [_param_entry(program, ir.Param(name, None, loc=p.loc), item, True, module)
+                 for name, item in zip(names, t.items)]  # fmt: skip
+        entry.update(kind="tuple", items=items)
+        if t.names:
+            entry["type"] = "namedtuple"
+    elif isinstance(t, ArrayT):
         entry.update(kind="array", dtype=dtype_to_json(t.dtype.dtype), ndim=t.ndim, writes=written)
         if isinstance(t.dtype, StructT):
             entry["type"] = t.dtype.name

@@ -141,8 +141,11 @@ class TableT(ArrayT):
 @dataclass(frozen=True)
 class TupleT(Type):
     items: tuple[Type, ...]
+    names: tuple[str, ...] = ()  # a namedtuple's field names (numba's NamedTuple arguments); () for a tuple
 
     def __str__(self) -> str:
+        if self.names:
+            return "namedtuple[" + ", ".join(f"{n}: {t}" for n, t in zip(self.names, self.items)) + "]"
         return "tuple[" + ", ".join(map(str, self.items)) + "]"
 
 

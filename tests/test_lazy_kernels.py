@@ -10,6 +10,7 @@ import os
 import subprocess
 import sys
 import warnings
+from collections import namedtuple
 from pathlib import Path
 
 import numpy as np
@@ -42,7 +43,16 @@ def shift_records(recs, dx):
         r = recs[i]
         r.pos.x = r.pos.x + dx
         recs[i].n += 1
+
+
+@cuda.jit
+def tuples(out, shape, p, arrays):
+    i = cuda.grid(1)
+    if i < out.size:
+        a, b = arrays
+        out[i] = shape[0] * 10 + shape[1] + p.x * a[i] + p.y * arrays[1][i] + len(arrays)
 """
+Point = namedtuple("Point", ("x", "y"))
 #: numba's record: a structured dtype made with align=True, fields in an order of the author's (a nested one)
 RECORD = np.dtype(
     [("n", np.uint8), ("pos", np.dtype([("x", np.float64), ("y", np.float32)], align=True)), ("w", np.int16)],
@@ -51,6 +61,7 @@ RECORD = np.dtype(
 DECLARED = {
     "lz.kern.axpy": ["void(float32, float32[:], float32[:])", "void(int64, int64[:], int64[:])"],
     "lz.kern.shift_records": [signature_of((np.zeros(1, RECORD), 0.5))],
+    "lz.kern.tuples": [signature_of((np.zeros(1), (1, 2), Point(1, 2.5), (np.zeros(1), np.zeros(1))))],
 }
 
 
@@ -68,7 +79,7 @@ def lz(tmp_path_factory):
     root = tmp_path_factory.mktemp("lazy")
     kernels, untyped = _package(root, DECLARED)
     names = [k.decl.qualname for k in kernels]
-    assert names == ["lz.kern.axpy", "lz.kern.axpy", "lz.kern.shift_records"]  # one per signature
+    assert names == ["lz.kern.axpy", "lz.kern.axpy", "lz.kern.shift_records", "lz.kern.tuples"]  # one per signature
     assert untyped == ["lz.kern.bump"]  # nothing declared: not compiled (the hook warns)
     with imported_package(root, "lz") as module:
         yield module
@@ -128,6 +139,8 @@ def test_recorded_signatures_are_what_the_build_compiles(tmp_path):
         "record = np.dtype([('n', np.uint8), ('pos', np.dtype([('x', np.float64), ('y', np.float32)], align=True)),"
         " ('w', np.int16)], align=True)\n"
         "kern.shift_records[1, 8](np.zeros(8, record), 0.5)\n"
+        "from collections import namedtuple\nPoint = namedtuple('Point', ('x', 'y'))\n"
+        "kern.tuples[1, 8](np.zeros(8), (1, 2), Point(1, 2.5), (np.zeros(8), np.zeros(8)))\n"
     )
     into = tmp_path / "hybrid-signatures.json"
     into.write_text(json.dumps({"lz.kern.bump": ["void(float64[:])"]}))
@@ -139,18 +152,19 @@ def test_recorded_signatures_are_what_the_build_compiles(tmp_path):
         env={**os.environ, "HYBRID_DEVICE": "cpu"},  # (on a GPU, a launch no signature fits is a TypeError)
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
-    assert "recorded 4 launches of 3 kernels" in done.stderr
+    assert "recorded 5 launches of 4 kernels" in done.stderr
     recorded = json.loads(into.read_text())
     assert recorded == {
         "lz.kern.axpy": ["void(float32, float32[:], float32[:])"],
         "lz.kern.bump": ["void(float64[:])", "void(int32[:])"],
         "lz.kern.shift_records": DECLARED["lz.kern.shift_records"],  # numba's Record(...), read back below
+        "lz.kern.tuples": DECLARED["lz.kern.tuples"],  # Tuple(...), UniTuple(... x 2), NamedTuple(...)
     }
     declared = signatures({}, tmp_path)
     assert declared == recorded
     kernels, untyped = _package(tmp_path / "rebuilt", declared)
     assert sorted(k.decl.qualname for k in kernels) == [
-        "lz.kern.axpy", "lz.kern.bump", "lz.kern.bump", "lz.kern.shift_records"
+        "lz.kern.axpy", "lz.kern.bump", "lz.kern.bump", "lz.kern.shift_records", "lz.kern.tuples"
     ]  # fmt: skip
     assert untyped == []
 
@@ -204,3 +218,27 @@ def test_a_packed_record_is_refused_with_a_located_error(tmp_path):
         _package(tmp_path, {"lz.kern.shift_records": [signature_of((np.zeros(1, packed), 0.5))]})
     text = str(info.value)
     assert "kern.py:" in text and "packed" in text and "align=True" in text, text
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_tuples_namedtuples_and_tuples_of_arrays_typed_at_launch(lz, device):
+    """numba's UniTuple, NamedTuple and tuples of arrays as arguments of a kernel typed at launch: recorded
+    and declared in numba's names, each item a parameter of the compiled kernel (arrays in tuples copied
+    in and back as any array argument), the tuple itself on the Python path."""
+    assert DECLARED["lz.kern.tuples"] == [
+        "void(float64[:], UniTuple(int64 x 2), NamedTuple(x=int64, y=float64), UniTuple(float64[:] x 2))"
+    ]
+    a, b = np.linspace(0, 1, 40), np.linspace(2, 3, 40)
+    out = np.zeros(40)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # compiled: no SlowPathWarning
+        args = (out, (3, 4), Point(2, 0.5), (a, b))
+        lz.tuples[2, 32](*args) if device == "cuda" else lz.tuples.launch(32, 2, *args, device=device)
+    np.testing.assert_array_equal(out, 34 + 2 * a + 0.5 * b + 2)
+    if device != "cpu":
+        return
+    from hybrid_runtime import SlowPathWarning
+
+    with pytest.warns(SlowPathWarning, match=r"add \"void\(float64\[:\], UniTuple\(int64 x 3\), NamedTuple"):
+        lz.tuples.launch(32, 2, out, (3, 4, 5), Point(2, 0.5), (a, b), device="cpu")  # not compiled: as written
+    np.testing.assert_array_equal(out, 34 + 2 * a + 0.5 * b + 2)

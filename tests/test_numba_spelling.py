@@ -238,6 +238,26 @@ def dtype_and_truth(x: Array[f32], mask: Array[i32], out: Array[f32]):
         out[i] = -1.0
 
 
+@kernel
+def zipped(x: Array[f64], y: Array[f64], out: Array[f64]):
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        acc = 0.0
+        for k, (a, b) in enumerate(zip(x, y)):
+            if k > i:
+                break
+            acc += a * b
+        for j, w in enumerate(WEIGHTS, 1):
+            acc += j * w
+        for lo, hi in zip(range(i, -1, -2), range(0, 100, 3)):
+            if hi == 9:
+                continue
+            acc += lo - hi
+        for v in enumerate(zip(range(3), x)):
+            acc += v[0] + v[1][0] * v[1][1]
+        out[i] = acc
+
+
 SHAPE = (3, 5, 2)
 N = len(SHAPE) + max(SHAPE) + min(4, 2) + abs(-1)  # 3 + 5 + 2 + 1
 
@@ -636,4 +656,33 @@ def test_dtype_names_and_truth_tests_of_numbers(kern, device):
     out = np.zeros_like(x)
     kern.dtype_and_truth.launch(32, 2, x, mask, out, device=device)
     want = np.where(mask != 0, x * np.float32(2) + np.float32(0.1) + np.float32(32), np.float32(-1))
+    np.testing.assert_array_equal(out, want)
+
+
+def _zipped(x, y, out):  # the kernel's loops in plain Python, for the reference
+    for i in range(out.shape[0]):
+        acc = 0.0
+        for k, (a, b) in enumerate(zip(x, y)):
+            if k > i:
+                break
+            acc += a * b
+        for j, w in enumerate((0.25, 0.5, 0.25), 1):
+            acc += j * w
+        for lo, hi in zip(range(i, -1, -2), range(0, 100, 3)):
+            if hi == 9:
+                continue
+            acc += lo - hi
+        for v in enumerate(zip(range(3), x)):
+            acc += v[0] + v[1][0] * v[1][1]
+        out[i] = acc
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_zip_and_enumerate_loops(kern, device):
+    """``for k, (a, b) in enumerate(zip(x, y))``, ``enumerate(TABLE, 1)``, ``zip`` of counting-down and
+    counting-up ranges with ``break`` and ``continue`` (pylops' kernels loop so), as Python runs them."""
+    x, y = np.linspace(-1, 2, 20), np.linspace(3, 0, 20)
+    out, want = np.zeros(20), np.zeros(20)
+    kern.zipped.launch(32, 1, x, y, out, device=device)
+    _zipped(x, y, want)
     np.testing.assert_array_equal(out, want)

@@ -256,7 +256,7 @@ class Parser:
             return ir.ExprStmt(self.expr(node.value), loc=loc)
         raise self.unsupported(node)
 
-    def for_range(self, node: ast.For) -> ir.ForRange:
+    def for_range(self, node: ast.For) -> ir.ForRange | list[ir.Stmt]:
         loc = self.loc(node)
         if node.orelse:
             raise CompileError(
@@ -264,11 +264,15 @@ class Parser:
                 "for ... else is not supported in kernel code",
                 "use a flag variable set before `break`",
             )
+        it = node.iter
+        if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id in ("zip", "enumerate"):
+            return self.for_zip(node, it)
         if not isinstance(node.target, ast.Name):
             raise CompileError(
-                self.loc(node.target), "a for loop must bind a single variable", "write `for i in range(...)`"
+                self.loc(node.target),
+                "a for loop must bind a single variable (or loop over zip(...) or enumerate(...))",
+                "write `for i in range(...)`",
             )
-        it = node.iter
         if isinstance(it, (ast.Tuple, ast.Name, ast.Attribute, ast.Subscript)):
             return self.for_items(node, it)
         # numba's prange (hybrid_runtime.prange: range) is a range: a kernel thread runs its loop in order
@@ -322,6 +326,98 @@ class Parser:
             item = ir.Subscript(self.expr(it), position(), loc=target_loc)
             chain = [ir.Assign(target, item, loc=target_loc)]
         return ir.ForRange(counter, [stop], [*chain, *self.block(node.body)], loc=loc)
+
+    def for_zip(self, node: ast.For, it: ast.Call) -> list[ir.Stmt]:
+        """``for i, v in enumerate(x, start)``, ``for a, b in zip(range(n), x, ...)`` (nested too): a loop over
+        positions ``k`` up to the shortest length, binding the target to the items at ``k`` as Python does
+        (a range's item is ``start + k * step``; a tuple's, table's or array's ``seq[k]``). Range bounds and
+        enumerate's start are evaluated once, before the loop, as Python evaluates them."""
+        loc = _synthetic(self.loc(node))
+        if node.orelse:
+            raise CompileError(
+                self.loc(node.orelse[0]),
+                "for ... else is not supported in kernel code",
+                "use a flag set before `break`",
+            )
+        counter = ir.Name(f"__hh_zip_{loc.line}_{loc.col}", loc=loc)
+        length, item, before = self._walk(it, counter.id, counter)
+        return [
+            *before,
+            ir.ForRange(counter, [length], [*self._bind(node.target, item), *self.block(node.body)], loc=loc),
+        ]
+
+    def _bind(self, target: ast.expr, item: ir.Expr) -> list[ir.Stmt]:
+        """``a, (b, c) = item``, item by item where the item is a tuple written out (no tuple is built)."""
+        if isinstance(target, ast.Tuple) and isinstance(item, ir.TupleExpr) and len(target.elts) == len(item.elts):
+            return [s for t, v in zip(target.elts, item.elts) for s in self._bind(t, v)]
+        return [ir.Assign(self.target(target), item, loc=self.loc(target))]
+
+    def _walk(self, src: ast.expr, name: str, counter: ir.Name) -> tuple[ir.Expr, ir.Expr, list[ir.Stmt]]:
+        """One iterable of zip/enumerate: (its length, its item at ``counter``, statements before the loop)."""
+        loc = _synthetic(self.loc(src))
+
+        def ref(suffix: str) -> ir.Name:
+            return ir.Name(f"{name}_{suffix}", loc=loc)
+
+        def k() -> ir.Name:
+            return ir.Name(counter.id, loc=loc)
+
+        if isinstance(src, ast.Call) and isinstance(src.func, ast.Name) and src.func.id in ("range", "prange"):
+            if src.keywords or not 1 <= len(src.args) <= 3:
+                raise CompileError(self.loc(src), "range() takes 1 to 3 positional arguments")
+            args = [self.expr(a) for a in src.args]
+            lo, hi, step = (
+                (ir.Const(0, loc=loc), args[0], ir.Const(1, loc=loc)) if len(args) == 1
+                else (args[0], args[1], args[2] if len(args) == 3 else ir.Const(1, loc=loc))
+            )  # fmt: skip
+            setup: list[ir.Stmt] = [
+                ir.Assign(ref("lo"), lo, loc=loc), ir.Assign(ref("hi"), hi, loc=loc),
+                ir.Assign(ref("step"), step, loc=loc),
+            ]  # fmt: skip
+
+            # Python's len(range(lo, hi, step)): (hi - lo + step - 1) // step counting up, mirrored counting down
+            def op(a: ir.Expr, o: str, b: ir.Expr) -> ir.Expr:
+                return ir.BinOp(op=o, left=a, right=b, loc=loc)
+
+            one = ir.Const(1, loc=loc)
+            up = op(op(op(ref("hi"), "-", ref("lo")), "+", op(ref("step"), "-", one)), "//", ref("step"))
+            down = op(op(op(ref("lo"), "-", ref("hi")), "-", op(ref("step"), "+", one)), "//",
+                      ir.UnaryOp("-", ref("step"), loc=loc))  # fmt: skip
+            positive = ir.Compare(ref("step"), [">"], [ir.Const(0, loc=loc)], loc=loc)
+            count = ir.IfExp(positive, up, down, loc=loc)
+            length = ir.Call(ir.Name("max", loc=loc), [ir.Const(0, loc=loc), count], {}, loc=loc)
+            item = op(ref("lo"), "+", op(k(), "*", ref("step")))
+            return length, item, setup
+        if isinstance(src, ast.Call) and isinstance(src.func, ast.Name) and src.func.id in ("zip", "enumerate"):
+            setup = []
+            items: list[ir.Expr] = []
+            lengths: list[ir.Expr] = []
+            if src.func.id == "enumerate":
+                if not 1 <= len(src.args) + len(src.keywords) <= 2 or any(k.arg != "start" for k in src.keywords):
+                    raise CompileError(self.loc(src), "enumerate() takes an iterable and a start: enumerate(x, start)")
+                given = src.args[1] if len(src.args) == 2 else (src.keywords[0].value if src.keywords else None)
+                setup.append(ir.Assign(ref("start"), self.expr(given) if given else ir.Const(0, loc=loc), loc=loc))
+                items.append(ir.BinOp("+", ref("start"), k(), loc=loc))
+                sources = src.args[:1]
+            else:
+                if src.keywords or not src.args:
+                    raise CompileError(self.loc(src), "zip() takes the iterables to walk together, positionally")
+                sources = src.args
+            for n, inner in enumerate(sources):
+                walked, item, more = self._walk(inner, f"{name}_{n}", counter)
+                setup += more
+                lengths.append(walked)
+                items.append(item)
+            shortest = lengths[0] if len(lengths) == 1 else ir.Call(ir.Name("min", loc=loc), lengths, {}, loc=loc)
+            return shortest, ir.TupleExpr(items, loc=loc), setup
+        if isinstance(src, (ast.Tuple, ast.Name, ast.Attribute, ast.Subscript)):
+            length = ir.Call(ir.Name("len", loc=loc), [self.expr(src)], {}, loc=loc)
+            return length, ir.Subscript(self.expr(src), k(), loc=loc), []
+        raise CompileError(
+            self.loc(src),
+            "zip() and enumerate() in kernels walk range(...), tuples, constant tables and arrays",
+            "loop over positions: `for i in range(len(a)):` and index",
+        )
 
     def target(self, node: ast.expr) -> ir.Expr:
         if isinstance(node, ast.Name):
@@ -437,3 +533,10 @@ class Parser:
 
 def parse_function(node: ast.FunctionDef, file: str, module: str) -> ir.Function:
     return Parser(file, module).function(node)
+
+
+def _synthetic(loc: Loc) -> Loc:
+    """The location of IR a statement is rewritten into (``zip``/``enumerate`` loops): errors point at the
+    statement, and no conversion of the Python path is recorded at a real expression's position
+    (:attr:`Loc.synthetic`)."""
+    return Loc(loc.file, loc.line, loc.col, -1)

@@ -273,15 +273,20 @@ class FunctionLowerer(
             return TupleValue([self._from_kernel_abi(v, ft) for v, (_, ft) in zip(value.items, t.fields)])
         return value
 
-    def tuple_item(self, tup: TupleValue, index: llir.Value) -> Value:
-        """Item ``index`` (an i64, from the end when negative) of a tuple of one scalar type: the last item
-        unless an earlier one is selected (past the end is out of bounds, as an array index is)."""
+    def tuple_item(self, tup: TupleValue, index: llir.Value, item_t: Type) -> Value:
+        """Item ``index`` (an i64, from the end when negative) of a tuple whose items have one type
+        ``item_t`` (scalars, or tuples of them: ``Q[m][0]``): part by part, the last item's unless an
+        earlier one is selected (past the end is out of bounds, as an array index is)."""
         b, n = self.b, len(tup.items)
         index = b.select(b.icmp_signed("<", index, llir.Constant(I64, 0)), b.add(index, llir.Constant(I64, n)), index)
-        value = tup.items[n - 1]
-        for k in range(n - 2, -1, -1):
-            value = b.select(b.icmp_signed("==", index, llir.Constant(I64, k)), tup.items[k], value)
-        return value
+        items = [flatten(item) for item in tup.items]
+        parts = []
+        for j, last in enumerate(items[n - 1]):
+            value = last
+            for k in range(n - 2, -1, -1):
+                value = b.select(b.icmp_signed("==", index, llir.Constant(I64, k)), items[k][j], value)
+            parts.append(value)
+        return unflatten(item_t, parts)[0]
 
     def _alloca(self, ty: llir.Type, name: str) -> llir.AllocaInstr:
         with self.b.goto_block(self.entry):
@@ -494,6 +499,10 @@ class FunctionLowerer(
                 struct = self.expr(e.value)
                 assert isinstance(struct, TupleValue)
                 return struct.items[[n for n, _ in base_t.fields].index(e.attr)]
+            if isinstance(base_t, TupleT) and e.attr in base_t.names:  # a namedtuple's field
+                tup = self.expr(e.value)
+                assert isinstance(tup, TupleValue)
+                return tup.items[base_t.names.index(e.attr)]
             if is_complex(base_t):  # .real, .imag
                 value = self.expr(e.value)
                 assert isinstance(value, llir.Value)
@@ -531,7 +540,7 @@ class FunctionLowerer(
                 assert isinstance(tup, TupleValue)
                 if e.index.nid in tf.consts:
                     return tup.items[tf.consts[e.index.nid]]
-                return self.tuple_item(tup, self.coerce(e.index, WEAK_INT))
+                return self.tuple_item(tup, self.coerce(e.index, WEAK_INT), self.tf.types[e.nid])
             if isinstance(base_t, TableT):
                 return self.table_element(e)
             assert isinstance(base_t, ArrayT)

@@ -556,6 +556,10 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
             if member is None:
                 raise CompileError(e.loc, f"module `{base}` has no function or constant `{e.attr}`")
             return self._symbol_value(member, e)
+        if isinstance(base, TupleT) and base.names:  # numba's namedtuple arguments: `p.x`
+            if e.attr not in base.names:
+                raise CompileError(e.loc, f"{base} has no field `{e.attr}`", "fields: " + ", ".join(base.names))
+            return base.items[base.names.index(e.attr)]
         if is_complex(base) and e.attr in ("real", "imag"):
             value = self.tf.consts.get(e.value.nid)
             if isinstance(value, (complex, np.complexfloating)):
@@ -585,7 +589,7 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
         if isinstance(base, TupleT):
             self.check_tuple_index(e, index)
             value = self.tf.consts.get(e.index.nid)
-            same = all(isinstance(t, (Scalar, Weak)) and t == base.items[0] for t in base.items)
+            same = all(_uniform(t) and t == base.items[0] for t in base.items)
             if not isinstance(value, int) and same and base.items and is_int(index):
                 return base.items[0]  # `out.shape[i]`: one type, any index (wrapped from the end when negative)
             if not isinstance(value, int) or not -len(base.items) <= value < len(base.items):
@@ -638,3 +642,8 @@ def _truths(e: ir.Expr) -> None:
 
 def _is_truth(e: ir.Expr) -> bool:
     return isinstance(e, ir.Call) and isinstance(e.func, ir.Name) and e.func.id == "bool"
+
+
+def _uniform(t: Type) -> bool:
+    """Whether items of type ``t`` can be picked at run time from a tuple of them: numbers, or tuples of them."""
+    return isinstance(t, (Scalar, Weak)) or (isinstance(t, TupleT) and all(_uniform(i) for i in t.items))

@@ -7,18 +7,17 @@ keep them values on both sides), ``IntEnum`` members, and the TypeVars of generi
 from __future__ import annotations
 
 import ast
-import hashlib
 from typing import Any
 
 import numpy as np
-from hybrid_runtime.numba_signatures import c_layout, record_text
+from hybrid_runtime.numba_signatures import c_layout, record_name, record_text
 from hybrid_runtime.structs import dtype_from_json
 
 from .. import ir
 from ..errors import CompileError, Loc, Note
 from ..frontend.discover import EnumSym, ExternalSym, KernelDecl, StructSym, TypeVarSym
 from ..frontend.parse import Parser, parse_function
-from ..types import ArrayT, EnumT, Scalar, StructT, Type, Weak, is_complex, is_numeric, scalar_of_dtype
+from ..types import ArrayT, EnumT, Scalar, StructT, TupleT, Type, Weak, is_complex, is_numeric, scalar_of_dtype
 from . import rules
 from .arguments import bound_nodes
 from .cuda_spelling import rewrite_cuda_spelling
@@ -468,6 +467,9 @@ class UserTypeChecker:
 def _signature_type(element: Any, ndim: int, decl: KernelDecl) -> Type:
     """A parameter's type from a numba signature: a scalar or an array of one, or of numba's record (a
     structured dtype, as :mod:`hybrid_runtime.numba_signatures` reads it)."""
+    if isinstance(element, dict) and "tuple" in element:  # numba's UniTuple/Tuple (items may be arrays)
+        items = tuple(_signature_type(e, n, decl) for e, n in element["tuple"])
+        return TupleT(items, tuple(element.get("names", ())))
     if isinstance(element, dict):
         dtype = dtype_from_json(element["record"])
         t: Scalar | StructT = record_type(dtype, decl.loc)
@@ -503,5 +505,4 @@ def record_type(dtype: np.dtype[Any], loc: Loc) -> StructT:
             )
         fields.append((name, record_type(ft, loc) if ft.names is not None else scalar_of_dtype(ft)))
     offsets = tuple(dtype.fields[n][1] for n in dtype.names or ())  # type: ignore[index]
-    digest = hashlib.sha1(record_text(dtype).encode()).hexdigest()[:10]  # one name per layout (symbols)
-    return StructT(f"Record_{digest}", tuple(fields), (offsets, dtype.itemsize))
+    return StructT(record_name(dtype), tuple(fields), (offsets, dtype.itemsize))  # one name per layout

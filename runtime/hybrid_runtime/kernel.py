@@ -280,7 +280,7 @@ class Kernel:
                 host = v.copy_to_host()
                 copies.append((v, host))
                 values[i] = v = host
-            elif not isinstance(v, (np.ndarray, np.generic, int)) and params[i].kind != "struct":
+            elif not isinstance(v, (np.ndarray, np.generic, int)) and params[i].kind not in ("struct", "tuple"):
                 raise TypeError(
                     f"{self.__name__}(): parameter `{params[i].name}` got a "
                     f"{type(v).__name__}; the CPU path needs NumPy arrays"

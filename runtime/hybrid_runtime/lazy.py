@@ -43,6 +43,15 @@ def _short_and_ndim(value: Any) -> tuple[Any, int] | None:
     dimensions of one argument (None: no numba type for it)."""
     if type(value) in (bool, int, float, complex):
         return scalar_name(type(value)), 0
+    if isinstance(value, tuple):  # numba's UniTuple/Tuple, or NamedTuple for a namedtuple
+        items = [_short_and_ndim(v) for v in value]
+        if None in items or any(isinstance(e, dict) and "record" in e and n == 0 for e, n in items if e):  # type: ignore[misc]
+            return None
+        element: dict[str, Any] = {"tuple": [list(i) for i in items if i is not None]}
+        fields = getattr(type(value), "_fields", None)
+        if fields is not None:
+            element["names"] = list(fields)
+        return element, 0
     if isinstance(value, StructArray):
         value = value.array
     dtype = getattr(value, "dtype", None)

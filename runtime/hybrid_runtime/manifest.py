@@ -26,7 +26,7 @@ FILENAME = "manifest.json"
 CODE_FIELDS = ("ptx", "cubin")  # the kernel entry's fields that name code files, per arch
 _ARCH = re.compile(r"sm_(\d{2,3})(a?)")
 _SHA256 = re.compile(r"[0-9a-f]{64}")
-_PARAM_KINDS = ("scalar", "array", "struct", "enum")
+_PARAM_KINDS = ("scalar", "array", "struct", "enum", "tuple")
 
 
 class ManifestError(RuntimeError):
@@ -263,20 +263,27 @@ def _validate_entry(path: Path, kernel: str, entry: dict[str, Any], prefix: str)
     need(
         entry, prefix, "deps", lambda v: _is_list(v) and all(map(_is_dep, v)), "a list of [module, name, digest]", True
     )
-    for i, p in enumerate(need(entry, prefix, "params", _is_list, "a list")):
-        field = f"{prefix}params[{i}]."
-        if not isinstance(p, dict):
-            raise _fail(path, kernel, field[:-1], "should be an object")
-        need(p, field, "name", _is_str, "a string")
-        kind = need(p, field, "kind", lambda v: v in _PARAM_KINDS, " or ".join(_PARAM_KINDS))
-        need(p, field, "dtype", _is_dtype, "a dtype")
-        need(p, field, "type", _is_str, "a string", optional=kind in ("scalar", "array"))
-        need(p, field, "typevar", _is_str, "a string", optional=True)
-        if kind == "array":
-            need(p, field, "ndim", lambda v: _is_int(v) and 1 <= v <= 32, "an int from 1 to 32")
-            need(p, field, "writes", _is_bool, "true or false")
-        if kind == "enum":
-            need(p, field, "values", lambda v: _is_list(v) and all(map(_is_int, v)), "a list of ints")
+
+    def check_params(params: list[Any], at: str) -> None:
+        for i, p in enumerate(params):
+            field = f"{at}[{i}]."
+            if not isinstance(p, dict):
+                raise _fail(path, kernel, field[:-1], "should be an object")
+            need(p, field, "name", _is_str, "a string")
+            kind = need(p, field, "kind", lambda v: v in _PARAM_KINDS, " or ".join(_PARAM_KINDS))
+            if kind == "tuple":  # its items, each a parameter
+                check_params(need(p, field, "items", _is_list, "a list"), f"{field}items")
+                continue
+            need(p, field, "dtype", _is_dtype, "a dtype")
+            need(p, field, "type", _is_str, "a string", optional=kind in ("scalar", "array"))
+            need(p, field, "typevar", _is_str, "a string", optional=True)
+            if kind == "array":
+                need(p, field, "ndim", lambda v: _is_int(v) and 1 <= v <= 32, "an int from 1 to 32")
+                need(p, field, "writes", _is_bool, "true or false")
+            if kind == "enum":
+                need(p, field, "values", lambda v: _is_list(v) and all(map(_is_int, v)), "a list of ints")
+
+    check_params(need(entry, prefix, "params", _is_list, "a list"), f"{prefix}params")
     native = need(entry, prefix, "cpu", _is_dict, "an object", optional=True)
     if native is not None and "unsupported" not in native:
         field = f"{prefix}cpu."

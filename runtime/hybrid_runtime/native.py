@@ -32,7 +32,7 @@ from .config import LaunchConfig
 from .manifest import Manifest, ManifestError
 from .native_plan import CpuLaunch, data_address, fast_launcher
 from .sanitizer import SanitizedCode
-from .signature import Param
+from .signature import Param, leaf_params
 from .structs import leaf_dtypes, leaves
 
 
@@ -266,6 +266,8 @@ _CHARS = {
 
 def _slot_format(p: Param) -> str:
     """struct format of a parameter's flattened values, each in an 8-byte slot (little-endian)."""
+    if p.kind == "tuple":
+        return "".join(_slot_format(item) for item in p.items)
     if p.kind == "array":
         return "q" * (1 + 2 * p.ndim)
     if p.kind == "enum":
@@ -283,6 +285,7 @@ def flatten(params: list[Param], values: list[Any]) -> list[Any]:
     """The flattened parameter values as the kernel ABI lists them (arrays: data, shape, strides in
     elements; structs: their scalar fields, depth first)."""
     out: list[Any] = []
+    params, values = leaf_params(params, values)  # a tuple's items, each a parameter of its own
     for p, v in zip(params, values):
         if p.kind == "array":
             arr = v if isinstance(v, np.ndarray) else getattr(v, "array", v)

@@ -220,7 +220,7 @@ def fast_launcher(
     (or $HYBRID_DEVICE, unless ``env`` is None: device="cpu") or $HYBRID_SANITIZE set goes to
     ``slow(args)``. ``threads``: what $HYBRID_CPU_THREADS asks for now. None for kernels with struct
     parameters (the general path packs those)."""
-    if any(p.kind == "struct" for p in params):
+    if any(p.kind in ("struct", "tuple") for p in params):
         return None
     plan = CpuLaunch(kernel, config, threads)
     offset = _data_offset()

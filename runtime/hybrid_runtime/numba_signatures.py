@@ -47,7 +47,9 @@ for _long, _short in NUMBA_SCALARS.items():
 _VOID = {"void", "none"}
 _HINT = 'write numba\'s types: "void(float32[:], int32[:, :], float64)", or annotate the parameters instead'
 
-Param = list[Any]  # [element, ndim]: element a short scalar name, or {"record": dtype JSON} (numba's Record)
+# [element, ndim]: element a short scalar name, {"record": dtype JSON} (numba's Record) or, with ndim 0,
+# {"tuple": [Param, ...]} (numba's UniTuple and Tuple, whose items may be arrays)
+Param = list[Any]
 
 
 class SignatureError(ValueError):
@@ -98,7 +100,7 @@ class _Reader:
 
     def signature(self, node: ast.expr) -> list[Param]:
         if isinstance(node, ast.Constant) and isinstance(node.value, str):
-            text = self.records_out(node, node.value)
+            text = re.sub(r"\s+x\s+(\d+)\)", r", \1)", self.records_out(node, node.value))  # UniTuple(T x n)
             try:
                 parsed = ast.parse(text.strip(), mode="eval").body
             except SyntaxError:
@@ -144,7 +146,25 @@ class _Reader:
             if not all(isinstance(d, ast.Slice) and _layout(d) for d in dims):
                 raise self.error(node, f"`{ast.unparse(node)}` is not an array type numba reads", _HINT)
             return [self.scalar(node.value), len(dims)]
+        if isinstance(node, ast.Call) and _name(node.func) in ("UniTuple", "Tuple") and not node.keywords:
+            return [{"tuple": self.tuple_items(node)}, 0]
+        if isinstance(node, ast.Call) and _name(node.func) == "NamedTuple" and not node.args:
+            fields = [k.arg for k in node.keywords]
+            if None in fields:
+                raise self.error(node, "a NamedTuple names its fields: NamedTuple(x=int64, y=int64)")
+            return [{"tuple": [self.param(k.value) for k in node.keywords], "names": fields}, 0]
         return [self.scalar(node), 0]
+
+    def tuple_items(self, node: ast.Call) -> list[Param]:
+        """numba's ``UniTuple(T, n)`` (``UniTuple(T x n)`` as numba prints it) and ``Tuple(T1, T2, ...)``."""
+        if _name(node.func) == "Tuple":
+            if len(node.args) == 1 and isinstance(node.args[0], (ast.Tuple, ast.List)):  # types.Tuple((a, b))
+                return [self.param(a) for a in node.args[0].elts]
+            return [self.param(a) for a in node.args]
+        count = node.args[1] if len(node.args) == 2 else None
+        if not (isinstance(count, ast.Constant) and type(count.value) is int and count.value >= 0):
+            raise self.error(node, f"`{ast.unparse(node)}` is not a tuple type numba reads", "write UniTuple(int64, 2)")
+        return [self.param(node.args[0]) for _ in range(count.value)]
 
     def scalar(self, node: ast.expr) -> Any:
         name = _name(node)
@@ -196,6 +216,13 @@ def format_signature(signature: list[Param]) -> str:
 
 
 def _element(element: Any) -> str:
+    if isinstance(element, dict) and "tuple" in element:  # numba's names: UniTuple(int64 x 2), Tuple(int64, float64)
+        items = [_element(e) + (f"[{', '.join([':'] * n)}]" if n else "") for e, n in element["tuple"]]
+        if "names" in element:  # a namedtuple: its fields by name
+            return f"NamedTuple({', '.join(f'{n}={t}' for n, t in zip(element['names'], items))})"
+        if items and all(i == items[0] for i in items):
+            return f"UniTuple({items[0]} x {len(items)})"
+        return f"Tuple({', '.join(items)})"
     if isinstance(element, dict):
         from .structs import dtype_from_json
 
@@ -243,6 +270,13 @@ def c_layout(dtype: Any) -> bool:
         end += ft.itemsize
     align = _c_alignment(dtype)
     return bool(dtype.itemsize == end + -end % align)
+
+
+def record_name(dtype: Any) -> str:
+    """The name a record type goes by in kernels' types and messages: one per layout (``Record_<hash>``)."""
+    import hashlib
+
+    return "Record_" + hashlib.sha1(record_text(dtype).encode()).hexdigest()[:10]
 
 
 def parse_record(text: str, start: int = 0) -> tuple[Any, int]:

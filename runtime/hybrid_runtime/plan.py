@@ -28,7 +28,7 @@ from .device import CudaDevice, device_count, thread_state
 from .driver import check, initialise, launch_function
 from .interop import LIBRARIES, ArrayView, as_array_view, check_device, current_stream, fast_entry, same_stream
 from .memory import DeviceArray, launch_signature, spans_index32
-from .signature import Param, check_arguments
+from .signature import Param, check_arguments, leaf_params
 from .stream import stream_handle, wait_for
 from .structs import STRUCT_MARK, is_struct, leaf_dtypes, leaves
 from .targets import ENV_GET, ENV_KEY
@@ -51,7 +51,10 @@ _PY_TYPES = {"b": (bool,), "i": (int,), "u": (int,), "f": (float, int), "c": (co
 
 
 def _codes(p: Param) -> list[str]:
-    """The parameter's pieces as struct codes: a scalar; a struct's fields; an array's pointer, shape, strides."""
+    """The parameter's pieces as struct codes: a scalar; a struct's fields; an array's pointer, shape, strides;
+    a tuple's items'."""
+    if p.kind == "tuple":
+        return [code for item in p.items for code in _codes(item)]
     if p.kind == "array":
         return ["Q"] + ["q"] * (2 * p.ndim)
     if p.kind == "enum":
@@ -132,13 +135,16 @@ class LaunchPlan:
         else:
             handle = stream_handle(stream)
         values = check_arguments(self.kernel.rsplit(".", 1)[-1], self.params, args, handle)
+        params, values = leaf_params(self.params, values)  # a tuple's items are parameters of their own
+        if params is not self.params:
+            args = tuple(leaf_params(self.params, list(args))[1])
         flat: list[Any] = []
         small: list[bool] = []  # per array: do its offsets fit in 32 bits
         temporaries: list[tuple[DeviceArray, np.ndarray | None]] = []
         keep_alive: list[Any] = []
         producers: set[int] = set()
         entries: list[tuple[Any, ArrayView, Any, tuple[int, ...], bool, int]] = []  # other libraries' arrays
-        for index, (p, a) in enumerate(zip(self.params, values)):
+        for index, (p, a) in enumerate(zip(params, values)):
             if p.kind == "scalar":
                 if p.dtype.kind == "c":
                     flat += (a.real, a.imag)
@@ -248,6 +254,8 @@ def _generate_fast_path(plan: LaunchPlan) -> tuple[Callable[..., bool], Callable
     object of the previous launch, and anything else handed to ``slow(args)``. ``follow``: no ``stream=``
     was given, so the launch goes on PyTorch's or CuPy's current stream when their arrays are arguments.
     One Python frame per launch: the hot path of the runtime."""
+    if any(p.kind == "tuple" for p in plan.params):
+        return _never, _never_make  # tuples are checked item by item on the general path
     names = [f"a{i}" for i in range(len(plan.params))]
     env: dict[str, Any] = {
         "DeviceArray": DeviceArray,

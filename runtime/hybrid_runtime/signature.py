@@ -23,9 +23,9 @@ from .types import SCALAR_DTYPES, SCALAR_NAMES, ArrayType, scalar_name
 class Param(Value):
     """A kernel parameter (a value: equal, and hashed, by its fields; never changed once made)."""
 
-    __slots__ = _fields = ("name", "kind", "dtype", "ndim", "writes", "type_name", "cls", "values", "typevar")
+    __slots__ = _fields = ("name", "kind", "dtype", "ndim", "writes", "type_name", "cls", "values", "typevar", "items")
     name: str
-    kind: str  # "scalar", "array", "struct" (by value) or "enum"
+    kind: str  # "scalar", "array", "struct" (by value), "enum" or "tuple" (of these: numba's UniTuple/Tuple)
     dtype: np.dtype[Any]
     ndim: int
     writes: bool  # arrays: does the kernel write it (host arrays are copied back only then)
@@ -33,6 +33,7 @@ class Param(Value):
     cls: Any  # the struct or enum class (CPU path: from the annotation)
     values: tuple[int, ...]  # enum: the members' values
     typevar: str | None  # generic kernels: the TypeVar this parameter's type came from
+    items: tuple[Param, ...]  # a tuple's items, in order (named name[0], name[1], ...)
 
     def __init__(
         self,
@@ -45,8 +46,10 @@ class Param(Value):
         cls: Any = None,
         values: tuple[int, ...] = (),
         typevar: str | None = None,
+        items: tuple[Param, ...] = (),
     ) -> None:
-        for field, value in zip(self._fields, (name, kind, dtype, ndim, writes, type_name, cls, values, typevar)):
+        fields = (name, kind, dtype, ndim, writes, type_name, cls, values, typevar, items)
+        for field, value in zip(self._fields, fields):
             init(self, field, value)
 
     def replace(self, **changes: Any) -> Param:
@@ -54,6 +57,11 @@ class Param(Value):
         return type(self)(**{**{name: getattr(self, name) for name in self._fields}, **changes})
 
     def describe(self) -> str:
+        if self.kind == "tuple":  # as the compiler names the type
+            if self.type_name == "namedtuple":
+                fields = (f"{i.name.rpartition('.')[2]}: {i.describe()}" for i in self.items)
+                return "namedtuple[" + ", ".join(fields) + "]"
+            return "tuple[" + ", ".join(item.describe() for item in self.items) + "]"
         if self.kind in ("struct", "enum"):
             return self.type_name
         short = self.type_name or SCALAR_NAMES[self.dtype.name]
@@ -63,6 +71,10 @@ class Param(Value):
 
     @classmethod
     def from_manifest(cls, entry: dict[str, Any]) -> Param:
+        if entry["kind"] == "tuple":
+            items = tuple(cls.from_manifest(item) for item in entry["items"])
+            writes = any(i.writes for i in items)
+            return cls(entry["name"], "tuple", np.dtype(np.int8), 0, writes, entry.get("type", ""), items=items)
         return cls(
             entry["name"],
             entry["kind"],
@@ -135,15 +147,40 @@ def params_from_signature(func: Callable[..., Any], signature: list[list[Any]]) 
     import inspect
 
     names = list(inspect.signature(func).parameters)
-    out = []
-    for name, (element, ndim) in zip(names, signature):
-        if isinstance(element, dict):  # numba's Record: an array of a structured dtype (or one record)
-            dtype = dtype_from_json(element["record"])
-            out.append(Param(name, "array" if ndim else "struct", dtype, ndim, False, type_name="Record"))
+    return [_signature_param(name, element, ndim) for name, (element, ndim) in zip(names, signature)]
+
+
+def _signature_param(name: str, element: Any, ndim: int) -> Param:
+    if isinstance(element, dict) and "tuple" in element:  # numba's UniTuple/Tuple: items name[0], name[1], ...
+        fields = element.get("names")  # a namedtuple's: items name.x, name.y, ...
+        names = [f"{name}.{f}" for f in fields] if fields else [f"{name}[{k}]" for k in range(len(element["tuple"]))]
+        items = tuple(_signature_param(n, e, d) for n, (e, d) in zip(names, element["tuple"]))
+        return Param(name, "tuple", np.dtype(np.int8), 0, False, "namedtuple" if fields else "", items=items)
+    if isinstance(element, dict):  # numba's Record: an array of a structured dtype (or one record)
+        dtype = dtype_from_json(element["record"])
+        from .numba_signatures import record_name
+
+        return Param(name, "array" if ndim else "struct", dtype, ndim, False, type_name=record_name(dtype))
+    dtype = SCALAR_DTYPES[element]
+    return Param(name, "array", dtype, ndim, False) if ndim else Param(name, "scalar", dtype)
+
+
+def leaf_params(params: list[Param], values: list[Any]) -> tuple[list[Param], list[Any]]:
+    """Tuple parameters replaced by their items, depth first, and their (checked) values by the items'
+    values: what the launch paths pack (kernels take a tuple's items as parameters of their own)."""
+    if not any(p.kind == "tuple" for p in params):
+        return params, values
+    out_p: list[Param] = []
+    out_v: list[Any] = []
+    for p, v in zip(params, values):
+        if p.kind == "tuple":
+            ps, vs = leaf_params(list(p.items), list(v))
+            out_p += ps
+            out_v += vs
         else:
-            dtype = SCALAR_DTYPES[element]
-            out.append(Param(name, "array", dtype, ndim, False) if ndim else Param(name, "scalar", dtype))
-    return out
+            out_p.append(p)
+            out_v.append(v)
+    return out_p, out_v
 
 
 def record_views(params: list[Param], values: list[Any]) -> list[Any]:
@@ -160,7 +197,12 @@ def record_views(params: list[Param], values: list[Any]) -> list[Any]:
 
 def signature_element(p: Param) -> Any:
     """A parameter's element as numba's signatures hold it (see :mod:`.numba_signatures`): a scalar's short
-    name, or ``{"record": dtype JSON}`` for a structured dtype."""
+    name, ``{"record": dtype JSON}`` for a structured dtype, ``{"tuple": [...]}`` for a tuple."""
+    if p.kind == "tuple":
+        found: dict[str, Any] = {"tuple": [[signature_element(i), i.ndim] for i in p.items]}
+        if p.type_name == "namedtuple":
+            found["names"] = [i.name.rpartition(".")[2] for i in p.items]
+        return found
     if p.dtype.names is not None:
         from .structs import dtype_to_json
 
@@ -341,6 +383,12 @@ def check_arguments(kernel: str, params: list[Param], args: tuple[Any, ...], str
             out.append(check_struct(kernel, p, a))
         elif p.kind == "enum":
             out.append(check_enum(kernel, p, a))
+        elif p.kind == "tuple":
+            if not isinstance(a, tuple) or len(a) != len(p.items):
+                got = f"a tuple of {len(a)}" if isinstance(a, tuple) else type(a).__name__
+                raise TypeError(f"{_expects(kernel, p)}, got {got}")
+            out.append(type(a)(*check_arguments(kernel, list(p.items), a, stream)) if hasattr(a, "_fields")
+                       else tuple(check_arguments(kernel, list(p.items), a, stream)))  # fmt: skip
         else:
             if not isinstance(a, (np.ndarray, DeviceArray)):
                 # another library's array: read its __cuda_array_interface__ (or consume its DLPack

@@ -85,6 +85,17 @@ class _Void:
 
 void = none = _Void()
 
+
+def UniTuple(dtype: Any, count: int) -> str:  # noqa: N802 - numba's name
+    """numba's ``types.UniTuple(int32, 2)`` in eager signatures: its name as numba prints it."""
+    return f"UniTuple({dtype} x {count})"
+
+
+def Tuple(dtypes: Any) -> str:  # noqa: N802 - numba's name
+    """numba's ``types.Tuple((int32, float64))`` in eager signatures: its name as numba prints it."""
+    return f"Tuple({', '.join(map(str, dtypes))})"
+
+
 #: Canonical short names of the scalar types, keyed by NumPy dtype name.
 SCALAR_NAMES: dict[str, str] = {
     "bool": "boolean",

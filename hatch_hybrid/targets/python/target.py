@@ -61,8 +61,9 @@ class PythonTarget(Target):
 
     @staticmethod
     def _function(tf: TypedFunction, number: dict[int, int]) -> dict[str, Any]:
-        converts = [[*_site(loc), str(t.dtype), how] for loc, t, how in tf.conversions.values()]
-        converts += [[*_site(loc), WRAPPED_INT, how] for loc, how in tf.wraps.values()]
+        # (IR a statement was rewritten into has no expression of its own in the source to convert)
+        converts = [[*_site(loc), str(t.dtype), how] for loc, t, how in tf.conversions.values() if not loc.synthetic]
+        converts += [[*_site(loc), WRAPPED_INT, how] for loc, how in tf.wraps.values() if not loc.synthetic]
         converts.sort()
         calls = []
         for node in ir.walk(tf.fn):

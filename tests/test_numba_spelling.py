@@ -258,6 +258,23 @@ def zipped(x: Array[f64], y: Array[f64], out: Array[f64]):
         out[i] = acc
 
 
+@kernel
+def promoted(m: Array[i64], small: Array[i32], out: Array[f64], idx: Array[i64]):
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        if m[i] < 0:
+            D = np.inf
+        elif m[i] % 3 == 0:
+            D = m[i]
+        else:
+            D = abs(2 * m[i] * 0.5)
+        out[i] = D / 3
+        j = m[i]
+        if i % 2 == 1:
+            j = small[i]
+        idx[i] = j * 3_000_000_000
+
+
 SHAPE = (3, 5, 2)
 N = len(SHAPE) + max(SHAPE) + min(4, 2) + abs(-1)  # 3 + 5 + 2 + 1
 
@@ -686,3 +703,17 @@ def test_zip_and_enumerate_loops(kern, device):
     kern.zipped.launch(32, 1, x, y, out, device=device)
     _zipped(x, y, want)
     np.testing.assert_array_equal(out, want)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_a_variable_given_numbers_of_two_types_takes_numpys_promotion(kern, device):
+    """``D = np.inf`` on one path and an i64 on another (STUMPY), an i64 then an i32 (cuML): the variable
+    is NumPy's promotion of both (f64, i64) on every path, the Python path's included."""
+    m = np.arange(-5, 35, dtype=np.int64)
+    small = (np.arange(40) % 7).astype(np.int32)
+    out = np.zeros(40)
+    idx = np.zeros(40, np.int64)
+    kern.promoted.launch(32, 2, m, small, out, idx, device=device)
+    want = np.where(m < 0, np.inf, np.where(m % 3 == 0, m.astype(np.float64), np.abs(2 * m * 0.5)))
+    np.testing.assert_array_equal(out, want / 3)
+    np.testing.assert_array_equal(idx, np.where(np.arange(40) % 2 == 0, m, small) * 3_000_000_000)

@@ -256,10 +256,7 @@ def unify_assignment(old: Type, new: Type) -> Type | None:
     """The type of a variable assigned values of type ``old`` and ``new``; None if they conflict.
 
     A weakly typed value (``s = 0.0``) may later become the NumPy type it promotes into
-    (``s += x[i]`` with x of f32), which is how ``s`` behaves on the CPU too. Numbers of two kinds
-    (``D = np.inf`` on one path, ``D = m`` of i64 on another; an i32 and an i64) make the variable the
-    type NumPy promotes them to (f64; i64), numba's rule too: every binding converts to it, on every
-    path (the Python path's included). NumPy booleans and numbers do not mix.
+    (``s += x[i]`` with x of f32), which is how ``s`` behaves on the CPU too.
     """
     if old == new:
         return old
@@ -271,6 +268,26 @@ def unify_assignment(old: Type, new: Type) -> Type | None:
     if isinstance(old, Scalar) and isinstance(new, Weak):
         if old.kind == "b" or new.kind == "bool":
             return old if old.kind == "b" and new.kind == "bool" else None
+        if new.kind == "float" and old.kind not in "fc":
+            return None
+        if new.kind == "complex" and old.kind != "c":
+            return None
+        return old
+    return None
+
+
+def unify_variable(old: Type, new: Type) -> Type | None:
+    """The type of an unannotated local assigned values of type ``old`` and ``new`` (None: they conflict):
+    as :func:`unify_assignment`, and numbers of two kinds (``D = np.inf`` on one path, ``D = m`` of i64
+    on another; an i32 and an i64) make the variable the type NumPy promotes them to (f64; i64), numba's
+    rule too: every binding converts to it, on every path (the Python path's included). NumPy booleans
+    and numbers do not mix."""
+    found = unify_assignment(old, new)
+    if found is not None:
+        return found
+    if isinstance(old, Weak) and isinstance(new, Scalar):
+        old, new = new, old
+    if isinstance(old, Scalar) and isinstance(new, Weak) and old.kind != "b" and new.kind != "bool":
         python = {"int": 0, "float": 0.0, "complex": 0j}[new.kind]  # NEP 50: the Python number is weak
         return _promoted(np.result_type(old.dtype, python))
     if isinstance(old, Scalar) and isinstance(new, Scalar) and "b" not in (old.kind, new.kind):

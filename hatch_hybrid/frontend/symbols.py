@@ -147,6 +147,26 @@ class ModuleInfo:
     parent: str | None = None  # a kernel factory call's scope: the factory's module, for other names
     origin: str | None = None  # ... and whose source file it is
     consulted: set[str] = field(default_factory=set)  # ... and the modules its call's arguments read
+    # module-level `if` (on a build-time constant) and `try` (around imports) statements -> the statements
+    # Python runs in them: the branch the condition takes, the imports when they resolve (else the handler)
+    static: dict[int, list[ast.stmt]] = field(default_factory=dict)
+
+    @property
+    def body(self) -> list[ast.stmt]:
+        """The module's top-level statements as its import runs them: those of the branches in ``static``
+        in place of their ``if``/``try``."""
+        out: list[ast.stmt] = []
+
+        def add(stmts: list[ast.stmt]) -> None:
+            for s in stmts:
+                taken = self.static.get(id(s))
+                if taken is None:
+                    out.append(s)
+                else:
+                    add(taken)
+
+        add(self.tree.body)
+        return out
 
     @property
     def file_module(self) -> str:

@@ -41,6 +41,7 @@ from ..types import (
     is_numeric,
     parse_type_name,
     unify_assignment,
+    unify_variable,
 )
 from . import bindings, folding, numpy_funcs, rules, signs
 from .calls import CallChecker
@@ -324,7 +325,7 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
             tf.locals[name] = value
             self.assigned[name] = target.loc
         else:
-            merged = unify_assignment(old, value)
+            merged = unify_variable(old, value)
             if merged is None:
                 raise CompileError(
                     target.loc,

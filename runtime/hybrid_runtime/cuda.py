@@ -77,11 +77,17 @@ _SUBMODULES = {"random": "hybrid_runtime.random", "types": "hybrid_runtime.types
 def _submodules() -> None:
     import importlib
     import sys
+    import types as pytypes
 
     for name, target in _SUBMODULES.items():
         module = importlib.import_module(target)
         sys.modules[f"{__name__}.{name}"] = module
         globals()[name] = module
+    core = pytypes.ModuleType(f"{__name__}.core", "numba.cuda.core: its config flags (hybrid_runtime.numba_config)")
+    core.config = importlib.import_module("hybrid_runtime.numba_config")  # type: ignore[attr-defined]
+    sys.modules[core.__name__] = core
+    sys.modules[f"{core.__name__}.config"] = core.config
+    globals()["core"] = core
 
 
 warpsize = 32

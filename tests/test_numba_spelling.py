@@ -275,6 +275,22 @@ def promoted(m: Array[i64], small: Array[i32], out: Array[f64], idx: Array[i64])
         idx[i] = j * 3_000_000_000
 
 
+import operator
+
+
+@kernel
+def parts_and_operators(z: Array[np.complex128, 2], bits: Array[i64], out: Array[i64, 2]):
+    i = cuda.grid(1)
+    if i < bits.shape[0]:
+        n = bits[i]
+        for k in range(4):
+            out[i, k] = operator.mod(n, 2)
+            n = operator.rshift(n, 1)
+        if operator.lt(i, z.shape[0]) and operator.not_(operator.eq(i, 3)):
+            cuda.atomic.add(z.real, (i, 1), 1.5)
+            z.imag[i, 0] = -z.real[i, 0]
+
+
 from hybrid_runtime.cuda.core import config
 
 if config.ENABLE_CUDASIM:  # numba-cuda's tests shrink for the simulator: off here, kernels are compiled
@@ -754,3 +770,20 @@ def test_module_level_if_on_config_and_try_of_imports(kern, device):
     kern.module_branches.launch(32, 1, out, device=device)
     assert np.isnan(out[0])
     np.testing.assert_array_equal(out[1:], 11.0)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_complex_array_parts_as_views_and_the_operator_module(kern, device):
+    """``z.real``/``z.imag`` of a complex array are views of its parts (fbpic's atomics on ``rho.real``);
+    ``operator.mod``/``rshift``/``lt``/``not_``/``eq`` are their operators (cuSpatial)."""
+    z = (np.arange(12) + 1j * np.arange(12, 24)).reshape(6, 2).astype(np.complex128)
+    bits = np.array([5, 10, 15, 7, 0, 9, 3, 12], np.int64)
+    out = np.zeros((8, 4), np.int64)
+    want = z.copy()
+    kern.parts_and_operators.launch(8, 1, z, bits, out, device=device)
+    np.testing.assert_array_equal(out, (bits[:, None] >> np.arange(4)) % 2)
+    for i in range(6):
+        if i != 3:
+            want.real[i, 1] += 1.5
+            want.imag[i, 0] = -want.real[i, 0]
+    np.testing.assert_array_equal(z, want)

@@ -494,6 +494,15 @@ class Parser:
             return ir.IfExp(self.expr(node.test), self.expr(node.body), self.expr(node.orelse), loc=loc)
         if isinstance(node, ast.Call) and strings.is_print_call(node):
             return strings.print_call(node, self.expr, self.loc)
+        if isinstance(node, ast.Call) and _operator_function(node) is not None:
+            # `operator.mod(n, 2)` (the standard library's operator module): the operator itself
+            kind, symbol = _operator_function(node)  # type: ignore[misc]
+            args = [self.expr(a) for a in node.args]
+            if kind == "binary":
+                return ir.BinOp(symbol, args[0], args[1], loc=loc)
+            if kind == "compare":
+                return ir.Compare(args[0], [symbol], [args[1]], loc=loc)
+            return ir.UnaryOp(symbol, args[0], loc=loc)
         if isinstance(node, ast.Call):
             for a in node.args:
                 if isinstance(a, ast.Starred):
@@ -540,3 +549,25 @@ def _synthetic(loc: Loc) -> Loc:
     statement, and no conversion of the Python path is recorded at a real expression's position
     (:attr:`Loc.synthetic`)."""
     return Loc(loc.file, loc.line, loc.col, -1)
+
+
+#: the standard library's ``operator`` functions kernels call (numba compiles them as their operators)
+_OPERATORS = {
+    **{f: ("binary", o) for f, o in (("add", "+"), ("sub", "-"), ("mul", "*"), ("truediv", "/"), ("floordiv", "//"),
+       ("mod", "%"), ("pow", "**"), ("lshift", "<<"), ("rshift", ">>"), ("and_", "&"), ("or_", "|"),
+       ("xor", "^"))},
+    **{f: ("compare", o) for f, o in (("lt", "<"), ("le", "<="), ("eq", "=="), ("ne", "!="), ("ge", ">="),
+       ("gt", ">"))},
+    **{f: ("unary", o) for f, o in (("neg", "-"), ("pos", "+"), ("invert", "~"), ("inv", "~"), ("not_", "not"))},
+}  # fmt: skip
+
+
+def _operator_function(node: ast.Call) -> tuple[str, str] | None:
+    """``operator.mod(a, b)`` and the like: (kind, operator symbol), or None for other calls."""
+    func = node.func
+    if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "operator"):
+        return None
+    found = _OPERATORS.get(func.attr)
+    if found is None or node.keywords or any(isinstance(a, ast.Starred) for a in node.args):
+        return None
+    return found if len(node.args) == (1 if found[0] == "unary" else 2) else None

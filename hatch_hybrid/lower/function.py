@@ -16,7 +16,22 @@ from ..errors import CompileError
 from ..typecheck import folding
 from ..typecheck.rules import MATH_FLOAT_TO_FLOAT
 from ..typecheck.typed import SymbolT, TypedFunction
-from ..types import BOOL, F16, F32, NONE, WEAK_INT, ArrayT, Scalar, StructT, TableT, TupleT, Type, is_complex, storage
+from ..types import (
+    BOOL,
+    F16,
+    F32,
+    NONE,
+    WEAK_INT,
+    ArrayT,
+    Scalar,
+    StructT,
+    TableT,
+    TupleT,
+    Type,
+    component,
+    is_complex,
+    storage,
+)
 from . import intrinsics
 from .abi import ERROR_SLOT, INDEX32_SUFFIX
 from .assign import AssignLowerer
@@ -28,7 +43,7 @@ from .lineinfo import LineInfo, LineInfoLowerer
 from .loops import Loop, LoopLowerer
 from .memory import MemoryLowerer
 from .numpy_calls import NumpyLowerer
-from .ops import I8, I64, VOID, Ops, const, llvm_type
+from .ops import I8, I64, VOID, Ops, const, llvm_type, memory_type
 from .printing import DEFAULT_PRINT_BUFFER, PrintLowerer, PrintSites
 from .sites import SiteTable
 from .tables import TableGlobals, TableLowerer
@@ -503,6 +518,13 @@ class FunctionLowerer(
                 tup = self.expr(e.value)
                 assert isinstance(tup, TupleValue)
                 return tup.items[base_t.names.index(e.attr)]
+            if isinstance(base_t, ArrayT) and e.attr in ("real", "imag"):  # a view of a complex array's parts
+                arr = self.expr(e.value)
+                assert isinstance(arr, ArrayValue)
+                part = memory_type(component(base_t.dtype))  # type: ignore[arg-type]
+                ptr = arr.ptr if e.attr == "real" else self.b.gep(arr.ptr, [const(WEAK_INT, 1)], source_etype=part)
+                two = const(WEAK_INT, 2)
+                return ArrayValue(ptr, list(arr.shape), [self.b.mul(s, two) for s in arr.strides], arr.root)
             if is_complex(base_t):  # .real, .imag
                 value = self.expr(e.value)
                 assert isinstance(value, llir.Value)

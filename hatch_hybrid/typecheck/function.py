@@ -567,6 +567,10 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
                 self.tf.consts[e.nid] = getattr(value, e.attr)
             return component(base)
         if isinstance(base, ArrayT):
+            if e.attr in ("real", "imag") and isinstance(base.dtype, Scalar) and base.dtype.kind == "c":
+                part = component(base.dtype)  # NumPy's view of the parts (fbpic: atomics on rho.real)
+                assert isinstance(part, Scalar)
+                return ArrayT(part, base.ndim)
             if e.attr == "dtype" and isinstance(base.dtype, Scalar):  # a type known at build time
                 kind = base.dtype.dtype
                 return SymbolT(ExternalSym(f"numpy.{'bool_' if kind.kind == 'b' else kind.name}"))

@@ -16,10 +16,10 @@ from .typed import SymbolT, TypedFunction
 
 
 def array_root(node: ir.Expr) -> str | None:
-    """The variable an array expression reads: ``x`` for ``x``, ``x[i]``, ``x[1:, j][::2]``; None for
-    arrays made by calls (``gpu.shared_array``)."""
-    while isinstance(node, ir.Subscript):
-        node = node.value
+    """The variable an array expression reads: ``x`` for ``x``, ``x[i]``, ``x[1:, j][::2]``, ``z.real``; None
+    for arrays made by calls (``gpu.shared_array``)."""
+    while isinstance(node, ir.Subscript) or (isinstance(node, ir.Attribute) and node.attr in ("real", "imag")):
+        node = node.value  # (`z.real` of a complex array: a view of its parts)
     return node.id if isinstance(node, ir.Name) else None
 
 

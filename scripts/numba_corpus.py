@@ -96,6 +96,7 @@ def import_only(path: Path) -> tuple[bool, str]:
         if IMPORT.match(old) and new in (
             old.replace("numba", "hybrid_runtime", 1),
             re.sub(r"^(\s*)import numba\b", r"\1import hybrid_runtime as numba", old),
+            re.sub(r"^(\s*)import numba\.\w+$", r"\1import hybrid_runtime as numba", old),  # numba.types.int32
         ):
             continue
         return False, f"line {i} differs beyond the import: {old.strip()!r} -> {new.strip()!r}"

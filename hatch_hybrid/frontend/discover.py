@@ -519,9 +519,9 @@ class ModuleIndex:
             target = self.resolve_expr(module, decorator)
             if isinstance(target, ExternalSym) and target.qualname == "hybrid_runtime.cuda.jit":
                 given = node.func if isinstance(node.func, ast.Call) else None
-                if given is not None and given.args and isinstance(given.args[0], ast.Name):  # `cuda.jit(sig)(f)`
-                    held = _assigned_before(info.tree, given.args[0].id, node.lineno)  # a signature in a variable
-                    given = ast.Call(given.func, [held or given.args[0], *given.args[1:]], given.keywords)
+                if given is not None and given.args:  # `cuda.jit(sig)(f)`, `cuda.jit((f4, f4))(f)`
+                    held = _substituted(info.tree, given.args[0], node.lineno)  # names assigned above it
+                    given = ast.Call(given.func, [held, *given.args[1:]], given.keywords)
                     ast.copy_location(given, node.func)
                 calls.setdefault(fn.name, []).append(given)
         found = []
@@ -669,14 +669,36 @@ def _numba_kernel(
 
 def _assigned_before(tree: ast.Module, name: str, line: int) -> ast.expr | None:
     """The value of the last assignment to ``name`` above ``line`` in the module (test code's straight
-    line: ``sig = (int32[:],)`` then ``cuda.jit(sig)(f)``), or None."""
-    found = [
-        n
-        for n in ast.walk(tree)
-        if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)
-        and n.targets[0].id == name and n.lineno < line
-    ]  # fmt: skip
-    return max(found, key=lambda n: n.lineno).value if found else None
+    line: ``sig = (int32[:],)`` or ``f4, f8 = float32[::1], float64[::1]`` then ``cuda.jit(sig)(f)``), or
+    None."""
+    found: list[tuple[int, ast.expr]] = []
+    for n in ast.walk(tree):
+        if not (isinstance(n, ast.Assign) and len(n.targets) == 1 and n.lineno < line):
+            continue
+        target, value = n.targets[0], n.value
+        if isinstance(target, ast.Name) and target.id == name:
+            found.append((n.lineno, value))
+        elif isinstance(target, ast.Tuple) and isinstance(value, ast.Tuple) and len(target.elts) == len(value.elts):
+            found += [(n.lineno, v) for t, v in zip(target.elts, value.elts) if isinstance(t, ast.Name) and t.id == name]
+    return max(found, key=lambda f: f[0])[1] if found else None
+
+
+def _substituted(tree: ast.Module, node: ast.expr, line: int, depth: int = 3) -> ast.expr:
+    """``node`` with each name assigned above ``line`` replaced by its value (a signature built in
+    variables: ``f4 = float32[::1]`` then ``cuda.jit((f4, f4))(f)``)."""
+    if depth == 0:
+        return node
+
+    class Replace(ast.NodeTransformer):
+        def visit_Name(self, name: ast.Name) -> ast.expr:  # noqa: N802 - ast's visitor name
+            held = _assigned_before(tree, name.id, line)
+            if held is None or not isinstance(name.ctx, ast.Load):
+                return name
+            return ast.copy_location(_substituted(tree, held, held.lineno, depth - 1), name)
+
+    import copy
+
+    return Replace().visit(copy.deepcopy(node))  # type: ignore[no-any-return]
 
 
 def _returns_value(fn: ast.FunctionDef) -> bool:

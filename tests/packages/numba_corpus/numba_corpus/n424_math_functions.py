@@ -115,7 +115,7 @@ def make_args(rng):
 def reference(a1, b1, a2, b2, a3, b3, a4, b4, a5, b5, a6, b6, a7, b7, a8, b8):
     from math import erf, gamma, lgamma
     return {"b1": np.arccosh(a1), "b2": np.array([erf(v) for v in a2]), "b3": np.array([gamma(v) for v in a3]),
-            "b4": np.array([lgamma(v) for v in a4], np.float32), "b5": np.log1p(a5), "b6": np.arctan2(a6, a6),
+            "b4": np.array([lgamma(v) if v else np.inf for v in a4], np.float32), "b5": np.log1p(a5), "b6": np.arctan2(a6, a6),
             "b7": np.hypot(a7, a7), "b8": np.remainder(a8, a8).astype(np.float64)}
 
 

@@ -62,7 +62,7 @@ def transpose(a_in, a_out):
     for j in range(0, TILE_DIM, BLOCK_ROWS):
         a_out[x, y + j] = a_in[y + j, x]
 
-import hybrid_runtime.types
+import hybrid_runtime as numba
 
 TILE_DIM_PADDED = TILE_DIM + 1  # Read Mark Harris' blog post to find out why this improves performance!
 

@@ -288,7 +288,7 @@ def parts_and_operators(z: Array[np.complex128, 2], bits: Array[i64], out: Array
             n = operator.rshift(n, 1)
         if operator.lt(i, z.shape[0]) and operator.not_(operator.eq(i, 3)):
             cuda.atomic.add(z.real, (i, 1), 1.5)
-            z.imag[i, 0] = -z.real[i, 0]
+            z.imag[i, 0] = -z.real[i, 0].real + z.real[i, 0].imag + bits[i].imag  # a real number's parts
 
 
 from hybrid_runtime.cuda.core import config

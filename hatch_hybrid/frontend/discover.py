@@ -679,7 +679,9 @@ def _assigned_before(tree: ast.Module, name: str, line: int) -> ast.expr | None:
         if isinstance(target, ast.Name) and target.id == name:
             found.append((n.lineno, value))
         elif isinstance(target, ast.Tuple) and isinstance(value, ast.Tuple) and len(target.elts) == len(value.elts):
-            found += [(n.lineno, v) for t, v in zip(target.elts, value.elts) if isinstance(t, ast.Name) and t.id == name]
+            found += [
+                (n.lineno, v) for t, v in zip(target.elts, value.elts) if isinstance(t, ast.Name) and t.id == name
+            ]
     return max(found, key=lambda f: f[0])[1] if found else None
 
 

@@ -525,6 +525,8 @@ class FunctionLowerer(
                 ptr = arr.ptr if e.attr == "real" else self.b.gep(arr.ptr, [const(WEAK_INT, 1)], source_etype=part)
                 two = const(WEAK_INT, 2)
                 return ArrayValue(ptr, list(arr.shape), [self.b.mul(s, two) for s in arr.strides], arr.root)
+            if not isinstance(base_t, ArrayT) and not is_complex(base_t):  # x.real of a real number: x
+                return self.expr(e.value)  # (x.imag is 0, known at build time: a constant)
             if is_complex(base_t):  # .real, .imag
                 value = self.expr(e.value)
                 assert isinstance(value, llir.Value)

@@ -561,6 +561,10 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
             if e.attr not in base.names:
                 raise CompileError(e.loc, f"{base} has no field `{e.attr}`", "fields: " + ", ".join(base.names))
             return base.items[base.names.index(e.attr)]
+        if is_numeric(base) and not is_complex(base) and e.attr in ("real", "imag"):  # as NumPy's and Python's
+            if e.attr == "imag":  # a real number's imaginary part: 0 of its type
+                self.tf.consts[e.nid] = folding.convert(0, base)
+            return base
         if is_complex(base) and e.attr in ("real", "imag"):
             value = self.tf.consts.get(e.value.nid)
             if isinstance(value, (complex, np.complexfloating)):

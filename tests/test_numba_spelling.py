@@ -291,6 +291,14 @@ def parts_and_operators(z: Array[np.complex128, 2], bits: Array[i64], out: Array
             z.imag[i, 0] = -z.real[i, 0].real + z.real[i, 0].imag + bits[i].imag  # a real number's parts
 
 
+@kernel
+def unpack_pair(shape: Array[i64], out: Array[f64]):
+    i = cuda.grid(1)
+    nx, ny = shape
+    if i < out.shape[0]:
+        out[i] = nx * ny
+
+
 from hybrid_runtime.cuda.core import config
 
 if config.ENABLE_CUDASIM:  # numba-cuda's tests shrink for the simulator: off here, kernels are compiled
@@ -787,3 +795,20 @@ def test_complex_array_parts_as_views_and_the_operator_module(kern, device):
             want.real[i, 1] += 1.5
             want.imag[i, 0] = -want.real[i, 0]
     np.testing.assert_array_equal(z, want)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_unpacking_a_1d_array_into_variables(kern, device):
+    """``nx, ny = shape_array`` (PyLaBolt): the elements, after a check of the length that raises Python's
+    ValueError, with Python's message, on every path."""
+    out = np.zeros(4)
+    kern.unpack_pair.launch(4, 1, np.array([3, 7]), out, device=device)
+    np.testing.assert_array_equal(out, [21, 21, 21, 21])
+    for wrong, message in (([1, 2, 3], r"too many values to unpack \(expected 2\)"),
+                           ([1], r"not enough values to unpack \(expected 2, got 1\)")):  # fmt: skip
+        with pytest.raises(ValueError, match=message):
+            kern.unpack_pair.launch(4, 1, np.array(wrong), out, device=device)
+            if device == "cuda":
+                import hybrid_runtime as hr
+
+                hr.synchronize()

@@ -14,17 +14,19 @@ from typing import Any
 from llvmlite import ir as llir
 
 from .. import ir
+from ..errors import Loc
 from ..typecheck import bindings, folding
 from ..typecheck.typed import SymbolT
 from ..types import WEAK_INT, ArrayT, Element, Scalar, StructT, TableT, TupleT, Type, is_numeric
 from .ops import const
 from .parts import LowererParts
-from .values import TupleValue, Value
+from .values import ArrayValue, TupleValue, Value
 
 
 class AssignLowerer(LowererParts):
     element_pointer: Callable[[ir.Subscript], llir.Value]  # MemoryLowerer
     load_element: Callable[..., Value]
+    address: Callable[..., llir.Value]
     store_element: Callable[..., None]
     load_local: Callable[[str], Value]
     call_function: Callable[..., Value]  # CallLowerer
@@ -48,7 +50,22 @@ class AssignLowerer(LowererParts):
             value, t = self.expr(value_node), self.tf.types[value_node.nid]
             if isinstance(t, TableT) and isinstance(target, ir.TupleExpr):
                 value, t = self.table_items(value, t)
+            elif isinstance(t, ArrayT) and isinstance(target, ir.TupleExpr):
+                value, t = self._array_items(value, t, len(target.elts), value_node.loc)
             self.store_to(target, value, t)
+
+    def _array_items(self, value: Value, t: ArrayT, n: int, loc: Loc) -> tuple[TupleValue, TupleT]:
+        """``a, b = arr`` of a 1-D array: its ``n`` elements, once its length is checked to be ``n`` (Python's
+        ValueError otherwise, with Python's message)."""
+        assert isinstance(value, ArrayValue) and isinstance(t.dtype, Scalar)
+        b, size, count = self.b, value.shape[0], const(WEAK_INT, n)
+        self.check(b.icmp_signed("<=", size, count), "value", loc, f"too many values to unpack (expected {n})")
+        self.check(
+            b.icmp_signed(">=", size, count), "value", loc, f"not enough values to unpack (expected {n}, got {{a}})",
+            (size, count),
+        )  # fmt: skip
+        items = [self.load_element(self.address(value, [const(WEAK_INT, k)], t.dtype), t.dtype, loc) for k in range(n)]
+        return TupleValue(items), TupleT((t.dtype,) * n)
 
     def _wide_local(self, target: ir.Name, value_node: ir.Expr) -> None:
         """``m = 18446744073709551615``: a Python int beyond i64 (``folding.beyond_i64``), which the device

@@ -293,6 +293,9 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
         tf = self.tf
         if isinstance(target, ir.TupleExpr):
             value = unpacked(value)
+            if isinstance(value, ArrayT) and value.ndim == 1 and isinstance(value.dtype, Scalar):
+                # `nx, ny = shape_array`: its elements, after a check of its length (Python's ValueError)
+                value = TupleT((value.dtype,) * len(target.elts))
             if not isinstance(value, TupleT) or len(value.items) != len(target.elts):
                 what = f"a tuple of {len(value.items)}" if isinstance(value, TupleT) else str(value)
                 raise CompileError(value_node.loc, f"cannot unpack {what} into {len(target.elts)} variables")

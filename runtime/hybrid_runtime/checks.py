@@ -42,6 +42,7 @@ NEGATIVE_POWER = "Integers to negative integer powers are not allowed."
 NEGATIVE_SHIFT = "negative shift count"
 INF_TO_INT = "cannot convert float infinity to integer"
 RANGE_STEP_ZERO = "range() arg 3 must not be zero"  # CPython's
+UNPACK = ("too many values to unpack", "not enough values to unpack")  # CPython's, for `a, b = arr`
 
 
 #: what NumPy raises (OverflowError) for an index given as a u64 of 2**63 or more
@@ -111,8 +112,8 @@ def site_exception(kernel: str, sites: list[dict[str, Any]], site_id: int, a: in
         return failure(kernel, kind, ZERODIV, where)
     if kind == "slicestep":
         return failure(kernel, kind, SLICESTEP, where)
-    if kind in ("overflow", "value"):
-        return failure(kernel, kind, str(site.get("msg")), where)
+    if kind in ("overflow", "value"):  # ({a}: the value the check recorded, as in Python's message)
+        return failure(kernel, kind, str(site.get("msg")).replace("{a}", str(a)), where)
     if kind == "convert":
         return conversion_failure(kernel, str(site.get("msg")), a, b, where)
     if kind.startswith("uindex"):  # a u64 index: 2**63 and more (negative as i64) make no index in NumPy
@@ -132,7 +133,8 @@ def cpu_failure(kernel: str, exc: BaseException, tb: TracebackType | None) -> Ba
     """The CPU path's version of a failed check: the same exception type and message format, pointing at
     the kernel-code line that raised (None for exceptions that are not checks)."""
     values = (SLICESTEP, NAN_TO_INT, NEGATIVE_POWER, NEGATIVE_SHIFT, RANGE_STEP_ZERO)  # the ValueErrors of checks
-    if not isinstance(exc, CHECKED) or (isinstance(exc, ValueError) and str(exc) not in values):
+    unpack = isinstance(exc, ValueError) and str(exc).startswith(UNPACK)  # `a, b = arr` of another length
+    if not isinstance(exc, CHECKED) or (isinstance(exc, ValueError) and str(exc) not in values and not unpack):
         return None
     frames = [f for f in traceback.extract_tb(tb) if not f.filename.startswith(_RUNTIME_DIR)]
     if not frames:

@@ -20,7 +20,19 @@ from ..errors import CompileError, Loc
 from ..types import Scalar, parse_type_name
 
 #: NumPy functions that make a constant array from constant arguments.
-ARRAY_FUNCTIONS = ("array", "asarray", "arange", "linspace", "zeros", "ones", "full", "eye", "identity")
+ARRAY_FUNCTIONS = (
+    "array",
+    "asarray",
+    "arange",
+    "linspace",
+    "zeros",
+    "ones",
+    "full",
+    "eye",
+    "identity",
+    "asfortranarray",
+    "ascontiguousarray",
+)  # (a table is read by index: its layout is no matter)
 #: the NumPy functions of these whose first argument may be a shape (a tuple)
 SHAPED = ("zeros", "ones", "full")
 #: methods of an array constant that give an array constant (``np.arange(27).reshape(3, 3, 3)``)
@@ -100,10 +112,11 @@ class ArrayEvaluator:
             raise NotArray(f"np.{name}(**...)")
         given = {str(k.arg): k.value for k in node.keywords}
         keywords: dict[str, Any] = {"dtype": self.dtype(given.pop("dtype"))} if "dtype" in given else {}
-        if name in ("array", "asarray"):
+        if name in ("array", "asarray", "asfortranarray", "ascontiguousarray"):
             if given or len(node.args) != 1:
                 raise NotArray(f"np.{name}() with arguments other than the values and dtype=")
             args: list[Any] = [self.sequence(node.args[0])]
+            name = "asarray" if name != "array" else name  # the same values at the same indices
         else:
             args = [self.evaluate(a) for a in node.args]
             keywords |= {key: self.evaluate(value) for key, value in given.items()}

@@ -19,6 +19,7 @@ from .device import CudaDevice
 from .interop import LIBRARIES
 from .manifest import Manifest, ManifestError, package_manifest
 from .memory import DeviceArray
+from .numba_launch import NumbaLaunchSpellings
 from .plan import LaunchPlan
 from .prints import PRINT_BUFFER, PrintingSlot
 from .signature import Param, check_arguments, params_from_annotations, params_from_signature, record_views
@@ -27,7 +28,7 @@ from .structs import StructArray
 from .targets import CpuDevice, default_device, device_env, python_cpu, select
 
 
-class Kernel:
+class Kernel(NumbaLaunchSpellings):
     """A kernel: launch it with ``k.launch(threads, blocks, *args)`` or ``k[blocks, threads](*args)``."""
 
     __name__: str
@@ -83,19 +84,6 @@ class Kernel:
             if _hashable(config) and len(self._launchers) < 256:
                 self._launchers[config] = launcher
         return launcher
-
-    def configure(self, griddim: Any, blockdim: Any, stream: Any = 0, sharedmem: int = 0) -> Launcher:
-        """numba's old spelling of ``kernel[griddim, blockdim, stream, sharedmem]``."""
-        return self[griddim, blockdim, stream, sharedmem]
-
-    def forall(self, ntasks: int, tpb: int = 0, stream: Any = 0, sharedmem: int = 0) -> Launcher:
-        """numba's ``kernel.forall(ntasks)``: enough blocks of ``tpb`` threads (128 when 0) for ``ntasks``."""
-        threads = tpb or 128
-        return self[max(1, -(-int(ntasks) // threads)), threads, stream, sharedmem]
-
-    def specialize(self, *args: Any) -> Kernel:
-        """numba's ``specialize(*args)``: the kernel itself (its variants are chosen at each launch)."""
-        return self
 
     def launch(
         self,

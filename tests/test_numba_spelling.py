@@ -292,6 +292,13 @@ def parts_and_operators(z: Array[np.complex128, 2], bits: Array[i64], out: Array
 
 
 @kernel
+def uniform_votes(x: Array[i32], out: Array[i32]):
+    i = cuda.grid(1)
+    same = cuda.eq_sync(0xFFFFFFFF, x[i] > 0)
+    out[i] = 1 if same else 0
+
+
+@kernel
 def unpack_pair(shape: Array[i64], out: Array[f64]):
     i = cuda.grid(1)
     nx, ny = shape
@@ -813,3 +820,16 @@ def test_unpacking_a_1d_array_into_variables(kern, device):
                 import hybrid_runtime as hr
 
                 hr.synchronize()
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_eq_sync_says_whether_every_lane_agrees(kern, device):
+    """numba's ``cuda.eq_sync(mask, p)``: true in a warp whose lanes all have the same predicate (all true or
+    all false), false where they differ."""
+    x = np.zeros(128, np.int32)
+    x[32:64] = 5  # warp 1: all true; warp 0: all false
+    x[70] = 1  # warp 2: one differs
+    x[96:127] = 3  # warp 3: all but one
+    out = np.full(128, -1, np.int32)
+    kern.uniform_votes.launch(128, 1, x, out, device=device)
+    np.testing.assert_array_equal(out, np.repeat([1, 1, 0, 0], 32))

@@ -149,6 +149,13 @@ def rewrite_cuda_spelling(program: ProgramLike, fn: ir.Function) -> None:
                 assert isinstance(node.func, ir.Attribute)
                 node.func = ir.Attribute(node.func.value, "dynamic_array", loc=node.func.loc)
                 node.args = node.args[:1]
+        elif name == "eq_sync" and isinstance(node.func, ir.Attribute):
+            # numba's: the predicate is the same in every lane, `all_sync(p) or not any_sync(p)` (both votes
+            # uniform, so every lane takes the same branch of the `or`), as the runtime's eq_sync computes it
+            _full_mask(program, fn.module, node, name, bound_once)
+            votes = [ir.Call(ir.Attribute(node.func.value, vote, loc=node.loc), [_fresh(node.args[1])], {},
+                             loc=node.loc) for vote in ("all_sync", "any_sync")]  # fmt: skip
+            return ir.BoolOp("or", [votes[0], ir.UnaryOp("not", votes[1], loc=node.loc)], loc=node.loc)
         elif name == "atomic.compare_and_swap":  # numba's: the first element
             node.args = node.args[:1] + [ir.Const(0, loc=node.loc)] + node.args[1:]
         elif name in _MASKED:
@@ -176,6 +183,16 @@ def rewrite_cuda_spelling(program: ProgramLike, fn: ir.Function) -> None:
                 setattr(node, field, {k: expr(v) if isinstance(v, ir.Expr) else v for k, v in value.items()})
 
     visit(fn)
+
+
+def _fresh(node: ir.Expr) -> ir.Expr:
+    """A copy of ``node`` with node ids of its own (the same expression evaluated at a second place)."""
+    import copy
+
+    made = copy.deepcopy(node)
+    for n in ir.walk(made):
+        n.nid = next(ir._ids)
+    return made
 
 
 def _bound_names(target: ir.Expr) -> set[str]:

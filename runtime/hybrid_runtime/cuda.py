@@ -305,4 +305,10 @@ def any_sync(mask: int, predicate: Any) -> bool:
     return gpu.any_(predicate)
 
 
+def eq_sync(mask: int, predicate: Any) -> bool:
+    """numba's ``eq_sync``: whether ``predicate`` is the same in every lane (all true, or all false)."""
+    _full(mask)
+    return gpu.all_(predicate) or not gpu.any_(predicate)
+
+
 _submodules()

@@ -7,6 +7,7 @@ modules are read and parsed only when a kernel (or what it calls) needs them.
 from __future__ import annotations
 
 import ast
+import collections
 import importlib.machinery
 import importlib.util
 import sys
@@ -202,13 +203,13 @@ class ModuleIndex:
         return all(_exports(module, a.name, self) or a.name == "*" for a in node.names)
 
     def _read_top_level(self, info: ModuleInfo) -> None:
-        pending = list(info.tree.body)
+        pending = collections.deque(info.tree.body)
         while pending:
-            node = pending.pop(0)
+            node = pending.popleft()
             taken = self._static(info, node)
-            if taken is not None:
+            if taken is not None:  # read in place of the `if`/`try`, in order (ModuleInfo.body's order)
                 info.static[id(node)] = taken
-                pending[:0] = taken
+                pending.extendleft(reversed(taken))
                 continue
             if isinstance(node, ast.FunctionDef):
                 info.names[node.name] = FunctionSym(info.name, node.name)

@@ -8,6 +8,7 @@ iterating to a fixed point, so loop-carried variables get the type they settle o
 from __future__ import annotations
 
 import builtins
+from typing import Any
 
 import numpy as np
 
@@ -519,10 +520,10 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
             if isinstance(sym.value, np.ndarray):
                 return self.module_table(e, sym.value)
             if isinstance(sym.value, np.dtype):  # `MASK = np.dtype(np.int32)`: names the type, as np.int32 does
-                name = "bool_" if sym.value.kind == "b" else sym.value.name
-                if parse_type_name(name) is None:
+                named = _dtype_symbol(sym.value)
+                if not _aliasable(named):
                     raise CompileError(e.loc, f"the dtype {sym.value} is not a type kernels have")
-                return SymbolT(ExternalSym(f"numpy.{name}"))
+                return named
             self.tf.consts[e.nid] = sym.value
             return folding.type_of_value(sym.value)
         if isinstance(sym, NonConstSym):
@@ -579,8 +580,7 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
                 assert isinstance(part, Scalar)
                 return ArrayT(part, base.ndim)
             if e.attr == "dtype" and isinstance(base.dtype, Scalar):  # a type known at build time
-                kind = base.dtype.dtype
-                return SymbolT(ExternalSym(f"numpy.{'bool_' if kind.kind == 'b' else kind.name}"))
+                return _dtype_symbol(base.dtype.dtype)
             if e.attr == "shape":
                 return TupleT((WEAK_INT,) * base.ndim)
             if e.attr in ("size", "ndim"):
@@ -627,6 +627,11 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
         return self.array_subscript(e, base, index)
 
 
+def _dtype_symbol(dtype: np.dtype[Any]) -> SymbolT:
+    """NumPy's scalar type of ``dtype`` as the name kernels read (``numpy.float32``, ``numpy.bool_``)."""
+    return SymbolT(ExternalSym(f"numpy.{'bool_' if dtype.kind == 'b' else dtype.name}"))
+
+
 def _aliasable(t: SymbolT) -> bool:
     """Whether a local may name ``t``: a NumPy scalar type (``dtype = x.dtype``), known at build time."""
     sym = t.sym
@@ -646,7 +651,7 @@ def _truths(e: ir.Expr) -> None:
         _truths(e.operand)
     elif isinstance(e, ir.BoolOp):
         for k, v in enumerate(e.values):
-            if isinstance(v, (ir.BoolOp, ir.UnaryOp)) and getattr(v, "op", "") in ("and", "or", "not"):
+            if isinstance(v, ir.BoolOp) or (isinstance(v, ir.UnaryOp) and v.op == "not"):
                 _truths(v)
             elif not isinstance(v, ir.Compare) and not _is_truth(v):
                 e.values[k] = ir.Call(ir.Name("bool", loc=v.loc), [v], {}, loc=v.loc)

@@ -77,11 +77,9 @@ def guvectorize(signatures: Any, layout: str, **options: Any) -> Any:
     from .numba_signatures import parse_layout
 
     ins, outs = parse_layout(layout)
-
     dtype = _output_dtype(signatures) or np.dtype(np.float64)
 
     def make(f: Callable[..., Any]) -> Any:
-
         def core(*args: Any) -> Any:
             sizes: dict[str, int] = {}
             for dims, a in zip(ins, args):

@@ -212,12 +212,17 @@ def parse_layout(layout: str) -> tuple[list[list[str]], list[list[str]]]:
 
 def format_signature(signature: list[Param]) -> str:
     """``"void(float32[:], int32)"``: a signature as numba writes it (what :func:`parse_signatures` reads)."""
-    return "void(" + ", ".join(_element(s) + (f"[{', '.join([':'] * n)}]" if n else "") for s, n in signature) + ")"
+    return "void(" + ", ".join(_typed(s, n) for s, n in signature) + ")"
+
+
+def _typed(element: Any, ndim: int) -> str:
+    """A parameter's type as numba writes it: ``float32``, ``float32[:, :]``, ``UniTuple(int64 x 2)``."""
+    return _element(element) + (f"[{', '.join([':'] * ndim)}]" if ndim else "")
 
 
 def _element(element: Any) -> str:
     if isinstance(element, dict) and "tuple" in element:  # numba's names: UniTuple(int64 x 2), Tuple(int64, float64)
-        items = [_element(e) + (f"[{', '.join([':'] * n)}]" if n else "") for e, n in element["tuple"]]
+        items = [_typed(e, n) for e, n in element["tuple"]]
         if "names" in element:  # a namedtuple: its fields by name
             return f"NamedTuple({', '.join(f'{n}={t}' for n, t in zip(element['names'], items))})"
         if items and all(i == items[0] for i in items):

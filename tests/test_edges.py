@@ -505,6 +505,18 @@ def test_python_int_shift_by_a_negative_count_raises(build, device):
 
 
 @pytest.mark.parametrize("device", PATHS)
+def test_python_int_to_a_run_time_power_is_an_int_or_raises(build, device):
+    """Python ints to a power known only at run time (FBPIC's `(-1)**m`, QuTrunk's `2**ctrl`) are ints on
+    every path, as numba types them; a negative exponent raises NumPy's ValueError everywhere (Python
+    would give a float, numba 0)."""
+    body = "o[i] = (-1) ** (i * i - i) * 3 ** (3 - i)"
+    got = agree(build, device, "x: Array[i64], o: Array[i64]", body, [zeros("i64"), zeros("i64")])
+    assert list(got) == [27, 9, 3, 1], got
+    got = agree(build, device, "x: Array[i64], o: Array[i64]", "o[i] = 2 ** (i - 1)", [zeros("i64"), zeros("i64")])
+    assert isinstance(got, str) and got.startswith("ValueError") and "negative integer powers" in got, got
+
+
+@pytest.mark.parametrize("device", PATHS)
 def test_tuple_assignments_convert_once_and_check(build, device):
     """`o[i], t = x[i], 1` stores each value converted (and checked) once; a local takes its own type."""
     got = agree(

@@ -55,9 +55,10 @@ class OperatorLowerer(LowererParts):
             right = self.ops.convert(right, ops.right, ops.left)
         if op == "**" and python_numbers and is_float(ops.left):
             return self._python_float_power(left, right, right_const, loc)
-        if op == "**" and not python_numbers and storage(ops.right).kind == "i" and is_int(ops.left):
+        if op == "**" and storage(ops.right).kind == "i" and is_int(ops.left):
             if not (isinstance(right_const, (int, np.integer)) and right_const >= 0):
-                # NumPy raises ValueError for an integer to a negative integer power
+                # NumPy raises ValueError for an integer to a negative integer power; so do Python ints here
+                # (Python would give a float: the Python path raises where it does, python_typed.wrap_int64)
                 nonnegative = self.b.icmp_signed(">=", right, llir.Constant(right.type, 0))
                 self.check(nonnegative, "value", loc, NEGATIVE_POWER)
         result = self.ops.binop(op, left, right, ops.left, right_const)

@@ -467,19 +467,6 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
         folding.check_power(op, left, self.tf.consts.get(right_node.nid), node.loc)
         with rule_errors(node.loc):
             ops = rules.binop(op, left, right, const)
-        if (
-            op == "**"
-            and ops.left == ops.right == WEAK_INT
-            and const is None
-            and not signs.nonnegative_given(right_node, self.tf, signs.nonnegative_locals(self.tf))
-        ):
-            raise CompileError(
-                node.loc,
-                "a Python int to a power that may be negative: Python gives a float for a negative exponent and an "
-                "int otherwise, and kernel code needs one type",
-                "write a float base (2.0 ** e) for a float, 1 << e for a power of two, or an exponent known not to "
-                "be negative (a constant, a range counting from 0, len(...), abs(e))",
-            )
         self.tf.optypes[node.nid] = ops
         left_node = getattr(node, "left", None)
         for t, n in ((ops.left, left_node), (ops.right, right_node)):

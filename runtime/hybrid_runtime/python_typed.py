@@ -56,7 +56,10 @@ _HALF, _MASK = 2**63, 2**64 - 1
 
 def wrap_int64(value: int) -> int:
     """A Python int computed at run time, wrapped as the devices' i64 wraps (still a Python int: weak in
-    promotion, as the compiler typed it)."""
+    promotion, as the compiler typed it). A float here is a Python int to a negative power, which the
+    devices type as an int and refuse as NumPy does."""
+    if isinstance(value, float):
+        raise ValueError("Integers to negative integer powers are not allowed.")
     return value if -_HALF <= value < _HALF else ((value + _HALF) & _MASK) - _HALF
 
 

@@ -315,12 +315,10 @@ class ExpressionRenderer(RendererParts):
                 result = f"hh_nofma({left} * {left})"
                 self.m.need("hh_nofma", NOFMA)
             elif s.kind in "iu":
-                if s.kind == "i" and not python_numbers and not (isinstance(right_const, int) and right_const >= 0):
+                if s.kind == "i" and not (isinstance(right_const, int) and right_const >= 0):
                     self.check(
                         f"{right} >= {wt}(0)", "value", e_loc, "Integers to negative integer powers are not allowed."
                     )
-                if python_numbers and not (isinstance(right_const, int) and right_const >= 0):
-                    raise WgslUnsupported(e_loc, "a Python int to a negative power (a float result)")
                 fn = self.m.need(f"hh_ipow_{wt}", ipow_fn(wt))
                 result = f"{fn}({left}, {right})"
             else:

@@ -5,7 +5,7 @@ Importing this package does not touch the CUDA driver; the first launch does.
 
 from __future__ import annotations
 
-from . import cuda, gpu, numpy_support
+from . import cuda, errors, gpu, numpy_support
 from .config import LaunchConfig
 from .device import CudaDevice, devices
 from .driver import CudaError, NoCudaError, cuda_available

@@ -25,6 +25,7 @@ import numpy as np
 
 from .config import LaunchConfig
 from .cpu import run_grid
+from .errors import TypingError
 from .kernel import Kernel
 from .manifest import ManifestError, package_manifest
 from .memory import DeviceArray
@@ -183,7 +184,7 @@ class LazyKernel(Kernel):
         )
         why = f"kernel {self.qualname} is typed at launch (no signature, no annotations) and {compiled}"
         if not (where or "").startswith("cpu"):
-            raise TypeError(f"{why}, not for these arguments: {add}")
+            raise TypingError(f"{why}, not for these arguments: {add}")
         warn_once(self.package, f"lazy {signature}", f"{why}, not for these arguments, so it runs as written: {add}")
         params = params_of(self.py_func, args)
         values = check_arguments(self.__name__, params, args)

@@ -13,6 +13,8 @@ import sys
 import warnings
 from pathlib import Path
 
+from .errors import NumbaPerformanceWarning
+
 SLOWER = "the Python path runs every GPU thread as Python, 1,000 to 10,000 times slower than native code"
 TABLE = "[tool.hatch.build.hooks.hybrid]"
 _TABLE = re.compile(r"^\s*\[\s*tool\.hatch\.build\.(targets\.wheel\.)?hooks\.hybrid\s*\]", re.MULTILINE)
@@ -20,7 +22,7 @@ _HERE = str(Path(__file__).resolve().parent)
 _said: set[tuple[str, str]] = set()
 
 
-class SlowPathWarning(RuntimeWarning):
+class SlowPathWarning(RuntimeWarning, NumbaPerformanceWarning):
     """A kernel launched on the CPU runs through its Python function: its package has no native code
     for this machine. The message says why and how to fix it."""
 

@@ -7,6 +7,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from .errors import TypingError
 from .signature import Param, check_arguments
 from .structs import is_struct
 from .types import scalar_name
@@ -64,7 +65,7 @@ def choose(kernel: str, params_of: list[list[Param]], bindings_of: list[dict[Any
     ]
     if not fits:
         got = ", ".join(describe_arg(a) for a in args)
-        raise TypeError(
+        raise TypingError(
             f"{kernel}(): no specialisation fits the arguments ({got}); it is compiled for " + "; ".join(names)
         )
     raise TypeError(

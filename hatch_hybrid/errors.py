@@ -30,6 +30,10 @@ class Loc:
         there (``end_col`` -1: see ``frontend.parse``'s ``zip``/``enumerate`` loops)."""
         return self.end_col == -1
 
+    def rewritten(self) -> Loc:
+        """This place, as the place of IR a construct written here is rewritten into (:attr:`synthetic`)."""
+        return Loc(self.file, self.line, self.col, -1)
+
     def source_line(self) -> str:
         """The text of this line of the source file ("" if it cannot be read)."""
         return linecache.getline(self.file, self.line).rstrip("\n")

@@ -299,6 +299,31 @@ def uniform_votes(x: Array[i32], out: Array[i32]):
 
 
 @kernel
+def warp_matches(x: Array[f32], y: Array[i64], any_x: Array[i64], any_y: Array[i64], all_y: Array[i64]):
+    i = cuda.grid(1)
+    any_x[i] = cuda.match_any_sync(0xFFFFFFFF, x[i])
+    any_y[i] = cuda.match_any_sync(0xFFFFFFFF, y[i])
+    lanes, same = cuda.match_all_sync(0xFFFFFFFF, y[i])
+    all_y[i] = lanes if same else -1
+
+
+@kernel
+def matches_in_a_loop_of_thread_bounds(y: Array[i64], out: Array[i64]):
+    i = cuda.grid(1)
+    for k in range(y[i] - y[i], 2):  # bounds that differ between threads for the compiler: the state machine
+        out[i] += cuda.match_any_sync(0xFFFFFFFF, y[i] + k * (i % 2))
+
+
+@kernel
+def divergent_activemask(out: Array[i64]):
+    i = cuda.grid(1)
+    if i % 3 == 0:
+        out[i] = cuda.activemask()
+    else:
+        out[i] = cuda.activemask() + 1
+
+
+@kernel
 def unpack_pair(shape: Array[i64], out: Array[f64]):
     i = cuda.grid(1)
     nx, ny = shape
@@ -820,6 +845,44 @@ def test_unpacking_a_1d_array_into_variables(kern, device):
                 import hybrid_runtime as hr
 
                 hr.synchronize()
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_match_any_and_match_all_compare_bits(kern, device):
+    """numba's ``cuda.match_any_sync``: the lanes whose value has this lane's bits (-0.0 is not 0.0, a NaN
+    matches the same NaN), 64-bit values whole; ``match_all_sync``: (the warp's lanes, True) where every
+    lane's bits agree, else (0, False)."""
+    rng = np.random.default_rng(7)
+    x = rng.choice(np.array([0.0, -0.0, np.nan, 1.5], np.float32), 64)
+    y = rng.choice(np.array([3, 3 + 2**40, -1], np.int64), 64)
+    y[32:] = 2**40  # warp 1: every lane the same
+    outs = [np.zeros(64, np.int64) for _ in range(3)]
+    kern.warp_matches.launch(64, 1, x, y, *outs, device=device)
+    bits_x, lanes = x.view(np.uint32), np.arange(64)
+    for out, values in ((outs[0], bits_x), (outs[1], y)):
+        want = [sum(1 << k for k in range(32) if values[w + k] == values[i]) for i in lanes for w in [i - i % 32]]
+        np.testing.assert_array_equal(out, want)
+    np.testing.assert_array_equal(outs[2], [-1 if len(set(y[:32])) > 1 else 0xFFFFFFFF] * 32 + [0xFFFFFFFF] * 32)
+    out = np.zeros(64, np.int64)
+    kern.matches_in_a_loop_of_thread_bounds.launch(64, 1, y, out, device=device)
+    shifted = y + (lanes % 2)
+    want = [sum(1 << k for k in range(32) if v[w + k] == v[i]) for i in lanes for w in [i - i % 32] for v in [y]]
+    want = np.array(want) + [
+        sum(1 << k for k in range(32) if shifted[w + k] == shifted[i]) for i in lanes for w in [i - i % 32]
+    ]
+    np.testing.assert_array_equal(out, want)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_activemask_in_a_branch_is_the_branch_s_lanes(kern, device):
+    """``cuda.activemask()`` where the warp has diverged: the lanes on this side of the branch."""
+    out = np.zeros(64, np.int64)
+    kern.divergent_activemask.launch(64, 1, out, device=device)
+    side = sum(1 << k for k in range(32) if k % 3 == 0)  # (warp 1 starts at 32, a multiple of 3 minus 1)
+    other = [sum(1 << k for k in range(32) if (w + k) % 3 == 0) for w in (0, 32)]
+    want = [other[i // 32] if i % 3 == 0 else (0xFFFFFFFF ^ other[i // 32]) + 1 for i in range(64)]
+    assert other[0] == side
+    np.testing.assert_array_equal(out, want)
 
 
 @pytest.mark.parametrize("device", DEVICES)

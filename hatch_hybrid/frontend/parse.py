@@ -548,7 +548,7 @@ def _synthetic(loc: Loc) -> Loc:
     """The location of IR a statement is rewritten into (``zip``/``enumerate`` loops): errors point at the
     statement, and no conversion of the Python path is recorded at a real expression's position
     (:attr:`Loc.synthetic`)."""
-    return Loc(loc.file, loc.line, loc.col, -1)
+    return loc.rewritten()
 
 
 #: the standard library's ``operator`` functions kernels call (numba compiles them as their operators)

@@ -21,14 +21,15 @@ from dataclasses import dataclass
 from .. import ir
 from ..errors import LintWarning, Loc, Note
 from ..typecheck.arguments import bound_nodes
-from ..typecheck.rules import ATOMICS, SHUFFLES, VOTES
+from ..typecheck.rules import ATOMICS, MATCHES, SHUFFLES, VOTES
 from ..typecheck.typed import TypedFunction
 from ..types import ArrayT, Scalar, TupleT, Weak
 
 UNIFORM, WARP, LANE, THREAD = 0, 1, 2, 3
 _LANE_SOURCES = {"thread_idx_x", "global_tid_x"}
-_THREAD_SOURCES = {"thread_idx_y", "thread_idx_z", "global_tid_y", "global_tid_z", "lane_id"} | SHUFFLES | ATOMICS
-_WARP_CALLS = SHUFFLES | VOTES
+_THREAD_SOURCES = {"thread_idx_y", "thread_idx_z", "global_tid_y", "global_tid_z", "lane_id"}
+_THREAD_SOURCES |= SHUFFLES | MATCHES | ATOMICS
+_WARP_CALLS = SHUFFLES | VOTES | MATCHES
 
 
 def combine(*levels: int) -> int:

@@ -13,12 +13,12 @@ import numpy as np
 from llvmlite import ir as llir
 
 from .. import ir
-from ..typecheck.rules import SHUFFLES, VOTES
+from ..typecheck.rules import MATCHES, SHUFFLES, VOTES
 from ..types import WEAK_INT
 from .ops import I64, const
 from .parts import LowererParts
 
-_CONVERGENT = {"syncthreads"} | SHUFFLES | VOTES
+_CONVERGENT = {"syncthreads"} | SHUFFLES | VOTES | MATCHES
 RANGE_STEP_ZERO = "range() arg 3 must not be zero"  # CPython's (hybrid_runtime.checks knows it as a check)
 
 

@@ -454,7 +454,7 @@ class CallChecker(ConversionRecorder):
                 raise CompileError(e.loc, f"gpu.{name}() takes no arguments")
             tf.callees[e.nid] = Callee("gpu", name)
             return NONE if name == "threadfence" else WEAK_INT
-        if name in rules.SHUFFLES or name in rules.VOTES:
+        if name in rules.WARP_CALLS:
             return self.warp(e, name)
         if name in rules.BIT_OPS:
             args = self._args(e)
@@ -474,7 +474,8 @@ class CallChecker(ConversionRecorder):
         """Warp shuffles and votes: all 32 lanes take part (full mask), so they are barriers for the CPU path."""
         nargs = 2 if name in rules.SHUFFLES else 1
         if len(e.args) != nargs and not (nargs == 2 and len(e.args) == 3):
-            what = "(value, lane_or_delta[, width])" if nargs == 2 else "(predicate)"
+            what = "(value)" if name in rules.MATCHES else "(predicate)"
+            what = "(value, lane_or_delta[, width])" if nargs == 2 else what
             raise CompileError(e.loc, f"gpu.{name}{what} takes {'2 or 3 arguments' if nargs == 2 else '1 argument'}")
         args = self._args(e)
         if len(e.args) == 3:  # CUDA's width: segments of that many lanes
@@ -494,6 +495,8 @@ class CallChecker(ConversionRecorder):
                 f"gpu.{name} of a complex number ({args[0]}) is not supported",
                 "shuffle the parts and rebuild the number: complex(gpu.shfl_down(z.real, d), gpu.shfl_down(z.imag, d))"
                 if name in rules.SHUFFLES
+                else "match the parts: gpu.match_any(z.real) & gpu.match_any(z.imag)"
+                if name in rules.MATCHES
                 else f"pass a boolean: gpu.{name}(z != 0)",
             )
         if nargs == 2 and not is_int(args[1]):
@@ -502,7 +505,7 @@ class CallChecker(ConversionRecorder):
         self.tf.callees[e.nid] = Callee("gpu", name, tuple(args))
         if name in rules.SHUFFLES:
             return args[0]
-        return WEAK_INT if name == "ballot" else WEAK_BOOL
+        return WEAK_INT if name in ("ballot", "match_any") else WEAK_BOOL
 
     def grid(self, e: ir.Call, name: str) -> Type:
         """``cuda.grid(n)``/``cuda.gridsize(n)``: the global thread index (grid size) in n dimensions."""

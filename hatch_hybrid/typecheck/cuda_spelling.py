@@ -71,6 +71,8 @@ CUDA_CALLS: dict[str, str] = {
     "ballot_sync": "ballot",
     "all_sync": "all_",
     "any_sync": "any_",
+    "match_any_sync": "match_any",
+    "match_all_sync": "match_any",  # rewritten: (lanes if every lane matches else 0, whether they all do)
     "popc": "popc",
     "clz": "clz",
     "ffs": "ffs",
@@ -156,6 +158,22 @@ def rewrite_cuda_spelling(program: ProgramLike, fn: ir.Function) -> None:
             votes = [ir.Call(ir.Attribute(node.func.value, vote, loc=node.loc), [_fresh(node.args[1])], {},
                              loc=node.loc) for vote in ("all_sync", "any_sync")]  # fmt: skip
             return ir.BoolOp("or", [votes[0], ir.UnaryOp("not", votes[1], loc=node.loc)], loc=node.loc)
+        elif name == "match_all_sync" and isinstance(node.func, ir.Attribute):
+            # numba's (mask, pred): `(a * (m == a), m == a)` with m = match_any_sync(v) and a the warp's lanes
+            # (activemask); every warp call is made by every lane, so none sits in a branch
+            _full_mask(program, fn.module, node, name, bound_once)
+            at = node.loc.rewritten()  # (no conversion of the Python path at the call: it runs match_all_sync)
+            base = node.func.value
+
+            def call(attr: str, *args: ir.Expr) -> ir.Expr:
+                return ir.Call(ir.Attribute(base, attr, loc=at), list(args), {}, loc=at)
+
+            def all_match() -> ir.Expr:
+                matched = call("match_any_sync", ir.Const(FULL_MASKS[0], loc=at), _fresh(node.args[1]))
+                return ir.Compare(matched, ["=="], [call("activemask")], loc=at)
+
+            lanes = ir.BinOp("*", call("activemask"), all_match(), loc=at)
+            return expr(ir.TupleExpr([lanes, all_match()], loc=at))
         elif name == "atomic.compare_and_swap":  # numba's: the first element
             node.args = node.args[:1] + [ir.Const(0, loc=node.loc)] + node.args[1:]
         elif name in _MASKED:

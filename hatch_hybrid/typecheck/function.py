@@ -44,7 +44,7 @@ from ..types import (
     unify_assignment,
     unify_variable,
 )
-from . import bindings, folding, numpy_funcs, rules, signs
+from . import bindings, folding, numpy_funcs, rules
 from .calls import CallChecker
 from .conversions import WRAPPING_OPS
 from .tables import TableChecker, accepts_table, refuse_write, unpacked

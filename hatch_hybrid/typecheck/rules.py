@@ -310,9 +310,11 @@ ATOMIC_ONLY = {
 }
 SHUFFLES = {"shfl_down", "shfl_up", "shfl_xor", "shfl_idx"}
 VOTES = {"ballot", "all_", "any_", "syncwarp"}  # syncwarp: all lanes meet (an all-vote of True, unused)
+#: the lanes whose value has this lane's bits (CUDA's __match_any_sync): posted as a shuffle, read as a vote
+MATCHES = {"match_any"}
 #: bit operations on integers (CUDA's __popc, __clz, __ffs, __brev): the result has the operand's type
 BIT_OPS = {"popc", "clz", "ffs", "brev"}
-WARP_CALLS = SHUFFLES | VOTES  # the calls that make a warp's threads meet
+WARP_CALLS = SHUFFLES | VOTES | MATCHES  # the calls that make a warp's threads meet
 ATOMIC_DTYPES = {"i32", "i64", "u32", "u64", "f32", "f64"}
 
 

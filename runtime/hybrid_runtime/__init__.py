@@ -5,7 +5,7 @@ Importing this package does not touch the CUDA driver; the first launch does.
 
 from __future__ import annotations
 
-from . import cuda, errors, gpu, numpy_support
+from . import cuda, errors, gpu, numpy_support  # noqa: F401 - errors: numba.errors for ported modules
 from .config import LaunchConfig
 from .device import CudaDevice, devices
 from .driver import CudaError, NoCudaError, cuda_available

@@ -30,6 +30,7 @@ _BARRIER_NAMES = {
     "ballot",
     "all_",
     "any_",
+    "match_any",
     "activemask",
     "syncwarp",
     "syncthreads_count",
@@ -147,6 +148,7 @@ def _run_threaded(func: Callable[..., Any], config: LaunchConfig, args: list[Any
                     block.barrier.turns.start(linear)  # one simulated thread runs at a time (see Turns)
                     func(*args)
                     block.barrier.leave()
+                    block.warps[linear // 32].values[linear % 32] = None  # a lane that returned posts nothing
                     block.warps[linear // 32].barrier.leave()
                     block.barrier.turns.finish(linear)
                     between_blocks.wait()

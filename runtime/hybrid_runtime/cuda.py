@@ -295,6 +295,20 @@ def ballot_sync(mask: int, predicate: Any) -> int:
     return gpu.ballot(predicate)
 
 
+def match_any_sync(mask: int, value: Any) -> int:
+    """The lanes of the warp whose ``value`` has this lane's bits (CUDA's ``__match_any_sync``)."""
+    _full(mask)
+    return gpu.match_any(value)
+
+
+def match_all_sync(mask: int, value: Any) -> tuple[int, bool]:
+    """(the warp's lanes, True) where every lane's ``value`` has the same bits, else (0, False) (CUDA's
+    ``__match_all_sync``)."""
+    _full(mask)
+    lanes, active = gpu.match_any(value), gpu.ballot(True)
+    return active * (lanes == active), lanes == active
+
+
 def all_sync(mask: int, predicate: Any) -> bool:
     _full(mask)
     return gpu.all_(predicate)

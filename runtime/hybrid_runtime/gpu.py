@@ -107,14 +107,26 @@ def threadfence() -> None:
 
 
 def _exchange(value: Any) -> list[Any]:
-    """Every lane of this warp posts a value; all get the warp's values (lanes that do not exist: None)."""
+    """Every lane of this warp posts a value; all get the values of the lanes that posted from the same
+    place in the kernel (None for the others, and for lanes that do not exist). Lanes that diverged meet
+    at different calls, as a GPU's warp runs each side of a branch with its own lanes: in ``if i % 2:
+    m = cuda.activemask() else: m = cuda.activemask()`` each side sees its own half of the warp."""
     state = current()
     warp = state.block.warps[state.linear // 32]
-    warp.values[state.linear % 32] = value
+    site = _call_site()
+    warp.values[state.linear % 32] = (site, value)
     warp.barrier.wait()
-    values = list(warp.values)
+    values = [v[1] if v is not None and v[0] == site else None for v in warp.values]
     warp.barrier.wait()
     return values
+
+
+def _call_site() -> tuple[Any, int]:
+    """The kernel's instruction that called a warp function (the first frame outside this package)."""
+    frame = sys._getframe(2)
+    while frame.f_back is not None and frame.f_globals.get("__name__", "").startswith("hybrid_runtime."):
+        frame = frame.f_back
+    return frame.f_code, frame.f_lasti
 
 
 def _shuffle(value: Any, source: int) -> Any:
@@ -180,6 +192,23 @@ def ballot(predicate: Any) -> int:
     """A 32-bit mask with bit k set when lane k's predicate is true."""
     values = _exchange(bool(predicate))
     return sum(1 << k for k, v in enumerate(values) if v)
+
+
+def match_any(value: Any) -> int:
+    """A 32-bit mask of the lanes whose ``value`` has this lane's bits (CUDA's ``__match_any_sync``: bits,
+    so 0.0 and -0.0 differ and a NaN matches the same NaN)."""
+    values = _exchange(_bit_key(value))
+    mine = values[lane_id()]
+    return sum(1 << k for k, v in enumerate(values) if v is not None and v == mine)
+
+
+def _bit_key(value: Any) -> tuple[Any, ...]:
+    """A number's bits, as the devices compare them (Python numbers as kernels hold them: i64, f64)."""
+    if isinstance(value, np.generic):
+        return (value.dtype.str, value.tobytes())
+    if isinstance(value, float):
+        return ("<f8", np.float64(value).tobytes())
+    return ("<i8", int(value) & ((1 << 64) - 1))
 
 
 def all_(predicate: Any) -> bool:

@@ -92,6 +92,8 @@ class PtxFlavour(Flavour):
             value_t = fl.tf.types[e.nid]
             value, lane = fl.coerce(e.args[0], value_t), fl.coerce(e.args[1], WEAK_INT)
             return intrinsics.shuffle(fl.ops, name, value, lane, shuffle_width(fl.tf, e))
+        if name == "match_any":
+            return intrinsics.match_any(fl.ops, fl.coerce(e.args[0], fl.tf.callees[e.nid].arg_types[0]))
         if name in ("ballot", "all_", "any_"):
             return intrinsics.vote(fl.ops, name, fl.condition(e.args[0]))
         return intrinsics.special_register(fl.ops, name)

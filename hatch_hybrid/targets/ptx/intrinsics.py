@@ -80,10 +80,28 @@ def shuffle(ops: Ops, name: str, value: llir.Value, lane: llir.Value, width: int
     return b.bitcast(out, ty) if not isinstance(ty, llir.IntType) else out
 
 
+def match_any(ops: Ops, value: llir.Value) -> llir.Value:
+    """The lanes whose ``value`` has this lane's bits (``match.any.sync.b32``/``.b64``, sm_70 on), as an i64."""
+    b = ops.b
+    bits = bit_width(value.type)
+    as_int = b.bitcast(value, llir.IntType(bits)) if not isinstance(value.type, llir.IntType) else value
+    width = I32 if bits <= 32 else I64
+    as_int = b.zext(as_int, width) if bits < width.width else as_int
+    fn = declare(ops.module, f"llvm.nvvm.match.any.sync.i{width.width}", I32, [I32, width])
+    fn.attributes.add("convergent")
+    return b.zext(b.call(fn, [llir.Constant(I32, FULL_MASK), as_int]), I64)
+
+
 def vote(ops: Ops, name: str, predicate: llir.Value) -> llir.Value:
     b = ops.b
     kind = {"ballot": "ballot", "all_": "all", "any_": "any"}[name]
     ret = I32 if kind == "ballot" else llir.IntType(1)
+    if kind == "ballot" and isinstance(predicate, llir.Constant) and predicate.constant in (1, True):
+        # ballot(True) is `cuda.activemask()`: the lanes executing here, which in a divergent branch is not
+        # the full warp (a full-mask vote.sync there would wait for lanes that never come)
+        active = declare(ops.module, "llvm.nvvm.activemask", I32, [])
+        active.attributes.add("convergent")
+        return b.zext(b.call(active, []), I64)
     fn_name = f"llvm.nvvm.vote.{kind}.sync"
     fn = declare(ops.module, fn_name, ret, [I32, llir.IntType(1)])
     fn.attributes.add("convergent")

@@ -21,9 +21,10 @@ def target_machine(arch: str) -> llvm.TargetMachine:
     llvm.initialize_all_targets()
     llvm.initialize_all_asmprinters()
     target = llvm.Target.from_triple(TRIPLE)
-    # below sm_70 LLVM would write the arch's oldest PTX version, which has no `shfl.sync`/`vote.sync`
-    # (LLVM then aborts the process); PTX 6.0 (CUDA 9) has them for every arch since sm_30
-    features = "+ptx60" if int(arch[3:].rstrip("a")) < 70 else ""
+    # below sm_75 LLVM would write the arch's oldest PTX version, which has no `shfl.sync`/`vote.sync`
+    # below sm_70 and no `activemask` below sm_75 (LLVM then aborts the process); PTX 6.2 (CUDA 9.2) has
+    # them for every arch since sm_30
+    features = "+ptx62" if int(arch[3:].rstrip("a")) < 75 else ""
     return target.create_target_machine(cpu=arch, features=features, opt=3)
 
 

@@ -11,6 +11,7 @@ from typing import Any
 
 from hybrid_runtime.abi import INDEX32_SUFFIX
 
+from ...errors import CompileError
 from ...lower.function import ModuleLowerer
 from ...lower.lineinfo import LineInfo
 from ...lower.printing import DEFAULT_PRINT_BUFFER
@@ -76,6 +77,13 @@ class PtxTarget(Target):
         symbol = job.typed.symbol
         entries = {symbol, symbol + INDEX32_SUFFIX} if index32 else {symbol}
         for arch in self.archs:
+            if int(arch[3:].rstrip("a")) < 70 and "@llvm.nvvm.match.any.sync" in code.llvm_ir:
+                raise CompileError(
+                    job.decl.loc,
+                    f"{job.decl.qualname} matches values across the warp (cuda.match_any_sync/match_all_sync), "
+                    f"which needs sm_70 or newer; the build's arch list has {arch}",
+                    "drop the older archs from the build hook's `arch` list (the default is sm_70, sm_80, sm_90)",
+                )
             mod = optimise(code.llvm_ir, entries, arch, bool(lowerer.libdevice))
             code.optimised_ir[arch] = str(mod)
             code.ptx[arch] = emit_ptx(mod, arch)

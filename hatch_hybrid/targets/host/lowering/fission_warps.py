@@ -18,7 +18,7 @@ from llvmlite import ir as llir
 from ....lower.calls import shuffle_width
 from ....lower.ops import I1, I8, I64, as_bits
 from ....lower.parts import LowererParts
-from ....typecheck.rules import SHUFFLES
+from ....typecheck.rules import MATCHES, SHUFFLES
 from ....types import WEAK_INT
 from .fission_pieces import Exchange
 from .fission_state import FissionState
@@ -59,7 +59,9 @@ class WarpCallLowerer(LowererParts):
                 go = self.fn.append_basic_block("post.run")
                 b.cbranch(self.active(t), go, nxt)
                 b.position_at_end(go)
-            if name in SHUFFLES:
+            if name in MATCHES:
+                bits = as_bits(b, self.coerce(e.args[0], self.tf.callees[e.nid].arg_types[0]))
+            elif name in SHUFFLES:
                 bits = as_bits(b, self.coerce(e.args[0], value_t))
                 arg = self.coerce(e.args[1], WEAK_INT)
                 b.store(arg, self.thread_pointer(("xarg",), I64))
@@ -72,6 +74,9 @@ class WarpCallLowerer(LowererParts):
             b.store(bits, self.post_slot("xval", I64, t))
 
         self.thread_loop(post, guard=False)
+        if name in MATCHES:
+            self.thread_loop(lambda t, nxt: self.store_to(p.stmt.target, self.matched(t, masked), value_t))
+            return
         if name not in SHUFFLES:
             self.vote_words(name, masked)
             self.thread_loop(lambda t, nxt: self.store_to(p.stmt.target, self.vote_result(name, t), value_t))
@@ -166,6 +171,19 @@ class WarpCallLowerer(LowererParts):
                 ok = b.and_(ok, b.icmp_unsigned("!=", flag, llir.Constant(I8, 0)))
             result = b.select(ok, theirs, result)
         return result
+
+    def matched(self, t: llir.Value, masked: bool) -> llir.Value:
+        """Thread ``t``'s ``match_any``: the lanes of its warp that posted its bits."""
+        b = self.b
+        lane = b.and_(t, llir.Constant(I64, 31))
+        base = b.sub(t, lane)
+        mine = b.load(self.post_slot("xval", I64, t), typ=I64)
+        lanes: llir.Value = _ZERO
+        for k in range(32):
+            posted, theirs = self.lane_post(b.add(base, llir.Constant(I64, k)), t, masked)
+            bit = b.and_(posted, b.icmp_unsigned("==", theirs, mine))
+            lanes = b.or_(lanes, b.shl(b.zext(bit, I64), llir.Constant(I64, k)))
+        return lanes
 
     def vote_words(self, name: str, masked: bool) -> None:
         """Each warp's vote word (bit k: lane k's), made once per warp into slot ``w`` of an array."""

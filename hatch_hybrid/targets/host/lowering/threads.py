@@ -25,7 +25,7 @@ from ....errors import CompileError, Loc
 from ....lower.calls import shuffle_width
 from ....lower.ops import I1, I32, I64, as_bits, bit_width, llvm_type
 from ....lower.parts import LowererParts
-from ....typecheck.rules import SHUFFLES, WARP_CALLS
+from ....typecheck.rules import MATCHES, SHUFFLES, WARP_CALLS
 from ....types import WEAK_INT, ArrayT, EnumT, Scalar, StructT, TupleT, Type, Weak, storage
 from . import context as hx
 from .record import host_record
@@ -244,10 +244,10 @@ class HostLowerer(LowererParts):
         b = self.b
         ops = self.ops
         t = self.tf.types[e.nid]
-        if name in SHUFFLES:
-            value_t = t
+        if name in SHUFFLES or name in MATCHES:
+            value_t = t if name in SHUFFLES else self.tf.callees[e.nid].arg_types[0]
             value = self.coerce(e.args[0], value_t)
-            arg = self.coerce(e.args[1], WEAK_INT)
+            arg = self.coerce(e.args[1], WEAK_INT) if name in SHUFFLES else llir.Constant(I64, 0)
             bits = as_bits(b, value)
         else:
             bits = b.zext(self.condition(e.args[0]), I64)
@@ -287,6 +287,13 @@ class HostLowerer(LowererParts):
             posted, theirs = post(b.select(in_warp, src, lane))
             got = b.select(b.and_(in_warp, posted), theirs, mine)
             return _from_bits(b, got, value_t)
+        if name in MATCHES:  # the lanes that posted this lane's bits
+            lanes: llir.Value = llir.Constant(I64, 0)
+            for k in range(32):
+                posted, theirs = post(llir.Constant(I64, k))
+                bit = b.and_(posted, b.icmp_unsigned("==", theirs, mine))
+                lanes = b.or_(lanes, b.shl(b.zext(bit, I64), llir.Constant(I64, k)))
+            return lanes
         # votes: over the lanes that posted
         ballot: llir.Value = llir.Constant(I64, 0)
         for k in range(32):

@@ -14,7 +14,8 @@ from conftest import DEVICES, KERNEL_PRELUDE
 SOURCE = (
     KERNEL_PRELUDE
     + """
-from hybrid_runtime import cuda, float64, int32, uint32
+from hybrid_runtime import cuda, f16, float64, int32, uint32
+from hybrid_runtime.cuda import libdevice
 
 WEIGHTS = (0.25, 0.5, 0.25)
 CUBE = np.arange(27, dtype=np.complex128).reshape(3, 3, 3)
@@ -312,6 +313,14 @@ def matches_in_a_loop_of_thread_bounds(y: Array[i64], out: Array[i64]):
     i = cuda.grid(1)
     for k in range(y[i] - y[i], 2):  # bounds that differ between threads for the compiler: the state machine
         out[i] += cuda.match_any_sync(0xFFFFFFFF, y[i] + k * (i % 2))
+
+
+@kernel
+def libdevice_math(x: Array[f32], out32: Array[f32], out64: Array[f64], h: Array[f16], out16: Array[f16]):
+    i = cuda.grid(1)
+    out32[i] = libdevice.sinf(x[i]) + libdevice.fast_expf(x[i]) * libdevice.exp10f(x[i])
+    out64[i] = libdevice.pow(x[i], 1.5) + libdevice.atan2(x[i], 2.0)
+    out16[i] = cuda.fp16.hexp10(h[i]) + cuda.fp16.hsqrt(h[i])
 
 
 @kernel
@@ -871,6 +880,22 @@ def test_match_any_and_match_all_compare_bits(kern, device):
         sum(1 << k for k in range(32) if shifted[w + k] == shifted[i]) for i in lanes for w in [i - i % 32]
     ]
     np.testing.assert_array_equal(out, want)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_libdevice_and_fp16_functions_are_numpy_s_of_their_type(kern, device):
+    """numba's ``cuda.libdevice.sinf(x)`` is ``np.sin`` of an f32 (``fast_`` ones the accurate functions,
+    ``exp10f(x)`` ``10 ** x``), ``libdevice.pow`` of f64, ``cuda.fp16.hexp10`` of f16: the result has the
+    type, on every device."""
+    x = np.linspace(0.1, 2.0, 32, dtype=np.float32)
+    h = x.astype(np.float16)
+    out32, out64, out16 = np.zeros(32, np.float32), np.zeros(32), np.zeros(32, np.float16)
+    kern.libdevice_math.launch(32, 1, x, out32, out64, h, out16, device=device)
+    f = np.float32
+    np.testing.assert_allclose(out32, np.sin(x) + np.exp(x) * np.power(f(10), x), rtol=2e-6)
+    np.testing.assert_allclose(out64, np.power(x.astype(np.float64), 1.5) + np.arctan2(x.astype(np.float64), 2.0))
+    want16 = np.power(np.float16(10), h) + np.sqrt(h)
+    np.testing.assert_allclose(out16.astype(np.float64), want16.astype(np.float64), rtol=2e-3)
 
 
 @pytest.mark.parametrize("device", DEVICES)

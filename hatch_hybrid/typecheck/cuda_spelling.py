@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from hybrid_runtime.libdevice import resolve as resolve_libdevice
+
 from .. import ir
 from ..errors import CompileError
 from ..frontend.constants import is_integer
@@ -158,6 +160,10 @@ def rewrite_cuda_spelling(program: ProgramLike, fn: ir.Function) -> None:
             votes = [ir.Call(ir.Attribute(node.func.value, vote, loc=node.loc), [_fresh(node.args[1])], {},
                              loc=node.loc) for vote in ("all_sync", "any_sync")]  # fmt: skip
             return ir.BoolOp("or", [votes[0], ir.UnaryOp("not", votes[1], loc=node.loc)], loc=node.loc)
+        elif name.startswith(("libdevice.", "fp16.")):  # a leading argument: `exp10f(x)` is `powf(10, x)`
+            found = resolve_libdevice(*name.split("."))
+            if found is not None and found[2] is not None:
+                node.args.insert(0, ir.Const(found[2], loc=node.loc.rewritten()))
         elif name == "match_all_sync" and isinstance(node.func, ir.Attribute):
             # numba's (mask, pred): `(a * (m == a), m == a)` with m = match_any_sync(v) and a the warp's lanes
             # (activemask); every warp call is made by every lane, so none sits in a branch

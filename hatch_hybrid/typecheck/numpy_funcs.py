@@ -155,3 +155,24 @@ def info_value(which: str, dtype: np.dtype[Any], attr: str) -> Any:
         raise RuleError(f"np.{which}(...).{attr} is not a number kernels can read", "read: " + ", ".join(allowed))
     info = np.finfo(dtype) if which == "finfo" else np.iinfo(dtype)
     return getattr(info, attr)
+
+
+def libdevice_call(module: str, name: str, args: list[Type]) -> tuple[str, list[Type], Type]:
+    """``cuda.libdevice.sinf(x)``, ``cuda.fp16.hsin(x)``: NumPy's function of one type (the runtime's
+    :mod:`hybrid_runtime.libdevice` table, which the Python path runs too); (NumPy's name, the operand
+    types, the result). A leading argument the table gives (``exp10(x)``: ``power(10, x)``) is already
+    among ``args`` (put there by the ``cuda`` spelling's rewrite)."""
+    from hybrid_runtime.libdevice import names, resolve
+
+    found = resolve(module, name)
+    if found is None:
+        raise RuleError(
+            f"`cuda.{module}.{name}` is not supported in kernel code",
+            f"cuda.{module} offers {', '.join(names(module))}; or use math's and NumPy's functions",
+        )
+    ufunc, dtype, _ = found
+    for t in args:
+        if not is_numeric(t) or is_complex(t):
+            raise RuleError(f"cuda.{module}.{name}() needs real numbers, not {t}")
+    operands, result = numpy_call(ufunc, [scalar_of_dtype(np.dtype(dtype))] * len(args))
+    return ufunc, operands, result

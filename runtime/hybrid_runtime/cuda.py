@@ -17,6 +17,7 @@ import numpy as np
 
 from . import gpu
 from ._cpu_state import current
+from .libdevice import fp16, libdevice  # noqa: E402, F401 - numba.cuda's libdevice and fp16 math, NumPy's functions
 from .numba_host import (  # noqa: F401 - numba's host API: on the CUDA device, or on the CPU without one
     close,
     default_stream,

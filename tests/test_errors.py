@@ -158,6 +158,7 @@ CATALOGUE = [
     ("v = BAD_BIG", "2 ** 70", "does not fit in 64 bits", None),
     ("v = BAD_SQRT", "math.sqrt(-1.0)", "math.sqrt(-1.0) fails: math domain error", None),
     ("v = BAD_CAST", "i32(2 ** 40)", "out of bounds for i32", "OverflowError"),
+    ("v = ON_DEVICE[0] + len(ON_DEVICE)", "ON_DEVICE", "cannot read the device array `ON_DEVICE`", "argument"),
     # issue 12: messages that name the construct
     ("v = list()", "list", "the builtin `list` is not supported", "tuple"),
     (
@@ -214,6 +215,7 @@ def other(x: Array[f32]):
 import os
 import notinstalled
 import numpy as np
+import hybrid_runtime.cuda
 G = 1
 T = TypeVar("T")
 SCALE = 2.0
@@ -231,6 +233,7 @@ BAD_SQRT = math.sqrt(-1.0)
 BAD_CAST = i32(2 ** 40)
 TABLE = [1.0, 2.0]
 TILE = 16
+ON_DEVICE = hybrid_runtime.cuda.to_device(np.arange(4.0))
 
 
 class Color(enum.IntEnum):

@@ -37,6 +37,17 @@ ARRAY_FUNCTIONS = (
 SHAPED = ("zeros", "ones", "full")
 #: methods of an array constant that give an array constant (``np.arange(27).reshape(3, 3, 3)``)
 ARRAY_METHODS = ("astype", "reshape", "transpose", "copy", "flatten", "ravel", "cumsum", "sum")
+#: Host functions that copy an array to a device: a module constant made by one has the array's shape
+#: (``nelem = len(a)`` after ``a = cuda.to_device(np.arange(1024))``), but it is not a table (a :class:`DeviceCopy`)
+DEVICE_COPIES = ("hybrid_runtime.cuda.to_device", "hybrid_runtime.to_device")
+
+
+class DeviceCopy(np.ndarray):
+    """A module constant that is an array copied to a device (``cuda.to_device(X)`` of a constant ``X``):
+    its shape, length and dtype are numbers known at build time, but launches may write to it, so kernels
+    do not read its elements as a constant table."""
+
+
 #: The largest table kept in a compiled module (bigger data belongs in an array argument).
 MAX_TABLE_BYTES = 1 << 20
 

@@ -19,7 +19,16 @@ import numpy as np
 
 from ..errors import CompileError, Loc
 from ..types import Scalar, Weak, parse_type_name
-from .arrays import ARRAY_FUNCTIONS, ARRAY_METHODS, OPERATORS, ArrayEvaluator, NotArray, numpy_op
+from .arrays import (
+    ARRAY_FUNCTIONS,
+    ARRAY_METHODS,
+    DEVICE_COPIES,
+    OPERATORS,
+    ArrayEvaluator,
+    DeviceCopy,
+    NotArray,
+    numpy_op,
+)
 
 #: A constant's value: a Python number (weakly typed), a NumPy scalar (typed), a (nested) tuple of
 #: these, or a NumPy array.
@@ -212,6 +221,11 @@ class Evaluator:
             target = self.lookup(node.func)
         if isinstance(target, str) and target.startswith("numpy.") and target[6:] in ARRAY_FUNCTIONS:
             return self._array(lambda: arrays.call(target[6:], node))
+        if target in DEVICE_COPIES and node.args:  # `a = cuda.to_device(X)`: X's shape and values
+            copied = self(node.args[0])
+            if not isinstance(copied, np.ndarray):
+                raise NotConstant(f"`{target}(...)` of something other than an array")
+            return copied.view(DeviceCopy)
         if not isinstance(target, str) or node.keywords:
             raise NotConstant("a call of something other than a type or a math function")
         if target == "numpy.dtype" and len(node.args) == 1:

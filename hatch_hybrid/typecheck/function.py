@@ -14,6 +14,7 @@ import numpy as np
 
 from .. import ir
 from ..errors import CompileError, Loc, Note
+from ..frontend.arrays import DeviceCopy
 from ..frontend.constants import check_int
 from ..frontend.discover import (
     ConstSym,
@@ -504,6 +505,13 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
 
     def _symbol_value(self, sym: Symbol, e: ir.Expr) -> Type:
         if isinstance(sym, ConstSym):
+            if isinstance(sym.value, DeviceCopy):
+                raise CompileError(
+                    e.loc,
+                    f"kernels cannot read the device array `{getattr(e, 'id', 'this')}` as a constant: launches may "
+                    "change it (its shape, len and dtype are build-time numbers kernels can read)",
+                    "pass it to the kernel as an argument",
+                )
             if isinstance(sym.value, np.ndarray):
                 return self.module_table(e, sym.value)
             if isinstance(sym.value, np.dtype):  # `MASK = np.dtype(np.int32)`: names the type, as np.int32 does

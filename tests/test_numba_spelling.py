@@ -324,6 +324,14 @@ def libdevice_math(x: Array[f32], out32: Array[f32], out64: Array[f64], h: Array
 
 
 @kernel
+def numba_extremes(val: Array[f32], mx: Array[f32], mn: Array[f32], nmx: Array[f32], old: Array[f32]):
+    i = cuda.grid(1)
+    old[i] = cuda.atomic.max(mx, i, val[i])
+    cuda.atomic.min(mn, i, val[i])
+    cuda.atomic.nanmax(nmx, i, val[i])
+
+
+@kernel
 def divergent_activemask(out: Array[i64]):
     i = cuda.grid(1)
     if i % 3 == 0:
@@ -896,6 +904,21 @@ def test_libdevice_and_fp16_functions_are_numpy_s_of_their_type(kern, device):
     np.testing.assert_allclose(out64, np.power(x.astype(np.float64), 1.5) + np.arctan2(x.astype(np.float64), 2.0))
     want16 = np.power(np.float16(10), h) + np.sqrt(h)
     np.testing.assert_allclose(out16.astype(np.float64), want16.astype(np.float64), rtol=2e-3)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_atomic_max_and_min_keep_a_stored_nan_as_numba_s_do(kern, device):
+    """numba's ``cuda.atomic.max/min`` of floats store the value only where it compares larger (smaller): a
+    NaN in memory stays, a NaN value changes nothing; ``nanmax`` takes the number over a NaN either way."""
+    nan = np.nan
+    val = np.array([2, 2, nan, nan], np.float32)
+    mx, mn, nmx = (np.array([a, nan, a, nan], np.float32) for a in (1, 3, 1))
+    old = np.zeros(4, np.float32)
+    kern.numba_extremes.launch(4, 1, val, mx, mn, nmx, old, device=device)
+    np.testing.assert_array_equal(mx, [2, nan, 1, nan])
+    np.testing.assert_array_equal(old, [1, nan, 1, nan])
+    np.testing.assert_array_equal(mn, [2, nan, 3, nan])
+    np.testing.assert_array_equal(nmx, [2, 2, 1, nan])
 
 
 @pytest.mark.parametrize("device", DEVICES)

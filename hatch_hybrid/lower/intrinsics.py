@@ -112,12 +112,44 @@ _RMW = {
 }
 
 
+def ordered_extreme(ops: Ops, is_max: bool, ptr: llir.Value, dtype: Scalar, value: llir.Value) -> llir.Value:
+    """numba's ``cuda.atomic.max/min`` of floats: the value is stored only where the ordered comparison says
+    it is larger (smaller) than the one in memory, so a NaN already stored stays and a NaN value changes
+    nothing (``nanmax``/``nanmin``, the language's ``atomic_max``, take the number over a NaN). A
+    compare-and-swap loop on the bits, as numba's is; returns the old value."""
+    b = ops.b
+    bits = llir.IntType(dtype.dtype.itemsize * 8)
+    start = b.block
+    head, attempt, done = (b.function.append_basic_block(f"atomic.ext.{s}") for s in ("head", "try", "done"))
+    first = b.load_atomic(ptr, "monotonic", dtype.dtype.itemsize, typ=bits)
+    b.branch(head)
+    b.position_at_end(head)
+    seen = b.phi(bits)
+    seen.add_incoming(first, start)
+    old = b.bitcast(seen, value.type)
+    b.cbranch(b.fcmp_ordered("<" if is_max else ">", old, value), attempt, done)
+    b.position_at_end(attempt)
+    pair = b.cmpxchg(ptr, seen, b.bitcast(value, bits), "monotonic", "monotonic")
+    seen.add_incoming(b.extract_value(pair, 0), attempt)
+    b.cbranch(b.extract_value(pair, 1), done, head)
+    b.position_at_end(done)
+    result = b.phi(bits)
+    result.add_incoming(seen, head)
+    result.add_incoming(seen, attempt)
+    return b.bitcast(result, value.type)
+
+
 def atomic(ops: Ops, name: str, ptr: llir.Value, dtype: Scalar, values: list[llir.Value]) -> llir.Value:
     b = ops.b
     if name == "atomic_cas":
         expected, new = values
         pair = b.cmpxchg(ptr, expected, new, "monotonic", "monotonic")
         return b.extract_value(pair, 0)
+    if name in ("atomic_max_ordered", "atomic_min_ordered"):
+        if dtype.kind != "f":
+            name = name.removesuffix("_ordered")
+        else:
+            return ordered_extreme(ops, name == "atomic_max_ordered", ptr, dtype, values[0])
     signed, unsigned, floating = _RMW[name]
     op = floating if dtype.kind == "f" else (signed if dtype.kind == "i" else unsigned)
     return b.atomic_rmw(op, ptr, values[0], "monotonic")

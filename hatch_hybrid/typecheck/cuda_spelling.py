@@ -53,8 +53,8 @@ CUDA_CALLS: dict[str, str] = {
     "shared.dynamic_array": "dynamic_shared_array",  # what `cuda.shared.array(0, dtype)` is rewritten to
     "local.array": "local_array",
     "atomic.add": "atomic_add",
-    "atomic.max": "atomic_max",
-    "atomic.min": "atomic_min",
+    "atomic.max": "atomic_max_ordered",  # numba's: a NaN already stored stays, a NaN value changes nothing
+    "atomic.min": "atomic_min_ordered",
     "atomic.nanmax": "atomic_max",  # the language's atomic max and min of floats ignore NaN, as these do
     "atomic.nanmin": "atomic_min",
     "atomic.exch": "atomic_exch",

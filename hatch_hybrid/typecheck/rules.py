@@ -297,6 +297,7 @@ GPU_INDEX = {
 ATOMICS = {
     "atomic_add", "atomic_sub", "atomic_min", "atomic_max", "atomic_exch", "atomic_cas",
     "atomic_and", "atomic_or", "atomic_xor", "atomic_inc", "atomic_dec",
+    "atomic_max_ordered", "atomic_min_ordered",  # numba's atomic.max/min: see lower.intrinsics.ordered_extreme
 }  # fmt: skip
 #: The array types each atomic takes (CUDA's: bitwise operations on integers, inc/dec on unsigned).
 ATOMIC_INT_DTYPES = {"i32", "i64", "u32", "u64"}

@@ -187,8 +187,8 @@ class const:  # noqa: N801
 
 class atomic:  # noqa: N801
     add = staticmethod(gpu.atomic_add)
-    max = staticmethod(gpu.atomic_max)
-    min = staticmethod(gpu.atomic_min)
+    max = staticmethod(gpu.atomic_max_ordered)  # numba's: a NaN stored stays, a NaN value changes nothing
+    min = staticmethod(gpu.atomic_min_ordered)
     nanmax = staticmethod(gpu.atomic_max)  # the language's float max and min ignore NaN, as numba's nan* do
     nanmin = staticmethod(gpu.atomic_min)
     exch = staticmethod(gpu.atomic_exch)

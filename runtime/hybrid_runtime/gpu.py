@@ -354,6 +354,17 @@ def atomic_max(array: np.ndarray, index: Any, value: Any) -> Any:
     return _rmw(array, index, lambda old, v: np.fmax(old, v), value)
 
 
+def atomic_max_ordered(array: np.ndarray, index: Any, value: Any) -> Any:
+    """numba's ``cuda.atomic.max``: ``value`` is stored where it compares larger (so a NaN already stored
+    stays, and a NaN value changes nothing); returns the old value."""
+    return _rmw(array, index, lambda old, v: v if old < v else old, value)
+
+
+def atomic_min_ordered(array: np.ndarray, index: Any, value: Any) -> Any:
+    """numba's ``cuda.atomic.min``: ``value`` is stored where it compares smaller."""
+    return _rmw(array, index, lambda old, v: v if old > v else old, value)
+
+
 def atomic_exch(array: np.ndarray, index: Any, value: Any) -> Any:
     return _rmw(array, index, lambda old, v: v, value)
 

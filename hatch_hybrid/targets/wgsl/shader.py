@@ -29,6 +29,8 @@ ATOMIC_FUNCS = {
     "atomic_sub": "atomicSub",
     "atomic_min": "atomicMin",
     "atomic_max": "atomicMax",
+    "atomic_min_ordered": "atomicMin",  # (integers: the same as atomic_min)
+    "atomic_max_ordered": "atomicMax",
     "atomic_exch": "atomicExchange",
     "atomic_and": "atomicAnd",
     "atomic_or": "atomicOr",

@@ -150,6 +150,25 @@ class TupleT(Type):
 
 
 @dataclass(frozen=True)
+class OptionalT(TupleT):
+    """A number or None: what a helper returns that returns a number on some paths and None on others
+    (numba's Optional). Held as the pair (the number, whether there is one), which is how it is lowered; the
+    type checker unwraps it wherever a number is used (a ``TypeError`` where it is None, on every path),
+    and ``x is None`` tests it."""
+
+    @staticmethod
+    def of(inner: Type) -> OptionalT:
+        return OptionalT((inner, Scalar("boolean")))
+
+    @property
+    def inner(self) -> Type:
+        return self.items[0]
+
+    def __str__(self) -> str:
+        return f"Optional[{self.inner}]"
+
+
+@dataclass(frozen=True)
 class SliceT(Type):
     """A slice in an index (``a[i:j:k]``): makes the subscript a view; not a value of its own."""
 

@@ -38,7 +38,7 @@ def agree(
     for where in ("cpu-python", device):
         try:
             outcomes.append(_launch(built.module.k, where, args, n))
-        except (ArithmeticError, ValueError) as exc:
+        except (ArithmeticError, ValueError, TypeError) as exc:
             # the package's file as the manifest names it (the Python path names the full path here, as the
             # test's package is no longer on sys.path)
             outcomes.append(re.sub(r"\(/\S*/(\w+/\w+\.py:)", r"(\1", f"{type(exc).__name__}: {exc}"))
@@ -514,6 +514,34 @@ def test_python_int_to_a_run_time_power_is_an_int_or_raises(build, device):
     assert list(got) == [27, 9, 3, 1], got
     got = agree(build, device, "x: Array[i64], o: Array[i64]", "o[i] = 2 ** (i - 1)", [zeros("i64"), zeros("i64")])
     assert isinstance(got, str) and got.startswith("ValueError") and "negative integer powers" in got, got
+
+
+OPTIONAL_HELPERS = """
+def bin_of(v, n):
+    if v < 0.0:
+        return None
+    b = int(v * n)
+    if b >= n:
+        return
+    return b
+"""
+
+
+@pytest.mark.parametrize("device", PATHS)
+def test_a_helper_may_return_a_number_or_none(build, device):
+    """numba's Optional: a helper that returns a number on some paths and None on others (numba-examples'
+    `compute_bin`); `is None` tests it, and a None used as a number raises TypeError on every path."""
+    x = np.array([-1.0, 0.3, 0.9, 2.0])
+    body = "b = bin_of(x[i], 4)\nif b is not None:\n    o[i] = b * 10\n"
+    body += "else:\n    o[i] = -1 if bin_of(-x[i] / 2, 4) is None else -2"
+    got = agree(build, device, "x: Array[f64], o: Array[i64]", body, [x, zeros("i64")], helpers=OPTIONAL_HELPERS)
+    assert list(got) == [-2, 10, 30, -1], got
+    body = "b = bin_of(x[i], 4)\nif i > 1:\n    b = 7\no[i] = b + 1"  # a local that may hold None
+    got = agree(build, device, "x: Array[f64], o: Array[i64]", body, [x, zeros("i64")], helpers=OPTIONAL_HELPERS)
+    assert isinstance(got, str) and got.startswith("TypeError") and "None is used as a number" in got, got
+    x[0] = 0.0
+    got = agree(build, device, "x: Array[f64], o: Array[i64]", body, [x, zeros("i64")], helpers=OPTIONAL_HELPERS)
+    assert list(got) == [1, 2, 8, 8], got
 
 
 @pytest.mark.parametrize("device", PATHS)

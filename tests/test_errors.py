@@ -115,7 +115,7 @@ CATALOGUE = [
     ("v = os.getcwd()", "os.getcwd", "standard library module `os`", "kernels can call"),
     ("v = notinstalled.f(n)", "notinstalled.f", "package `notinstalled`, which is not installed", "kernels can call"),
     ("v = typed(x[0])", "v: i32", "annotated i32 but this call passes f32", "i32(x)"),
-    ("v = maybe(n)", "def maybe", "returns a value on some paths", "every path"),
+    ("v = maybe(n)", "def maybe", "on some paths and None on others", "a number or None"),
     ("break", "break", "outside a loop", None),
     ("v = gpu.shared_array(f32, n)", "n", "known at compile time", "literals"),
     ("v = gpu.atomic_add(x, 0)", "gpu.atomic_add(x, 0)", "takes 3 arguments", None),
@@ -206,7 +206,7 @@ def x_positive(a):
 
 def maybe(a):
     if a > 0:
-        return a
+        return (a, a)
 
 @kernel
 def other(x: Array[f32]):

@@ -476,12 +476,20 @@ class Parser:
             return ir.UnaryOp(_UNARYOPS[type(node.op)], self.expr(node.operand), loc=loc)
         if isinstance(node, ast.Compare):
             ops = []
+            if len(node.ops) == 1 and isinstance(node.ops[0], (ast.Is, ast.IsNot)):
+                # `x is None`, `x is not None`: whether a helper's result that may be None is one
+                sides = [node.left, node.comparators[0]]
+                nones = [isinstance(s, ast.Constant) and s.value is None for s in sides]
+                if any(nones) and not all(nones):
+                    value = sides[1] if nones[0] else sides[0]
+                    identity = "is" if isinstance(node.ops[0], ast.Is) else "is not"
+                    return ir.Compare(self.expr(value), [identity], [ir.Const(None, loc=loc)], loc=loc)
             for op in node.ops:
                 if type(op) not in _CMPOPS:
                     raise CompileError(
                         loc,
                         f"`{_IDENTITY_OPS[type(op)]}` comparisons (is, is not, in, not in) are not supported in "
-                        "kernel code",
+                        "kernel code, but for `x is None` and `x is not None`",
                         "compare numbers with ==, !=, <, <=, >, >=",
                     )
                 ops.append(_CMPOPS[type(op)])

@@ -4,6 +4,6 @@ once, in :mod:`hybrid_runtime.abi`; a target's own (its triple) live in its fold
 
 from __future__ import annotations
 
-from hybrid_runtime.abi import ERROR_SLOT, INDEX32_SUFFIX, PRINT_BUFFER, PRINT_HEADER
+from hybrid_runtime.abi import ERROR_SLOT, INDEX32_SUFFIX, NONE_USED, PRINT_BUFFER, PRINT_HEADER
 
-__all__ = ["ERROR_SLOT", "INDEX32_SUFFIX", "PRINT_BUFFER", "PRINT_HEADER"]
+__all__ = ["ERROR_SLOT", "INDEX32_SUFFIX", "NONE_USED", "PRINT_BUFFER", "PRINT_HEADER"]

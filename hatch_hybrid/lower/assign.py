@@ -17,8 +17,21 @@ from .. import ir
 from ..errors import Loc
 from ..typecheck import bindings, folding
 from ..typecheck.typed import SymbolT
-from ..types import WEAK_INT, ArrayT, Element, Scalar, StructT, TableT, TupleT, Type, is_numeric
-from .ops import const
+from ..types import (
+    NONE,
+    WEAK_INT,
+    ArrayT,
+    Element,
+    OptionalT,
+    Scalar,
+    StructT,
+    TableT,
+    TupleT,
+    Type,
+    is_numeric,
+    storage,
+)
+from .ops import I1, const, llvm_type
 from .parts import LowererParts
 from .values import ArrayValue, TupleValue, Value
 
@@ -126,7 +139,12 @@ class AssignLowerer(LowererParts):
         self.store_local(target.id, value)
 
     def convert_value(self, value: Value, src: Type, dst: Type) -> Value:
-        """Numbers convert as NumPy converts; tuples item by item; arrays and structs stay as they are."""
+        """Numbers convert as NumPy converts; tuples item by item; arrays and structs stay as they are; a
+        number (or None) stored where a value may be None becomes (the number, True) (or (0, False))."""
+        if isinstance(dst, OptionalT) and not isinstance(src, OptionalT):
+            if src == NONE:
+                return TupleValue([llir.Constant(llvm_type(storage(dst.inner)), None), llir.Constant(I1, 0)])
+            return TupleValue([self.convert_value(value, src, dst.inner), llir.Constant(I1, 1)])
         if isinstance(dst, TupleT) and isinstance(src, TupleT):
             assert isinstance(value, TupleValue)
             return TupleValue([self.convert_value(v, a, b) for v, a, b in zip(value.items, src.items, dst.items)])

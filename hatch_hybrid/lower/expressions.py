@@ -20,7 +20,7 @@ from ..typecheck.rules import OpTypes
 from ..types import WEAK_FLOAT, Type, Weak, is_complex, is_float, is_int, storage
 from .ops import I1, const, llvm_type
 from .parts import LowererParts
-from .values import Value, flatten, unflatten
+from .values import TupleValue, Value, flatten, unflatten
 
 #: CPython's message for a float power that overflows (``1e300 ** 2.5``), NumPy's for an integer to a
 #: negative integer power
@@ -85,6 +85,11 @@ class OperatorLowerer(LowererParts):
 
     def compare(self, e: ir.Compare) -> llir.Value:
         b = self.b
+        if e.ops[0] in ("is", "is not"):  # `x is None` of a value that may be None (else known: a constant)
+            tested = self.expr(e.left)
+            assert isinstance(tested, TupleValue) and isinstance(tested.items[1], llir.Value)
+            present = tested.items[1]
+            return present if e.ops[0] == "is not" else b.xor(present, llir.Constant(I1, 1))
         left_node = e.left
         left = self._compared(left_node)
         results: list[tuple[llir.Value, llir.Block]] = []

@@ -23,6 +23,7 @@ from ..types import (
     NONE,
     WEAK_INT,
     ArrayT,
+    OptionalT,
     Scalar,
     StructT,
     TableT,
@@ -33,7 +34,7 @@ from ..types import (
     storage,
 )
 from . import intrinsics
-from .abi import ERROR_SLOT, INDEX32_SUFFIX
+from .abi import ERROR_SLOT, INDEX32_SUFFIX, NONE_USED
 from .assign import AssignLowerer
 from .calls import CallLowerer
 from .expressions import OperatorLowerer
@@ -271,8 +272,14 @@ class FunctionLowerer(
             self.ret_with_parameters([])
         elif tf.return_type == NONE or tf.is_kernel:
             self.b.ret_void()
+        elif isinstance(tf.return_type, OptionalT):  # falling off the end returns None
+            self.b.ret(self._none_of(tf.return_type))
         else:
             self.b.unreachable()
+
+    def _none_of(self, t: OptionalT) -> llir.Value:
+        """None as a helper that may return None returns it: (a zero, False)."""
+        return llir.Constant(return_type(t), None)
 
     def _from_kernel_abi(self, value: Value, t: Type) -> Value:
         """Kernel parameters pass booleans as bytes and complex numbers as two parts (also inside structs)."""
@@ -372,6 +379,8 @@ class FunctionLowerer(
                 if s.value is not None:
                     self.expr(s.value)
                 self.ret_with_parameters([])
+        elif isinstance(rt, OptionalT) and (s.value is None or self.tf.types[s.value.nid] == NONE):
+            self.b.ret(self._none_of(rt))  # `return` / `return None` in a helper that returns a number elsewhere
         elif s.value is None or rt == NONE:
             if s.value is not None:
                 self.expr(s.value)
@@ -431,6 +440,9 @@ class FunctionLowerer(
     def value_as(self, e: ir.Expr, to: Type) -> Value:
         """``e`` lowered and converted to ``to`` as NumPy converts it (``convert_value``; a value known at
         build time: :meth:`known_as`)."""
+        src = self.tf.types[e.nid]
+        if isinstance(to, OptionalT) and not isinstance(src, OptionalT) and src != NONE:
+            return TupleValue([self.value_as(e, to.inner), llir.Constant(llir.IntType(1), 1)])  # a number: present
         known = self.known_as(e, to) if isinstance(to, Scalar) else None
         if known is not None:
             return known
@@ -487,7 +499,14 @@ class FunctionLowerer(
 
     def expr(self, e: ir.Expr) -> Value:
         with self.at(e.loc):
-            return self._expr(e)
+            value = self._expr(e)
+            if e.nid in self.tf.unwraps:  # a helper's result that may be None, used as a number
+                assert isinstance(value, TupleValue)
+                present = value.items[1]
+                assert isinstance(present, llir.Value)
+                self.check(present, "type", e.loc, NONE_USED)
+                value = value.items[0]
+            return value
 
     def _expr(self, e: ir.Expr) -> Value:
         tf = self.tf

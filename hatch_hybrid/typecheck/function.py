@@ -31,6 +31,7 @@ from ..types import (
     WEAK_FLOAT,
     WEAK_INT,
     ArrayT,
+    OptionalT,
     Scalar,
     StructT,
     TableT,
@@ -165,13 +166,9 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
         if not values:
             tf.return_type = NONE
             return
-        if len(values) != len(self.returns) or not _terminates(self.fn.body):
-            where = next((loc for t, loc in self.returns if t == NONE), self.fn.loc)
-            raise CompileError(
-                where,
-                f"{self.fn.name}() returns a value on some paths and None on others",
-                "return a value on every path (add a final `return ...`)",
-            )
+        maybe_none = len(values) != len(self.returns) or not _terminates(self.fn.body)
+        maybe_none = maybe_none or any(isinstance(t, OptionalT) for t, _ in values)
+        values = [(t.inner if isinstance(t, OptionalT) else t, loc) for t, loc in values]
         result = values[0][0]
         for t, loc in values[1:]:
             merged = unify_assignment(result, t)
@@ -189,6 +186,13 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
                 "returning arrays is not supported in kernel code",
                 "pass the output array in as a parameter",
             )
+        if maybe_none and (not is_numeric(result) or self.tf.is_kernel):
+            where = next((loc for t, loc in self.returns if t == NONE), self.fn.loc)
+            raise CompileError(
+                where,
+                f"{self.fn.name}() returns {result} on some paths and None on others",
+                "return a value on every path (add a final `return ...`); a helper may return a number or None",
+            )
         if self.fn.returns is not None:
             want = self.program.annotation(self.module, self.fn.returns, self.typevars)
             if unify_assignment(want, result) is None and not (isinstance(want, Weak) and result == want.storage):
@@ -197,9 +201,10 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
                     f"{self.fn.name}() is annotated to return {want} but returns {result}",
                     f"convert the result, e.g. return {want}(x)",
                 )
-        tf.return_type = result
+        tf.return_type = OptionalT.of(result) if maybe_none else result
         for node, t in self.returned:  # `return 0` where others return an i32: that i32 (numba's rule too)
-            self.convert_value(node, t, result)
+            if not isinstance(t, OptionalT):
+                self.convert_value(node, t, result)
 
     # -------------------------------------------------------------- statements
     def block(self, stmts: list[ir.Stmt], loop_depth: int) -> None:
@@ -213,7 +218,7 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
 
     def stmt(self, s: ir.Stmt, loop_depth: int) -> None:
         if isinstance(s, ir.Assign):
-            value = self.expr(s.value)
+            value = self.expr(s.value, optional=isinstance(s.target, ir.Name) and s.annotation is None)
             if s.annotation is not None:
                 declared = self.local_annotation(s.annotation)
                 numbers = is_numeric(declared) and is_numeric(value) and (is_complex(declared) or not is_complex(value))
@@ -261,14 +266,14 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
             if loop_depth == 0:
                 raise CompileError(s.loc, f"`{type(s).__name__.lower()}` outside a loop")
         elif isinstance(s, ir.Return):
-            t = self.expr(s.value) if s.value is not None else NONE
+            t = self.expr(s.value, optional=True) if s.value is not None else NONE
             self.returns.append((t, s.loc))
             if s.value is not None:
                 self.returned.append((s.value, t))
             if isinstance(t, StructT) and s.value is not None:
                 self._note_returned_struct(s.value)
         elif isinstance(s, ir.ExprStmt):
-            self.expr(s.value)
+            self.expr(s.value, optional=True)
         elif isinstance(s, ir.Assert):
             self.condition(s.test)
         elif isinstance(s, ir.Pass):
@@ -331,6 +336,10 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
             self.assigned[name] = target.loc
         else:
             merged = unify_variable(old, value)
+            if merged is None and (isinstance(old, OptionalT) or isinstance(value, OptionalT)):
+                # a local that may hold None: `b = f(x)` then `b = 0`
+                inner = unify_variable(*(t.inner if isinstance(t, OptionalT) else t for t in (old, value)))
+                merged = OptionalT.of(inner) if inner is not None and is_numeric(inner) else None
             if merged is None:
                 raise CompileError(
                     target.loc,
@@ -366,8 +375,16 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
         tf.types[target.nid] = tf.locals[name]
 
     # ------------------------------------------------------------- expressions
-    def expr(self, e: ir.Expr) -> Type:
+    def expr(self, e: ir.Expr, optional: bool = False) -> Type:
+        """The type of ``e``. A value that may be None (:class:`OptionalT`) is unwrapped to its number,
+        checked, wherever it is used, except where ``optional`` says it is kept: bound to a local,
+        returned, tested with ``is None``, or unused."""
         t = self._expr(e)
+        if isinstance(t, OptionalT) and not optional:
+            self.tf.unwraps[e.nid] = e.loc
+            t = t.inner
+        else:
+            self.tf.unwraps.pop(e.nid, None)
         self.tf.types[e.nid] = t
         return t
 
@@ -404,6 +421,12 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
             if result == WEAK_INT and e.op == "-":
                 self.wrap_int(e)
             return result
+        if isinstance(e, ir.Compare) and e.ops[0] in ("is", "is not"):  # `x is None` (see frontend.parse)
+            tested = self.expr(e.left, optional=True)
+            if not isinstance(tested, OptionalT):  # never None: known now (numba folds it too)
+                tf.consts[e.nid] = e.ops[0] == "is not"
+            self.expr(e.comparators[0])
+            return WEAK_BOOL
         if isinstance(e, ir.Compare):
             left = self.expr(e.left)
             results = set()

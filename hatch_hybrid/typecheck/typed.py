@@ -61,6 +61,9 @@ class TypedFunction:
     # Python-int operations computed at run time that can leave 64 bits, wrapped as the devices' i64 on
     # the Python path: nid -> (where, "value" or "bound" (the local an augmented assignment binds))
     wraps: dict[int, tuple[Loc, str]] = field(default_factory=dict)
+    # values of an Optional type (a helper's result that may be None) used as numbers: nid -> where; each
+    # raises TypeError where it is None, on every path (:data:`NONE_USED`)
+    unwraps: dict[int, Loc] = field(default_factory=dict)
 
     def type_of(self, node: ir.Node) -> Type | None:
         return self.types.get(node.nid)

@@ -14,6 +14,10 @@ ERROR_SLOT = "hybrid_error"  # i64[4] global: the failed check's site and two va
 PRINT_BUFFER = "hybrid_print"  # the print buffer global: u64 cursor, u64 dropped records, the records
 PRINT_HEADER = 16  # the bytes before the print buffer's records
 INDEX32_SUFFIX = "__i32"  # a kernel's entry point whose offsets are computed in 32 bits
+#: The TypeError of a helper's None result used as a number, on every path (the Python path converts the
+#: value it uses with the conversion named NOT_NONE, which raises this)
+NONE_USED = "None is used as a number here (a helper returned it: test the result with `is None` first)"
+NOT_NONE = "not-None"
 
 #: A WebGPU shader's error buffer: u32 words [site, a low, a high, b low, b high, failures]; the first
 #: failure (the one that takes the count from 0) writes the record.

@@ -25,6 +25,7 @@ from .driver import check, initialise
 from .python_math import int64_overflow
 
 ERROR_SLOT = abi.ERROR_SLOT.encode()
+NONE_USED = abi.NONE_USED
 _RUNTIME_DIR = os.path.dirname(__file__)
 
 
@@ -34,6 +35,7 @@ _FAILURES: dict[str, type[BaseException]] = {
     "slicestep": ValueError,
     "overflow": OverflowError,
     "value": ValueError,
+    "type": TypeError,
 }
 ZERODIV = "division by zero (of Python numbers; NumPy scalars give inf or 0)"
 SLICESTEP = "slice step cannot be zero"  # NumPy's message
@@ -112,7 +114,7 @@ def site_exception(kernel: str, sites: list[dict[str, Any]], site_id: int, a: in
         return failure(kernel, kind, ZERODIV, where)
     if kind == "slicestep":
         return failure(kernel, kind, SLICESTEP, where)
-    if kind in ("overflow", "value"):  # ({a}: the value the check recorded, as in Python's message)
+    if kind in ("overflow", "value", "type"):  # ({a}: the value the check recorded, as in Python's message)
         return failure(kernel, kind, str(site.get("msg")).replace("{a}", str(a)), where)
     if kind == "convert":
         return conversion_failure(kernel, str(site.get("msg")), a, b, where)
@@ -125,8 +127,9 @@ def site_exception(kernel: str, sites: list[dict[str, Any]], site_id: int, a: in
 
 
 #: The exceptions the CPU path raises where the device's checks fail (ValueError: a slice step of zero, or
-#: NaN converted to an integer; OverflowError: a value an integer type cannot hold).
-CHECKED = (AssertionError, IndexError, ZeroDivisionError, ValueError, OverflowError)
+#: NaN converted to an integer; OverflowError: a value an integer type cannot hold; TypeError: a helper's
+#: None used as a number).
+CHECKED = (AssertionError, IndexError, ZeroDivisionError, ValueError, OverflowError, TypeError)
 
 
 def cpu_failure(kernel: str, exc: BaseException, tb: TracebackType | None) -> BaseException | None:
@@ -135,6 +138,8 @@ def cpu_failure(kernel: str, exc: BaseException, tb: TracebackType | None) -> Ba
     values = (SLICESTEP, NAN_TO_INT, NEGATIVE_POWER, NEGATIVE_SHIFT, RANGE_STEP_ZERO)  # the ValueErrors of checks
     unpack = isinstance(exc, ValueError) and str(exc).startswith(UNPACK)  # `a, b = arr` of another length
     if not isinstance(exc, CHECKED) or (isinstance(exc, ValueError) and str(exc) not in values and not unpack):
+        return None
+    if isinstance(exc, TypeError) and str(exc) != NONE_USED:
         return None
     frames = [f for f in traceback.extract_tb(tb) if not f.filename.startswith(_RUNTIME_DIR)]
     if not frames:
@@ -149,6 +154,8 @@ def cpu_failure(kernel: str, exc: BaseException, tb: TracebackType | None) -> Ba
         return OverflowError(f"kernel {kernel}: {exc} ({where})")
     if isinstance(exc, ValueError):
         return ValueError(f"kernel {kernel}: {exc} ({where})")
+    if isinstance(exc, TypeError):
+        return failure(kernel, "type", NONE_USED, where)
     return failure(kernel, "index", str(exc), where)
 
 

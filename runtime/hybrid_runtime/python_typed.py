@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from .abi import NONE_USED, NOT_NONE
 from .python_math import with_ieee_math
 
 Site = tuple[int, int, "int | None"]
@@ -38,6 +39,8 @@ def converter(name: str) -> Callable[[Any], Any]:
     is rounded once."""
     if name == WRAPPED_INT:
         return wrap_int64
+    if name == NOT_NONE:
+        return not_none
     make = np.dtype(name).type
     if np.dtype(name).kind not in "fc":
         return make
@@ -52,6 +55,14 @@ def converter(name: str) -> Callable[[Any], Any]:
 
 WRAPPED_INT = "int64-wrapped"  # a Python-int operation the devices compute in i64 (hatch-hybrid's record)
 _HALF, _MASK = 2**63, 2**64 - 1
+
+
+def not_none(value: Any) -> Any:
+    """A helper's result that may be None, used as a number: a TypeError where it is None, as the devices
+    raise it."""
+    if value is None:
+        raise TypeError(NONE_USED)
+    return value
 
 
 def wrap_int64(value: int) -> int:

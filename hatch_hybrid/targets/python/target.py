@@ -20,6 +20,8 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
+from hybrid_runtime.abi import NOT_NONE
+
 from ... import ir
 from ...errors import Loc
 from ...typecheck.conversions import WRAPPED_INT
@@ -64,6 +66,7 @@ class PythonTarget(Target):
         # (IR a statement was rewritten into has no expression of its own in the source to convert)
         converts = [[*_site(loc), str(t.dtype), how] for loc, t, how in tf.conversions.values() if not loc.synthetic]
         converts += [[*_site(loc), WRAPPED_INT, how] for loc, how in tf.wraps.values() if not loc.synthetic]
+        converts += [[*_site(loc), NOT_NONE, "value"] for loc in tf.unwraps.values() if not loc.synthetic]
         converts.sort()
         calls = []
         for node in ir.walk(tf.fn):
@@ -95,7 +98,7 @@ def _converting(root: TypedFunction) -> list[TypedFunction]:
                 visit(callee.target)
 
     visit(root)
-    needed = {id(tf) for tf in order if tf.conversions or tf.wraps}
+    needed = {id(tf) for tf in order if tf.conversions or tf.wraps or tf.unwraps}
     changed = True
     while changed:
         changed = False

@@ -38,6 +38,7 @@ from ...types import (
     NONE,
     ArrayT,
     EnumT,
+    OptionalT,
     Scalar,
     StructT,
     Type,
@@ -243,6 +244,8 @@ class FunctionRenderer(StatementRenderer, ArrayRenderer, ExpressionRenderer, Cal
         self.kernel = name == "main"
         self.loc: Loc = tf.fn.loc  # the statement being rendered (what an error without a node points at)
         self.nonnegative = signs.nonnegative_locals(tf)  # indices of these need no wrap from the end
+        if isinstance(tf.return_type, OptionalT) or tf.unwraps:
+            raise WgslUnsupported(tf.fn.loc, "a helper that returns None on some paths and a number on others")
 
     def wt(self, t: Type, loc: Loc | None) -> str:
         return wgsl_type(t, loc or self.loc, self.m.structs)

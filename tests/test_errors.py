@@ -121,7 +121,7 @@ CATALOGUE = [
     ("v = gpu.atomic_add(x, 0)", "gpu.atomic_add(x, 0)", "takes 3 arguments", None),
     ("v = gpu.atomic_cas(x, 0, 1.0, 2.0)", "x", "does not support arrays of f32", "i32"),
     ("v = x @ x", "x @ x", "matrix multiplication", "loops"),
-    ("v = n is None", "n is None", "`is` comparisons (is, is not, in, not in)", "=="),
+    ("v = n is 3", "n is 3", "`is` comparisons (is, is not, in, not in)", "=="),
     ("assert n > 0, n", "n", "must be a string literal", "kernel, file and line"),
     ("match n:\n    case Pt(x=1):\n        pass", "Pt(x=1)", "class patterns", "enum members"),
     ("match n:\n    case [1, 2]:\n        pass", "[1, 2]", "sequence patterns", "enum members"),

@@ -14,7 +14,7 @@ from conftest import DEVICES, KERNEL_PRELUDE
 SOURCE = (
     KERNEL_PRELUDE
     + """
-from hybrid_runtime import cuda, f16, float64, int32, uint32
+from hybrid_runtime import cuda, f16, f32, float64, int32, uint32
 from hybrid_runtime.cuda import libdevice
 
 WEIGHTS = (0.25, 0.5, 0.25)
@@ -321,6 +321,15 @@ def libdevice_math(x: Array[f32], out32: Array[f32], out64: Array[f64], h: Array
     out32[i] = libdevice.sinf(x[i]) + libdevice.fast_expf(x[i]) * libdevice.exp10f(x[i])
     out64[i] = libdevice.pow(x[i], 1.5) + libdevice.atan2(x[i], 2.0)
     out16[i] = cuda.fp16.hexp10(h[i]) + cuda.fp16.hsqrt(h[i])
+
+
+@kernel
+def fp16_arithmetic(a: Array[f16], b: Array[f16], c: Array[f16], out: Array[f16], flags: Array[i32]):
+    i = cuda.grid(1)
+    s, co = libdevice.sincosf(f32(a[i]))
+    out[i] = cuda.fp16.hfma(a[i], b[i], c[i]) + cuda.fp16.hdiv(cuda.fp16.hneg(a[i]), b[i])
+    out[i] = cuda.fp16.hadd(out[i], cuda.fp16.hrcp(b[i])) + f16(s * co)
+    flags[i] = cuda.fp16.hlt(a[i], b[i]) + 2 * cuda.fp16.heq(a[i], c[i])
 
 
 @kernel
@@ -919,6 +928,24 @@ def test_atomic_max_and_min_keep_a_stored_nan_as_numba_s_do(kern, device):
     np.testing.assert_array_equal(old, [1, nan, 1, nan])
     np.testing.assert_array_equal(mn, [2, nan, 3, nan])
     np.testing.assert_array_equal(nmx, [2, 2, 1, nan])
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_fp16_arithmetic_and_sincos(kern, device):
+    """``cuda.fp16.hadd/hsub/hmul/hdiv/hneg`` are float16 arithmetic, ``hfma`` a product and sum rounded once
+    to float16, ``hlt``/``heq``... comparisons; ``libdevice.sincosf(x)`` is ``(sinf(x), cosf(x))``."""
+    rng = np.random.default_rng(5)
+    a, b = (rng.uniform(0.5, 4, 32).astype(np.float16) for _ in range(2))
+    c = a.copy()
+    c[::3] += np.float16(1)
+    out, flags = np.zeros(32, np.float16), np.zeros(32, np.int32)
+    kern.fp16_arithmetic.launch(32, 1, a, b, c, out, flags, device=device)
+    f64, h = np.float64, np.float16
+    fma = (a.astype(f64) * b.astype(f64) + c.astype(f64)).astype(h)
+    s, co = np.sin(a.astype(np.float32)), np.cos(a.astype(np.float32))
+    want = (fma + (-a) / b + h(1) / b) + (s * co).astype(h)
+    np.testing.assert_array_equal(out, want)
+    np.testing.assert_array_equal(flags, (a < b) + 2 * (a == c))
 
 
 @pytest.mark.parametrize("device", DEVICES)

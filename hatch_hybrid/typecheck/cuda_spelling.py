@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from hybrid_runtime.libdevice import FP16_OPERATORS, SINCOS
 from hybrid_runtime.libdevice import resolve as resolve_libdevice
 
 from .. import ir
@@ -160,7 +161,11 @@ def rewrite_cuda_spelling(program: ProgramLike, fn: ir.Function) -> None:
             votes = [ir.Call(ir.Attribute(node.func.value, vote, loc=node.loc), [_fresh(node.args[1])], {},
                              loc=node.loc) for vote in ("all_sync", "any_sync")]  # fmt: skip
             return ir.BoolOp("or", [votes[0], ir.UnaryOp("not", votes[1], loc=node.loc)], loc=node.loc)
-        elif name.startswith(("libdevice.", "fp16.")):  # a leading argument: `exp10f(x)` is `powf(10, x)`
+        elif name.startswith(("libdevice.", "fp16.")) and isinstance(node.func, ir.Attribute):
+            rewritten = _libdevice_rewrite(node, *name.split("."))
+            if rewritten is not None:
+                return expr(rewritten)
+            # a leading argument: `exp10f(x)` is `powf(10, x)`
             found = resolve_libdevice(*name.split("."))
             if found is not None and found[2] is not None:
                 node.args.insert(0, ir.Const(found[2], loc=node.loc.rewritten()))
@@ -207,6 +212,43 @@ def rewrite_cuda_spelling(program: ProgramLike, fn: ir.Function) -> None:
                 setattr(node, field, {k: expr(v) if isinstance(v, ir.Expr) else v for k, v in value.items()})
 
     visit(fn)
+
+
+_BINARY = {"+", "-", "*", "/"}
+
+
+def _libdevice_rewrite(node: ir.Call, module: str, name: str) -> ir.Expr | None:
+    """``cuda.fp16``'s arithmetic and libdevice's ``sincos`` as the expressions they are (the runtime's
+    :mod:`hybrid_runtime.libdevice` computes the same on the Python path): ``fp16.hadd(a, b)`` is
+    ``float16(a) + float16(b)``, ``libdevice.sincosf(x)`` is ``(sinf(x), cosf(x))``. None: not one of these."""
+    assert isinstance(node.func, ir.Attribute)
+    base, at = node.func.value, node.loc.rewritten()
+
+    def call(attr: str, *args: ir.Expr) -> ir.Expr:
+        return ir.Call(ir.Attribute(base, attr, loc=at), list(args), {}, loc=at)
+
+    if module == "libdevice" and name in SINCOS and len(node.args) == 1:
+        suffix = SINCOS[name]
+        return ir.TupleExpr([call("sin" + suffix, node.args[0]), call("cos" + suffix, _fresh(node.args[0]))], loc=at)
+    op = FP16_OPERATORS.get(name) if module == "fp16" else None
+    if op is None:
+        return None
+    arity = {"neg": 1, "rcp": 1, "rsqrt": 1, "fma": 3}.get(op, 2)
+    if len(node.args) != arity or node.keywords:
+        raise CompileError(node.loc, f"cuda.fp16.{name}() takes {arity} argument{'s' * (arity > 1)}")
+    half = [call("float16", a) for a in node.args]
+    if op in _BINARY:
+        return ir.BinOp(op, half[0], half[1], loc=at)
+    if op == "neg":
+        return ir.UnaryOp("-", half[0], loc=at)
+    if op == "fma":  # computed in f64, rounded once to f16
+        wide = [call("float64", h) for h in half]
+        return call("float16", ir.BinOp("+", ir.BinOp("*", wide[0], wide[1], loc=at), wide[2], loc=at))
+    if op == "rcp":
+        return ir.BinOp("/", call("float16", ir.Const(1, loc=at)), half[0], loc=at)
+    if op == "rsqrt":
+        return ir.BinOp("/", call("float16", ir.Const(1, loc=at)), call("hsqrt", half[0]), loc=at)
+    return ir.Compare(half[0], [op], [half[1]], loc=at)
 
 
 def _fresh(node: ir.Expr) -> ir.Expr:

@@ -17,7 +17,7 @@ from hybrid_runtime.numba_signatures import NUMBA_SCALARS
 from .. import ir
 from ..errors import CompileError, Loc
 from ..frontend.discover import ExternalSym, FunctionSym, ModuleIndex, StructSym, Symbol
-from ..types import BOOL, NONE, Scalar, StructT, TableT, Type, parse_type_name
+from ..types import BOOL, F16, F64, NONE, Scalar, StructT, TableT, Type, parse_type_name
 from . import rules
 
 #: Where a parameter's value comes from in a call: the k-th positional argument (int), a keyword
@@ -114,6 +114,8 @@ def type_named(sym: Symbol | str | None) -> Type | None:
         mod, _, name = sym.qualname.rpartition(".")
         if mod == "numpy":
             return BOOL if name == "bool_" else parse_type_name({"intp": "i64", "uintp": "u64"}.get(name, name))
+        if mod in ("hybrid_runtime.cuda.fp16", "hybrid_runtime.cuda.libdevice"):  # (the fp16 rewrite's casts)
+            return {"float16": F16, "float64": F64}.get(name)
         if mod in ("hybrid_runtime", "hybrid_runtime.types", "hybrid_runtime.cuda"):
             # the runtime's own names first (its i8 is int8), then numba's (numba.cuda's i8 is int64)
             own = parse_type_name(name) if mod != "hybrid_runtime.cuda" else None

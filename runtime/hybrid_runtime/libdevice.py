@@ -32,6 +32,14 @@ _FUNCTIONS: dict[str, tuple[str, float | None]] = {
 #: cuda.fp16's names (``h`` + the function) that are math functions of float16
 _HALF = {"h" + name: name for name in _FUNCTIONS} | {"habs": "fabs", "hmax": "fmax", "hmin": "fmin"}
 LIBDEVICE, FP16 = "libdevice", "fp16"
+#: cuda.fp16's arithmetic: Python's operator on the arguments as float16 (``hfma``: ``a * b + c`` computed in
+#: float64 and rounded once to float16)
+FP16_OPERATORS: dict[str, str] = {
+    "hadd": "+", "hsub": "-", "hmul": "*", "hdiv": "/", "hneg": "neg", "heq": "==", "hne": "!=", "hlt": "<",
+    "hle": "<=", "hgt": ">", "hge": ">=", "hfma": "fma", "hrcp": "rcp", "hrsqrt": "rsqrt",
+}  # fmt: skip
+#: libdevice's (sin, cos) pairs: the two functions of the same argument
+SINCOS = {"sincosf": "f", "fast_sincosf": "f", "sincos": ""}
 
 
 def resolve(module: str, name: str) -> tuple[str, str, float | None] | None:
@@ -51,13 +59,39 @@ def resolve(module: str, name: str) -> tuple[str, str, float | None] | None:
 def names(module: str) -> list[str]:
     """The functions of ``cuda.<module>`` that kernels take (for messages)."""
     if module == FP16:
-        return sorted(_HALF)
-    return sorted([*_FUNCTIONS, *(n + "f" for n in _FUNCTIONS), "fast_sinf", "fast_cosf", "fast_tanf", "fast_expf",
-                   "fast_exp10f", "fast_logf", "fast_log2f", "fast_log10f", "fast_powf"])  # fmt: skip
+        return sorted([*_HALF, *FP16_OPERATORS])
+    fast = ["fast_" + n + "f" for n in ("sin", "cos", "tan", "exp", "exp10", "log", "log2", "log10", "pow")]
+    return sorted([*_FUNCTIONS, *(n + "f" for n in _FUNCTIONS), *SINCOS, *fast])
+
+
+def _operator(op: str) -> Callable[..., Any]:
+    half, f64 = np.float16, np.float64
+    binary = {"+": np.add, "-": np.subtract, "*": np.multiply, "/": np.divide, "==": np.equal, "!=": np.not_equal,
+              "<": np.less, "<=": np.less_equal, ">": np.greater, ">=": np.greater_equal}  # fmt: skip
+    if op in binary:
+        return lambda a, b: binary[op](half(a), half(b))[()]
+    if op == "neg":
+        return lambda a: -half(a)
+    if op == "fma":
+        return lambda a, b, c: half(f64(half(a)) * f64(half(b)) + f64(half(c)))
+    if op == "rcp":
+        return lambda a: half(1) / half(a)
+    return lambda a: half(1) / np.sqrt(half(a))  # rsqrt
 
 
 def function(module: str, name: str) -> Callable[..., Any]:
     """The Python path's ``cuda.<module>.<name>``: NumPy's function on the arguments converted to its type."""
+    if module == FP16 and name in FP16_OPERATORS:
+        operator = _operator(FP16_OPERATORS[name])
+
+        def arithmetic(*args: Any) -> Any:
+            with np.errstate(all="ignore"):
+                return operator(*args)
+
+        return arithmetic
+    if module == LIBDEVICE and name in SINCOS:
+        sin, cos = function(module, "sin" + SINCOS[name]), function(module, "cos" + SINCOS[name])
+        return lambda x: (sin(x), cos(x))
     found = resolve(module, name)
     if found is None:
         raise AttributeError(

@@ -81,6 +81,7 @@ class CompiledKernel:
     wgsl: WgslCode | None = None  # the WebGPU shader (None: not asked for, or not built: see not_built)
     not_built: dict[str, str] = field(default_factory=dict)  # target -> why the kernel is not built for it
     python: PythonCode = field(default_factory=PythonCode)  # the Python path's conversions (none: run as written)
+    cooperative: bool = False  # a grid-wide barrier: every block must be resident at once (a cooperative launch)
 
     @property
     def writes(self) -> list[str]:
@@ -108,6 +109,8 @@ class CompiledKernel:
             entry["types"] = self.variant
         if self.index32:
             entry["symbol_index32"] = self.symbol + INDEX32_SUFFIX
+        if self.cooperative:
+            entry["cooperative"] = True
         if self.cpu is not None:
             entry["cpu"] = self.cpu.manifest_entry(self.symbol)
         if self.factory is not None:
@@ -138,6 +141,7 @@ class CompiledKernel:
             "not_built": self.not_built,
             "lints": self.lint_entries,
             "python": self.python.cache_entry(),
+            "cooperative": self.cooperative,
         }
 
     @classmethod
@@ -158,6 +162,7 @@ class CompiledKernel:
             cpu=HostCode.from_cache(entry["cpu"]) if entry.get("cpu") is not None else None,
             wgsl=WgslCode.from_cache(entry["wgsl"]) if entry.get("wgsl") is not None else None,
             not_built=entry.get("not_built", {}),
+            cooperative=entry.get("cooperative", False),
             python=PythonCode.from_cache(entry["python"]),
             cached=True,
         )
@@ -376,6 +381,7 @@ def _compile(program: Program, decl: KernelDecl, targets: list[Target], typevars
         params,
         typed.uses_barrier,
         variant={name.rsplit(".", 1)[-1]: str(t) for name, t in typevars.items()},
+        cooperative=typed.grid_sync,
         deps=deps,
         source_hash=source_hash(deps),
         typed=typed,

@@ -122,6 +122,7 @@ CATALOGUE = [
     ("v = gpu.atomic_cas(x, 0, 1.0, 2.0)", "x", "does not support arrays of f32", "i32"),
     ("v = x @ x", "x @ x", "matrix multiplication", "loops"),
     ("v = n is 3", "n is 3", "`is` comparisons (is, is not, in, not in)", "=="),
+    ("v = gpu.grid_sync()", "gpu.grid_sync()", "a grid-wide barrier inside an expression", "statement of its own"),
     ("assert n > 0, n", "n", "must be a string literal", "kernel, file and line"),
     ("match n:\n    case Pt(x=1):\n        pass", "Pt(x=1)", "class patterns", "enum members"),
     ("match n:\n    case [1, 2]:\n        pass", "[1, 2]", "sequence patterns", "enum members"),

@@ -341,6 +341,31 @@ def numba_extremes(val: Array[f32], mx: Array[f32], mn: Array[f32], nmx: Array[f
 
 
 @kernel
+def grid_rounds(x: Array[i64], out: Array[i64]):
+    i = cuda.grid(1)
+    n = cuda.gridsize(1)
+    g = cuda.cg.this_grid()
+    for r in range(3):
+        out[i] = x[(i + 37) % n] + r  # another block's value of the previous round
+        g.sync()
+        x[i] = out[i] * 2
+        cuda.cg.this_grid().sync()
+
+
+def settle(a: Array[i64], i: int):
+    a[i] += 1
+    gpu.grid_sync()  # (the gpu spelling, in a helper)
+
+
+@kernel
+def grid_helper(a: Array[i64], out: Array[i64]):
+    i = gpu.global_tid_x()
+    a[i] = i
+    settle(a, i)
+    out[i] = a[(i + 1) % gpu.global_size_x()]
+
+
+@kernel
 def divergent_activemask(out: Array[i64]):
     i = cuda.grid(1)
     if i % 3 == 0:
@@ -946,6 +971,36 @@ def test_fp16_arithmetic_and_sincos(kern, device):
     want = (fma + (-a) / b + h(1) / b) + (s * co).astype(h)
     np.testing.assert_array_equal(out, want)
     np.testing.assert_array_equal(flags, (a < b) + 2 * (a == c))
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_grid_sync_meets_every_block(kern, device):
+    """numba's ``cuda.cg.this_grid().sync()`` (and ``gpu.grid_sync()``): every thread of the grid meets, so
+    a round reads what other blocks wrote in the one before (a cooperative launch on CUDA; every block on
+    its own thread natively; every thread at once on the Python path)."""
+    n = 128  # 4 blocks of 32
+    x = np.arange(n, dtype=np.int64)
+    want_x = x.copy()
+    for r in range(3):
+        out = np.roll(want_x, -37) + r
+        want_x = out * 2
+    got, outs = x.copy(), np.zeros(n, np.int64)
+    kern.grid_rounds.launch(32, 4, got, outs, device=device)  # 4 blocks of 32 threads
+    np.testing.assert_array_equal(got, want_x)
+    np.testing.assert_array_equal(outs, out)
+    a, out = np.zeros(n, np.int64), np.zeros(n, np.int64)
+    kern.grid_helper.launch(4, 32, a, out, device=device)  # 32 blocks of 4
+    np.testing.assert_array_equal(out, np.roll(np.arange(n) + 1, -1))
+
+
+def test_grid_sync_refuses_grids_that_cannot_run_at_once(kern):
+    """Every block of a grid-synchronised launch runs at once: natively at most 1024 blocks, on the Python
+    path 4096 threads; more is a ValueError before anything runs."""
+    x = np.zeros(2048 * 32, np.int64)
+    for device, blocks in (("cpu", 2048), ("cpu-python", 256)):
+        with pytest.raises(ValueError, match="grid-wide barrier"):
+            kern.grid_rounds.launch(32, blocks, x, x.copy(), device=device)
+    assert not x.any()
 
 
 @pytest.mark.parametrize("device", DEVICES)

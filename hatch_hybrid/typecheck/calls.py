@@ -266,6 +266,7 @@ class CallChecker(ConversionRecorder):
                     )
         self._check_argument_order(nodes, args, fn.name)
         self.tf.uses_barrier |= spec.uses_barrier
+        self.tf.grid_sync |= spec.grid_sync
         return spec.return_type
 
     def _literal_arguments(self, fn: ir.Function, nodes: list[ir.Expr], method: bool) -> tuple[tuple[str, object], ...]:
@@ -455,6 +456,10 @@ class CallChecker(ConversionRecorder):
             return ArrayT(dtype, 1)
         if name in rules.ATOMICS:
             return self.atomic(e, name)
+        if name == "grid_wait":  # (a grid barrier's middle: see cuda_spelling._expand_grid_syncs)
+            tf.grid_sync = True  # the launch is cooperative; the barriers around it are the block's
+            tf.callees[e.nid] = Callee("gpu", name)
+            return NONE
         if name in ("lane_id", "lanemask_lt", "threadfence"):
             if e.args:
                 raise CompileError(e.loc, f"gpu.{name}() takes no arguments")

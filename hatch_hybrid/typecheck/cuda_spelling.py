@@ -15,7 +15,7 @@ from hybrid_runtime.libdevice import FP16_OPERATORS, SINCOS
 from hybrid_runtime.libdevice import resolve as resolve_libdevice
 
 from .. import ir
-from ..errors import CompileError
+from ..errors import CompileError, Loc
 from ..frontend.constants import is_integer
 from ..frontend.discover import (
     ConstSym,
@@ -83,6 +83,14 @@ CUDA_CALLS: dict[str, str] = {
     "syncwarp": "syncwarp",
     "lanemask_lt": "lanemask_lt",
     "activemask": "ballot",  # ballot(True): the warp's lanes, all converged where warp functions run
+    "cg.grid_sync": "grid_sync",  # what `cuda.cg.this_grid().sync()` (or `g.sync()`) is rewritten to
+    # ... and what that is expanded into (_expand_grid_syncs): the block meets, its first thread waits for the
+    # grid's other blocks (grid_wait), the block meets again
+    "cg.syncthreads": "syncthreads",
+    "cg.thread_idx_x": "thread_idx_x",
+    "cg.thread_idx_y": "thread_idx_y",
+    "cg.thread_idx_z": "thread_idx_z",
+    "cg.grid_wait": "grid_wait",
 }
 #: numba.cuda's math functions: Python's ``math`` ones (a Python float, weak in promotion: an f32 result
 #: stored into an f32 array is rounded twice where numba's single-precision ``fmaf`` rounds once)
@@ -127,9 +135,24 @@ def rewrite_cuda_spelling(program: ProgramLike, fn: ir.Function) -> None:
             return sym.qualname[len(PREFIX) :]
         return None
 
+    def grid_group(node: ir.Expr) -> ir.Call | None:
+        """The ``cuda.cg.this_grid()`` call ``node`` is, or a local bound once to one holds."""
+        if isinstance(node, ir.Name) and node.id in bound_once:
+            node = bound_once[node.id]
+        if isinstance(node, ir.Call) and cuda_name(node.func) == "cg.this_grid" and not node.args:
+            return node
+        return None
+
     def expr(node: ir.Expr) -> ir.Expr:
+        if isinstance(node, ir.Call) and isinstance(node.func, ir.Attribute) and node.func.attr == "sync":
+            group = grid_group(node.func.value)
+            if group is not None and not node.args and isinstance(group.func, ir.Attribute):
+                # `cuda.cg.this_grid().sync()`, `g.sync()`: the grid-wide barrier
+                return ir.Call(ir.Attribute(group.func.value, "grid_sync", loc=node.loc), [], {}, loc=node.loc)
         if isinstance(node, ir.Call):
             name = cuda_name(node.func)
+            if name == "cg.this_grid":  # the grid group: only its `.sync()` is read (above)
+                return ir.Const(0, loc=node.loc)
             if name is not None:
                 return call(node, name)
         elif isinstance(node, (ir.Attribute, ir.Name)):
@@ -212,6 +235,49 @@ def rewrite_cuda_spelling(program: ProgramLike, fn: ir.Function) -> None:
                 setattr(node, field, {k: expr(v) if isinstance(v, ir.Expr) else v for k, v in value.items()})
 
     visit(fn)
+    _expand_grid_syncs(program, fn)
+
+
+_GRID_SYNCS = {PREFIX + "cg.grid_sync", "hybrid_runtime.gpu.grid_sync"}
+
+
+def _expand_grid_syncs(program: ProgramLike, fn: ir.Function) -> None:
+    """Each grid-wide barrier statement (``cuda.cg.this_grid().sync()``, ``gpu.grid_sync()``) as what every
+    target runs: the block meets (``syncthreads``), its thread (0, 0, 0) waits until every block of the grid
+    has come (``grid_wait``: one thread per block, no barrier of its own), the block meets again. (The Python
+    path runs the statement itself.) A grid barrier inside an expression is refused."""
+    for node in ir.walk(fn):
+        for field, value in vars(node).items():
+            if not isinstance(value, list) or not any(isinstance(s, ir.Stmt) for s in value):
+                continue
+            out: list[ir.Stmt] = []
+            for s in value:
+                call = s.value if isinstance(s, ir.ExprStmt) and isinstance(s.value, ir.Call) else None
+                sym = program._static(fn.module, call.func) if call is not None else None
+                if call is None or not (isinstance(sym, ExternalSym) and sym.qualname in _GRID_SYNCS):
+                    out.append(s)
+                    continue
+                assert isinstance(call.func, ir.Attribute)
+                if call.args or call.keywords:
+                    raise CompileError(call.loc, "a grid-wide barrier takes no arguments")
+                base, at = call.func.value, call.loc.rewritten()
+
+                def gpu(name: str, base: ir.Expr = base, at: Loc = at) -> ir.Call:
+                    return ir.Call(ir.Attribute(base, name, loc=at), [], {}, loc=at)
+
+                first = [ir.Compare(gpu(f"thread_idx_{a}"), ["=="], [ir.Const(0, loc=at)], loc=at) for a in "xyz"]
+                wait = ir.If(ir.BoolOp("and", list(first), loc=at), [ir.ExprStmt(gpu("grid_wait"), loc=at)], [], loc=at)
+                out += [ir.ExprStmt(gpu("syncthreads"), loc=call.loc), wait, ir.ExprStmt(gpu("syncthreads"), loc=at)]
+            setattr(node, field, out)
+    for node in ir.walk(fn):
+        if isinstance(node, ir.Call):
+            sym = program._static(fn.module, node.func)
+            if isinstance(sym, ExternalSym) and sym.qualname in _GRID_SYNCS:
+                raise CompileError(
+                    node.loc,
+                    "a grid-wide barrier inside an expression",
+                    "write it as a statement of its own: cuda.cg.this_grid().sync()",
+                )
 
 
 _BINARY = {"+", "-", "*", "/"}

@@ -46,6 +46,7 @@ class TypedFunction:
     writes: set[int] = field(default_factory=set)  # indices of array parameters written
     consulted: set[str] = field(default_factory=set)  # modules whose names checking this function read
     uses_barrier: bool = False
+    grid_sync: bool = False  # it (or a helper it calls) waits at a grid-wide barrier (cuda.cg.this_grid().sync())
     # struct parameters whose fields the function assigns (itself or through calls), by index: the caller's
     # value changes, as Python's object does (their final values are returned beside the result)
     mutates: set[int] = field(default_factory=set)

@@ -431,6 +431,7 @@ class UserTypeChecker:
             )
         self.tf.callees[node.nid] = Callee("method", fn.qualname, args, spec)
         self.tf.uses_barrier |= spec.uses_barrier
+        self.tf.grid_sync |= spec.grid_sync
         return spec.return_type
 
     def user_type_attribute(self, e: ir.Attribute, base: Type) -> Type | None:

@@ -79,7 +79,7 @@ class BlockBarrier:
         self.turns = turns if turns is not None else Turns(parties)
 
     def wait(self) -> None:
-        turns, me = self.turns, current().linear
+        turns, me = self.turns, current().slot
         with turns.lock:
             if turns.broken:
                 raise threading.BrokenBarrierError
@@ -131,10 +131,12 @@ class BlockState:
         self.lock = threading.Lock()
         self.warps = warps if warps is not None else []
         self.dynamic = dynamic if dynamic is not None else bytearray()  # dynamic shared memory (shared_bytes=)
+        self.grid: BlockBarrier | None = None  # a cooperative launch: the barrier of every thread of the grid
 
     @classmethod
-    def for_threads(cls, n: int, shared_bytes: int = 0) -> BlockState:
-        turns = Turns(n)
+    def for_threads(cls, n: int, shared_bytes: int = 0, turns: Turns | None = None) -> BlockState:
+        """A block of ``n`` threads taking ``turns`` (their own, or the grid's in a cooperative launch)."""
+        turns = turns if turns is not None else Turns(n)
         warps = [WarpState(BlockBarrier(min(32, n - 32 * w), turns)) for w in range((n + 31) // 32)]
         return cls(BlockBarrier(n, turns), warps=warps, dynamic=bytearray(shared_bytes))
 
@@ -150,6 +152,7 @@ class ThreadState:
         block: BlockState | None = None,
     ) -> None:
         self.tid, self.bid, self.bdim, self.gdim, self.linear = tid, bid, bdim, gdim, linear
+        self.slot = linear  # its place in the turns it takes (in a cooperative launch: in the whole grid)
         self.votes = 0  # the block votes (syncthreads_count & co.) this thread has taken part in
         self.block = block if block is not None else BlockState(BlockBarrier(1))
 

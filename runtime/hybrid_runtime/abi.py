@@ -38,8 +38,13 @@ LAUNCH = {
     "exchange": 11,  # kernels with warp calls: the exchange buffers, per thread
     "print": 12,  # kernels that print: the launch's print buffer
     "sanitizer": 13,  # sanitized launches: the sanitizer's state (sanitize.c)
+    "grid_barrier": 14,  # cooperative launches: the grid barrier (pool.c's hybrid_grid)
 }
-LAUNCH_WORDS = 14
+LAUNCH_WORDS = 15
+#: A cooperative launch's grid barrier (pool.c): its i64 words (the runtime's zeroed memory), the blocks
+#: that meet at it, and the pool's functions that set it up, wait at it and give up on it
+GRID_BARRIER_WORDS = 32
+GRID_INIT, GRID_WAIT, GRID_ABORT = "hybrid_grid1_init", "hybrid_grid1_wait", "hybrid_grid1_abort"
 
 #: The CPU sanitizer's state (``hatch_hybrid/targets/host/sanitize.c``), one per participant of a sanitized
 #: launch, by i64 word: the report and a pending initcheck (``SANITIZER_REPORT`` words each), then the

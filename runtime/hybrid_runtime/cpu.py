@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from ._cpu_state import BlockBarrier, BlockState, ThreadState, set_current
+from ._cpu_state import BlockBarrier, BlockState, ThreadState, Turns, set_current
 from .config import LaunchConfig
 from .python_math import with_ieee_math
 
@@ -39,8 +39,15 @@ _BARRIER_NAMES = {
 }
 
 
-def needs_threads(func: Callable[..., Any]) -> bool:
-    """Does the kernel (or a helper it calls) use ``syncthreads``? Found from the code objects."""
+#: what a kernel that waits at a grid-wide barrier calls (numba's ``cuda.cg.this_grid()``, ``gpu.grid_sync``)
+_GRID_NAMES = {"grid_sync", "this_grid"}
+#: the most threads a cooperative launch runs on the Python path (each is an OS thread)
+MAX_COOPERATIVE_THREADS = 4096
+
+
+def needs_threads(func: Callable[..., Any], names: set[str] = _BARRIER_NAMES) -> bool:
+    """Does the kernel (or a helper it calls) use ``syncthreads`` (or another of ``names``)? Found from the
+    code objects."""
     seen: set[int] = set()
     stack: list[tuple[types.CodeType, dict[str, Any]]] = []
     pushed: set[int] = set()
@@ -64,7 +71,7 @@ def needs_threads(func: Callable[..., Any]) -> bool:
         if id(code) in seen:
             continue
         seen.add(id(code))
-        if _BARRIER_NAMES & set(code.co_names):
+        if names & set(code.co_names):
             return True
         for const in code.co_consts:
             if isinstance(const, types.CodeType):
@@ -97,6 +104,9 @@ def run_grid(func: Callable[..., Any], config: LaunchConfig, args: list[Any]) ->
     """Run ``func(*args)`` once per thread of the grid (its ``math`` gives IEEE results, as the GPU's)."""
     if isinstance(func, types.FunctionType):
         func = with_ieee_math(func)
+    if needs_threads(func, _GRID_NAMES):
+        _run_cooperative(func, config, args)
+        return
     if needs_threads(func):
         _run_threaded(func, config, args)
         return
@@ -115,6 +125,60 @@ def run_grid(func: Callable[..., Any], config: LaunchConfig, args: list[Any]) ->
                     func(*args)
     finally:
         set_current(ThreadState())
+
+
+def _run_cooperative(func: Callable[..., Any], config: LaunchConfig, args: list[Any]) -> None:
+    """A kernel that waits at a grid-wide barrier: every thread of the grid at once (the blocks are
+    co-resident, as a cooperative launch makes them on a GPU), taking turns in one order across the grid;
+    ``syncthreads`` meets a block's threads, ``grid_sync`` all of them."""
+    threads, blocks = _threads(config), _blocks(config)
+    n = len(threads) * len(blocks)
+    if n > MAX_COOPERATIVE_THREADS:
+        raise ValueError(
+            f"a kernel that waits at a grid-wide barrier runs every thread of the grid at once; on the Python "
+            f"path at most {MAX_COOPERATIVE_THREADS} threads, not {n} ({len(blocks)} blocks of {len(threads)}). "
+            "Launch fewer blocks, or run it on a GPU"
+        )
+    turns = Turns(n)
+    grid = BlockBarrier(n, turns)
+    states = [BlockState.for_threads(len(threads), config.shared_bytes, turns) for _ in blocks]
+    for s in states:
+        s.grid = grid
+    errors: list[BaseException] = []
+    trace = sys.gettrace() if threading.gettrace() is None else None
+    bx, by, _ = config.block
+
+    def worker(b: int, tid: tuple[int, int, int]) -> None:
+        if trace is not None:
+            sys.settrace(trace)
+        linear = tid[0] + bx * (tid[1] + by * tid[2])
+        block = states[b]
+        state = ThreadState(tid=tid, bid=blocks[b], bdim=config.block, gdim=config.grid, linear=linear, block=block)
+        state.slot = b * len(threads) + linear
+        set_current(state)
+        try:
+            with np.errstate(all="ignore"):
+                turns.start(state.slot)
+                func(*args)
+                block.barrier.leave()
+                block.warps[linear // 32].values[linear % 32] = None
+                block.warps[linear // 32].barrier.leave()
+                grid.leave()
+                turns.finish(state.slot)
+        except threading.BrokenBarrierError:
+            pass
+        except BaseException as exc:  # report the first failure, stop the others
+            errors.append(exc)
+            with turns.lock:
+                turns.break_all()
+
+    pool = [threading.Thread(target=worker, args=(b, tid), daemon=True) for b in range(len(blocks)) for tid in threads]
+    for t in pool:
+        t.start()
+    for t in pool:
+        t.join()
+    if errors:
+        raise errors[0]
 
 
 def _run_threaded(func: Callable[..., Any], config: LaunchConfig, args: list[Any]) -> None:

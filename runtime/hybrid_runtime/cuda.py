@@ -185,6 +185,20 @@ class const:  # noqa: N801
         return table
 
 
+class _GridGroup:
+    """numba's grid group (``cuda.cg.this_grid()``): ``sync()`` is the grid-wide barrier."""
+
+    @staticmethod
+    def sync() -> None:
+        gpu.grid_sync()
+
+
+class cg:  # noqa: N801 - numba's cooperative groups
+    @staticmethod
+    def this_grid() -> _GridGroup:
+        return _GridGroup()
+
+
 class atomic:  # noqa: N801
     add = staticmethod(gpu.atomic_add)
     max = staticmethod(gpu.atomic_max_ordered)  # numba's: a NaN stored stays, a NaN value changes nothing

@@ -281,6 +281,15 @@ def syncthreads_or(predicate: Any) -> int:
     return int(any(_block_vote(predicate)))
 
 
+def grid_sync() -> None:
+    """A barrier of every thread of the grid (numba's ``cuda.cg.this_grid().sync()``): the launch runs all
+    its blocks at once (a cooperative launch; on the Python path every thread of the grid takes turns)."""
+    grid = current().block.grid
+    if grid is None:  # pragma: no cover - run_grid makes every launch of such a kernel cooperative
+        raise RuntimeError("grid_sync(): this launch does not run its blocks at once")
+    grid.wait()
+
+
 def syncthreads() -> None:
     """Wait until every thread of the block has arrived (threads that have returned count as arrived)."""
     current().block.barrier.wait()

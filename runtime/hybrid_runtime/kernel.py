@@ -467,7 +467,15 @@ class Kernel(NumbaLaunchSpellings):
             if printed is not None:
                 address = slot.address if slot is not None else 0
                 slot = PrintingSlot(self.qualname, address, entry.get("checks", []), printed, entry["prints"])
-        plan = LaunchPlan(self.qualname, device, int(function), params, slot, int(function32) if function32 else None)
+        plan = LaunchPlan(
+            self.qualname,
+            device,
+            int(function),
+            params,
+            slot,
+            int(function32) if function32 else None,
+            cooperative=bool(entry.get("cooperative")),
+        )
         self._plans[(device.ordinal, variant)] = plan
         return plan
 

@@ -258,6 +258,7 @@ def _validate_entry(path: Path, kernel: str, entry: dict[str, Any], prefix: str)
 
     need(entry, prefix, "symbol", _is_str, "a string")
     need(entry, prefix, "symbol_index32", _is_str, "a string", optional=True)
+    need(entry, prefix, "cooperative", lambda v: v is True, "true (a grid-wide barrier)", optional=True)
     need(entry, prefix, "checks", lambda v: _is_list(v) and all(map(_is_site, v)), "a list of check sites", True)
     need(entry, prefix, "prints", is_prints, "print sites and a buffer size", True)
     need(

@@ -160,6 +160,7 @@ class NativeKernel:
         entry: int = 0,
         lib: Any = None,
         sanitize: dict[str, Any] | None = None,
+        cooperative: bool = False,
     ) -> None:
         self.qualname = qualname
         self.function = function  # the ctypes function
@@ -172,6 +173,7 @@ class NativeKernel:
         self.entry = entry  # the entry's address
         self.lib = lib  # the package's library (ctypes)
         self.sanitize = sanitize if sanitize is not None else {}  # the sanitized entry's manifest entry ({}: none)
+        self.cooperative = cooperative  # a grid-wide barrier: every block at once (native_plan._cooperative)
         self.packer = struct.Struct("<" + "".join(_slot_format(p) for p in params))  # 8 bytes per flattened parameter
         self._sanitized: SanitizedCode | None = None
         self._local = threading.local()  # plans
@@ -209,13 +211,16 @@ class NativeKernel:
             int(ctypes.cast(fn, ctypes.c_void_p).value or 0),
             lib,
             dict(cpu.get("sanitize", {})),
+            bool(entry.get("cooperative")),
         )
 
     def sanitized(self) -> SanitizedCode | None:
         """The kernel's sanitized entry (None: the package was built without it)."""
         found = self._sanitized
         if found is None and self.sanitize and self.sanitize.get("layout") == SANITIZER_LAYOUT:
-            kernel = NativeKernel.load(self.qualname, self.lib, {"cpu": self.sanitize}, self.params, [])
+            kernel = NativeKernel.load(
+                self.qualname, self.lib, {"cpu": self.sanitize, "cooperative": self.cooperative}, self.params, []
+            )
             found = self._sanitized = SanitizedCode(kernel, self.sanitize)
         return found
 

@@ -45,6 +45,8 @@ class NativeKernel(Protocol):
     sites: list[dict[str, Any]]
     prints: dict[str, Any]
     packer: struct.Struct
+    lib: Any  # the package's library (ctypes)
+    cooperative: bool  # a grid-wide barrier: every block at once
 
 
 WORD, LAUNCH_WORDS = abi.LAUNCH, abi.LAUNCH_WORDS  # the launch words
@@ -98,11 +100,19 @@ class CpuLaunch:
         grid, block = config.grid, config.block
         blocks = grid[0] * grid[1] * grid[2]
         participants = max(1, min(threads, blocks, MAX_PARTICIPANTS)) if pool is not None else 1
+        if kernel.cooperative:  # a grid-wide barrier: every block on a thread of its own, at once
+            if blocks > MAX_COOPERATIVE_BLOCKS:
+                raise ValueError(
+                    f"kernel {kernel.qualname} waits at a grid-wide barrier (cuda.cg.this_grid().sync()), so its "
+                    f"blocks run at once, each on a thread of its own: at most {MAX_COOPERATIVE_BLOCKS} blocks on "
+                    f"the CPU, not {blocks}. Launch fewer blocks (loop over the work in each thread)"
+                )
+            participants = blocks
         # a thread's blocks are its own part of the grid first (the pool's static split), then what others
         # leave: chunks small enough that no thread waits long for another at the end (a thirty-second
         # of a thread's share), big enough (1024 threads) that taking one costs nothing next to running it
         chunk = max(blocks // (participants * 32), -(-1024 // config.threads_per_block))
-        chunk = max(1, min(chunk, blocks // participants))
+        chunk = max(1, min(chunk, blocks // participants)) if not kernel.cooperative else 1
         participants = min(participants, -(-blocks // chunk))
         self.workers = participants - 1  # the caller is one of them
         # a participant's memory: its launch words, shared memory, its threads' frames and exchange buffers
@@ -120,7 +130,7 @@ class CpuLaunch:
         params = base + VALUES_AT + 8 * slots
         self.printed = np.zeros(HEADER + kernel.prints["bytes"], np.uint8) if kernel.prints else None
         memory = self.memory.ctypes.data
-        words = (
+        words: tuple[int, ...] = (
             *grid,
             *block,
             OWN_WORDS,
@@ -131,7 +141,13 @@ class CpuLaunch:
             exchange_at,
             self.printed.ctypes.data if self.printed is not None else 0,
             self.own_at if own_bytes else 0,  # sanitized launches: the sanitizer's state
+            0,  # cooperative launches: the grid barrier (below)
         )
+        self.grid: np.ndarray | None = None
+        if kernel.cooperative:
+            self.grid = np.zeros(abi.GRID_BARRIER_WORDS + 8, np.int64)
+            grid_at = self.grid.ctypes.data + (-self.grid.ctypes.data % 64)
+            words = (*words[: WORD["grid_barrier"]], grid_at, *words[WORD["grid_barrier"] + 1 :])
         relative = RELATIVE | (1 << WORD["sanitizer"] if own_bytes else 0)
         job = (kernel.entry, params, base + TEMPLATE_AT, LAUNCH_WORDS, relative, blocks, chunk, participants)
         JOB.pack_into(self.buffer, 0, *job, memory, stride)
@@ -140,7 +156,17 @@ class CpuLaunch:
         self.job = base
         self.pool = pool
         self.call: Callable[[int], int]
-        if pool is not None:
+        if kernel.cooperative:
+            self.workers = 0
+            own_words = [
+                (ctypes.c_int64 * LAUNCH_WORDS)(
+                    *(w + (memory + k * stride) * (relative >> i & 1) for i, w in enumerate(words))
+                )
+                for k in range(blocks)
+            ]
+            self.cooperative_words = own_words
+            self.call = _cooperative(kernel, params, own_words, words[WORD["grid_barrier"]])
+        elif pool is not None:
             self.call = pool.launch
         else:  # a library without the pool, and none loaded that has one: all blocks on this thread
             own = (ctypes.c_int64 * LAUNCH_WORDS)(*(w + memory * (relative >> k & 1) for k, w in enumerate(words)))
@@ -181,6 +207,41 @@ class CpuLaunch:
             self.print_records()
         if site:
             raise ErrorSlot(self.kernel.qualname, 0, self.kernel.sites).exception(site, a, b)
+
+
+#: the most blocks of a cooperative launch natively (each runs on an OS thread of its own)
+MAX_COOPERATIVE_BLOCKS = 1024
+
+
+def _cooperative(kernel: NativeKernel, params: int, own_words: list[Any], grid: int) -> Callable[[int], int]:
+    """A cooperative launch's call: every block on a thread of its own at once (the caller runs block 0),
+    meeting at the grid barrier ``grid`` (pool.c's ``hybrid_grid``, reset at each launch). A block that
+    fails a check gives up on the barrier, so that the others do not wait for it; the launch returns the
+    first failure."""
+    lib = kernel.lib
+    init, abort = getattr(lib, abi.GRID_INIT), getattr(lib, abi.GRID_ABORT)
+    init.argtypes, init.restype = [ctypes.c_void_p, ctypes.c_int64], None
+    abort.argtypes, abort.restype = [ctypes.c_void_p], None
+    entry, blocks = kernel.function, len(own_words)
+
+    def call(job: int) -> int:
+        init(grid, blocks)
+        status = [0] * blocks
+
+        def run(k: int) -> None:
+            status[k] = int(entry(params, ctypes.addressof(own_words[k]), k, k + 1))
+            if status[k]:
+                abort(grid)
+
+        threads = [threading.Thread(target=run, args=(k,), daemon=True) for k in range(1, blocks)]
+        for t in threads:
+            t.start()
+        run(0)
+        for t in threads:
+            t.join()
+        return next((s for s in status if s), 0)
+
+    return call
 
 
 @cache

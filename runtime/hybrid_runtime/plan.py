@@ -75,8 +75,10 @@ class LaunchPlan:
         params: list[Param],
         slot: ErrorSlot | None = None,
         function32: Any = None,
+        cooperative: bool = False,
     ) -> None:
         self.kernel = kernel
+        self.cooperative = cooperative  # a grid-wide barrier: cuLaunchCooperativeKernel, every block resident
         self.device = device
         self.params = params
         self.function = function
@@ -105,7 +107,10 @@ class LaunchPlan:
         self.handle = initialise().CUfunction(function)
         self.params_address = ctypes.addressof(self.pointers)
         device.ensure_current()  # the owner thread's context record exists before the first fast launch
-        self.fast, self.make_launcher = _generate_fast_path(self)
+        self.fast: Callable[..., bool] = _never
+        self.make_launcher: Callable[..., Callable[..., Any]] = _never_make
+        if not cooperative:  # (a cooperative launch checks its grid first: the general path)
+            self.fast, self.make_launcher = _generate_fast_path(self)
 
     def _thread_buffer(self) -> tuple[Any, Any]:
         """This thread's parameter buffer for the general path (cuLaunchKernel copies the parameters
@@ -191,7 +196,11 @@ class LaunchPlan:
         args = self.launch_args(config, handle, ctypes.addressof(pointers))
         if self.handle32 is not None and all(small):
             args = (self.handle32, *args[1:])
-        (err,) = launch_function()(*args)
+        if self.cooperative:
+            self._check_resident(config)
+            (err,) = initialise().cuLaunchCooperativeKernel(*args[:-1])  # (no `extra` parameter)
+        else:
+            (err,) = launch_function()(*args)
         if err:
             self.fail(err)
         if temporaries:
@@ -212,6 +221,26 @@ class LaunchPlan:
                     self.foreign.clear()
                 self.foreign[id(obj)] = found
         del keep_alive  # DLPack views are released once the launch is queued; their owner keeps the memory
+
+    def _check_resident(self, config: LaunchConfig) -> None:
+        """A grid-wide barrier needs every block of the launch on the GPU at once: a ValueError naming how
+        many fit, before anything runs (the driver would refuse the launch too)."""
+        cu = initialise()
+        threads = config.block[0] * config.block[1] * config.block[2]
+        blocks = config.grid[0] * config.grid[1] * config.grid[2]
+        self.device.ensure_current()
+        err, per_sm = cu.cuOccupancyMaxActiveBlocksPerMultiprocessor(self.handle, threads, config.shared_bytes)
+        check((err,), "cuOccupancyMaxActiveBlocksPerMultiprocessor", self.kernel)
+        attr = cu.CUdevice_attribute.CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT
+        err, sms = cu.cuDeviceGetAttribute(attr, self.device.handle)
+        check((err,), "cuDeviceGetAttribute", self.kernel)
+        if blocks > per_sm * sms:
+            raise ValueError(
+                f"{self.kernel}(): the kernel waits at a grid-wide barrier (cuda.cg.this_grid().sync()), so every "
+                f"block must be on the GPU at once: {blocks} blocks of {threads} threads; {self.device.name} holds "
+                f"{per_sm * sms} ({per_sm} per multiprocessor, {sms} multiprocessors). Launch fewer blocks "
+                "(loop over the work in each thread)"
+            )
 
     def fail(self, err: Any) -> None:
         cu = initialise()

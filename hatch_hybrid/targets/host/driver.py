@@ -139,6 +139,7 @@ def add_entry(
             ("error", word["error"]),
             ("exchange", word["exchange"]),
             ("print", word["print"]),
+            ("grid", word["grid_barrier"]),
             *((("sanitizer", word["sanitizer"]), ("epoch", llir.Constant(I64, 0))) if sanitize else ()),
             ("threads", threads),
             ("failed", llir.Constant(I64, 0)),

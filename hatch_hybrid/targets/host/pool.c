@@ -357,3 +357,48 @@ EXPORT void hybrid_pool1_reset(void) {
     InitializeSRWLock(&lock);
 #endif
 }
+
+/* ------------------------------------------------------------ a cooperative launch's grid barrier */
+
+/* `cuda.cg.this_grid().sync()`: the runtime runs every block of such a launch on its own thread at once
+ * (hybrid_runtime/native_plan.py) and gives them this barrier, in memory it zeroed (GRID_BARRIER_WORDS
+ * i64 words); each block's first thread calls hybrid_grid1_wait between two of the block's barriers. The
+ * last block to arrive resets the count and starts the next generation, which the others wait for
+ * (spinning, then asleep). A block that fails a check leaves the launch: the runtime then gives up on the
+ * barrier (hybrid_grid1_abort), and every wait returns at once from then on. */
+typedef struct {
+    _Alignas(64) atomic_uint arrived;
+    atomic_uint aborted;
+    uint32_t blocks;
+    atomic_uint parked;
+    _Alignas(64) event generation;
+} hybrid_grid;
+
+_Static_assert(sizeof(hybrid_grid) <= 32 * 8, "hybrid_grid: GRID_BARRIER_WORDS in hybrid_runtime/abi.py");
+
+EXPORT void hybrid_grid1_init(hybrid_grid *g, int64_t blocks) {
+    atomic_store(&g->arrived, 0);
+    atomic_store(&g->aborted, 0);
+    atomic_store(&g->parked, 0);
+    g->blocks = (uint32_t)blocks;
+    event_reset(&g->generation);
+}
+
+EXPORT int32_t hybrid_grid1_wait(hybrid_grid *g) {
+    if (atomic_load(&g->aborted)) return 1;
+    unsigned seen = atomic_load(&g->generation.word);
+    if (atomic_fetch_add(&g->arrived, 1) + 1 == g->blocks) {
+        atomic_store(&g->arrived, 0);
+        atomic_fetch_add(&g->generation.word, 1);
+        if (atomic_load(&g->parked)) wake(&g->generation, g->blocks);
+        return 0;
+    }
+    wait_change(&g->generation, seen, &g->parked);
+    return atomic_load(&g->aborted) ? 1 : 0;
+}
+
+EXPORT void hybrid_grid1_abort(hybrid_grid *g) {
+    atomic_store(&g->aborted, 1);
+    atomic_fetch_add(&g->generation.word, 1);
+    wake(&g->generation, g->blocks);
+}

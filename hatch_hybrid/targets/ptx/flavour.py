@@ -82,6 +82,9 @@ class PtxFlavour(Flavour):
         if name == "threadfence":
             intrinsics.threadfence(fl.ops)
             return None
+        if name == "grid_wait":
+            intrinsics.grid_wait(fl.ops)
+            return None
         if name == "lane_id":
             return intrinsics.lane_id(fl.ops)
         if name == "lanemask_lt":

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from llvmlite import ir as llir
 
-from ...lower.ops import I32, I64, VOID, Ops, bit_width, declare
+from ...lower.ops import I32, I64, PTR, VOID, Ops, bit_width, declare
 
 _SREG = {"thread_idx": "tid", "block_idx": "ctaid", "block_dim": "ntid", "grid_dim": "nctaid"}
 _GRID = {"x": 2**31, "y": 65536, "z": 65536}
@@ -127,6 +127,45 @@ def syncwarp(ops: Ops) -> llir.Value:
     fn.attributes.add("convergent")
     ops.b.call(fn, [llir.Constant(I32, FULL_MASK)])
     return llir.Constant(llir.IntType(1), 1)
+
+
+GRID_BARRIER = "hybrid_grid_barrier"  # i32[2] global: blocks arrived, and the barrier's generation
+
+
+def grid_wait(ops: Ops) -> None:
+    """The middle of a barrier of the whole grid (``cuda.cg.this_grid().sync()``, which the spelling pass
+    expands into ``syncthreads``, this in the block's first thread, ``syncthreads``), for a cooperative
+    launch (every block resident at once: the runtime launches such kernels with
+    ``cuLaunchCooperativeKernel``): the block is counted in, and the last block to arrive resets the count
+    and starts the next generation, which the others wait for; fences order the blocks' writes around it.
+    (CUDA's cooperative groups implement ``grid.sync()`` the same way.)"""
+    b, module = ops.b, ops.module
+    bar = module.globals.get(GRID_BARRIER)
+    if bar is None:
+        bar = llir.GlobalVariable(module, llir.ArrayType(I32, 2), GRID_BARRIER, addrspace=1)
+        bar.linkage = "internal"
+        bar.initializer = llir.Constant(bar.value_type, None)
+        bar.align = 8
+    base = b.addrspacecast(bar, PTR)
+    count, generation = (b.gep(base, [llir.Constant(I32, k)], source_etype=I32) for k in (0, 1))
+    fn = b.function
+    release, spin, done = (fn.append_basic_block(f"grid.{s}") for s in ("release", "spin", "done"))
+    threadfence(ops)
+    seen = b.load_atomic(generation, "monotonic", 4, typ=I32)
+    dims = [special_register(ops, f"grid_dim_{a}") for a in "xyz"]
+    blocks = b.trunc(b.mul(b.mul(dims[0], dims[1]), dims[2]), I32)
+    arrived = b.atomic_rmw("add", count, llir.Constant(I32, 1), "monotonic")
+    b.cbranch(b.icmp_unsigned("==", arrived, b.sub(blocks, llir.Constant(I32, 1))), release, spin)
+    b.position_at_end(release)  # the last block: reset the count, then let the others go
+    b.atomic_rmw("xchg", count, llir.Constant(I32, 0), "monotonic")
+    threadfence(ops)
+    b.atomic_rmw("add", generation, llir.Constant(I32, 1), "monotonic")
+    b.branch(done)
+    b.position_at_end(spin)
+    now = b.load_atomic(generation, "monotonic", 4, typ=I32)
+    b.cbranch(b.icmp_unsigned("==", now, seen), spin, done)
+    b.position_at_end(done)
+    threadfence(ops)
 
 
 def threadfence(ops: Ops) -> None:

@@ -136,6 +136,8 @@ class CallRenderer(RendererParts):
             return self.warp(e, callee)
         if name in BIT_OPS:
             return self.bit_op(e, callee)
+        if name == "grid_wait":
+            raise WgslUnsupported(e.loc, "a grid-wide barrier (WebGPU has no cooperative dispatch)")
         raise WgslUnsupported(e.loc, f"gpu.{name}")
 
     def bit_op(self, e: ir.Call, callee: Callee) -> str:

@@ -35,8 +35,9 @@ CTX = {
     "print": 26,  # the launch's print buffer (see .printing)
     "sanitizer": 27,  # sanitized launches: the sanitizer's state (targets/host/sanitize.c)
     "epoch": 28,  # sanitized launches: the barriers this thread has passed in its block
+    "grid": 29,  # a cooperative launch: its grid barrier (pool.c's hybrid_grid)
 }
-CTX_WORDS = 29  # a kernel whose threads meet keeps its locals right after its context (its frame)
+CTX_WORDS = 30  # a kernel whose threads meet keeps its locals right after its context (its frame)
 # what a kernel may read for the driver to run a row of blocks as one loop over global x
 PER_BLOCK_X = {"thread_idx_x", "block_idx_x", "linear"}
 EXCHANGE_SLOT = 4  # i64 words per lane and buffer: value, argument, tag, padding

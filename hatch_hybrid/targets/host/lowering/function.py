@@ -17,11 +17,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from hybrid_runtime.abi import GRID_WAIT
 from llvmlite import ir as llir
 
 from .... import ir
 from ....lower.function import FunctionLowerer, ModuleLowerer
-from ....lower.ops import I32, I64
+from ....lower.ops import I32, I64, PTR, declare
 from ....lower.values import ArrayValue, Value, abi_types, flatten, unflatten
 from ....typecheck.rules import WARP_CALLS
 from ....typecheck.typed import Callee, TypedFunction
@@ -257,6 +258,10 @@ class HostFunctionLowerer(FissionLowerer, HostLowerer, SanitizeLowerer, Function
             return ops.b.sub(ops.b.shl(llir.Constant(I64, 1), hx.lane_id(ops, self.ctx)), llir.Constant(I64, 1))
         if name == "threadfence":
             hx.threadfence(ops)
+            return None
+        if name == "grid_wait":  # the block's first thread, between two of the block's barriers
+            barrier = ops.b.inttoptr(hx.ctx_load(ops, self.ctx, "grid"), PTR)
+            ops.b.call(declare(ops.module, GRID_WAIT, I32, [PTR]), [barrier])
             return None
         return hx.special_register(ops, self.ctx, name)
 

@@ -366,6 +366,13 @@ def grid_helper(a: Array[i64], out: Array[i64]):
 
 
 @kernel
+def scale_in_place(x: Array[f32], k: f32):
+    i = cuda.grid(1)
+    if i < x.shape[0]:
+        x[i] *= k
+
+
+@kernel
 def divergent_activemask(out: Array[i64]):
     i = cuda.grid(1)
     if i % 3 == 0:
@@ -993,6 +1000,15 @@ def test_grid_sync_meets_every_block(kern, device):
     np.testing.assert_array_equal(out, np.roll(np.arange(n) + 1, -1))
 
 
+@pytest.mark.gpu
+def test_grid_sync_on_cuda_refuses_grids_the_gpu_cannot_hold(kern):
+    """On a GPU the cooperative launch's grid must fit on the GPU at once: a ValueError naming the limit."""
+    x = np.zeros(32 * 100_000, np.int64)
+    with pytest.raises(ValueError, match=r"every block must be on the GPU at once: 100000 blocks"):
+        kern.grid_rounds.launch(32, 100_000, x, x.copy(), device="cuda")
+    assert not x.any()
+
+
 def test_grid_sync_refuses_grids_that_cannot_run_at_once(kern):
     """Every block of a grid-synchronised launch runs at once: natively at most 1024 blocks, on the Python
     path 4096 threads; more is a ValueError before anything runs."""
@@ -1001,6 +1017,40 @@ def test_grid_sync_refuses_grids_that_cannot_run_at_once(kern):
         with pytest.raises(ValueError, match="grid-wide barrier"):
             kern.grid_rounds.launch(32, blocks, x, x.copy(), device=device)
     assert not x.any()
+
+
+class _DlpackOnly:
+    """Another library's CPU tensor as the kernel sees it: DLPack alone (as PyTorch's and JAX's CPU arrays)."""
+
+    def __init__(self, a: np.ndarray) -> None:
+        self._a = a
+
+    def __dlpack__(self, **kw):  # type: ignore[no-untyped-def]
+        return self._a.__dlpack__(**{k: v for k, v in kw.items() if k != "stream"})
+
+    def __dlpack_device__(self):  # type: ignore[no-untyped-def]
+        return self._a.__dlpack_device__()
+
+
+class _InterfaceOnly:
+    def __init__(self, a: np.ndarray) -> None:
+        self._a, self.__array_interface__ = a, a.__array_interface__
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_foreign_cpu_arrays_are_launched_in_place(kern, device):
+    """A CPU array of another library (DLPack, as PyTorch's and JAX's CPU tensors; ``__array_interface__``)
+    is an argument on every device: the kernel's writes reach its memory."""
+    for wrap in (_DlpackOnly, _InterfaceOnly):
+        a = np.arange(64, dtype=np.float32)
+        kern.scale_in_place.launch(32, 2, wrap(a), np.float32(3), device=device)
+        np.testing.assert_array_equal(a, np.arange(64, dtype=np.float32) * 3)
+    with pytest.raises(TypeError, match=r"parameter `x` expects Array\[f32\], got an array of float64"):
+        kern.scale_in_place.launch(32, 2, _DlpackOnly(np.zeros(4)), np.float32(3), device=device)
+    torch = pytest.importorskip("torch")
+    t = torch.arange(64, dtype=torch.float32)
+    kern.scale_in_place.launch(32, 2, t, np.float32(2), device=device)
+    assert t.tolist() == [2.0 * v for v in range(64)]
 
 
 @pytest.mark.parametrize("device", DEVICES)

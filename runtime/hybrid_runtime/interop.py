@@ -160,6 +160,26 @@ def from_dlpack(obj: Any, stream: int | None = None) -> ArrayView:
     )
 
 
+KDL_CPU = 1
+
+
+def host_array(obj: Any) -> np.ndarray | None:
+    """A CPU array of another library (a PyTorch or JAX CPU tensor through DLPack, anything with
+    ``__array_interface__``) as a NumPy array sharing its memory, so that a kernel's writes reach it; None
+    for anything else (a device array goes by :func:`as_array_view`)."""
+    device = getattr(obj, "__dlpack_device__", None)
+    if device is not None and hasattr(obj, "__dlpack__"):
+        if device()[0] != KDL_CPU:
+            return None
+        try:
+            return np.from_dlpack(obj)
+        except (RuntimeError, BufferError, ValueError) as exc:  # e.g. a tensor that requires grad
+            raise TypeError(f"{type(obj).__name__} cannot be shared with NumPy through DLPack: {exc}") from None
+    if hasattr(obj, "__array_interface__") and not hasattr(obj, "__cuda_array_interface__"):
+        return np.asarray(obj)
+    return None
+
+
 def as_array_view(obj: Any, stream: int | None = None) -> ArrayView | None:
     """A device array of another library as a view, or None if it is none. ``stream``: the launch's
     stream, given to ``__dlpack__``. A ``__cuda_array_interface__`` of version 3 is used with its

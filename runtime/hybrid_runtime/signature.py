@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from ._records import Value, init
-from .interop import ArrayView, as_array_view
+from .interop import ArrayView, as_array_view, host_array
 from .memory import DeviceArray
 from .structs import dtype_from_json, is_struct
 from .types import SCALAR_DTYPES, SCALAR_NAMES, ArrayType, scalar_name
@@ -391,8 +391,16 @@ def check_arguments(kernel: str, params: list[Param], args: tuple[Any, ...], str
                        else tuple(check_arguments(kernel, list(p.items), a, stream)))  # fmt: skip
         else:
             if not isinstance(a, (np.ndarray, DeviceArray)):
-                # another library's array: read its __cuda_array_interface__ (or consume its DLPack
-                # capsule) once, here; the launch uses the view
+                # another library's array: a CPU one as a NumPy array sharing its memory; a device one by its
+                # __cuda_array_interface__ (or its DLPack capsule, consumed once, here): the launch uses the view
+                try:
+                    host = host_array(a)
+                except TypeError as exc:
+                    raise TypeError(f"{kernel}(): parameter `{p.name}` expects {p.describe()}: {exc}") from None
+                if host is not None:
+                    check_array(kernel, p, host)
+                    out.append(host)
+                    continue
                 try:
                     view = as_array_view(a, stream)
                 except TypeError as exc:

@@ -83,6 +83,9 @@ class Call(Expr):
     func: Expr
     args: list[Expr]
     keywords: dict[str, Expr]
+    # a warp function's mask where it is not known to be the whole warp's (`cuda.shfl_sync(m, v, 0)` with m a
+    # run-time value): the lanes that take part (see typecheck.cuda_spelling)
+    mask: Expr | None = None
 
 
 @dataclass(eq=False)

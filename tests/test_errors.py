@@ -106,7 +106,7 @@ CATALOGUE = [
     ("v: 'f32 +' = 1.0", "'f32 +'", "is not a Python expression", "Vec2"),
     ("v = gpu.local_array(f32, n)", "n", "per-thread array must be known at compile time", "literals"),
     ("v = gpu.local_array(x, 4)", "x", "dtype of a per-thread array", "@struct"),
-    ("v = cuda.shfl_down_sync(1, n, 1)", "1, n", "needs the full warp mask", "0xFFFFFFFF"),
+    ("v = cuda.shfl_down_sync(True, n, 1)", "True", "the mask of cuda.shfl_down_sync is a bool", "0xFFFFFFFF"),
     ("v = cuda.const.array_like(n)", "n)", "module-level constant", "TABLE"),
     ("v = cuda.shared.array(4)", "cuda.shared.array(4)", "takes a shape and a dtype", "dtype=np.float32"),
     ("v = cuda.grid(n)", "cuda.grid(n)", "takes the number of dimensions", None),

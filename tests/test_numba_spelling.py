@@ -373,6 +373,23 @@ def scale_in_place(x: Array[f32], k: f32):
 
 
 @kernel
+def partial_warps(x: Array[i64], out: Array[i64], votes: Array[i64], matches: Array[i64]):
+    i = cuda.grid(1)
+    lane = cuda.laneid
+    half = 0x0000FFFF if lane < 16 else 0xFFFF0000  # each half-warp with a mask of its own
+    if lane < 16:
+        v = cuda.shfl_down_sync(half, x[i], 8)  # lanes 8-15 read outside the mask: their own value
+        b = cuda.ballot_sync(half, x[i] > 0)
+    else:
+        v = cuda.shfl_xor_sync(half, x[i], 1)
+        b = cuda.ballot_sync(half, x[i] > 0)
+    out[i] = v
+    votes[i] = b + cuda.any_sync(half, x[i] > 5) * (1 << 40) + cuda.all_sync(half, x[i] >= 0) * (1 << 41)
+    matches[i] = cuda.match_any_sync(half, x[i] % 3)
+    cuda.syncwarp(half)
+
+
+@kernel
 def divergent_activemask(out: Array[i64]):
     i = cuda.grid(1)
     if i % 3 == 0:
@@ -1051,6 +1068,32 @@ def test_foreign_cpu_arrays_are_launched_in_place(kern, device):
     t = torch.arange(64, dtype=torch.float32)
     kern.scale_in_place.launch(32, 2, t, np.float32(2), device=device)
     assert t.tolist() == [2.0 * v for v in range(64)]
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_partial_masks_name_the_lanes_that_take_part(kern, device):
+    """CUDA's partial masks (a mask known only at run time): a shuffle whose source is outside the mask keeps
+    the lane's own value, a vote or match counts the mask's lanes, on every device."""
+    rng = np.random.default_rng(3)
+    x = rng.integers(-3, 9, 64)
+    out, votes, matches = (np.zeros(64, np.int64) for _ in range(3))
+    kern.partial_warps.launch(64, 1, x, out, votes, matches, device=device)
+    want_out, want_votes, want_matches = (np.zeros(64, np.int64) for _ in range(3))
+    for i in range(64):
+        lane, w = i % 32, i - i % 32
+        half = range(w, w + 16) if lane < 16 else range(w + 16, w + 32)
+        if lane < 16:
+            want_out[i] = x[i + 8] if lane < 8 else x[i]
+        else:
+            want_out[i] = x[i ^ 1]
+        ballot = sum(1 << (j - w) for j in half if x[j] > 0)
+        match = sum(1 << (j - w) for j in half if x[j] % 3 == x[i] % 3)
+        anyv, allv = any(x[j] > 5 for j in half), all(x[j] >= 0 for j in half)
+        want_votes[i] = ballot + anyv * (1 << 40) + allv * (1 << 41)
+        want_matches[i] = match
+    np.testing.assert_array_equal(out, want_out)
+    np.testing.assert_array_equal(votes, want_votes)
+    np.testing.assert_array_equal(matches, want_matches)
 
 
 @pytest.mark.parametrize("device", DEVICES)

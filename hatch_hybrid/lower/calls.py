@@ -49,6 +49,34 @@ def shuffle_width(tf: TypedFunction, e: ir.Call) -> int:
     return int(tf.consts[e.args[2].nid]) if len(e.args) == 3 else 32
 
 
+def shuffle_source_lane(b: llir.IRBuilder, name: str, lane: llir.Value, d: llir.Value, width: int = 32) -> llir.Value:
+    """The lane a shuffle reads (32 or more, or negative as unsigned: none, the lane keeps its own);
+    with a width below 32, PTX's segments (gpu._segment_lane: a source outside the segment is none)."""
+    if width != 32:
+        d = b.and_(d, llir.Constant(I64, 0xFFFFFFFF))
+        low = b.and_(lane, llir.Constant(I64, ~(width - 1) & 31))
+        high = b.or_(low, llir.Constant(I64, width - 1))
+        none = llir.Constant(I64, 64)
+        if name == "shfl_up":
+            j = b.sub(lane, d)
+            return b.select(b.icmp_signed(">=", j, low), j, none)
+        if name == "shfl_down":
+            j = b.add(lane, d)
+        elif name == "shfl_xor":
+            j = b.xor(lane, d)
+        else:
+            j = b.or_(low, b.and_(d, llir.Constant(I64, width - 1)))
+        return b.select(b.icmp_unsigned("<=", j, high), j, none)
+    if name == "shfl_down":
+        return b.add(lane, d)
+    if name == "shfl_up":
+        return b.sub(lane, d)
+    if name == "shfl_xor":
+        return b.and_(b.xor(lane, d), llir.Constant(I64, 31))
+    return b.and_(d, llir.Constant(I64, 31))
+
+
+
 class CallLowerer(LowererParts):
     address: Callable[..., llir.Value]  # provided by MemoryLowerer
     index_values: Callable[[ir.Expr], list[llir.Value]]  # provided by MemoryLowerer

@@ -512,6 +512,10 @@ class CallChecker(ConversionRecorder):
             )
         if nargs == 2 and not is_int(args[1]):
             raise CompileError(e.args[1].loc, f"the lane argument of gpu.{name} must be an integer, not {args[1]}")
+        if e.mask is not None:  # CUDA's partial mask: the lanes that take part
+            mask_t = self.expr(e.mask)
+            if not is_int(mask_t) or is_bool(mask_t):
+                raise CompileError(e.mask.loc, f"the mask of a warp function must be an integer, not {mask_t}")
         self.tf.uses_barrier = True
         self.tf.callees[e.nid] = Callee("gpu", name, tuple(args))
         if name in rules.SHUFFLES:

@@ -180,9 +180,10 @@ def rewrite_cuda_spelling(program: ProgramLike, fn: ir.Function) -> None:
         elif name == "eq_sync" and isinstance(node.func, ir.Attribute):
             # numba's: the predicate is the same in every lane, `all_sync(p) or not any_sync(p)` (both votes
             # uniform, so every lane takes the same branch of the `or`), as the runtime's eq_sync computes it
-            _full_mask(program, fn.module, node, name, bound_once)
+            full = _full_mask(program, fn.module, node, name, bound_once)
             votes = [ir.Call(ir.Attribute(node.func.value, vote, loc=node.loc), [_fresh(node.args[1])], {},
-                             loc=node.loc) for vote in ("all_sync", "any_sync")]  # fmt: skip
+                             None if full else _fresh(node.args[0]), loc=node.loc)
+                     for vote in ("all_sync", "any_sync")]  # fmt: skip
             return ir.BoolOp("or", [votes[0], ir.UnaryOp("not", votes[1], loc=node.loc)], loc=node.loc)
         elif name.startswith(("libdevice.", "fp16.")) and isinstance(node.func, ir.Attribute):
             rewritten = _libdevice_rewrite(node, *name.split("."))
@@ -193,29 +194,37 @@ def rewrite_cuda_spelling(program: ProgramLike, fn: ir.Function) -> None:
             if found is not None and found[2] is not None:
                 node.args.insert(0, ir.Const(found[2], loc=node.loc.rewritten()))
         elif name == "match_all_sync" and isinstance(node.func, ir.Attribute):
-            # numba's (mask, pred): `(a * (m == a), m == a)` with m = match_any_sync(v) and a the warp's lanes
-            # (activemask); every warp call is made by every lane, so none sits in a branch
-            _full_mask(program, fn.module, node, name, bound_once)
+            # numba's (mask, pred): `(a * (m == a), m == a)` with m = match_any_sync(mask, v) and a the lanes that
+            # take part (the mask; the whole warp: activemask); every warp call is made by every lane of them
+            full = _full_mask(program, fn.module, node, name, bound_once)
             at = node.loc.rewritten()  # (no conversion of the Python path at the call: it runs match_all_sync)
             base = node.func.value
 
             def call(attr: str, *args: ir.Expr) -> ir.Expr:
                 return ir.Call(ir.Attribute(base, attr, loc=at), list(args), {}, loc=at)
 
-            def all_match() -> ir.Expr:
-                matched = call("match_any_sync", ir.Const(FULL_MASKS[0], loc=at), _fresh(node.args[1]))
-                return ir.Compare(matched, ["=="], [call("activemask")], loc=at)
+            def lanes_taking_part() -> ir.Expr:
+                return (
+                    call("activemask")
+                    if full
+                    else ir.BinOp("&", _fresh(node.args[0]), ir.Const(0xFFFFFFFF, loc=at), loc=at)
+                )
 
-            lanes = ir.BinOp("*", call("activemask"), all_match(), loc=at)
+            def all_match() -> ir.Expr:
+                matched = call("match_any_sync", _fresh(node.args[0]), _fresh(node.args[1]))
+                return ir.Compare(matched, ["=="], [lanes_taking_part()], loc=at)
+
+            lanes = ir.BinOp("*", lanes_taking_part(), all_match(), loc=at)
             return expr(ir.TupleExpr([lanes, all_match()], loc=at))
         elif name == "atomic.compare_and_swap":  # numba's: the first element
             node.args = node.args[:1] + [ir.Const(0, loc=node.loc)] + node.args[1:]
-        elif name in _MASKED:
-            _full_mask(program, fn.module, node, name, bound_once)
+        elif name in _MASKED:  # the mask: the lanes that take part (none kept where it is the whole warp)
+            if not _full_mask(program, fn.module, node, name, bound_once):
+                node.mask = node.args[0]
             node.args = node.args[1:]
         elif name == "syncwarp":  # cuda.syncwarp(mask=0xFFFFFFFF): the mask is optional
-            if node.args:
-                _full_mask(program, fn.module, node, name, bound_once)
+            if node.args and not _full_mask(program, fn.module, node, name, bound_once):
+                node.mask = node.args[0]
             node.args = [ir.Const(True, loc=node.loc)]
         elif name == "activemask":
             node.args = [ir.Const(True, loc=node.loc)]
@@ -355,10 +364,13 @@ def _array_args(node: ir.Call, name: str) -> list[ir.Expr]:
     return [given["dtype"], given["shape"]]
 
 
-def _full_mask(program: ProgramLike, module: str, node: ir.Call, name: str, bound_once: dict[str, ir.Expr]) -> None:
-    """The mask of a ``*_sync`` call is the full warp's: a literal, a module constant, ``cuda.activemask()``,
-    or a local bound once to one of the first and third."""
+def _full_mask(program: ProgramLike, module: str, node: ir.Call, name: str, bound_once: dict[str, ir.Expr]) -> bool:
+    """Whether the mask of a ``*_sync`` call is known to be the full warp's: a literal, a module constant,
+    ``cuda.activemask()``, or a local bound once to one of the first and third. (Other masks are the lanes
+    that take part: CUDA's partial masks.)"""
     mask = node.args[0] if node.args else None
+    if mask is None:
+        raise CompileError(node.loc, f"cuda.{name} takes the mask of the lanes that take part first", "0xFFFFFFFF")
     given = bound_once.get(mask.id, mask) if isinstance(mask, ir.Name) else mask
     value: object = given.value if isinstance(given, ir.Const) else None
     if isinstance(given, ir.Call) and isinstance(given.func, (ir.Name, ir.Attribute)):  # cuda.activemask()
@@ -367,12 +379,9 @@ def _full_mask(program: ProgramLike, module: str, node: ir.Call, name: str, boun
     elif isinstance(given, (ir.Name, ir.Attribute)):
         sym = program._static(module, given)
         value = sym.value if isinstance(sym, ConstSym) and is_integer(sym.value) else None
-    if mask is None or value not in FULL_MASKS or isinstance(value, bool):
-        raise CompileError(
-            mask.loc if mask is not None else node.loc,
-            f"cuda.{name} needs the full warp mask 0xFFFFFFFF as its first argument",
-            "all lanes of the warp must take part; write 0xFFFFFFFF (or -1, or cuda.activemask())",
-        )
+    if isinstance(value, bool):
+        raise CompileError(mask.loc, f"the mask of cuda.{name} is a bool", "write 0xFFFFFFFF for the whole warp")
+    return value in FULL_MASKS
 
 
 def _module_constant(program: ProgramLike, module: str, node: ir.Call, local: set[str]) -> ir.Expr:

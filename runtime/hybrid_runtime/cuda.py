@@ -272,72 +272,57 @@ def activemask() -> int:
 
 
 def syncwarp(mask: int = 0xFFFFFFFF) -> None:
-    """CUDA's ``__syncwarp()``: the warp's lanes meet (the full mask only, as the other warp functions)."""
-    _full(mask)
-    gpu.all_(True)
+    """CUDA's ``__syncwarp(mask)``: the lanes of ``mask`` meet."""
+    gpu.all_(True, _mask=mask)
 
 
-def _full(mask: int) -> None:
-    state = current()
-    bx, by, bz = state.bdim
-    lanes = min(32, bx * by * bz - state.linear // 32 * 32)
-    if mask not in (0xFFFFFFFF, -1, (1 << lanes) - 1):
-        raise ValueError("warp functions take the full mask 0xFFFFFFFF (or activemask()) only")
-
-
+# numba's warp functions: ``mask`` names the lanes that take part (CUDA's meaning; every device computes the
+# same: a shuffle whose source lane is not in the mask keeps this lane's value, a vote counts the mask's lanes)
 def shfl_down_sync(mask: int, value: Any, delta: int) -> Any:
-    _full(mask)
-    return gpu.shfl_down(value, delta)
+    return gpu.shfl_down(value, delta, _mask=mask)
 
 
 def shfl_up_sync(mask: int, value: Any, delta: int) -> Any:
-    _full(mask)
-    return gpu.shfl_up(value, delta)
+    return gpu.shfl_up(value, delta, _mask=mask)
 
 
 def shfl_xor_sync(mask: int, value: Any, lane_mask: int) -> Any:
-    _full(mask)
-    return gpu.shfl_xor(value, lane_mask)
+    return gpu.shfl_xor(value, lane_mask, _mask=mask)
 
 
 def shfl_sync(mask: int, value: Any, src_lane: int) -> Any:
-    _full(mask)
-    return gpu.shfl_idx(value, src_lane)
+    return gpu.shfl_idx(value, src_lane, _mask=mask)
 
 
 def ballot_sync(mask: int, predicate: Any) -> int:
-    _full(mask)
-    return gpu.ballot(predicate)
+    return gpu.ballot(predicate, _mask=mask)
 
 
 def match_any_sync(mask: int, value: Any) -> int:
-    """The lanes of the warp whose ``value`` has this lane's bits (CUDA's ``__match_any_sync``)."""
-    _full(mask)
-    return gpu.match_any(value)
+    """The lanes of ``mask`` whose ``value`` has this lane's bits (CUDA's ``__match_any_sync``)."""
+    return gpu.match_any(value, _mask=mask)
 
 
 def match_all_sync(mask: int, value: Any) -> tuple[int, bool]:
-    """(the warp's lanes, True) where every lane's ``value`` has the same bits, else (0, False) (CUDA's
-    ``__match_all_sync``)."""
-    _full(mask)
-    lanes, active = gpu.match_any(value), gpu.ballot(True)
+    """(the lanes of ``mask``, True) where each of them has the same bits of ``value``, else (0, False)
+    (CUDA's ``__match_all_sync``; the whole warp's mask: its lanes)."""
+    lanes = gpu.match_any(value, _mask=mask)
+    active = gpu.ballot(True) if int(mask) & 0xFFFFFFFF == 0xFFFFFFFF else int(mask) & 0xFFFFFFFF
     return active * (lanes == active), lanes == active
 
 
 def all_sync(mask: int, predicate: Any) -> bool:
-    _full(mask)
-    return gpu.all_(predicate)
+    return gpu.all_(predicate, _mask=mask)
 
 
 def any_sync(mask: int, predicate: Any) -> bool:
-    _full(mask)
-    return gpu.any_(predicate)
+    return gpu.any_(predicate, _mask=mask)
 
 
 def eq_sync(mask: int, predicate: Any) -> bool:
-    """numba's ``eq_sync``: whether ``predicate`` is the same in every lane (all true, or all false)."""
-    _full(mask)
-    return gpu.all_(predicate) or not gpu.any_(predicate)
+    """numba's ``eq_sync``: whether ``predicate`` is the same in every lane of ``mask`` (all true, or all
+    false)."""
+    return gpu.all_(predicate, _mask=mask) or not gpu.any_(predicate, _mask=mask)
 
 
 _submodules()

@@ -129,43 +129,48 @@ def _call_site() -> tuple[Any, int]:
     return frame.f_code, frame.f_lasti
 
 
-def _shuffle(value: Any, source: int) -> Any:
+FULL = 0xFFFFFFFF
+
+
+def _shuffle(value: Any, source: int, mask: int = FULL) -> Any:
+    """The value of lane ``source`` (this lane's own where there is none, it did not take part, or it is not
+    in ``mask``: CUDA's partial mask, the lanes that take part)."""
     values = _exchange(value)
-    got = values[source] if 0 <= source < 32 else None
+    got = values[source] if 0 <= source < 32 and (int(mask) >> source) & 1 else None
     return value if got is None else got
 
 
-def shfl_down(value: Any, delta: int, width: int | None = None) -> Any:
+def shfl_down(value: Any, delta: int, width: int | None = None, _mask: int = FULL) -> Any:
     """The value of lane ``lane_id() + delta`` (this lane's own past the end of the warp, or of its
     segment of ``width`` lanes)."""
     lane = lane_id()
     if width is not None:
-        return _shuffle(value, _segment_lane("down", lane, delta, width))
-    return _shuffle(value, lane + delta if lane + delta < 32 else lane)
+        return _shuffle(value, _segment_lane("down", lane, delta, width), _mask)
+    return _shuffle(value, lane + delta if lane + delta < 32 else lane, _mask)
 
 
-def shfl_up(value: Any, delta: int, width: int | None = None) -> Any:
+def shfl_up(value: Any, delta: int, width: int | None = None, _mask: int = FULL) -> Any:
     """The value of lane ``lane_id() - delta`` (this lane's own before the start of the warp, or of its
     segment of ``width`` lanes)."""
     lane = lane_id()
     if width is not None:
-        return _shuffle(value, _segment_lane("up", lane, delta, width))
-    return _shuffle(value, lane - delta if lane - delta >= 0 else lane)
+        return _shuffle(value, _segment_lane("up", lane, delta, width), _mask)
+    return _shuffle(value, lane - delta if lane - delta >= 0 else lane, _mask)
 
 
-def shfl_xor(value: Any, mask: int, width: int | None = None) -> Any:
+def shfl_xor(value: Any, mask: int, width: int | None = None, _mask: int = FULL) -> Any:
     """The value of lane ``lane_id() ^ mask`` (with ``width``: this lane's own where that lane is in a
     later segment)."""
     if width is not None:
-        return _shuffle(value, _segment_lane("xor", lane_id(), mask, width))
-    return _shuffle(value, (lane_id() ^ mask) & 31)
+        return _shuffle(value, _segment_lane("xor", lane_id(), mask, width), _mask)
+    return _shuffle(value, (lane_id() ^ mask) & 31, _mask)
 
 
-def shfl_idx(value: Any, lane: int, width: int | None = None) -> Any:
+def shfl_idx(value: Any, lane: int, width: int | None = None, _mask: int = FULL) -> Any:
     """The value of lane ``lane`` (with ``width``: lane ``lane % width`` of this lane's segment)."""
     if width is not None:
-        return _shuffle(value, _segment_lane("idx", lane_id(), lane, width))
-    return _shuffle(value, lane & 31)
+        return _shuffle(value, _segment_lane("idx", lane_id(), lane, width), _mask)
+    return _shuffle(value, lane & 31, _mask)
 
 
 def _segment_lane(mode: str, lane: int, b: int, width: int) -> int:
@@ -188,18 +193,18 @@ def _segment_lane(mode: str, lane: int, b: int, width: int) -> int:
     return j if j <= high else lane
 
 
-def ballot(predicate: Any) -> int:
-    """A 32-bit mask with bit k set when lane k's predicate is true."""
+def ballot(predicate: Any, _mask: int = FULL) -> int:
+    """A 32-bit mask with bit k set when lane k's predicate is true (and lane k is in ``_mask``)."""
     values = _exchange(bool(predicate))
-    return sum(1 << k for k, v in enumerate(values) if v)
+    return sum(1 << k for k, v in enumerate(values) if v and (int(_mask) >> k) & 1)
 
 
-def match_any(value: Any) -> int:
+def match_any(value: Any, _mask: int = FULL) -> int:
     """A 32-bit mask of the lanes whose ``value`` has this lane's bits (CUDA's ``__match_any_sync``: bits,
     so 0.0 and -0.0 differ and a NaN matches the same NaN)."""
     values = _exchange(_bit_key(value))
     mine = values[lane_id()]
-    return sum(1 << k for k, v in enumerate(values) if v is not None and v == mine)
+    return sum(1 << k for k, v in enumerate(values) if v is not None and v == mine and (int(_mask) >> k) & 1)
 
 
 def _bit_key(value: Any) -> tuple[Any, ...]:
@@ -211,12 +216,12 @@ def _bit_key(value: Any) -> tuple[Any, ...]:
     return ("<i8", int(value) & ((1 << 64) - 1))
 
 
-def all_(predicate: Any) -> bool:
-    return all(v for v in _exchange(bool(predicate)) if v is not None)
+def all_(predicate: Any, _mask: int = FULL) -> bool:
+    return all(v for k, v in enumerate(_exchange(bool(predicate))) if v is not None and (int(_mask) >> k) & 1)
 
 
-def any_(predicate: Any) -> bool:
-    return any(v for v in _exchange(bool(predicate)) if v is not None)
+def any_(predicate: Any, _mask: int = FULL) -> bool:
+    return any(v for k, v in enumerate(_exchange(bool(predicate))) if v is not None and (int(_mask) >> k) & 1)
 
 
 def _bits(x: Any) -> tuple[int, int, Any]:

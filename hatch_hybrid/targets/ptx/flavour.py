@@ -89,16 +89,18 @@ class PtxFlavour(Flavour):
             return intrinsics.lane_id(fl.ops)
         if name == "lanemask_lt":
             return intrinsics.lanemask_lt(fl.ops)
+        # a partial mask (cuda.*_sync(m, ...) with m not the whole warp's): the lanes that take part
+        mask = fl.ops.b.trunc(fl.coerce(e.mask, WEAK_INT), I32) if e.mask is not None else None
         if name == "syncwarp":
-            return intrinsics.syncwarp(fl.ops)
+            return intrinsics.syncwarp(fl.ops, mask)
         if name.startswith("shfl_"):
             value_t = fl.tf.types[e.nid]
             value, lane = fl.coerce(e.args[0], value_t), fl.coerce(e.args[1], WEAK_INT)
-            return intrinsics.shuffle(fl.ops, name, value, lane, shuffle_width(fl.tf, e))
+            return intrinsics.shuffle(fl.ops, name, value, lane, shuffle_width(fl.tf, e), mask)
         if name == "match_any":
-            return intrinsics.match_any(fl.ops, fl.coerce(e.args[0], fl.tf.callees[e.nid].arg_types[0]))
+            return intrinsics.match_any(fl.ops, fl.coerce(e.args[0], fl.tf.callees[e.nid].arg_types[0]), mask)
         if name in ("ballot", "all_", "any_"):
-            return intrinsics.vote(fl.ops, name, fl.condition(e.args[0]))
+            return intrinsics.vote(fl.ops, name, fl.condition(e.args[0]), mask)
         return intrinsics.special_register(fl.ops, name)
 
     def static_shared(self, fl: Any, key: tuple[str, int], size: int, item: int, shape: Any, loc: Loc) -> llir.Value:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from llvmlite import ir as llir
 
+from ...lower.calls import shuffle_source_lane
 from ...lower.ops import I32, I64, PTR, VOID, Ops, bit_width, declare
 
 _SREG = {"thread_idx": "tid", "block_idx": "ctaid", "block_dim": "ntid", "grid_dim": "nctaid"}
@@ -51,20 +52,26 @@ FULL_MASK = 0xFFFFFFFF
 _SHUFFLE = {"shfl_down": ("down", 0x1F), "shfl_up": ("up", 0), "shfl_xor": ("bfly", 0x1F), "shfl_idx": ("idx", 0x1F)}
 
 
-def shuffle(ops: Ops, name: str, value: llir.Value, lane: llir.Value, width: int = 32) -> llir.Value:
+def shuffle(
+    ops: Ops, name: str, value: llir.Value, lane: llir.Value, width: int = 32, mask: llir.Value | None = None
+) -> llir.Value:
     """Any scalar through ``shfl.sync`` (32-bit pieces; 64-bit values in two halves), in segments of
-    ``width`` lanes (PTX's segment mask in bits 8-12 of the clamp operand)."""
+    ``width`` lanes (PTX's segment mask in bits 8-12 of the clamp operand). ``mask`` (i32): the lanes that
+    take part (None: the whole warp); a lane whose source is not one of them keeps its own value, as
+    natively and on the Python path (PTX leaves it undefined)."""
     b = ops.b
     mode, c = _SHUFFLE[name]
     c |= (32 - width) << 8
     i32 = I32
+    wide = b.zext(lane, I64) if lane.type != I64 else lane
     lane = b.trunc(lane, i32) if lane.type != i32 else lane
+    members = mask if mask is not None else llir.Constant(i32, FULL_MASK)
     fn_name = f"llvm.nvvm.shfl.sync.{mode}.i32"
     fn = declare(ops.module, fn_name, i32, [i32] * 4)
     fn.attributes.add("convergent")
 
     def shfl32(v: llir.Value) -> llir.Value:
-        return b.call(fn, [llir.Constant(i32, FULL_MASK), v, lane, llir.Constant(i32, c)])
+        return b.call(fn, [members, v, lane, llir.Constant(i32, c)])
 
     ty = value.type
     bits = bit_width(ty)
@@ -77,10 +84,15 @@ def shuffle(ops: Ops, name: str, value: llir.Value, lane: llir.Value, width: int
         lo = shfl32(b.trunc(as_int, i32))
         hi = shfl32(b.trunc(b.lshr(as_int, llir.Constant(I64, 32)), i32))
         out = b.or_(b.zext(lo, I64), b.shl(b.zext(hi, I64), llir.Constant(I64, 32)))
+    if mask is not None:  # a source outside the mask: this lane's own value
+        src = shuffle_source_lane(b, name, lane_id(ops), wide, width)
+        bit = b.and_(b.lshr(b.zext(mask, I64), b.and_(src, llir.Constant(I64, 63))), llir.Constant(I64, 1))
+        member = b.and_(b.icmp_unsigned("<", src, llir.Constant(I64, 32)), b.trunc(bit, llir.IntType(1)))
+        out = b.select(member, out, as_int)
     return b.bitcast(out, ty) if not isinstance(ty, llir.IntType) else out
 
 
-def match_any(ops: Ops, value: llir.Value) -> llir.Value:
+def match_any(ops: Ops, value: llir.Value, mask: llir.Value | None = None) -> llir.Value:
     """The lanes whose ``value`` has this lane's bits (``match.any.sync.b32``/``.b64``, sm_70 on), as an i64."""
     b = ops.b
     bits = bit_width(value.type)
@@ -89,14 +101,15 @@ def match_any(ops: Ops, value: llir.Value) -> llir.Value:
     as_int = b.zext(as_int, width) if bits < width.width else as_int
     fn = declare(ops.module, f"llvm.nvvm.match.any.sync.i{width.width}", I32, [I32, width])
     fn.attributes.add("convergent")
-    return b.zext(b.call(fn, [llir.Constant(I32, FULL_MASK), as_int]), I64)
+    members = mask if mask is not None else llir.Constant(I32, FULL_MASK)
+    return b.zext(b.call(fn, [members, as_int]), I64)
 
 
-def vote(ops: Ops, name: str, predicate: llir.Value) -> llir.Value:
+def vote(ops: Ops, name: str, predicate: llir.Value, mask: llir.Value | None = None) -> llir.Value:
     b = ops.b
     kind = {"ballot": "ballot", "all_": "all", "any_": "any"}[name]
     ret = I32 if kind == "ballot" else llir.IntType(1)
-    if kind == "ballot" and isinstance(predicate, llir.Constant) and predicate.constant in (1, True):
+    if kind == "ballot" and mask is None and isinstance(predicate, llir.Constant) and predicate.constant in (1, True):
         # ballot(True) is `cuda.activemask()`: the lanes executing here, which in a divergent branch is not
         # the full warp (a full-mask vote.sync there would wait for lanes that never come)
         active = declare(ops.module, "llvm.nvvm.activemask", I32, [])
@@ -105,7 +118,7 @@ def vote(ops: Ops, name: str, predicate: llir.Value) -> llir.Value:
     fn_name = f"llvm.nvvm.vote.{kind}.sync"
     fn = declare(ops.module, fn_name, ret, [I32, llir.IntType(1)])
     fn.attributes.add("convergent")
-    out = b.call(fn, [llir.Constant(I32, FULL_MASK), predicate])
+    out = b.call(fn, [mask if mask is not None else llir.Constant(I32, FULL_MASK), predicate])
     return b.zext(out, I64) if kind == "ballot" else out
 
 
@@ -121,11 +134,11 @@ def lanemask_lt(ops: Ops) -> llir.Value:
     return ops.b.zext(ops.b.call(fn, []), I64)
 
 
-def syncwarp(ops: Ops) -> llir.Value:
-    """CUDA's ``__syncwarp()``: the warp's lanes meet, and their memory operations are ordered."""
+def syncwarp(ops: Ops, mask: llir.Value | None = None) -> llir.Value:
+    """CUDA's ``__syncwarp(mask)``: the lanes meet, and their memory operations are ordered."""
     fn = declare(ops.module, "llvm.nvvm.bar.warp.sync", VOID, [I32])
     fn.attributes.add("convergent")
-    ops.b.call(fn, [llir.Constant(I32, FULL_MASK)])
+    ops.b.call(fn, [mask if mask is not None else llir.Constant(I32, FULL_MASK)])
     return llir.Constant(llir.IntType(1), 1)
 
 

@@ -162,6 +162,10 @@ class CallRenderer(RendererParts):
         or the segment, a lane keeps its own value."""
         self.m.subgroups = True
         name = callee.name
+        if e.mask is not None:
+            raise WgslUnsupported(
+                e.loc, "a warp function with a partial mask (WGSL's subgroup operations take them all)"
+            )
         lane = "bitcast<i64>(u64(hh_lid_index % 32u))"
         if name == "lane_id":
             return self.temp(lane, "i64")

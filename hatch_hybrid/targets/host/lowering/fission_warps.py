@@ -15,14 +15,14 @@ from typing import Any
 
 from llvmlite import ir as llir
 
-from ....lower.calls import shuffle_width
+from ....lower.calls import shuffle_source_lane, shuffle_width
 from ....lower.ops import I1, I8, I64, as_bits
 from ....lower.parts import LowererParts
 from ....typecheck.rules import MATCHES, SHUFFLES
 from ....types import WEAK_INT
 from .fission_pieces import Exchange
 from .fission_state import FissionState
-from .threads import _from_bits, _source_lane
+from .threads import _from_bits
 
 _ZERO = llir.Constant(I64, 0)
 
@@ -48,7 +48,8 @@ class WarpCallLowerer(LowererParts):
         width = shuffle_width(self.tf, p.call) if name in SHUFFLES else 32
         # a shuffle that can take the contiguous path tracks its lanes' offsets while they post
         offsets: tuple[llir.Value, llir.Value] | None = None
-        if name in ("shfl_down", "shfl_up", "shfl_xor") and width == 32:
+        partial = e.mask is not None  # CUDA's partial mask: each lane's, kept beside its post ("xmask")
+        if name in ("shfl_down", "shfl_up", "shfl_xor") and width == 32 and not partial:
             offsets = (self._alloca(I64, "xarg.min"), self._alloca(I64, "xarg.max"))
             b.store(llir.Constant(I64, 2**63 - 1), offsets[0])
             b.store(llir.Constant(I64, -(2**63)), offsets[1])
@@ -59,6 +60,9 @@ class WarpCallLowerer(LowererParts):
                 go = self.fn.append_basic_block("post.run")
                 b.cbranch(self.active(t), go, nxt)
                 b.position_at_end(go)
+            if partial:
+                assert e.mask is not None
+                b.store(self.coerce(e.mask, WEAK_INT), self.thread_pointer(("xmask",), I64))
             if name in MATCHES:
                 bits = as_bits(b, self.coerce(e.args[0], self.tf.callees[e.nid].arg_types[0]))
             elif name in SHUFFLES:
@@ -75,11 +79,11 @@ class WarpCallLowerer(LowererParts):
 
         self.thread_loop(post, guard=False)
         if name in MATCHES:
-            self.thread_loop(lambda t, nxt: self.store_to(p.stmt.target, self.matched(t, masked), value_t))
+            self.thread_loop(lambda t, nxt: self.store_to(p.stmt.target, self.matched(t, masked, partial), value_t))
             return
         if name not in SHUFFLES:
             self.vote_words(name, masked)
-            self.thread_loop(lambda t, nxt: self.store_to(p.stmt.target, self.vote_result(name, t), value_t))
+            self.thread_loop(lambda t, nxt: self.store_to(p.stmt.target, self.vote_result(name, t, partial), value_t))
             return
         done = self.fn.append_basic_block("shfl.done")
         if offsets is not None:
@@ -105,8 +109,10 @@ class WarpCallLowerer(LowererParts):
             lane = b.and_(t, llir.Constant(I64, 31))
             mine = b.load(self.post_slot("xval", I64, t), typ=I64)
             arg = b.load(self.thread_pointer(("xarg",), I64), typ=I64)
-            src = _source_lane(b, name, lane, arg, width)
+            src = shuffle_source_lane(b, name, lane, arg, width)
             in_warp = b.icmp_unsigned("<", src, llir.Constant(I64, 32))
+            if partial:  # a source outside this lane's mask: its own value
+                in_warp = b.and_(in_warp, self.member(src))
             posted, theirs = self.lane_post(b.add(b.sub(t, lane), b.select(in_warp, src, lane)), t, masked)
             self.store_to(
                 p.stmt.target, _from_bits(b, b.select(b.and_(in_warp, posted), theirs, mine), value_t), value_t
@@ -172,8 +178,15 @@ class WarpCallLowerer(LowererParts):
             result = b.select(ok, theirs, result)
         return result
 
-    def matched(self, t: llir.Value, masked: bool) -> llir.Value:
-        """Thread ``t``'s ``match_any``: the lanes of its warp that posted its bits."""
+    def member(self, lane: llir.Value) -> llir.Value:
+        """Whether ``lane`` is one of the lanes the running thread's partial mask names ("xmask")."""
+        b = self.b
+        members = b.load(self.thread_pointer(("xmask",), I64), typ=I64)
+        bit = b.lshr(members, b.and_(lane, llir.Constant(I64, 63)))
+        return b.trunc(b.and_(bit, llir.Constant(I64, 1)), I1)
+
+    def matched(self, t: llir.Value, masked: bool, partial: bool = False) -> llir.Value:
+        """Thread ``t``'s ``match_any``: the lanes of its warp that posted its bits (and are in its mask)."""
         b = self.b
         lane = b.and_(t, llir.Constant(I64, 31))
         base = b.sub(t, lane)
@@ -181,6 +194,8 @@ class WarpCallLowerer(LowererParts):
         lanes: llir.Value = _ZERO
         for k in range(32):
             posted, theirs = self.lane_post(b.add(base, llir.Constant(I64, k)), t, masked)
+            if partial:
+                posted = b.and_(posted, self.member(llir.Constant(I64, k)))
             bit = b.and_(posted, b.icmp_unsigned("==", theirs, mine))
             lanes = b.or_(lanes, b.shl(b.zext(bit, I64), llir.Constant(I64, k)))
         return lanes
@@ -204,10 +219,18 @@ class WarpCallLowerer(LowererParts):
         warps = b.udiv(b.add(fs.threads, llir.Constant(I64, 31)), llir.Constant(I64, 32))
         self.count_loop(_ZERO, warps, word, "warp")
 
-    def vote_result(self, name: str, t: llir.Value) -> llir.Value:
+    def vote_result(self, name: str, t: llir.Value, partial: bool = False) -> llir.Value:
+        """Thread ``t``'s vote from its warp's word; with a partial mask, over the lanes the mask names."""
         assert self.fs is not None
         b = self.b
         ballot = b.load(self.slot_at(("ballot",), I64, b.lshr(t, llir.Constant(I64, 5))), typ=I64)
+        if partial:
+            members = b.load(self.thread_pointer(("xmask",), I64), typ=I64)
+            if name == "all_":  # (the word: a lane that did not post counts as true)
+                ballot = b.or_(ballot, b.xor(members, llir.Constant(I64, -1)))
+            else:
+                ballot = b.and_(ballot, members)
+            ballot = b.and_(ballot, llir.Constant(I64, 0xFFFFFFFF))
         if name == "ballot":
             return ballot
         if name == "any_":

@@ -22,7 +22,7 @@ from llvmlite import ir as llir
 
 from .... import ir
 from ....errors import CompileError, Loc
-from ....lower.calls import shuffle_width
+from ....lower.calls import shuffle_source_lane, shuffle_width
 from ....lower.ops import I1, I32, I64, as_bits, bit_width, llvm_type
 from ....lower.parts import LowererParts
 from ....typecheck.rules import MATCHES, SHUFFLES, WARP_CALLS
@@ -252,12 +252,14 @@ class HostLowerer(LowererParts):
         else:
             bits = b.zext(self.condition(e.args[0]), I64)
             arg = llir.Constant(I64, 0)
+        # the lanes that take part (a partial mask; else the whole warp), kept in the slot's fourth word
+        members = self.coerce(e.mask, WEAK_INT) if e.mask is not None else llir.Constant(I64, 0xFFFFFFFF)
         count = hx.ctx_load(ops, self.ctx, "exchanges")
         tag = b.add(count, llir.Constant(I64, 1))
         hx.ctx_store(ops, self.ctx, "exchanges", tag)
         linear = hx.ctx_load(ops, self.ctx, "linear")
         slot = hx.exchange_slot(ops, self.ctx, b.and_(count, llir.Constant(I64, 1)), linear)
-        for k, v in enumerate((bits, arg, tag)):
+        for k, v in enumerate((bits, arg, tag, members)):
             b.store(v, b.gep(slot, [llir.Constant(I64, k)], source_etype=I64), align=8)
         self.yield_point(hx.AT_WARP, loc)
         # resumed: every lane of the warp that takes part has posted to the same buffer
@@ -280,17 +282,25 @@ class HostLowerer(LowererParts):
 
         own = hx.exchange_slot(ops, self.ctx, parity, linear)
         mine = b.load(own, typ=I64, align=8)
+        members = b.load(b.gep(own, [llir.Constant(I64, 3)], source_etype=I64), typ=I64, align=8)
+
+        def member(lane_k: llir.Value) -> llir.Value:
+            """Whether lane k is one of the lanes that take part (this lane's mask)."""
+            bit = b.lshr(members, b.and_(lane_k, llir.Constant(I64, 63)))
+            return b.trunc(b.and_(bit, llir.Constant(I64, 1)), I1)
+
         if name in SHUFFLES:
             d = b.load(b.gep(own, [llir.Constant(I64, 1)], source_etype=I64), typ=I64, align=8)
-            src = _source_lane(b, name, lane, d, shuffle_width(self.tf, e))
+            src = shuffle_source_lane(b, name, lane, d, shuffle_width(self.tf, e))
             in_warp = b.icmp_unsigned("<", src, llir.Constant(I64, 32))
             posted, theirs = post(b.select(in_warp, src, lane))
-            got = b.select(b.and_(in_warp, posted), theirs, mine)
+            got = b.select(b.and_(b.and_(in_warp, posted), member(src)), theirs, mine)
             return _from_bits(b, got, value_t)
         if name in MATCHES:  # the lanes that posted this lane's bits
             lanes: llir.Value = llir.Constant(I64, 0)
             for k in range(32):
                 posted, theirs = post(llir.Constant(I64, k))
+                posted = b.and_(posted, member(llir.Constant(I64, k)))
                 bit = b.and_(posted, b.icmp_unsigned("==", theirs, mine))
                 lanes = b.or_(lanes, b.shl(b.zext(bit, I64), llir.Constant(I64, k)))
             return lanes
@@ -298,6 +308,7 @@ class HostLowerer(LowererParts):
         ballot: llir.Value = llir.Constant(I64, 0)
         for k in range(32):
             posted, theirs = post(llir.Constant(I64, k))
+            posted = b.and_(posted, member(llir.Constant(I64, k)))
             bit = b.and_(posted, b.icmp_unsigned("!=", theirs, llir.Constant(I64, 0)))
             ballot = b.or_(ballot, b.shl(b.zext(bit, I64), llir.Constant(I64, k)))
             if name == "all_":
@@ -329,33 +340,6 @@ def _from_bits(b: llir.IRBuilder, v: llir.Value, t: Type) -> llir.Value:
         return b.trunc(v, ty) if ty.width < 64 else v
     bits = bit_width(ty)
     return b.bitcast(b.trunc(v, llir.IntType(bits)) if bits < 64 else v, ty)
-
-
-def _source_lane(b: llir.IRBuilder, name: str, lane: llir.Value, d: llir.Value, width: int = 32) -> llir.Value:
-    """The lane a shuffle reads (32 or more, or negative as unsigned: none, the lane keeps its own);
-    with a width below 32, PTX's segments (gpu._segment_lane: a source outside the segment is none)."""
-    if width != 32:
-        d = b.and_(d, llir.Constant(I64, 0xFFFFFFFF))
-        low = b.and_(lane, llir.Constant(I64, ~(width - 1) & 31))
-        high = b.or_(low, llir.Constant(I64, width - 1))
-        none = llir.Constant(I64, 64)
-        if name == "shfl_up":
-            j = b.sub(lane, d)
-            return b.select(b.icmp_signed(">=", j, low), j, none)
-        if name == "shfl_down":
-            j = b.add(lane, d)
-        elif name == "shfl_xor":
-            j = b.xor(lane, d)
-        else:
-            j = b.or_(low, b.and_(d, llir.Constant(I64, width - 1)))
-        return b.select(b.icmp_unsigned("<=", j, high), j, none)
-    if name == "shfl_down":
-        return b.add(lane, d)
-    if name == "shfl_up":
-        return b.sub(lane, d)
-    if name == "shfl_xor":
-        return b.and_(b.xor(lane, d), llir.Constant(I64, 31))
-    return b.and_(d, llir.Constant(I64, 31))
 
 
 # --------------------------------------------------------------------- hoisting

@@ -421,6 +421,28 @@ try:
     from no_such_module_anywhere import thing  # noqa: F401
 except ImportError:
     FALLBACK = 3.0
+from packaging.version import Version
+
+if Version(np.__version__) >= Version("1.20.0"):  # a version gate (datashader's, on numba's version)
+
+    def gated(v):
+        return v * 2.0
+
+elif TILE_N > 4:
+
+    def gated(v):
+        return v * 3.0
+
+else:
+
+    def gated(v):
+        return v * 4.0
+
+
+if TILE_N > 4 and Version("0.1") < Version("0.1.1"):
+    WIDE = 1.0
+else:
+    WIDE = 0.0
 
 
 @kernel
@@ -429,7 +451,7 @@ def module_branches(out: Array[f64]):
     if i < out.shape[0]:
         tile = cuda.local.array(TILE_N, float64)
         tile[i % TILE_N] = FALLBACK
-        out[i] = NAN_VALUE if i == 0 else tile[i % TILE_N] + TILE_N + FORTRAN[1, 2]
+        out[i] = NAN_VALUE if i == 0 else tile[i % TILE_N] + TILE_N + FORTRAN[1, 2] + gated(WIDE)
 
 
 SHAPE = (3, 5, 2)
@@ -885,7 +907,7 @@ def test_module_level_if_on_config_and_try_of_imports(kern, device):
     out = np.zeros(20)
     kern.module_branches.launch(32, 1, out, device=device)
     assert np.isnan(out[0])
-    np.testing.assert_array_equal(out[1:], 16.0)
+    np.testing.assert_array_equal(out[1:], 18.0)  # ... + gated(WIDE): version and number comparisons
 
 
 @pytest.mark.parametrize("device", DEVICES)

@@ -487,3 +487,21 @@ def test_staleness_check_imports_no_user_package(tmp_path, monkeypatch) -> None:
     assert changed_sources([("stale_top.sub.mod", "f", "0" * 64)]) == ["stale_top.sub.mod.f"]
     assert not (top / "imported").exists()
     assert not any(m.startswith("stale_top") for m in sys.modules)
+
+
+def test_a_function_defined_in_module_level_branches_has_one_digest() -> None:
+    """A function defined in the branches of a module-level ``if``/``try`` (a version gate) is digested as
+    every definition of that name there, so the build and the runtime agree whichever branch the build took;
+    changing any of them is a change."""
+    import ast
+
+    from hybrid_runtime.staleness import function_digest
+
+    source = (
+        "if A:\n    def f(x):\n        return x\n"
+        "else:\n    try:\n        def f(x):\n            return 2 * x\n    except ImportError:\n        pass\n"
+    )
+    digest = function_digest(ast.parse(source), "f")
+    assert digest is not None and digest == function_digest(ast.parse(source.replace("if A", "if B")), "f")
+    assert digest != function_digest(ast.parse(source.replace("2 * x", "3 * x")), "f")
+    assert function_digest(ast.parse(source), "g") is None

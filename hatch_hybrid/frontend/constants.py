@@ -164,7 +164,69 @@ class Evaluator:
             return items
         if isinstance(node, ast.Call):
             return self.call(node)
+        if isinstance(node, ast.Compare):
+            return self.compare(node)
+        if isinstance(node, ast.BoolOp):  # `and`/`or`, as Python evaluates them
+            last: Value = False
+            for operand in node.values:
+                last = self(operand)
+                if isinstance(last, (tuple, np.ndarray)):
+                    raise NotConstant("`and`/`or` of tuples or arrays")
+                if bool(last) != isinstance(node.op, ast.And):
+                    return last
+            return last
         raise NotConstant(f"a {_describe(node)}")
+
+    def compare(self, node: ast.Compare) -> bool:
+        """A comparison of numbers, or of versions (``Version(numba.__version__) >= Version("0.51.0")``, as
+        module-level ``if``s gate features on them): what Python gives."""
+        left = self._comparable(node.left)
+        for op, comparator in zip(node.ops, node.comparators):
+            right = self._comparable(comparator)
+            compare = _COMPARISONS.get(type(op))
+            if compare is None:
+                raise NotConstant(f"a `{ast.unparse(node)}` comparison")
+            try:
+                if not compare(left, right):
+                    return False
+            except TypeError:
+                raise NotConstant(f"a comparison of {type(left).__name__} and {type(right).__name__}") from None
+            left = right
+        return True
+
+    def _comparable(self, node: ast.expr) -> Any:
+        """A number, or a version (``packaging.version.Version(...)``/``parse(...)`` of a string literal or
+        of a module's ``__version__``: the version of what the build environment has installed)."""
+        if isinstance(node, ast.Call) and len(node.args) == 1 and not node.keywords:
+            target = self.lookup(node.func) if isinstance(node.func, (ast.Name, ast.Attribute)) else None
+            if target in VERSION_FUNCTIONS:
+                from packaging.version import InvalidVersion, Version
+
+                text = self._version_text(node.args[0])
+                try:
+                    return Version(text)
+                except InvalidVersion:
+                    raise NotConstant(f"the version {text!r}, which is not one") from None
+        value = self(node)
+        if isinstance(value, (tuple, np.ndarray)):
+            raise NotConstant("a comparison of tuples or arrays")
+        return value
+
+    def _version_text(self, node: ast.expr) -> str:
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            return node.value
+        if isinstance(node, ast.Attribute) and node.attr == "__version__":
+            module = self.lookup(node.value)
+            if isinstance(module, str):
+                import importlib
+
+                try:
+                    version = getattr(importlib.import_module(module), "__version__", None)
+                except ImportError:
+                    version = None
+                if isinstance(version, str):
+                    return version
+        raise NotConstant("a version other than a string or a module's __version__")
 
     def _dtype(self, node: ast.expr) -> np.dtype[Any] | None:
         """The dtype ``node`` names: ``np.dtype(T)``, a NumPy scalar type, or a module constant holding one."""
@@ -294,6 +356,16 @@ class Evaluator:
 #: the numbers a dtype constant gives (``mask_dtype.itemsize * 8``)
 _DTYPE_NUMBERS = ("itemsize", "alignment")
 #: the builtins a module constant may call (as Python computes them)
+#: what makes a version that module-level code compares (packaging's, which the build environment has)
+VERSION_FUNCTIONS = ("packaging.version.Version", "packaging.version.parse")
+_COMPARISONS: dict[type[ast.cmpop], Callable[[Any, Any], bool]] = {
+    ast.Lt: lambda a, b: a < b,
+    ast.LtE: lambda a, b: a <= b,
+    ast.Gt: lambda a, b: a > b,
+    ast.GtE: lambda a, b: a >= b,
+    ast.Eq: lambda a, b: a == b,
+    ast.NotEq: lambda a, b: a != b,
+}
 _BUILTINS: dict[str, Callable[[Any], Value]] = {"int": int, "float": float, "bool": bool, "abs": abs, "len": len,
                                                 "min": min, "max": max}  # fmt: skip
 

@@ -18,7 +18,7 @@ from typing import Any
 
 from ..errors import CompileError, Loc, Note
 from . import factories
-from .constants import Evaluator, NotConstant, Value
+from .constants import VERSION_FUNCTIONS, Evaluator, NotConstant, Value
 from .signatures import read_signatures
 from .symbols import (
     ConstSym,
@@ -324,8 +324,8 @@ class ModuleIndex:
             sym = self.resolve_expr(module, n)
             if isinstance(sym, ConstSym):
                 return sym.value
-            if isinstance(sym, ExternalSym):
-                return sym.qualname
+            if isinstance(sym, ExternalSym) or getattr(sym, "qualname", None) in VERSION_FUNCTIONS:
+                return sym.qualname  # type: ignore[union-attr]
             if isinstance(sym, NonConstSym):
                 raise NotConstant(f"computed from `{ast.unparse(n)}`, which is {sym.reason}")
             raise NotConstant(f"computed from `{ast.unparse(n)}`, which is not a module constant")

@@ -25,7 +25,9 @@ def _digest(nodes: Iterable[ast.AST]) -> str:
 
 
 def function_digest(tree: ast.Module, name: str) -> str | None:
-    """The digest of a module-level function, or of a method given as ``Class.method``."""
+    """The digest of a module-level function, or of a method given as ``Class.method``. A function defined
+    in the branches of a module-level ``if`` or ``try`` (``if Version(numba.__version__) >= ...: def f``)
+    is every definition of that name there, whichever branch the build took."""
     body: list[ast.stmt] = tree.body
     cls, _, name = name.rpartition(".")
     if cls:
@@ -33,7 +35,21 @@ def function_digest(tree: ast.Module, name: str) -> str | None:
     for node in body:
         if isinstance(node, ast.FunctionDef) and node.name == name:
             return _digest([node])
-    return None
+    found = [node for node in _branches(body) if isinstance(node, ast.FunctionDef) and node.name == name]
+    return _digest(found) if found else None
+
+
+def _branches(body: list[ast.stmt]) -> Iterable[ast.stmt]:
+    """The statements in the branches of a body's ``if`` and ``try`` statements, nested ones too."""
+    for node in body:
+        if isinstance(node, ast.If):
+            yield from node.body
+            yield from node.orelse
+            yield from _branches(node.body + node.orelse)
+        elif isinstance(node, ast.Try):
+            nested = node.body + [s for h in node.handlers for s in h.body] + node.orelse + node.finalbody
+            yield from nested
+            yield from _branches(nested)
 
 
 def top_level_digest(tree: ast.Module) -> str:

@@ -66,6 +66,8 @@ class StructT(Type):
     # numba's records (a structured dtype given at launch): the fields' byte offsets and the item size,
     # where they need not be C's layout; None: C's layout, as @struct classes have
     layout: tuple[tuple[int, ...], int] | None = None
+    # a record with array fields: its dtype as given (whose array fields are the fields `d[0]`, `d[1]`...)
+    source: np.dtype[Any] | None = None
 
     @property
     def name(self) -> str:
@@ -73,12 +75,20 @@ class StructT(Type):
 
     @property
     def dtype(self) -> np.dtype[Any]:
+        if self.source is not None:
+            return self.source
         if self.layout is not None:
             return _record_dtype(self.fields, self.layout)
         return _struct_dtype(self.fields)
 
     def field(self, name: str) -> Type | None:
         return next((t for n, t in self.fields if n == name), None)
+
+    def offset_of(self, name: str) -> int:
+        """The byte offset of field ``name`` in the struct's memory."""
+        if self.layout is not None:
+            return self.layout[0][[n for n, _ in self.fields].index(name)]
+        return int(self.dtype.fields[name][1])  # type: ignore[index]
 
     def __str__(self) -> str:
         return self.name

@@ -156,10 +156,18 @@ def compare(module: ModuleType, args: list[Any], want: dict[str, Any]) -> None:
         value = got[out]
         if hasattr(value, "copy_to_host"):
             value = value.copy_to_host()
-        np.testing.assert_allclose(
-            np.asarray(value), want[out], rtol=case.get("rtol", 0), atol=case.get("atol", 0), equal_nan=True,
-            err_msg=f"{module.__name__}: {out}",
-        )  # fmt: skip
+        _assert_close(np.asarray(value), np.asarray(want[out]), case, f"{module.__name__}: {out}")
+
+
+def _assert_close(got: np.ndarray, want: np.ndarray, case: dict[str, Any], where: str) -> None:
+    """Numbers within CASE's tolerances; records field by field (array fields too)."""
+    if got.dtype.names is not None:
+        for name in got.dtype.names:
+            _assert_close(np.asarray(got[name]), np.asarray(want[name]), case, f"{where}.{name}")
+        return
+    np.testing.assert_allclose(
+        got, want, rtol=case.get("rtol", 0), atol=case.get("atol", 0), equal_nan=True, err_msg=where
+    )
 
 
 class TooSlowForPython(Exception):

@@ -242,3 +242,58 @@ def test_tuples_namedtuples_and_tuples_of_arrays_typed_at_launch(lz, device):
     with pytest.warns(SlowPathWarning, match=r"add \"void\(float64\[:\], UniTuple\(int64 x 3\), NamedTuple"):
         lz.tuples.launch(32, 2, out, (3, 4, 5), Point(2, 0.5), (a, b), device="cpu")  # not compiled: as written
     np.testing.assert_array_equal(out, 34 + 2 * a + 0.5 * b + 2)
+
+
+#: numba-cuda's test record with an array field (test_record_dtype.py's `d`: five bytes)
+ARRAY_RECORD = np.dtype([("a", np.float64), ("b", np.int32), ("c", np.complex64), ("d", (np.uint8, 5))], align=True)
+ARRAY_SOURCE = """
+from hybrid_runtime import cuda
+
+
+@cuda.jit
+def copy_records(ary, i, j):
+    ary[i] = ary[j]
+    ary[i].a += 1.0
+
+
+@cuda.jit
+def read_array_field(ary, out):
+    out[0] = ary[0].d[1]
+"""
+
+
+def _array_record_package(root: Path, kernel: str):  # type: ignore[no-untyped-def]
+    (root / "lr").mkdir(parents=True)
+    (root / "lr" / "__init__.py").write_text("")
+    (root / "lr" / "kern.py").write_text(ARRAY_SOURCE)
+    args = (np.zeros(1, ARRAY_RECORD), 0, 0) if kernel == "copy_records" else (np.zeros(1, ARRAY_RECORD), np.zeros(1))
+    signatures = {f"lr.kern.{kernel}": [signature_of(args)]}
+    return compile_fixture([root / "lr"], root, cpu=HOST_TARGETS, signatures=signatures, untyped=[])
+
+
+def test_records_with_array_fields_are_copied_whole(tmp_path):
+    """A record whose dtype has an array field (numba-cuda's `d: (uint8, 5)`) is typed at launch: a kernel
+    sets its numbers and copies whole records, the array field's bytes with them, on every CPU path."""
+    _array_record_package(tmp_path / "src", "copy_records")
+    with imported_package(tmp_path / "src", "lr") as m:
+        for device in ("cpu", "cpu-python"):
+            recs = np.zeros(3, ARRAY_RECORD)
+            recs["a"], recs["b"], recs["c"] = [1.5, 2.5, 3.5], [4, 5, 6], [1j, 2j, 3j]
+            recs["d"] = np.arange(15).reshape(3, 5)
+            want = recs.copy()
+            want[0] = want[2]
+            want[0]["a"] += 1.0
+            with warnings.catch_warnings():
+                warnings.simplefilter("error")  # compiled: no SlowPathWarning
+                m.copy_records.launch(1, 1, recs, 0, 2, device=device)
+            for field in ARRAY_RECORD.names:
+                np.testing.assert_array_equal(recs[field], want[field], err_msg=f"{device}: {field}")
+
+
+def test_indexing_a_record_s_array_field_is_a_located_error(tmp_path):
+    from hatch_hybrid.errors import CompileError
+
+    with pytest.raises(CompileError) as info:
+        _array_record_package(tmp_path / "src", "read_array_field")
+    text = str(info.value)
+    assert "kern.py:" in text and "`d` is an array" in text and "argument of its own" in text, text

@@ -176,7 +176,7 @@ class AssignLowerer(LowererParts):
         field_t: Element = struct_t
         for name in path:
             assert isinstance(field_t, StructT)
-            offset += field_t.dtype.fields[name][1]  # type: ignore[index]
+            offset += field_t.offset_of(name)
             found = field_t.field(name)
             assert isinstance(found, (Scalar, StructT))
             field_t = found

@@ -84,10 +84,8 @@ def items_of(t: TupleT | StructT) -> list[Type]:
 def leaf_offsets(t: StructT, base: int = 0) -> list[tuple[int, Type]]:
     """(byte offset, scalar type) of every scalar field of a struct in memory, depth first."""
     out: list[tuple[int, Type]] = []
-    fields = t.dtype.fields
-    assert fields is not None
     for name, ft in t.fields:
-        offset = base + fields[name][1]
+        offset = base + t.offset_of(name)
         out += leaf_offsets(ft, offset) if isinstance(ft, StructT) else [(offset, ft)]
     return out
 

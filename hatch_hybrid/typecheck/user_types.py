@@ -457,6 +457,13 @@ class UserTypeChecker:
             field_t = base.field(e.attr)
             if field_t is not None:
                 return field_t
+            if base.field(f"{e.attr}[0]") is not None:  # a record's array field (see record_type)
+                raise CompileError(
+                    e.loc,
+                    f"the record field `{e.attr}` is an array, which kernels copy with the record but do not "
+                    "index yet",
+                    "pass the array as an argument of its own, or split it into fields of numbers",
+                )
             raise CompileError(
                 e.loc,
                 f"struct {base} has no field `{e.attr}`",
@@ -495,15 +502,25 @@ def record_type(dtype: np.dtype[Any], loc: Loc) -> StructT:
             "make the dtype with align=True (np.dtype([...], align=True)), as numba-cuda's examples do",
         )
     fields: list[tuple[str, Type]] = []
+    offsets: list[int] = []
     for name in dtype.names or ():
-        ft = dtype.fields[name][0]  # type: ignore[index]
+        ft, offset = dtype.fields[name][:2]  # type: ignore[index]
         if ft.subdtype is not None:
-            raise CompileError(
-                loc,
-                f"the record field `{name}` is an array ({ft.subdtype[0]}, {ft.subdtype[1]}), which kernels do not "
-                "take inside records",
-                "split the array field into scalar fields, or pass it as an array of its own",
-            )
+            # an array field: its elements as fields of their own (`d[0]`, `d[1]`, ... at their offsets), which
+            # whole-record copies carry; kernels do not index it (see StructT.array_field)
+            elem, shape = ft.subdtype
+            if elem.names is not None or elem.subdtype is not None:
+                raise CompileError(
+                    loc,
+                    f"the record field `{name}` is an array of {elem}, which kernels do not take inside records",
+                    "split it into fields of numbers, or pass it as an array of its own",
+                )
+            count = int(np.prod(shape))
+            fields += [(f"{name}[{k}]", scalar_of_dtype(elem)) for k in range(count)]
+            offsets += [offset + k * elem.itemsize for k in range(count)]
+            continue
         fields.append((name, record_type(ft, loc) if ft.names is not None else scalar_of_dtype(ft)))
-    offsets = tuple(dtype.fields[n][1] for n in dtype.names or ())  # type: ignore[index]
-    return StructT(record_name(dtype), tuple(fields), (offsets, dtype.itemsize))  # one name per layout
+        offsets.append(offset)
+    arrays = any(dtype.fields[n][0].subdtype is not None for n in dtype.names or ())  # type: ignore[index]
+    source = dtype if arrays else None
+    return StructT(record_name(dtype), tuple(fields), (tuple(offsets), dtype.itemsize), source)  # a name per layout

@@ -297,3 +297,10 @@ def test_indexing_a_record_s_array_field_is_a_located_error(tmp_path):
         _array_record_package(tmp_path / "src", "read_array_field")
     text = str(info.value)
     assert "kern.py:" in text and "`d` is an array" in text and "argument of its own" in text, text
+
+
+def test_a_record_scalar_argument_is_a_type_error_naming_the_parameter(lz):
+    """numba passes a single record (``ary[0]``, a NumPy void) by reference; here a kernel typed at launch
+    takes record arrays: the launch says so, naming the parameter, before anything runs."""
+    with pytest.raises(TypeError, match=r"parameter `recs` is a void of .*one-record slice ary\[i:i \+ 1\]"):
+        lz.shift_records.launch(1, 1, np.zeros(2, RECORD)[0], 0.5, device="cpu")

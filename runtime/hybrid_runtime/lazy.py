@@ -84,7 +84,18 @@ def signature_of(args: tuple[Any, ...]) -> str | None:
 
 def params_of(func: Callable[..., Any], args: tuple[Any, ...]) -> list[Param]:
     """The parameters a launch's arguments give a lazily typed kernel (every array may be written)."""
-    given = [list(_short_and_ndim(value) or ("f64", 0)) for value in args]
+    found = [_short_and_ndim(value) for value in args]
+    names = list(inspect.signature(func).parameters)
+    for name, value, f in zip(names, args, found):
+        if f is None:
+            what = f"a {type(value).__name__} of {value.dtype}" if hasattr(value, "dtype") else type(value).__name__
+            hint = (
+                "pass the record array and index it in the kernel (ary, i), or a one-record slice ary[i:i + 1]"
+                if isinstance(value, np.void)
+                else "pass a NumPy scalar, array, tuple or namedtuple"
+            )
+            raise TypeError(f"{func.__qualname__}(): parameter `{name}` is {what}, which kernels do not take ({hint})")
+    given = [list(f) for f in found if f is not None]
     return [p.replace(writes=True) if p.kind == "array" else p for p in params_from_signature(func, given)]
 
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from .. import ir
 from ..errors import LintWarning, Loc, Note
-from ..typecheck.calls import SHARED_MEMORY_LIMIT
+from ..typecheck.gpu_calls import SHARED_MEMORY_LIMIT
 from ..typecheck.typed import TypedFunction
 from .divergence import Divergence
 from .precision import f32_kernel, f64_sites

@@ -7,21 +7,13 @@ iterating to a fixed point, so loop-carried variables get the type they settle o
 
 from __future__ import annotations
 
-import builtins
-from typing import Any
-
 import numpy as np
 
 from .. import ir
 from ..errors import CompileError, Loc, Note
-from ..frontend.arrays import DeviceCopy
 from ..frontend.constants import check_int
 from ..frontend.discover import (
-    ConstSym,
-    ExternalSym,
     FunctionSym,
-    NonConstSym,
-    Symbol,
 )
 from ..types import (
     BOOL,
@@ -38,27 +30,20 @@ from ..types import (
     TupleT,
     Type,
     Weak,
-    component,
     is_complex,
     is_int,
     is_numeric,
-    parse_type_name,
     unify_assignment,
     unify_variable,
 )
-from . import bindings, folding, numpy_funcs, rules
+from . import bindings, folding, rules
 from .calls import CallChecker
 from .conversions import WRAPPING_OPS
+from .names import NameChecker, Unresolved, aliasable
 from .tables import TableChecker, accepts_table, refuse_write, unpacked
-from .typed import BUILTINS, MethodSym, ProgramLike, SymbolT, TypedFunction, rule_errors
+from .typed import ProgramLike, SymbolT, TypedFunction, rule_errors
 from .user_types import UserTypeChecker
 from .views import ViewChecker, array_root
-
-_PYTHON_BUILTINS = set(dir(builtins))
-
-
-class _Unresolved(Exception):
-    """A local's type is not known yet in this inference round."""
 
 
 def _terminates(block: list[ir.Stmt]) -> bool:
@@ -72,7 +57,7 @@ def _terminates(block: list[ir.Stmt]) -> bool:
     return False
 
 
-class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
+class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker, NameChecker):
     """Infers the types of one specialisation."""
 
     def __init__(
@@ -211,7 +196,7 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
         for s in stmts:
             try:
                 self.stmt(s, loop_depth)
-            except _Unresolved:
+            except Unresolved:
                 if self.final:
                     raise
                 continue
@@ -325,7 +310,7 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
         assert isinstance(target, ir.Name)
         name = target.id
         old = tf.locals.get(name)
-        if isinstance(value, SymbolT) and (old is None or old == value) and _aliasable(value):
+        if isinstance(value, SymbolT) and (old is None or old == value) and aliasable(value):
             tf.locals[name] = value  # `dtype = x.dtype`: a name for the type, known at build time
             self.assigned.setdefault(name, target.loc)
             return
@@ -502,113 +487,6 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
                 self.tf.consts[node.nid] = folding.binop(op, ops.left, ops.right, ops.result, lv, rv, node.loc)
         return ops
 
-    def name(self, e: ir.Name) -> Type:
-        tf = self.tf
-        if e.id in self.local_names:
-            if e.id in self.local_consts:
-                tf.consts[e.nid] = self.local_consts[e.id]
-            t = tf.locals.get(e.id)
-            if t is None:
-                if self.final:
-                    raise CompileError(e.loc, f"variable `{e.id}` is used before it is assigned")
-                raise _Unresolved(e.id)
-            return t
-        sym = self.program.index.resolve_global(self.module, e.id)
-        if sym is None:
-            if e.id in BUILTINS:
-                return SymbolT(e.id)
-            if e.id in _PYTHON_BUILTINS:
-                raise CompileError(
-                    e.loc,
-                    f"the builtin `{e.id}` is not supported in kernel code",
-                    "kernels use scalars, tuples and arrays: pass an array in, or use gpu.shared_array / a tuple",
-                )
-            raise CompileError(e.loc, f"name `{e.id}` is not defined", "define it at module level or pass it in")
-        return self._symbol_value(sym, e)
-
-    def _symbol_value(self, sym: Symbol, e: ir.Expr) -> Type:
-        if isinstance(sym, ConstSym):
-            if isinstance(sym.value, DeviceCopy):
-                raise CompileError(
-                    e.loc,
-                    f"kernels cannot read the device array `{getattr(e, 'id', 'this')}` as a constant: launches may "
-                    "change it (its shape, len and dtype are build-time numbers kernels can read)",
-                    "pass it to the kernel as an argument",
-                )
-            if isinstance(sym.value, np.ndarray):
-                return self.module_table(e, sym.value)
-            if isinstance(sym.value, np.dtype):  # `MASK = np.dtype(np.int32)`: names the type, as np.int32 does
-                named = _dtype_symbol(sym.value)
-                if not _aliasable(named):
-                    raise CompileError(e.loc, f"the dtype {sym.value} is not a type kernels have")
-                return named
-            self.tf.consts[e.nid] = sym.value
-            return folding.type_of_value(sym.value)
-        if isinstance(sym, NonConstSym):
-            name = sym.qualname.rpartition(".")[2]
-            raise CompileError(
-                e.loc,
-                f"kernels cannot read the {sym.where} `{name}`: it is {sym.reason}",
-                "kernels read module constants of numbers, tuples of numbers and NumPy arrays (np.array of numbers, "
-                "np.arange, np.linspace), computed from literals, other constants, casts and math; pass anything "
-                "else in as a parameter",
-                [Note(sym.loc, f"`{name}` is assigned here")],
-            )
-        if isinstance(sym, ExternalSym):
-            module, _, name = sym.qualname.rpartition(".")
-            known = {"math": rules.MATH_CONSTANTS, "numpy": numpy_funcs.CONSTANTS}.get(module, {})
-            if name in known:
-                self.tf.consts[e.nid] = float(known[name])
-                return WEAK_FLOAT
-        return SymbolT(sym)
-
-    def attribute(self, e: ir.Attribute) -> Type:
-        info = self.numpy_info(e)
-        if info is not None:
-            return info
-        base = self.expr(e.value)
-        if isinstance(base, TableT):
-            return self.table_attribute(e, base)
-        found = self.user_type_attribute(e, base)
-        if found is not None:
-            return found
-        if isinstance(base, SymbolT) and e.attr == "type" and _aliasable(base):
-            return base  # `x.dtype.type`: NumPy's scalar type, which converts as the dtype's name does
-        if isinstance(base, SymbolT) and not isinstance(base.sym, (str, MethodSym)):
-            member = self.program.index.resolve_member(base.sym, e.attr)
-            if member is None:
-                raise CompileError(e.loc, f"module `{base}` has no function or constant `{e.attr}`")
-            return self._symbol_value(member, e)
-        if isinstance(base, TupleT) and base.names:  # numba's namedtuple arguments: `p.x`
-            if e.attr not in base.names:
-                raise CompileError(e.loc, f"{base} has no field `{e.attr}`", "fields: " + ", ".join(base.names))
-            return base.items[base.names.index(e.attr)]
-        if is_numeric(base) and not is_complex(base) and e.attr in ("real", "imag"):  # as NumPy's and Python's
-            if e.attr == "imag":  # a real number's imaginary part: 0 of its type
-                self.tf.consts[e.nid] = folding.convert(0, base)
-            return base
-        if is_complex(base) and e.attr in ("real", "imag"):
-            value = self.tf.consts.get(e.value.nid)
-            if isinstance(value, (complex, np.complexfloating)):
-                self.tf.consts[e.nid] = getattr(value, e.attr)
-            return component(base)
-        if isinstance(base, ArrayT):
-            if e.attr in ("real", "imag") and isinstance(base.dtype, Scalar) and base.dtype.kind == "c":
-                part = component(base.dtype)  # NumPy's view of the parts (fbpic: atomics on rho.real)
-                assert isinstance(part, Scalar)
-                return ArrayT(part, base.ndim)
-            if e.attr == "dtype" and isinstance(base.dtype, Scalar):  # a type known at build time
-                return _dtype_symbol(base.dtype.dtype)
-            if e.attr == "shape":
-                return TupleT((WEAK_INT,) * base.ndim)
-            if e.attr in ("size", "ndim"):
-                if e.attr == "ndim":
-                    self.tf.consts[e.nid] = base.ndim
-                return WEAK_INT
-        raise CompileError(
-            e.loc, f"{base} has no attribute `{e.attr}` in kernel code", "arrays have .shape, .size and .ndim"
-        )
-
     def subscript(self, e: ir.Subscript) -> Type:
         base = self.expr(e.value)
         index = self.index_type(e.index)
@@ -643,21 +521,6 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker):
         if not isinstance(base, ArrayT):
             raise CompileError(e.value.loc, f"{base} cannot be indexed", "only arrays and shapes can be indexed")
         return self.array_subscript(e, base, index)
-
-
-def _dtype_symbol(dtype: np.dtype[Any]) -> SymbolT:
-    """NumPy's scalar type of ``dtype`` as the name kernels read (``numpy.float32``, ``numpy.bool_``)."""
-    return SymbolT(ExternalSym(f"numpy.{'bool_' if dtype.kind == 'b' else dtype.name}"))
-
-
-def _aliasable(t: SymbolT) -> bool:
-    """Whether a local may name ``t``: a NumPy scalar type (``dtype = x.dtype``), known at build time."""
-    sym = t.sym
-    return (
-        isinstance(sym, ExternalSym)
-        and sym.qualname.startswith("numpy.")
-        and parse_type_name(sym.qualname[6:]) is not None
-    )
 
 
 def _truths(e: ir.Expr) -> None:

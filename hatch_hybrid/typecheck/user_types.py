@@ -460,8 +460,7 @@ class UserTypeChecker:
             if base.field(f"{e.attr}[0]") is not None:  # a record's array field (see record_type)
                 raise CompileError(
                     e.loc,
-                    f"the record field `{e.attr}` is an array, which kernels copy with the record but do not "
-                    "index yet",
+                    f"the record field `{e.attr}` is an array, which kernels copy with the record but do not index yet",
                     "pass the array as an argument of its own, or split it into fields of numbers",
                 )
             raise CompileError(

@@ -467,15 +467,8 @@ class Kernel(NumbaLaunchSpellings):
             if printed is not None:
                 address = slot.address if slot is not None else 0
                 slot = PrintingSlot(self.qualname, address, entry.get("checks", []), printed, entry["prints"])
-        plan = LaunchPlan(
-            self.qualname,
-            device,
-            int(function),
-            params,
-            slot,
-            int(function32) if function32 else None,
-            cooperative=bool(entry.get("cooperative")),
-        )
+        handle32, cooperative = int(function32) if function32 else None, bool(entry.get("cooperative"))
+        plan = LaunchPlan(self.qualname, device, int(function), params, slot, handle32, cooperative)
         self._plans[(device.ordinal, variant)] = plan
         return plan
 

@@ -544,6 +544,46 @@ def test_a_helper_may_return_a_number_or_none(build, device):
     assert list(got) == [1, 2, 8, 8], got
 
 
+OPTIONAL_MIXED = """
+from hybrid_runtime import struct
+
+@struct
+class P:
+    n: i64
+
+def f(x: f32):
+    if x > 0:
+        return x * f32(2)
+    return None
+
+def fi(x):
+    if x > 0:
+        return x
+
+def g(x: f32):
+    if x > 1:
+        return i8(3)
+    return fi(int(x * 10))
+
+def bump(p: P, v):
+    p.n += 1
+    if v > 0:
+        return v * 2
+"""
+
+
+@pytest.mark.parametrize("device", PATHS)
+def test_optional_results_convert_as_numbers_and_carry_changed_structs(build, device):
+    """`return None` is None on every path (not NaN or False); another helper's number-or-None returned as an
+    i8 is converted as that i8 where it is a number; a helper that changes a struct parameter and may
+    return None hands both back."""
+    body = "r = f(x[i])\nt = g(x[i])\np = P(0)\nu = bump(p, i - 1)\n"
+    body += "o[i] = (-1.0 if r is None else r) + (-5 if t is None else t * 100) + p.n * 1000 + (0 if u is None else u)"
+    x = np.array([-1.0, 0.5, 2.0, 0.0], np.float32)
+    got = agree(build, device, "x: Array[f32], o: Array[f64]", body, [x, zeros("f64")], helpers=OPTIONAL_MIXED)
+    assert list(got) == [994.0, 989.0, 1050.0, 998.0], got  # i8(5) * 100 and i8(3) * 100 wrap as i8
+
+
 @pytest.mark.parametrize("device", PATHS)
 def test_tuple_assignments_convert_once_and_check(build, device):
     """`o[i], t = x[i], 1` stores each value converted (and checked) once; a local takes its own type."""

@@ -123,6 +123,7 @@ CATALOGUE = [
     ("v = x @ x", "x @ x", "matrix multiplication", "loops"),
     ("v = n is 3", "n is 3", "`is` comparisons (is, is not, in, not in)", "=="),
     ("v = gpu.grid_sync()", "gpu.grid_sync()", "a grid-wide barrier inside an expression", "statement of its own"),
+    ("grid_sync()", "grid_sync()", "a grid-wide barrier is spelled through its module", "gpu.grid_sync()"),
     ("assert n > 0, n", "n", "must be a string literal", "kernel, file and line"),
     ("match n:\n    case Pt(x=1):\n        pass", "Pt(x=1)", "class patterns", "enum members"),
     ("match n:\n    case [1, 2]:\n        pass", "[1, 2]", "sequence patterns", "enum members"),
@@ -179,6 +180,7 @@ CATALOGUE = [
 ]
 
 HELPERS = """
+from hybrid_runtime.gpu import grid_sync
 def helper(a):
     return a
 

@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 from conftest import HOST_TARGETS, KERNEL_PRELUDE, built_package
 from hybrid_runtime import cpu, native_plan, native_pool
-from hybrid_runtime.abi import GRID_ABORT, GRID_INIT, GRID_WAIT
+from hybrid_runtime.abi import GRID_ABORT, GRID_INIT, GRID_LEAVE, GRID_WAIT
 from test_f16 import _macho_undefined
 
 from hatch_hybrid.targets.host import pool
@@ -107,6 +107,7 @@ def test_the_runtime_knows_the_launch_words_and_the_pool_of_the_compiler() -> No
         QUIET,
         GRID_INIT,
         GRID_WAIT,
+        GRID_LEAVE,
         GRID_ABORT,
     )
 

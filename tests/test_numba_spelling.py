@@ -324,6 +324,14 @@ def libdevice_math(x: Array[f32], out32: Array[f32], out64: Array[f64], h: Array
 
 
 @kernel
+def nested_libdevice(h: Array[f16], o: Array[f16], p: Array[f32]):
+    i = cuda.grid(1)
+    o[i] = cuda.fp16.hadd(cuda.fp16.hexp10(h[i]), h[i])
+    s, c = libdevice.sincosf(libdevice.exp10f(p[i]))
+    p[i] = s + c
+
+
+@kernel
 def fp16_arithmetic(a: Array[f16], b: Array[f16], c: Array[f16], out: Array[f16], flags: Array[i32]):
     i = cuda.grid(1)
     s, co = libdevice.sincosf(f32(a[i]))
@@ -387,6 +395,28 @@ def partial_warps(x: Array[i64], out: Array[i64], votes: Array[i64], matches: Ar
     votes[i] = b + cuda.any_sync(half, x[i] > 5) * (1 << 40) + cuda.all_sync(half, x[i] >= 0) * (1 << 41)
     matches[i] = cuda.match_any_sync(half, x[i] % 3)
     cuda.syncwarp(half)
+
+
+@kernel
+def activemask_in_a_ragged_loop(out: Array[i64], sh: Array[i64]):
+    i = cuda.grid(1)
+    for j in range(1 + i % 2):  # bounds that differ between threads: the native state machine
+        if i % 2 == 0:
+            out[i] = cuda.activemask()
+            sh[i] = cuda.shfl_down_sync(cuda.activemask(), i, 2)
+        else:
+            out[i] = cuda.activemask()
+            sh[i] = cuda.shfl_down_sync(cuda.activemask(), i * 100, 2)
+
+
+@kernel
+def grid_early_exit(x: Array[i64], out: Array[i64]):
+    i = cuda.grid(1)
+    if i >= len(x):  # whole blocks past the data return before the barrier
+        return
+    x[i] = i
+    cuda.cg.this_grid().sync()
+    out[i] = x[(i + 37) % len(x)]
 
 
 @kernel
@@ -1002,6 +1032,17 @@ def test_atomic_max_and_min_keep_a_stored_nan_as_numba_s_do(kern, device):
 
 
 @pytest.mark.parametrize("device", DEVICES)
+def test_libdevice_calls_nested_in_rewritten_ones(kern, device):
+    """``hadd(hexp10(h), h)``, ``sincosf(exp10f(p))``: each rewrite once (exp10's leading 10 too)."""
+    h, p = np.full(4, 0.5, np.float16), np.full(4, 0.25, np.float32)
+    o = np.zeros(4, np.float16)
+    kern.nested_libdevice.launch(4, 1, h, o, p, device=device)
+    want_p = np.power(np.float32(10), np.float32(0.25))
+    np.testing.assert_allclose(o, np.power(np.float16(10), np.float16(0.5)) + np.float16(0.5), rtol=2e-3)
+    np.testing.assert_allclose(p, np.sin(want_p) + np.cos(want_p), rtol=1e-6)
+
+
+@pytest.mark.parametrize("device", DEVICES)
 def test_fp16_arithmetic_and_sincos(kern, device):
     """``cuda.fp16.hadd/hsub/hmul/hdiv/hneg`` are float16 arithmetic, ``hfma`` a product and sum rounded once
     to float16, ``hlt``/``heq``... comparisons; ``libdevice.sincosf(x)`` is ``(sinf(x), cosf(x))``."""
@@ -1046,6 +1087,19 @@ def test_grid_sync_on_cuda_refuses_grids_the_gpu_cannot_hold(kern):
     with pytest.raises(ValueError, match=r"every block must be on the GPU at once: 100000 blocks"):
         kern.grid_rounds.launch(32, 100_000, x, x.copy(), device="cuda")
     assert not x.any()
+
+
+@pytest.mark.parametrize("device", ["cpu", "cpu-python"])
+def test_a_block_that_returned_no_longer_holds_up_the_grid_barrier(kern, device):
+    """Natively and on the Python path a block that has returned counts as arrived at the grid barrier, as a
+    returned thread does at a block's barrier (on a GPU every block must reach it: CUDA's rule); the
+    sanitizer, which does not follow the grid barrier yet, says so when asked for."""
+    x, out = np.zeros(100, np.int64), np.zeros(100, np.int64)
+    kern.grid_early_exit.launch(64, 4, x, out, device=device)
+    np.testing.assert_array_equal(out, (np.arange(100) + 37) % 100)
+    if device == "cpu":
+        with pytest.raises(ValueError, match="does not follow a grid-wide barrier"):
+            kern.grid_early_exit.launch(64, 4, x, out, device="cpu", sanitize=True)
 
 
 def test_grid_sync_refuses_grids_that_cannot_run_at_once(kern):
@@ -1116,6 +1170,17 @@ def test_partial_masks_name_the_lanes_that_take_part(kern, device):
     np.testing.assert_array_equal(out, want_out)
     np.testing.assert_array_equal(votes, want_votes)
     np.testing.assert_array_equal(matches, want_matches)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_warp_calls_on_both_sides_of_a_branch_in_a_ragged_loop(kern, device):
+    """Lanes at another warp call (the other side of a branch) never take part, whichever thread schedule
+    runs the kernel: each side's activemask is its own lanes, and its shuffles read its own lanes."""
+    out, sh = np.zeros(32, np.int64), np.zeros(32, np.int64)
+    kern.activemask_in_a_ragged_loop.launch(32, 1, out, sh, device=device)
+    np.testing.assert_array_equal(out, [0x55555555 if i % 2 == 0 else 0xAAAAAAAA for i in range(32)])
+    want = [(i + 2 if i + 2 < 32 else i) * (1 if i % 2 == 0 else 100) for i in range(32)]
+    np.testing.assert_array_equal(sh, want)
 
 
 @pytest.mark.parametrize("device", DEVICES)

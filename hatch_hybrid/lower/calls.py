@@ -76,7 +76,6 @@ def shuffle_source_lane(b: llir.IRBuilder, name: str, lane: llir.Value, d: llir.
     return b.and_(d, llir.Constant(I64, 31))
 
 
-
 class CallLowerer(LowererParts):
     address: Callable[..., llir.Value]  # provided by MemoryLowerer
     index_values: Callable[[ir.Expr], list[llir.Value]]  # provided by MemoryLowerer

@@ -270,6 +270,8 @@ class FunctionLowerer(
         tf = self.tf
         if tf.mutates and tf.return_type == NONE:
             self.ret_with_parameters([])
+        elif tf.mutates and isinstance(tf.return_type, OptionalT):
+            self.ret_with_parameters([llir.Constant(t, None) for t in abi_types(tf.return_type)])
         elif tf.return_type == NONE or tf.is_kernel:
             self.b.ret_void()
         elif isinstance(tf.return_type, OptionalT):  # falling off the end returns None
@@ -372,14 +374,19 @@ class FunctionLowerer(
 
     def return_(self, s: ir.Return) -> None:
         rt = self.tf.return_type
-        if self.tf.mutates:
+        none = s.value is None or self.tf.types[s.value.nid] == NONE
+        if self.tf.mutates and isinstance(rt, OptionalT) and none:  # None, then the changed struct parameters
+            if s.value is not None:
+                self.expr(s.value)
+            self.ret_with_parameters([llir.Constant(t, None) for t in abi_types(rt)])
+        elif self.tf.mutates:
             if s.value is not None and rt != NONE:
                 self.ret_with_parameters(flatten(self.value_as(s.value, rt)))
             else:
                 if s.value is not None:
                     self.expr(s.value)
                 self.ret_with_parameters([])
-        elif isinstance(rt, OptionalT) and (s.value is None or self.tf.types[s.value.nid] == NONE):
+        elif isinstance(rt, OptionalT) and none:
             self.b.ret(self._none_of(rt))  # `return` / `return None` in a helper that returns a number elsewhere
         elif s.value is None or rt == NONE:
             if s.value is not None:
@@ -443,6 +450,15 @@ class FunctionLowerer(
         src = self.tf.types[e.nid]
         if isinstance(to, OptionalT) and not isinstance(src, OptionalT) and src != NONE:
             return TupleValue([self.value_as(e, to.inner), llir.Constant(llir.IntType(1), 1)])  # a number: present
+        if isinstance(to, OptionalT) and isinstance(src, OptionalT):  # another helper's number or None
+            value = self.expr(e)
+            assert isinstance(value, TupleValue) and isinstance(value.items[0], llir.Value)
+            number = value.items[0]
+            if src.inner != to.inner and e.nid in self.tf.conversions:
+                number = self.convert_checked(number, src.inner, to.inner, e.loc, "arith")
+            elif src.inner != to.inner:
+                number = self.ops.convert(number, src.inner, to.inner)
+            return TupleValue([number, value.items[1]])
         known = self.known_as(e, to) if isinstance(to, Scalar) else None
         if known is not None:
             return known

@@ -167,6 +167,10 @@ def rewrite_cuda_spelling(program: ProgramLike, fn: ir.Function) -> None:
         return node
 
     def call(node: ir.Call, name: str) -> ir.Expr:
+        # (a rewrite's result is visited again, and copies of a rewritten call (_fresh) are rewritten already)
+        if getattr(node, "_spelled", False):
+            return node
+        setattr(node, "_spelled", True)  # noqa: B010
         node.args = [expr(a) for a in node.args]
         node.keywords = {k: expr(v) for k, v in node.keywords.items()}
         if name in _ARRAYS:
@@ -184,6 +188,8 @@ def rewrite_cuda_spelling(program: ProgramLike, fn: ir.Function) -> None:
             votes = [ir.Call(ir.Attribute(node.func.value, vote, loc=node.loc), [_fresh(node.args[1])], {},
                              None if full else _fresh(node.args[0]), loc=node.loc)
                      for vote in ("all_sync", "any_sync")]  # fmt: skip
+            for vote_call in votes:
+                setattr(vote_call, ACTIVE_MASK, getattr(node, ACTIVE_MASK, False))
             return ir.BoolOp("or", [votes[0], ir.UnaryOp("not", votes[1], loc=node.loc)], loc=node.loc)
         elif name.startswith(("libdevice.", "fp16.")) and isinstance(node.func, ir.Attribute):
             rewritten = _libdevice_rewrite(node, *name.split("."))
@@ -266,7 +272,12 @@ def _expand_grid_syncs(program: ProgramLike, fn: ir.Function) -> None:
                 if call is None or not (isinstance(sym, ExternalSym) and sym.qualname in _GRID_SYNCS):
                     out.append(s)
                     continue
-                assert isinstance(call.func, ir.Attribute)
+                if not isinstance(call.func, ir.Attribute):  # `from hybrid_runtime.gpu import grid_sync`
+                    raise CompileError(
+                        call.loc,
+                        "a grid-wide barrier is spelled through its module here",
+                        "write gpu.grid_sync() (from hybrid_runtime import gpu) or cuda.cg.this_grid().sync()",
+                    )
                 if call.args or call.keywords:
                     raise CompileError(call.loc, "a grid-wide barrier takes no arguments")
                 base, at = call.func.value, call.loc.rewritten()
@@ -289,6 +300,8 @@ def _expand_grid_syncs(program: ProgramLike, fn: ir.Function) -> None:
                 )
 
 
+#: a warp call whose mask is `cuda.activemask()` (an attribute the spelling pass sets on the call)
+ACTIVE_MASK = "_active_mask"
 _BINARY = {"+", "-", "*", "/"}
 
 
@@ -375,7 +388,12 @@ def _full_mask(program: ProgramLike, module: str, node: ir.Call, name: str, boun
     value: object = given.value if isinstance(given, ir.Const) else None
     if isinstance(given, ir.Call) and isinstance(given.func, (ir.Name, ir.Attribute)):  # cuda.activemask()
         sym = program._static(module, given.func)
-        value = FULL_MASKS[0] if isinstance(sym, ExternalSym) and sym.qualname == PREFIX + "activemask" else None
+        if isinstance(sym, ExternalSym) and sym.qualname == PREFIX + "activemask":
+            # the lanes executing here (not the whole warp in a branch that divides it): a mask of run-time
+            # lanes, which WebGPU's subgroup operations, over the invocations executing, take as no mask
+            setattr(node, ACTIVE_MASK, True)
+            return False
+        value = None
     elif isinstance(given, (ir.Name, ir.Attribute)):
         sym = program._static(module, given)
         value = sym.value if isinstance(sym, ConstSym) and is_integer(sym.value) else None

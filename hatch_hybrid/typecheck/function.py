@@ -188,8 +188,12 @@ class FunctionChecker(TableChecker, CallChecker, UserTypeChecker, ViewChecker, N
                 )
         tf.return_type = OptionalT.of(result) if maybe_none else result
         for node, t in self.returned:  # `return 0` where others return an i32: that i32 (numba's rule too)
+            if t == NONE:
+                continue
             if not isinstance(t, OptionalT):
                 self.convert_value(node, t, result)
+            elif t.inner != result and self.final and isinstance(result, Scalar):  # another helper's number or None
+                self.tf.conversions[node.nid] = (node.loc, result, "optional")
 
     # -------------------------------------------------------------- statements
     def block(self, stmts: list[ir.Stmt], loop_depth: int) -> None:

@@ -58,6 +58,7 @@ class TypedFunction:
     # where a value becomes the type the compiler gave it and Python would keep it as it is (a literal
     # merged into an i32 local, ...): node id -> (its location, that type, "value" (the expression is
     # converted) or "bound" (the local, right after this binding)); see .conversions
+    # ("optional": a value that may be None, converted where it is a number)
     conversions: dict[int, tuple[Loc, Scalar, str]] = field(default_factory=dict)
     # Python-int operations computed at run time that can leave 64 bits, wrapped as the devices' i64 on
     # the Python path: nid -> (where, "value" or "bound" (the local an augmented assignment binds))

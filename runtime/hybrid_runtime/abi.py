@@ -18,6 +18,7 @@ INDEX32_SUFFIX = "__i32"  # a kernel's entry point whose offsets are computed in
 #: value it uses with the conversion named NOT_NONE, which raises this)
 NONE_USED = "None is used as a number here (a helper returned it: test the result with `is None` first)"
 NOT_NONE = "not-None"
+OPTIONAL = "optional:"  # a conversion's dtype with this prefix: a value that may be None, converted where it is not
 
 #: A WebGPU shader's error buffer: u32 words [site, a low, a high, b low, b high, failures]; the first
 #: failure (the one that takes the count from 0) writes the record.
@@ -44,7 +45,8 @@ LAUNCH_WORDS = 15
 #: A cooperative launch's grid barrier (pool.c): its i64 words (the runtime's zeroed memory), the blocks
 #: that meet at it, and the pool's functions that set it up, wait at it and give up on it
 GRID_BARRIER_WORDS = 32
-GRID_INIT, GRID_WAIT, GRID_ABORT = "hybrid_grid1_init", "hybrid_grid1_wait", "hybrid_grid1_abort"
+GRID_INIT, GRID_WAIT, GRID_LEAVE = "hybrid_grid1_init", "hybrid_grid1_wait", "hybrid_grid1_leave"
+GRID_ABORT = "hybrid_grid1_abort"
 
 #: The CPU sanitizer's state (``hatch_hybrid/targets/host/sanitize.c``), one per participant of a sanitized
 #: launch, by i64 word: the report and a pending initcheck (``SANITIZER_REPORT`` words each), then the

@@ -136,6 +136,7 @@ def _shuffle(value: Any, source: int, mask: int = FULL) -> Any:
     """The value of lane ``source`` (this lane's own where there is none, it did not take part, or it is not
     in ``mask``: CUDA's partial mask, the lanes that take part)."""
     values = _exchange(value)
+    source = int(source)  # (a NumPy integer would take the mask's Python int into its own type)
     got = values[source] if 0 <= source < 32 and (int(mask) >> source) & 1 else None
     return value if got is None else got
 

@@ -293,14 +293,15 @@ class Kernel(NumbaLaunchSpellings):
             dev.copy_from_host(host)
 
     def _sanitized(self, code: native.NativeKernel | None, asked: bool | None) -> sanitizer.SanitizedCode | None:
-        """The sanitized code for a launch that ``asked`` for it (True), or that $HYBRID_SANITIZE asks for
-        (None): where there is none, asking raises and the environment warns once."""
+        """The sanitized code a launch ``asked`` for (True; None: as $HYBRID_SANITIZE says), if there is one."""
         if asked is False:
             return None
-        found = code.sanitized() if code is not None else None
+        found = code.sanitized() if code is not None and not code.cooperative else None
         if found is None:
             if code is None:
                 why = "the kernel has no native code on this machine"
+            elif code.cooperative:  # (its blocks run at once; the sanitizer's race check takes them in turn)
+                why = "the sanitizer does not follow a grid-wide barrier (cuda.cg.this_grid().sync()) yet"
             elif code.sanitize:
                 why = (
                     f"its package was built by a hatch-hybrid whose sanitizer lays its state out differently "

@@ -4,9 +4,10 @@ numba exposes NVIDIA's libdevice by name (``libdevice.sinf(x)``, ``libdevice.fas
 ``libdevice.exp10(x)``) and half-precision math as ``cuda.fp16.hsin(x)``. Here each is the NumPy
 function of that type — ``sinf`` is ``np.sin(np.float32(x))``, ``sin`` ``np.sin(np.float64(x))``,
 ``hsin`` ``np.sin(np.float16(x))`` — on every device, the compiled ones and the Python path alike, so a
-kernel means one thing wherever it runs. The ``fast_`` variants (libdevice's approximations) are the
-accurate functions: as accurate or more, and the same bits everywhere. :func:`resolve` is the one table;
-the compiler reads it too.
+kernel means one thing wherever it runs (the transcendental functions as NumPy's in kernels are: the C
+library's natively, libdevice's on a GPU, NumPy's own on the Python path, each within its documented
+ulps; see docs/language.md). The ``fast_`` variants (libdevice's approximations) are the accurate
+functions. :func:`resolve` is the one table; the compiler reads it too.
 """
 
 from __future__ import annotations

@@ -215,13 +215,14 @@ MAX_COOPERATIVE_BLOCKS = 1024
 
 def _cooperative(kernel: NativeKernel, params: int, own_words: list[Any], grid: int) -> Callable[[int], int]:
     """A cooperative launch's call: every block on a thread of its own at once (the caller runs block 0),
-    meeting at the grid barrier ``grid`` (pool.c's ``hybrid_grid``, reset at each launch). A block that
-    fails a check gives up on the barrier, so that the others do not wait for it; the launch returns the
-    first failure."""
+    meeting at the grid barrier ``grid`` (pool.c's ``hybrid_grid``, reset at each launch). A block that has
+    returned leaves it (the others no longer wait for it, as on the Python path); one that fails a check
+    gives up on the barrier, so that the others stop waiting; the launch returns the first failure."""
     lib = kernel.lib
-    init, abort = getattr(lib, abi.GRID_INIT), getattr(lib, abi.GRID_ABORT)
+    init, leave, abort = (getattr(lib, name) for name in (abi.GRID_INIT, abi.GRID_LEAVE, abi.GRID_ABORT))
     init.argtypes, init.restype = [ctypes.c_void_p, ctypes.c_int64], None
-    abort.argtypes, abort.restype = [ctypes.c_void_p], None
+    for f in (leave, abort):
+        f.argtypes, f.restype = [ctypes.c_void_p], None
     entry, blocks = kernel.function, len(own_words)
 
     def call(job: int) -> int:
@@ -230,8 +231,7 @@ def _cooperative(kernel: NativeKernel, params: int, own_words: list[Any], grid: 
 
         def run(k: int) -> None:
             status[k] = int(entry(params, ctypes.addressof(own_words[k]), k, k + 1))
-            if status[k]:
-                abort(grid)
+            (abort if status[k] else leave)(grid)  # (a block that returned no longer takes part)
 
         threads = [threading.Thread(target=run, args=(k,), daemon=True) for k in range(1, blocks)]
         for t in threads:

@@ -79,6 +79,7 @@ class LaunchPlan:
     ) -> None:
         self.kernel = kernel
         self.cooperative = cooperative  # a grid-wide barrier: cuLaunchCooperativeKernel, every block resident
+        self._resident: set[LaunchConfig] = set()  # configurations whose grid the GPU holds at once
         self.device = device
         self.params = params
         self.function = function
@@ -140,6 +141,8 @@ class LaunchPlan:
         else:
             handle = stream_handle(stream)
         values = check_arguments(self.kernel.rsplit(".", 1)[-1], self.params, args, handle)
+        if self.cooperative:
+            self._check_resident(config)  # (before any host array is copied in)
         params, values = leaf_params(self.params, values)  # a tuple's items are parameters of their own
         if params is not self.params:
             args = tuple(leaf_params(self.params, list(args))[1])
@@ -197,7 +200,6 @@ class LaunchPlan:
         if self.handle32 is not None and all(small):
             args = (self.handle32, *args[1:])
         if self.cooperative:
-            self._check_resident(config)
             (err,) = initialise().cuLaunchCooperativeKernel(*args[:-1])  # (no `extra` parameter)
         else:
             (err,) = launch_function()(*args)
@@ -224,7 +226,10 @@ class LaunchPlan:
 
     def _check_resident(self, config: LaunchConfig) -> None:
         """A grid-wide barrier needs every block of the launch on the GPU at once: a ValueError naming how
-        many fit, before anything runs (the driver would refuse the launch too)."""
+        many fit, before anything runs (the driver would refuse the launch too). Checked once per
+        configuration (the 32-bit-index entry point, when launched, has the same code and resources)."""
+        if config in self._resident:
+            return
         cu = initialise()
         threads = config.block[0] * config.block[1] * config.block[2]
         blocks = config.grid[0] * config.grid[1] * config.grid[2]
@@ -241,6 +246,7 @@ class LaunchPlan:
                 f"{per_sm * sms} ({per_sm} per multiprocessor, {sms} multiprocessors). Launch fewer blocks "
                 "(loop over the work in each thread)"
             )
+        self._resident.add(config)
 
     def fail(self, err: Any) -> None:
         cu = initialise()

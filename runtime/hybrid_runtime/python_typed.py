@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from .abi import NONE_USED, NOT_NONE
+from .abi import NONE_USED, NOT_NONE, OPTIONAL
 from .python_math import with_ieee_math
 
 Site = tuple[int, int, "int | None"]
@@ -41,6 +41,9 @@ def converter(name: str) -> Callable[[Any], Any]:
         return wrap_int64
     if name == NOT_NONE:
         return not_none
+    if name.startswith(OPTIONAL):
+        number = converter(name[len(OPTIONAL) :])
+        return lambda value: None if value is None else number(value)
     make = np.dtype(name).type
     if np.dtype(name).kind not in "fc":
         return make

@@ -364,41 +364,66 @@ EXPORT void hybrid_pool1_reset(void) {
  * (hybrid_runtime/native_plan.py) and gives them this barrier, in memory it zeroed (GRID_BARRIER_WORDS
  * i64 words); each block's first thread calls hybrid_grid1_wait between two of the block's barriers. The
  * last block to arrive resets the count and starts the next generation, which the others wait for
- * (spinning, then asleep). A block that fails a check leaves the launch: the runtime then gives up on the
- * barrier (hybrid_grid1_abort), and every wait returns at once from then on. */
+ * (spinning, then asleep). A block that has returned no longer takes part (hybrid_grid1_leave: as a
+ * thread that has returned holds up no barrier, and as the Python path counts it). A block that fails a
+ * check leaves the launch: the runtime then gives up on the barrier (hybrid_grid1_abort), and every wait
+ * returns at once from then on. Arrivals and departures take a spin lock (a few instructions each). */
 typedef struct {
-    _Alignas(64) atomic_uint arrived;
+    _Alignas(64) atomic_uint lock;
+    uint32_t arrived;
+    uint32_t blocks; /* the blocks still running */
     atomic_uint aborted;
-    uint32_t blocks;
     atomic_uint parked;
     _Alignas(64) event generation;
 } hybrid_grid;
 
 _Static_assert(sizeof(hybrid_grid) <= 32 * 8, "hybrid_grid: GRID_BARRIER_WORDS in hybrid_runtime/abi.py");
 
+static void grid_lock(hybrid_grid *g) {
+    while (atomic_exchange_explicit(&g->lock, 1, memory_order_acquire)) relax();
+}
+
+static void grid_unlock(hybrid_grid *g) { atomic_store_explicit(&g->lock, 0, memory_order_release); }
+
+/* (lock held) Every running block has arrived: the next generation. */
+static void grid_release(hybrid_grid *g) {
+    g->arrived = 0;
+    atomic_fetch_add(&g->generation.word, 1);
+    if (atomic_load(&g->parked)) wake(&g->generation, g->blocks + 1);
+}
+
 EXPORT void hybrid_grid1_init(hybrid_grid *g, int64_t blocks) {
-    atomic_store(&g->arrived, 0);
+    atomic_store(&g->lock, 0);
+    g->arrived = 0;
+    g->blocks = (uint32_t)blocks;
     atomic_store(&g->aborted, 0);
     atomic_store(&g->parked, 0);
-    g->blocks = (uint32_t)blocks;
     event_reset(&g->generation);
 }
 
 EXPORT int32_t hybrid_grid1_wait(hybrid_grid *g) {
     if (atomic_load(&g->aborted)) return 1;
     unsigned seen = atomic_load(&g->generation.word);
-    if (atomic_fetch_add(&g->arrived, 1) + 1 == g->blocks) {
-        atomic_store(&g->arrived, 0);
-        atomic_fetch_add(&g->generation.word, 1);
-        if (atomic_load(&g->parked)) wake(&g->generation, g->blocks);
+    grid_lock(g);
+    if (++g->arrived >= g->blocks) {
+        grid_release(g);
+        grid_unlock(g);
         return 0;
     }
+    grid_unlock(g);
     wait_change(&g->generation, seen, &g->parked);
     return atomic_load(&g->aborted) ? 1 : 0;
+}
+
+EXPORT void hybrid_grid1_leave(hybrid_grid *g) {
+    grid_lock(g);
+    g->blocks -= 1;
+    if (g->arrived && g->arrived >= g->blocks) grid_release(g);
+    grid_unlock(g);
 }
 
 EXPORT void hybrid_grid1_abort(hybrid_grid *g) {
     atomic_store(&g->aborted, 1);
     atomic_fetch_add(&g->generation.word, 1);
-    wake(&g->generation, g->blocks);
+    wake(&g->generation, g->blocks + 1);
 }

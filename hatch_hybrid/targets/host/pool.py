@@ -25,7 +25,8 @@ SOURCES = tuple(Path(__file__).with_name(name) for name in ("pool.c", "sanitize.
 #: number changes with their interface
 EXPORTS = (
     "hybrid_pool1_launch", "hybrid_pool1_work", "hybrid_pool1_reset", "hybrid_san1_access", "hybrid_san1_sync",
-    "hybrid_san1_block", "hybrid_san1_quiet", "hybrid_grid1_init", "hybrid_grid1_wait", "hybrid_grid1_abort",
+    "hybrid_san1_block", "hybrid_san1_quiet", "hybrid_grid1_init", "hybrid_grid1_wait",
+    "hybrid_grid1_leave", "hybrid_grid1_abort",
 )  # fmt: skip
 #: what the pool leaves for the process to resolve on macOS (Linux: none, its waits are system calls;
 #: Windows: kernel32's SRW locks and condition variables, imported by the DLL)

@@ -83,7 +83,7 @@ class PtxFlavour(Flavour):
             intrinsics.threadfence(fl.ops)
             return None
         if name == "grid_wait":
-            intrinsics.grid_wait(fl.ops)
+            intrinsics.grid_wait(fl.ops, fl.parent.error_slot())
             return None
         if name == "lane_id":
             return intrinsics.lane_id(fl.ops)

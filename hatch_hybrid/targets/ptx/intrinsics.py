@@ -145,13 +145,15 @@ def syncwarp(ops: Ops, mask: llir.Value | None = None) -> llir.Value:
 GRID_BARRIER = "hybrid_grid_barrier"  # i32[2] global: blocks arrived, and the barrier's generation
 
 
-def grid_wait(ops: Ops) -> None:
+def grid_wait(ops: Ops, error_slot: llir.GlobalVariable) -> None:
     """The middle of a barrier of the whole grid (``cuda.cg.this_grid().sync()``, which the spelling pass
     expands into ``syncthreads``, this in the block's first thread, ``syncthreads``), for a cooperative
     launch (every block resident at once: the runtime launches such kernels with
     ``cuLaunchCooperativeKernel``): the block is counted in, and the last block to arrive resets the count
     and starts the next generation, which the others wait for; fences order the blocks' writes around it.
-    (CUDA's cooperative groups implement ``grid.sync()`` the same way.)"""
+    (CUDA's cooperative groups implement ``grid.sync()`` the same way.) A block that waits gives up, ending
+    its thread, once a failed check has recorded itself in ``error_slot`` (the failing thread may be the one
+    that would have counted its block in)."""
     b, module = ops.b, ops.module
     bar = module.globals.get(GRID_BARRIER)
     if bar is None:
@@ -175,6 +177,13 @@ def grid_wait(ops: Ops) -> None:
     b.atomic_rmw("add", generation, llir.Constant(I32, 1), "monotonic")
     b.branch(done)
     b.position_at_end(spin)
+    failed = b.load_atomic(b.addrspacecast(error_slot, PTR), "monotonic", 8, typ=I64)
+    give_up, poll = fn.append_basic_block("grid.give_up"), fn.append_basic_block("grid.poll")
+    b.cbranch(b.icmp_unsigned("!=", failed, llir.Constant(I64, 0)), give_up, poll)
+    b.position_at_end(give_up)
+    b.call(llir.InlineAsm(llir.FunctionType(VOID, []), "exit;", "", side_effect=True), [])
+    b.unreachable()
+    b.position_at_end(poll)
     now = b.load_atomic(generation, "monotonic", 4, typ=I32)
     b.cbranch(b.icmp_unsigned("==", now, seen), spin, done)
     b.position_at_end(done)

@@ -20,7 +20,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
-from hybrid_runtime.abi import NOT_NONE
+from hybrid_runtime.abi import NOT_NONE, OPTIONAL
 
 from ... import ir
 from ...errors import Loc
@@ -64,7 +64,11 @@ class PythonTarget(Target):
     @staticmethod
     def _function(tf: TypedFunction, number: dict[int, int]) -> dict[str, Any]:
         # (IR a statement was rewritten into has no expression of its own in the source to convert)
-        converts = [[*_site(loc), str(t.dtype), how] for loc, t, how in tf.conversions.values() if not loc.synthetic]
+        converts = [
+            [*_site(loc), OPTIONAL + str(t.dtype), "value"] if how == "optional" else [*_site(loc), str(t.dtype), how]
+            for loc, t, how in tf.conversions.values()
+            if not loc.synthetic
+        ]
         converts += [[*_site(loc), WRAPPED_INT, how] for loc, how in tf.wraps.values() if not loc.synthetic]
         converts += [[*_site(loc), NOT_NONE, "value"] for loc in tf.unwraps.values() if not loc.synthetic]
         converts.sort()

@@ -6,6 +6,7 @@ from __future__ import annotations
 from ... import ir
 from ...errors import Loc
 from ...typecheck.arguments import bound_nodes
+from ...typecheck.cuda_spelling import ACTIVE_MASK
 from ...typecheck.rules import BIT_OPS, GPU_INDEX, SHUFFLES, VOTES
 from ...typecheck.typed import Callee, SymbolT
 from ...types import (
@@ -162,7 +163,7 @@ class CallRenderer(RendererParts):
         or the segment, a lane keeps its own value."""
         self.m.subgroups = True
         name = callee.name
-        if e.mask is not None:
+        if e.mask is not None and not getattr(e, ACTIVE_MASK, False):  # (activemask: the subgroup's own)
             raise WgslUnsupported(
                 e.loc, "a warp function with a partial mask (WGSL's subgroup operations take them all)"
             )

@@ -259,12 +259,16 @@ class HostLowerer(LowererParts):
         hx.ctx_store(ops, self.ctx, "exchanges", tag)
         linear = hx.ctx_load(ops, self.ctx, "linear")
         slot = hx.exchange_slot(ops, self.ctx, b.and_(count, llir.Constant(I64, 1)), linear)
-        for k, v in enumerate((bits, arg, tag, members)):
+        # the post's tag: this lane's exchange count and the call site, so that lanes at another warp call
+        # (the other side of a branch, with as many exchanges behind them) are not read as taking part
+        site = llir.Constant(I64, (e.nid & 0x7FFF) << 48)
+        for k, v in enumerate((bits, arg, b.or_(tag, site), members)):
             b.store(v, b.gep(slot, [llir.Constant(I64, k)], source_etype=I64), align=8)
         self.yield_point(hx.AT_WARP, loc)
         # resumed: every lane of the warp that takes part has posted to the same buffer
         tag = hx.ctx_load(ops, self.ctx, "exchanges")
         parity = b.and_(b.sub(tag, llir.Constant(I64, 1)), llir.Constant(I64, 1))
+        tag = b.or_(tag, site)
         linear = hx.ctx_load(ops, self.ctx, "linear")
         lane = b.and_(linear, llir.Constant(I64, 31))
         base = b.sub(linear, lane)

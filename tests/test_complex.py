@@ -135,6 +135,7 @@ def cmath_funcs(x: Array[c128], out: Array[c128, 2], real: Array[f64, 2], flags:
         out[i, 2] = cmath.log(z)
         out[i, 3] = cmath.rect(z.real, z.imag)
         out[i, 4] = cmath.sqrt(c64(z))
+        out[i, 5] = cmath.log10(z)
         r, phi = cmath.polar(z)
         real[i, 0] = r
         real[i, 1] = phi
@@ -395,7 +396,7 @@ def _check_cmath(cx, device: str, z: np.ndarray) -> float:  # type: ignore[no-un
     """Every cmath function of ``z`` against CPython's: the same bits, except the GPU's results of finite
     arguments (within :data:`GPU_CMATH_ULPS`); returns the worst ulps seen on the GPU."""
     n = len(z)
-    out, real, flags = np.zeros((n, 5), np.complex128), np.zeros((n, 3)), np.zeros((n, 3), bool)
+    out, real, flags = np.zeros((n, 6), np.complex128), np.zeros((n, 3)), np.zeros((n, 3), bool)
     cx.cmath_funcs.launch(128, (n + 127) // 128, z, out, real, flags, device=device)
     worst = 0.0
     for i in range(n):
@@ -403,7 +404,7 @@ def _check_cmath(cx, device: str, z: np.ndarray) -> float:  # type: ignore[no-un
         with np.errstate(over="ignore"):
             narrow = complex(np.complex64(w))
         expected = [_cmath_or_ieee(f, w) for f in ("sqrt", "exp", "log")]
-        expected += [_cmath_or_ieee("rect", w.real, w.imag), _cmath_or_ieee("sqrt", narrow)]
+        expected += [_cmath_or_ieee("rect", w.real, w.imag), _cmath_or_ieee("sqrt", narrow), _cmath_or_ieee("log10", w)]
         expected += [*_cmath_or_ieee("polar", w), _cmath_or_ieee("phase", w)]
         for got, want in zip([*out[i], *real[i]], expected):
             g, e = complex(got), complex(want)

@@ -21,6 +21,7 @@ LARGE = sys.float_info.max / 4  # CPython's CM_LARGE_DOUBLE
 LOG_LARGE = math.log(LARGE)  # CM_LOG_LARGE_DOUBLE
 SCALE_UP = 2.0**53  # ldexp(x, CM_SCALE_UP): exact scalings by powers of two
 SCALE_DOWN = 2.0**-27  # ldexp(x, CM_SCALE_DOWN)
+LN10 = 2.302585092994045684  # CPython's M_LN10
 
 
 class CMath:
@@ -48,7 +49,7 @@ class CMath:
             return self.m("atan2", im, re)
         if name == "polar":
             return TupleValue([self.c.abs(z), self.m("atan2", im, re)])
-        return {"sqrt": self.sqrt, "exp": self.exp, "log": self.log}[name](re, im)
+        return {"sqrt": self.sqrt, "exp": self.exp, "log": self.log, "log10": self.log10}[name](re, im)
 
     def sqrt(self, re: llir.Value, im: llir.Value) -> llir.Value:
         """CPython's ``cmath_sqrt_impl``: ``s = 2*sqrt(ax/8 + hypot(ax/8, ay/8))`` (scaled up first where
@@ -113,6 +114,12 @@ class CMath:
         r_mid = b.select(near_one, r_near, self.m("log", h))
         real = b.select(big, r_big, b.select(tiny, r_tiny, r_mid))
         return self.c.pack(real, self.m("atan2", im, re))
+
+    def log10(self, re: llir.Value, im: llir.Value) -> llir.Value:
+        """CPython's ``cmath_log10_impl``: ``c_log``'s parts divided by ``M_LN10``."""
+        real, imag = self.c.parts(self.log(re, im))
+        ln10 = self.k(LN10)
+        return self.c.pack(self.c.fop("fdiv", real, ln10), self.c.fop("fdiv", imag, ln10))
 
     def rect(self, r: llir.Value, phi: llir.Value) -> llir.Value:
         """CPython's ``cmath_rect_impl``: ``(r*cos(phi), r*sin(phi))``, and ``(r, r*phi)`` for a zero phi."""

@@ -281,6 +281,7 @@ CMATH_FUNCS: dict[str, tuple[int, Type]] = {
     "sqrt": (1, WEAK_COMPLEX),
     "exp": (1, WEAK_COMPLEX),
     "log": (1, WEAK_COMPLEX),
+    "log10": (1, WEAK_COMPLEX),
     "phase": (1, WEAK_FLOAT),
     "polar": (1, TupleT((WEAK_FLOAT, WEAK_FLOAT))),
     "rect": (2, WEAK_COMPLEX),

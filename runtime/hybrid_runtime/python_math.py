@@ -158,6 +158,8 @@ def _cmath_ieee(name: str, *args: Any) -> Any:
         z = complex(args[0])
         if name == "log":  # log(0): -inf, as math.log(0.0)
             return complex(-math.inf, math.atan2(z.imag, z.real))
+        if name == "log10":  # CPython's: log's parts over M_LN10
+            return complex(-math.inf / 2.302585092994045684, math.atan2(z.imag, z.real) / 2.302585092994045684)
         if name == "polar":  # the magnitude overflows, or the angle underflows
             return float(np.hypot(z.real, z.imag)), math.atan2(z.imag, z.real)
         if name == "phase":  # the angle underflows (CPython raises OverflowError)
@@ -191,7 +193,7 @@ ieee_math.gamma = _c_function("tgamma", "gamma")  # type: ignore[attr-defined]
 ieee_math.lgamma = _c_function("lgamma", "lgamma")  # type: ignore[attr-defined]
 ieee_math.copysign = _copysign  # type: ignore[attr-defined]
 _PATCHED_MATH = [*(n for n in _C_RESULT if hasattr(math, n)), "trunc", "floor", "ceil", "gamma", "lgamma", "copysign"]
-_CMATH_RAISING = ("exp", "log", "polar", "rect", "phase")  # cmath.sqrt never raises
+_CMATH_RAISING = ("exp", "log", "log10", "polar", "rect", "phase")  # cmath.sqrt never raises
 ieee_cmath = types.ModuleType("cmath", "The Python path's cmath: the device's results where Python's cmath raises.")
 ieee_cmath.__dict__.update({k: v for k, v in vars(cmath).items() if not k.startswith("__")})
 ieee_cmath.__dict__.update({name: _cmath_function(name) for name in _CMATH_RAISING})

@@ -31,6 +31,7 @@ from ..types import (
     is_numeric,
     storage,
 )
+from .abi import NONE_USED
 from .ops import I1, const, llvm_type
 from .parts import LowererParts
 from .values import ArrayValue, TupleValue, Value
@@ -137,6 +138,28 @@ class AssignLowerer(LowererParts):
         else:
             value = self.convert_value(value, t, dest)
         self.store_local(target.id, value)
+
+    def optional_number(self, value: Value, loc: Loc) -> Value:
+        """A helper's result that may be None, used as a number: the number, after the check that raises
+        TypeError (:data:`NONE_USED`) where it is None."""
+        assert isinstance(value, TupleValue) and isinstance(value.items[1], llir.Value)
+        self.check(value.items[1], "type", loc, NONE_USED)
+        return value.items[0]
+
+    def optional_as(self, e: ir.Expr, to: OptionalT) -> Value:
+        """``e``, a number or another helper's number-or-None, as a value that may be None: (the number
+        converted as NumPy converts it, whether there is one)."""
+        src = self.tf.types[e.nid]
+        if not isinstance(src, OptionalT):
+            return TupleValue([self.value_as(e, to.inner), llir.Constant(I1, 1)])  # a number: present
+        value = self.expr(e)
+        assert isinstance(value, TupleValue) and isinstance(value.items[0], llir.Value)
+        number = value.items[0]
+        if src.inner != to.inner and e.nid in self.tf.conversions:
+            number = self.convert_checked(number, src.inner, to.inner, e.loc, "arith")
+        elif src.inner != to.inner:
+            number = self.ops.convert(number, src.inner, to.inner)
+        return TupleValue([number, value.items[1]])
 
     def convert_value(self, value: Value, src: Type, dst: Type) -> Value:
         """Numbers convert as NumPy converts; tuples item by item; arrays and structs stay as they are; a

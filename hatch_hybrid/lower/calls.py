@@ -49,6 +49,12 @@ def shuffle_width(tf: TypedFunction, e: ir.Call) -> int:
     return int(tf.consts[e.args[2].nid]) if len(e.args) == 3 else 32
 
 
+def lane_in_mask(b: llir.IRBuilder, mask: llir.Value, lane: llir.Value) -> llir.Value:
+    """Whether bit ``lane`` (an i64 below 64) of the i64 ``mask`` is set: the lane is one that takes part."""
+    bit = b.lshr(mask, b.and_(lane, llir.Constant(I64, 63)))
+    return b.trunc(b.and_(bit, llir.Constant(I64, 1)), llir.IntType(1))
+
+
 def shuffle_source_lane(b: llir.IRBuilder, name: str, lane: llir.Value, d: llir.Value, width: int = 32) -> llir.Value:
     """The lane a shuffle reads (32 or more, or negative as unsigned: none, the lane keeps its own);
     with a width below 32, PTX's segments (gpu._segment_lane: a source outside the segment is none)."""

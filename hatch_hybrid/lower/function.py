@@ -34,7 +34,7 @@ from ..types import (
     storage,
 )
 from . import intrinsics
-from .abi import ERROR_SLOT, INDEX32_SUFFIX, NONE_USED
+from .abi import ERROR_SLOT, INDEX32_SUFFIX
 from .assign import AssignLowerer
 from .calls import CallLowerer
 from .expressions import OperatorLowerer
@@ -270,18 +270,20 @@ class FunctionLowerer(
         tf = self.tf
         if tf.mutates and tf.return_type == NONE:
             self.ret_with_parameters([])
-        elif tf.mutates and isinstance(tf.return_type, OptionalT):
-            self.ret_with_parameters([llir.Constant(t, None) for t in abi_types(tf.return_type)])
+        elif isinstance(tf.return_type, OptionalT):  # falling off the end returns None
+            self.ret_none(tf.return_type)
         elif tf.return_type == NONE or tf.is_kernel:
             self.b.ret_void()
-        elif isinstance(tf.return_type, OptionalT):  # falling off the end returns None
-            self.b.ret(self._none_of(tf.return_type))
         else:
             self.b.unreachable()
 
-    def _none_of(self, t: OptionalT) -> llir.Value:
-        """None as a helper that may return None returns it: (a zero, False)."""
-        return llir.Constant(return_type(t), None)
+    def ret_none(self, t: OptionalT) -> None:
+        """Return None, (a zero, False), from a helper that may return None (then its changed struct
+        parameters, when it changes some)."""
+        if self.tf.mutates:
+            self.ret_with_parameters([llir.Constant(part, None) for part in abi_types(t)])
+        else:
+            self.b.ret(llir.Constant(return_type(t), None))
 
     def _from_kernel_abi(self, value: Value, t: Type) -> Value:
         """Kernel parameters pass booleans as bytes and complex numbers as two parts (also inside structs)."""
@@ -374,11 +376,10 @@ class FunctionLowerer(
 
     def return_(self, s: ir.Return) -> None:
         rt = self.tf.return_type
-        none = s.value is None or self.tf.types[s.value.nid] == NONE
-        if self.tf.mutates and isinstance(rt, OptionalT) and none:  # None, then the changed struct parameters
-            if s.value is not None:
+        if isinstance(rt, OptionalT) and (s.value is None or self.tf.types[s.value.nid] == NONE):
+            if s.value is not None:  # `return None`, or a call that returns None
                 self.expr(s.value)
-            self.ret_with_parameters([llir.Constant(t, None) for t in abi_types(rt)])
+            self.ret_none(rt)
         elif self.tf.mutates:
             if s.value is not None and rt != NONE:
                 self.ret_with_parameters(flatten(self.value_as(s.value, rt)))
@@ -386,8 +387,6 @@ class FunctionLowerer(
                 if s.value is not None:
                     self.expr(s.value)
                 self.ret_with_parameters([])
-        elif isinstance(rt, OptionalT) and none:
-            self.b.ret(self._none_of(rt))  # `return` / `return None` in a helper that returns a number elsewhere
         elif s.value is None or rt == NONE:
             if s.value is not None:
                 self.expr(s.value)
@@ -447,18 +446,8 @@ class FunctionLowerer(
     def value_as(self, e: ir.Expr, to: Type) -> Value:
         """``e`` lowered and converted to ``to`` as NumPy converts it (``convert_value``; a value known at
         build time: :meth:`known_as`)."""
-        src = self.tf.types[e.nid]
-        if isinstance(to, OptionalT) and not isinstance(src, OptionalT) and src != NONE:
-            return TupleValue([self.value_as(e, to.inner), llir.Constant(llir.IntType(1), 1)])  # a number: present
-        if isinstance(to, OptionalT) and isinstance(src, OptionalT):  # another helper's number or None
-            value = self.expr(e)
-            assert isinstance(value, TupleValue) and isinstance(value.items[0], llir.Value)
-            number = value.items[0]
-            if src.inner != to.inner and e.nid in self.tf.conversions:
-                number = self.convert_checked(number, src.inner, to.inner, e.loc, "arith")
-            elif src.inner != to.inner:
-                number = self.ops.convert(number, src.inner, to.inner)
-            return TupleValue([number, value.items[1]])
+        if isinstance(to, OptionalT) and self.tf.types[e.nid] != NONE:
+            return self.optional_as(e, to)
         known = self.known_as(e, to) if isinstance(to, Scalar) else None
         if known is not None:
             return known
@@ -516,13 +505,7 @@ class FunctionLowerer(
     def expr(self, e: ir.Expr) -> Value:
         with self.at(e.loc):
             value = self._expr(e)
-            if e.nid in self.tf.unwraps:  # a helper's result that may be None, used as a number
-                assert isinstance(value, TupleValue)
-                present = value.items[1]
-                assert isinstance(present, llir.Value)
-                self.check(present, "type", e.loc, NONE_USED)
-                value = value.items[0]
-            return value
+            return self.optional_number(value, e.loc) if e.nid in self.tf.unwraps else value
 
     def _expr(self, e: ir.Expr) -> Value:
         tf = self.tf

@@ -207,7 +207,7 @@ def rewrite_cuda_spelling(program: ProgramLike, fn: ir.Function) -> None:
             base = node.func.value
 
             def call(attr: str, *args: ir.Expr) -> ir.Expr:
-                return ir.Call(ir.Attribute(base, attr, loc=at), list(args), {}, loc=at)
+                return _member_call(base, attr, at, *args)
 
             def lanes_taking_part() -> ir.Expr:
                 return (
@@ -283,7 +283,7 @@ def _expand_grid_syncs(program: ProgramLike, fn: ir.Function) -> None:
                 base, at = call.func.value, call.loc.rewritten()
 
                 def gpu(name: str, base: ir.Expr = base, at: Loc = at) -> ir.Call:
-                    return ir.Call(ir.Attribute(base, name, loc=at), [], {}, loc=at)
+                    return _member_call(base, name, at)
 
                 first = [ir.Compare(gpu(f"thread_idx_{a}"), ["=="], [ir.Const(0, loc=at)], loc=at) for a in "xyz"]
                 wait = ir.If(ir.BoolOp("and", list(first), loc=at), [ir.ExprStmt(gpu("grid_wait"), loc=at)], [], loc=at)
@@ -313,7 +313,7 @@ def _libdevice_rewrite(node: ir.Call, module: str, name: str) -> ir.Expr | None:
     base, at = node.func.value, node.loc.rewritten()
 
     def call(attr: str, *args: ir.Expr) -> ir.Expr:
-        return ir.Call(ir.Attribute(base, attr, loc=at), list(args), {}, loc=at)
+        return _member_call(base, attr, at, *args)
 
     if module == "libdevice" and name in SINCOS and len(node.args) == 1:
         suffix = SINCOS[name]
@@ -337,6 +337,12 @@ def _libdevice_rewrite(node: ir.Call, module: str, name: str) -> ir.Expr | None:
     if op == "rsqrt":
         return ir.BinOp("/", call("float16", ir.Const(1, loc=at)), call("hsqrt", half[0]), loc=at)
     return ir.Compare(half[0], [op], [half[1]], loc=at)
+
+
+def _member_call(base: ir.Expr, name: str, at: Loc, *args: ir.Expr) -> ir.Call:
+    """``base.name(*args)`` at ``at``: a call of another function of the module ``base`` names (what the
+    rewrites of this module build their replacements from)."""
+    return ir.Call(ir.Attribute(base, name, loc=at), list(args), {}, loc=at)
 
 
 def _fresh(node: ir.Expr) -> ir.Expr:

@@ -133,6 +133,14 @@ class BlockState:
         self.dynamic = dynamic if dynamic is not None else bytearray()  # dynamic shared memory (shared_bytes=)
         self.grid: BlockBarrier | None = None  # a cooperative launch: the barrier of every thread of the grid
 
+    def thread_returned(self, linear: int) -> None:
+        """Thread ``linear`` returned from the kernel: it no longer takes part in the block's or its warp's
+        meetings (and a lane that returned posts nothing)."""
+        self.barrier.leave()
+        warp = self.warps[linear // 32]
+        warp.values[linear % 32] = None
+        warp.barrier.leave()
+
     @classmethod
     def for_threads(cls, n: int, shared_bytes: int = 0, turns: Turns | None = None) -> BlockState:
         """A block of ``n`` threads taking ``turns`` (their own, or the grid's in a cooperative launch)."""

@@ -160,9 +160,7 @@ def _run_cooperative(func: Callable[..., Any], config: LaunchConfig, args: list[
             with np.errstate(all="ignore"):
                 turns.start(state.slot)
                 func(*args)
-                block.barrier.leave()
-                block.warps[linear // 32].values[linear % 32] = None
-                block.warps[linear // 32].barrier.leave()
+                block.thread_returned(linear)
                 grid.leave()
                 turns.finish(state.slot)
         except threading.BrokenBarrierError:
@@ -172,13 +170,10 @@ def _run_cooperative(func: Callable[..., Any], config: LaunchConfig, args: list[
             with turns.lock:
                 turns.break_all()
 
-    pool = [threading.Thread(target=worker, args=(b, tid), daemon=True) for b in range(len(blocks)) for tid in threads]
-    for t in pool:
-        t.start()
-    for t in pool:
-        t.join()
-    if errors:
-        raise errors[0]
+    _run_all(
+        [threading.Thread(target=worker, args=(b, tid), daemon=True) for b in range(len(blocks)) for tid in threads],
+        errors,
+    )
 
 
 def _run_threaded(func: Callable[..., Any], config: LaunchConfig, args: list[Any]) -> None:
@@ -211,9 +206,7 @@ def _run_threaded(func: Callable[..., Any], config: LaunchConfig, args: list[Any
                     state.bid, state.block = bid, block
                     block.barrier.turns.start(linear)  # one simulated thread runs at a time (see Turns)
                     func(*args)
-                    block.barrier.leave()
-                    block.warps[linear // 32].values[linear % 32] = None  # a lane that returned posts nothing
-                    block.warps[linear // 32].barrier.leave()
+                    block.thread_returned(linear)
                     block.barrier.turns.finish(linear)
                     between_blocks.wait()
         except threading.BrokenBarrierError:
@@ -223,7 +216,11 @@ def _run_threaded(func: Callable[..., Any], config: LaunchConfig, args: list[Any
             current_block[0].barrier.abort()
             between_blocks.abort()
 
-    pool = [threading.Thread(target=worker, args=(tid,), daemon=True) for tid in threads]
+    _run_all([threading.Thread(target=worker, args=(tid,), daemon=True) for tid in threads], errors)
+
+
+def _run_all(pool: list[threading.Thread], errors: list[BaseException]) -> None:
+    """Start the simulated threads, wait for them all, raise the first failure they reported."""
     for t in pool:
         t.start()
     for t in pool:

@@ -132,12 +132,17 @@ def _call_site() -> tuple[Any, int]:
 FULL = 0xFFFFFFFF
 
 
+def _in(mask: int, lane: int) -> bool:
+    """Whether ``lane`` is one of the lanes ``mask`` names (CUDA's masks of the lanes that take part)."""
+    return bool((int(mask) >> lane) & 1)
+
+
 def _shuffle(value: Any, source: int, mask: int = FULL) -> Any:
     """The value of lane ``source`` (this lane's own where there is none, it did not take part, or it is not
     in ``mask``: CUDA's partial mask, the lanes that take part)."""
     values = _exchange(value)
     source = int(source)  # (a NumPy integer would take the mask's Python int into its own type)
-    got = values[source] if 0 <= source < 32 and (int(mask) >> source) & 1 else None
+    got = values[source] if 0 <= source < 32 and _in(mask, source) else None
     return value if got is None else got
 
 
@@ -197,7 +202,7 @@ def _segment_lane(mode: str, lane: int, b: int, width: int) -> int:
 def ballot(predicate: Any, _mask: int = FULL) -> int:
     """A 32-bit mask with bit k set when lane k's predicate is true (and lane k is in ``_mask``)."""
     values = _exchange(bool(predicate))
-    return sum(1 << k for k, v in enumerate(values) if v and (int(_mask) >> k) & 1)
+    return sum(1 << k for k, v in enumerate(values) if v and _in(_mask, k))
 
 
 def match_any(value: Any, _mask: int = FULL) -> int:
@@ -205,7 +210,7 @@ def match_any(value: Any, _mask: int = FULL) -> int:
     so 0.0 and -0.0 differ and a NaN matches the same NaN)."""
     values = _exchange(_bit_key(value))
     mine = values[lane_id()]
-    return sum(1 << k for k, v in enumerate(values) if v is not None and v == mine and (int(_mask) >> k) & 1)
+    return sum(1 << k for k, v in enumerate(values) if v is not None and v == mine and _in(_mask, k))
 
 
 def _bit_key(value: Any) -> tuple[Any, ...]:
@@ -218,11 +223,11 @@ def _bit_key(value: Any) -> tuple[Any, ...]:
 
 
 def all_(predicate: Any, _mask: int = FULL) -> bool:
-    return all(v for k, v in enumerate(_exchange(bool(predicate))) if v is not None and (int(_mask) >> k) & 1)
+    return all(v for k, v in enumerate(_exchange(bool(predicate))) if v is not None and _in(_mask, k))
 
 
 def any_(predicate: Any, _mask: int = FULL) -> bool:
-    return any(v for k, v in enumerate(_exchange(bool(predicate))) if v is not None and (int(_mask) >> k) & 1)
+    return any(v for k, v in enumerate(_exchange(bool(predicate))) if v is not None and _in(_mask, k))
 
 
 def _bits(x: Any) -> tuple[int, int, Any]:

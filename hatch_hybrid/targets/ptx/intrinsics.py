@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from llvmlite import ir as llir
 
-from ...lower.calls import shuffle_source_lane
+from ...lower.calls import lane_in_mask, shuffle_source_lane
 from ...lower.ops import I32, I64, PTR, VOID, Ops, bit_width, declare
 
 _SREG = {"thread_idx": "tid", "block_idx": "ctaid", "block_dim": "ntid", "grid_dim": "nctaid"}
@@ -86,8 +86,7 @@ def shuffle(
         out = b.or_(b.zext(lo, I64), b.shl(b.zext(hi, I64), llir.Constant(I64, 32)))
     if mask is not None:  # a source outside the mask: this lane's own value
         src = shuffle_source_lane(b, name, lane_id(ops), wide, width)
-        bit = b.and_(b.lshr(b.zext(mask, I64), b.and_(src, llir.Constant(I64, 63))), llir.Constant(I64, 1))
-        member = b.and_(b.icmp_unsigned("<", src, llir.Constant(I64, 32)), b.trunc(bit, llir.IntType(1)))
+        member = b.and_(b.icmp_unsigned("<", src, llir.Constant(I64, 32)), lane_in_mask(b, b.zext(mask, I64), src))
         out = b.select(member, out, as_int)
     return b.bitcast(out, ty) if not isinstance(ty, llir.IntType) else out
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from llvmlite import ir as llir
 
-from ....lower.calls import shuffle_source_lane, shuffle_width
+from ....lower.calls import lane_in_mask, shuffle_source_lane, shuffle_width
 from ....lower.ops import I1, I8, I64, as_bits
 from ....lower.parts import LowererParts
 from ....typecheck.rules import MATCHES, SHUFFLES
@@ -180,10 +180,7 @@ class WarpCallLowerer(LowererParts):
 
     def member(self, lane: llir.Value) -> llir.Value:
         """Whether ``lane`` is one of the lanes the running thread's partial mask names ("xmask")."""
-        b = self.b
-        members = b.load(self.thread_pointer(("xmask",), I64), typ=I64)
-        bit = b.lshr(members, b.and_(lane, llir.Constant(I64, 63)))
-        return b.trunc(b.and_(bit, llir.Constant(I64, 1)), I1)
+        return lane_in_mask(self.b, self.b.load(self.thread_pointer(("xmask",), I64), typ=I64), lane)
 
     def matched(self, t: llir.Value, masked: bool, partial: bool = False) -> llir.Value:
         """Thread ``t``'s ``match_any``: the lanes of its warp that posted its bits (and are in its mask)."""

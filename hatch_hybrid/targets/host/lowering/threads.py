@@ -22,7 +22,7 @@ from llvmlite import ir as llir
 
 from .... import ir
 from ....errors import CompileError, Loc
-from ....lower.calls import shuffle_source_lane, shuffle_width
+from ....lower.calls import lane_in_mask, shuffle_source_lane, shuffle_width
 from ....lower.ops import I1, I32, I64, as_bits, bit_width, llvm_type
 from ....lower.parts import LowererParts
 from ....typecheck.rules import MATCHES, SHUFFLES, WARP_CALLS
@@ -289,9 +289,7 @@ class HostLowerer(LowererParts):
         members = b.load(b.gep(own, [llir.Constant(I64, 3)], source_etype=I64), typ=I64, align=8)
 
         def member(lane_k: llir.Value) -> llir.Value:
-            """Whether lane k is one of the lanes that take part (this lane's mask)."""
-            bit = b.lshr(members, b.and_(lane_k, llir.Constant(I64, 63)))
-            return b.trunc(b.and_(bit, llir.Constant(I64, 1)), I1)
+            return lane_in_mask(b, members, lane_k)  # one of the lanes that take part (this lane's mask)
 
         if name in SHUFFLES:
             d = b.load(b.gep(own, [llir.Constant(I64, 1)], source_etype=I64), typ=I64, align=8)

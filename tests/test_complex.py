@@ -145,6 +145,26 @@ def cmath_funcs(x: Array[c128], out: Array[c128, 2], real: Array[f64, 2], flags:
         flags[i, 2] = cmath.isfinite(z)
 
 
+@kernel
+def cmath_trig(x: Array[c128], out: Array[c128, 2]):
+    i = gpu.global_tid_x()
+    if i < len(x):
+        z = x[i]
+        out[i, 0] = cmath.cos(z)
+        out[i, 1] = cmath.sin(z)
+        out[i, 2] = cmath.tan(z)
+        out[i, 3] = cmath.cosh(z)
+        out[i, 4] = cmath.sinh(z)
+        out[i, 5] = cmath.tanh(z)
+        out[i, 6] = cmath.acos(z)
+        out[i, 7] = cmath.asin(z)
+        out[i, 8] = cmath.atan(z)
+        out[i, 9] = cmath.acosh(z)
+        out[i, 10] = cmath.asinh(z)
+        out[i, 11] = cmath.atanh(z)
+        out[i, 12] = cmath.cos(c64(z))
+
+
 def shift(w: Wave, by: c128) -> Wave:
     return Wave(w.amp * 2, w.phase + by, w.k)
 
@@ -223,7 +243,7 @@ def _random(dtype: type, n: int, seed: int, finite: bool = False) -> np.ndarray:
     return out
 
 
-def _same(got: np.ndarray, expected: np.ndarray) -> None:
+def _same(got: np.ndarray, expected: np.ndarray, what: str = "") -> None:
     """Bit for bit, except that any NaN equals any NaN (IEEE leaves a NaN's sign and payload open)."""
     got, expected = np.ascontiguousarray(got), np.ascontiguousarray(expected)
     if got.dtype.kind == "c":
@@ -232,7 +252,8 @@ def _same(got: np.ndarray, expected: np.ndarray) -> None:
     differ = (got.tobytes() != expected.tobytes()) and not np.array_equal(
         got.view(f"u{got.itemsize}")[~nan], expected.view(f"u{got.itemsize}")[~nan]
     )
-    assert not differ, f"{np.argwhere(~nan & (got.view(f'u{got.itemsize}') != expected.view(f'u{got.itemsize}')))[:5]}"
+    bad = ~nan & (got.view(f"u{got.itemsize}") != expected.view(f"u{got.itemsize}"))
+    assert not differ, f"{what} {got} != {expected} at {np.argwhere(bad)[:5]}"
 
 
 @pytest.fixture(scope="module")
@@ -432,6 +453,97 @@ CLASSES = [-math.inf, -1.5, -0.0, 0.0, 1.5, math.inf, math.nan]  # CPython's spe
 def test_cmath_special_values(cx, device: str) -> None:
     """Infinite and NaN parts: CPython's C99 results (its special-value tables) on every path."""
     _check_cmath(cx, device, np.array([complex(a, b) for a in CLASSES for b in CLASSES]))
+
+
+TRIG = ("cos", "sin", "tan", "cosh", "sinh", "tanh", "acos", "asin", "atan", "acosh", "asinh", "atanh")
+
+
+def _check_trig(cx, device: str, z: np.ndarray) -> float:  # type: ignore[no-untyped-def]
+    """The trigonometric and hyperbolic functions of ``z``: CPython's bits natively and on the Python path
+    (its special-value tables where a part is infinite or NaN), within :data:`GPU_CMATH_ULPS` on the GPU
+    for finite arguments and results; returns the worst ulps seen on the GPU."""
+    n = len(z)
+    out = np.zeros((n, len(TRIG) + 1), np.complex128)
+    cx.cmath_trig.launch(128, (n + 127) // 128, z, out, device=device)
+    worst = 0.0
+    for i in range(n):
+        w = complex(z[i])
+        with np.errstate(over="ignore"):
+            narrow = complex(np.complex64(w))
+        expected = [_cmath_or_ieee(f, w) for f in TRIG] + [_cmath_or_ieee("cos", narrow)]
+        for name, got, want in zip([*TRIG, "cos(c64)"], out[i], expected):
+            g, e = complex(got), complex(want)
+            if device == "cuda" and cmath.isfinite(w) and cmath.isfinite(e):
+                worst = max(worst, _ulps(g, e))
+            else:
+                _same(np.array([g]), np.array([e]), f"cmath.{name}({w!r})")
+    assert worst <= GPU_CMATH_ULPS, f"cmath on the GPU: worst {worst:.2f} ulps of the result's magnitude"
+    return worst
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_cmath_trigonometric_against_cpython(cx, device: str) -> None:
+    z = _random(np.complex128, N, 16, finite=True)
+    # the branches of CPython's formulas: large parts (overflow avoided, or the result overflows: CPython
+    # raises OverflowError, the device gives inf), atanh next to +-1 and at its poles, tiny parts, the axes
+    z[:24] = [
+        0,
+        1,
+        -1,
+        1j,
+        -1j,
+        1e-310 + 1e-310j,
+        1e308 + 1e308j,
+        800 + 3j,
+        -720.5 + 0.25j,
+        3 + 800j,
+        0.5 - 712j,
+        1 + 1e-200j,
+        -1 - 1e-200j,
+        1 + 0j,
+        complex(-1, -0.0),
+        1j + 1e-160,
+        2e154 + 1j,
+        1 + 3e154j,
+        complex(-0.0, 2.5),
+        complex(2.5, -0.0),
+        1e-20 + 1e-20j,
+        0.7 + 0.7j,
+        -1e300 - 1e-300j,
+        5 + 1e300j,
+    ]
+    worst = _check_trig(cx, device, z)
+    print(f"cmath trigonometric functions on {device}: worst {worst:.2f} ulps of the result's magnitude")
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_cmath_trigonometric_special_values(cx, device: str) -> None:
+    """Every class of real and imaginary part: CPython's tables (and its cases ahead of them)."""
+    _check_trig(cx, device, np.array([complex(a, b) for a in CLASSES for b in CLASSES]))
+
+
+def test_cmath_tables_are_cpythons() -> None:
+    """Every entry of the special-value tables that this CPython returns (rather than raising) is what
+    it returns, but for the two entries CPython 3.14 changed to C11's values (earlier: nan + nan j)."""
+    from hybrid_runtime import cmath_special
+
+    changed = {("acosh", 2, 6), ("acosh", 3, 6), ("tanh", 2, 6), ("tanh", 3, 6)}
+    checked = 0
+    for name, table in cmath_special.TABLES.items():
+        for a, row in zip(CLASSES, table):
+            for b, entry in zip(CLASSES, row):
+                key = (name, CLASSES.index(a), CLASSES.index(b))
+                if (math.isfinite(a) and math.isfinite(b)) or (sys.version_info < (3, 14) and key in changed):
+                    continue
+                if name in ("cosh", "sinh", "tanh") and math.isinf(a) and math.isfinite(b) and b != 0:
+                    continue  # CPython's case ahead of the table
+                try:
+                    got = getattr(cmath, name)(complex(a, b))
+                except ValueError:
+                    continue
+                _same(np.array([got]), np.array([entry]), f"cmath.{name}({complex(a, b)!r})")
+                checked += 1
+    assert checked > 150  # of 231 non-finite entries, less those CPython raises for
 
 
 def _cmath_or_ieee(name: str, *args: complex | float) -> Any:

@@ -215,7 +215,7 @@ class CallLowerer(LowererParts):
         nodes = [e.func.value] if callee.name == "conjugate" and isinstance(e.func, ir.Attribute) else e.args
         args = [self.coerce(a, t) for a, t in zip(nodes, callee.arg_types)]
         if callee.kind == "cmath":
-            return CMath(self.ops).call(callee.name, args)
+            return CMath(self.ops, self.parent.tables).call(callee.name, args)
         if callee.name == "conjugate":
             return self.ops.complex.conjugate(args[0])
         re, im = (self.ops.convert(a, t, WEAK_FLOAT) for a, t in zip(args, callee.arg_types))

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import numpy as np
 from llvmlite import ir as llir
 
 from .. import ir
@@ -37,19 +38,24 @@ class TableGlobals:
         self.used: dict[int, int] = {}  # address space -> the bytes of the tables in it so far
 
     def get(self, t: TableT) -> llir.GlobalVariable:
-        gv = self.globals.get(t.key)
+        return self.constant(t.key, t.data, max(t.dtype.dtype.itemsize, 4))
+
+    def constant(self, key: str, data: np.ndarray, align: int) -> llir.GlobalVariable:
+        """The global holding ``data`` (its bytes, little-endian as GPUs and the CPU targets), made once
+        per ``key``."""
+        gv = self.globals.get(key)
         if gv is None:
-            data = t.data.astype(t.data.dtype.newbyteorder("<"))  # little-endian, as GPUs and the CPU targets
+            data = data.astype(data.dtype.newbyteorder("<"))
             size = data.nbytes
             space = self.flavour.table_space(self.used, size)
             self.used[space] = self.used.get(space, 0) + size
             kind = llir.ArrayType(I8, size)
-            gv = llir.GlobalVariable(self.module, kind, f"hybrid_table_{t.key}", addrspace=space)
+            gv = llir.GlobalVariable(self.module, kind, f"hybrid_table_{key}", addrspace=space)
             gv.initializer = llir.Constant(kind, bytearray(data.tobytes()))
             gv.global_constant = True
             gv.linkage = "internal"
-            gv.align = max(t.dtype.dtype.itemsize, 4)
-            self.globals[t.key] = gv
+            gv.align = align
+            self.globals[key] = gv
         return gv
 
 

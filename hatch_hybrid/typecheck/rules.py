@@ -282,6 +282,8 @@ CMATH_FUNCS: dict[str, tuple[int, Type]] = {
     "exp": (1, WEAK_COMPLEX),
     "log": (1, WEAK_COMPLEX),
     "log10": (1, WEAK_COMPLEX),
+    **{name: (1, WEAK_COMPLEX) for name in ("cos", "sin", "tan", "cosh", "sinh", "tanh")},
+    **{name: (1, WEAK_COMPLEX) for name in ("acos", "asin", "atan", "acosh", "asinh", "atanh")},
     "phase": (1, WEAK_FLOAT),
     "polar": (1, TupleT((WEAK_FLOAT, WEAK_FLOAT))),
     "rect": (2, WEAK_COMPLEX),

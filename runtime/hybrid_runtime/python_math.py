@@ -23,6 +23,8 @@ from typing import Any
 
 import numpy as np
 
+from . import cmath_special
+
 #: Python's math functions that raise where IEEE 754 has a result, and NumPy's IEEE version.
 _IEEE: dict[str, Callable[..., Any]] = {
     "sqrt": np.sqrt, "log": np.log, "log2": np.log2, "log10": np.log10, "log1p": np.log1p, "exp": np.exp,
@@ -57,6 +59,8 @@ def _c_function(c_name: str, name: str) -> Callable[[float], float]:
         try:
             return float(getattr(math, name)(x))
         except (ValueError, OverflowError):
+            if name in _C_RESULT:
+                return _C_RESULT[name](x)
             return math.nan if x < 0 and (math.isinf(x) or x == math.floor(x)) and name == "gamma" else math.inf
 
     call.__name__ = call.__qualname__ = name
@@ -164,11 +168,59 @@ def _cmath_ieee(name: str, *args: Any) -> Any:
             return float(np.hypot(z.real, z.imag)), math.atan2(z.imag, z.real)
         if name == "phase":  # the angle underflows (CPython raises OverflowError)
             return math.atan2(z.imag, z.real)
+        if name in ("cosh", "sinh"):  # cosh(re) overflows: CPython's formula, the C library's functions
+            return _hyperbolic(name, z)
+        if name == "atanh":  # atanh(+-1 +- 0j)
+            return complex(math.copysign(math.inf, z.real), z.imag)
         assert name == "exp", name  # exp(re) overflows: exp(re - 1) * (cos, sin) * e
         big = z.real > math.log(sys.float_info.max / 4)
-        scale = np.exp(np.float64(z.real - 1.0 if big else z.real))
-        e = np.float64(math.e if big else 1.0)
-        return complex(scale * np.cos(np.float64(z.imag)) * e, scale * np.sin(np.float64(z.imag)) * e)
+        scale = _C_MATH["exp"](z.real - 1.0 if big else z.real)
+        e = math.e if big else 1.0
+        return complex(scale * _C_MATH["cos"](z.imag) * e, scale * _C_MATH["sin"](z.imag) * e)
+
+
+def _hyperbolic(name: str, z: complex) -> complex:
+    """CPython's ``cmath_cosh_impl``/``cmath_sinh_impl`` for finite arguments whose result overflows."""
+    real_fn, imag_fn = (_C_MATH["cosh"], _C_MATH["sinh"]) if name == "cosh" else (_C_MATH["sinh"], _C_MATH["cosh"])
+    x = z.real
+    if abs(x) > math.log(sys.float_info.max / 4):
+        x -= math.copysign(1.0, x)
+        return complex(_C_MATH["cos"](z.imag) * real_fn(x) * math.e, _C_MATH["sin"](z.imag) * imag_fn(x) * math.e)
+    return complex(_C_MATH["cos"](z.imag) * real_fn(x), _C_MATH["sin"](z.imag) * imag_fn(x))
+
+
+_C_MATH = {name: _c_function(name, name) for name in ("exp", "cos", "sin", "cosh", "sinh")}
+#: cmath.<name>(z) is -i * <hyperbolic>(i z) (cos: cosh(i z) itself), as CPython computes them
+_ROTATED = {"asin": "asinh", "atan": "atanh", "cos": "cosh", "sin": "sinh", "tan": "tanh"}
+
+
+def _cmath_tabled(name: str) -> Callable[[Any], complex]:
+    """A cmath function with a special-value table: the table's entry for an infinite or NaN part
+    (:mod:`.cmath_special`, the tables of CPython 3.14, which changed ``acosh(0 + nan j)`` and ``tanh(0 + nan
+    j)`` from earlier versions, so every Python gives what the device gives), else CPython's, and where
+    CPython raises for an overflow or at a pole, the IEEE result."""
+    rotated = _ROTATED.get(name)
+    python = getattr(cmath, name)
+
+    def function(x: Any) -> complex:
+        z = complex(x)
+        if rotated is not None:
+            s = _TABLED[rotated](complex(-z.imag, z.real))
+            return s if name == "cos" else complex(s.imag, -s.real)
+        if not (math.isfinite(z.real) and math.isfinite(z.imag)):
+            if name in ("cosh", "sinh", "tanh") and math.isinf(z.real) and math.isfinite(z.imag) and z.imag != 0:
+                return complex(python(z))  # CPython's own case ahead of the table
+            return cmath_special.value(name, z)
+        try:
+            return complex(python(z))
+        except (ValueError, OverflowError):
+            return complex(_cmath_ieee(name, z))
+
+    function.__name__ = function.__qualname__ = name
+    return function
+
+
+_TABLED = {name: _cmath_tabled(name) for name in (*cmath_special.TABLES, *_ROTATED)}
 
 
 def _cmath_function(name: str) -> Callable[..., Any]:
@@ -196,13 +248,13 @@ _PATCHED_MATH = [*(n for n in _C_RESULT if hasattr(math, n)), "trunc", "floor", 
 _CMATH_RAISING = ("exp", "log", "log10", "polar", "rect", "phase")  # cmath.sqrt never raises
 ieee_cmath = types.ModuleType("cmath", "The Python path's cmath: the device's results where Python's cmath raises.")
 ieee_cmath.__dict__.update({k: v for k, v in vars(cmath).items() if not k.startswith("__")})
-ieee_cmath.__dict__.update({name: _cmath_function(name) for name in _CMATH_RAISING})
+ieee_cmath.__dict__.update({name: _cmath_function(name) for name in _CMATH_RAISING} | _TABLED)
 # NumPy for kernels: np.copysign as the device computes it, everything else NumPy's own
 ieee_numpy = types.ModuleType("numpy", np.__doc__)
 ieee_numpy.__dict__.update(vars(np))
 ieee_numpy.copysign = _np_copysign  # type: ignore[attr-defined]
 _REPLACE = {id(getattr(math, name)): getattr(ieee_math, name) for name in _PATCHED_MATH}
-_REPLACE.update({id(getattr(cmath, name)): getattr(ieee_cmath, name) for name in _CMATH_RAISING})
+_REPLACE.update({id(getattr(cmath, name)): getattr(ieee_cmath, name) for name in (*_CMATH_RAISING, *_TABLED)})
 _REPLACE[id(np.copysign)] = _np_copysign
 _MODULES = {id(math): ieee_math, id(cmath): ieee_cmath, id(np): ieee_numpy}
 

@@ -324,6 +324,59 @@ def libdevice_math(x: Array[f32], out32: Array[f32], out64: Array[f64], h: Array
 
 
 @kernel
+def libdevice_operations(
+    a: Array[i32], b: Array[i32], u: Array[u32], w: Array[u32], la: Array[i64], lb: Array[i64], ul: Array[u64],
+    f: Array[f32], g: Array[f32], d: Array[f64], e: Array[f64],
+    ints: Array[i32, 2], uints: Array[u32, 2], longs: Array[i64, 2], floats: Array[f32, 2], doubles: Array[f64, 2],
+):
+    i = cuda.grid(1)
+    if i < a.size:
+        ints[i, 0] = libdevice.popc(a[i])
+        ints[i, 1] = libdevice.popcll(la[i])
+        ints[i, 2] = libdevice.clz(a[i])
+        ints[i, 3] = libdevice.clzll(la[i])
+        ints[i, 4] = libdevice.ffs(a[i])
+        ints[i, 5] = libdevice.ffsll(la[i])
+        ints[i, 6] = libdevice.min(a[i], b[i])
+        ints[i, 7] = libdevice.max(a[i], b[i])
+        ints[i, 8] = libdevice.abs(a[i])
+        ints[i, 9] = libdevice.mulhi(a[i], b[i])
+        ints[i, 10] = libdevice.hadd(a[i], b[i])
+        ints[i, 11] = libdevice.rhadd(a[i], b[i])
+        ints[i, 12] = libdevice.isnanf(f[i]) + 2 * libdevice.isinff(f[i]) + 4 * libdevice.finitef(f[i])
+        ints[i, 13] = libdevice.isnand(d[i]) + 2 * libdevice.isinfd(d[i]) + 4 * libdevice.isfinited(d[i])
+        ints[i, 14] = libdevice.signbitf(f[i]) + 2 * libdevice.signbitd(d[i])
+        uints[i, 0] = libdevice.brev(u[i])
+        uints[i, 1] = libdevice.umin(u[i], w[i])
+        uints[i, 2] = libdevice.umax(u[i], w[i])
+        uints[i, 3] = libdevice.umulhi(u[i], w[i])
+        uints[i, 4] = libdevice.uhadd(u[i], w[i])
+        uints[i, 5] = libdevice.urhadd(u[i], w[i])
+        longs[i, 0] = libdevice.llmin(la[i], lb[i])
+        longs[i, 1] = libdevice.llmax(la[i], lb[i])
+        longs[i, 2] = libdevice.llabs(la[i])
+        longs[i, 3] = i64(libdevice.brevll(ul[i]) >> u64(1))
+        longs[i, 4] = i64(libdevice.ullmin(ul[i], u64(u[i])) >> u64(1))
+        longs[i, 5] = i64(libdevice.ullmax(ul[i], u64(u[i])) >> u64(1))
+        floats[i, 0] = libdevice.fadd_rn(f[i], g[i])
+        floats[i, 1] = libdevice.fsub_rn(f[i], g[i])
+        floats[i, 2] = libdevice.fmul_rn(f[i], g[i])
+        floats[i, 3] = libdevice.fdiv_rn(f[i], g[i])
+        floats[i, 4] = libdevice.fdividef(f[i], g[i])
+        floats[i, 5] = libdevice.frcp_rn(g[i])
+        floats[i, 6] = libdevice.fsqrt_rn(g[i])
+        floats[i, 7] = libdevice.rsqrtf(g[i])
+        floats[i, 8] = libdevice.saturatef(f[i])
+        doubles[i, 0] = libdevice.dadd_rn(d[i], e[i])
+        doubles[i, 1] = libdevice.dsub_rn(d[i], e[i])
+        doubles[i, 2] = libdevice.dmul_rn(d[i], e[i])
+        doubles[i, 3] = libdevice.ddiv_rn(d[i], e[i])
+        doubles[i, 4] = libdevice.drcp_rn(e[i])
+        doubles[i, 5] = libdevice.dsqrt_rn(e[i])
+        doubles[i, 6] = libdevice.rsqrt(e[i])
+
+
+@kernel
 def nested_libdevice(h: Array[f16], o: Array[f16], p: Array[f32]):
     i = cuda.grid(1)
     o[i] = cuda.fp16.hadd(cuda.fp16.hexp10(h[i]), h[i])
@@ -1014,6 +1067,87 @@ def test_libdevice_and_fp16_functions_are_numpy_s_of_their_type(kern, device):
     np.testing.assert_allclose(out64, np.power(x.astype(np.float64), 1.5) + np.arctan2(x.astype(np.float64), 2.0))
     want16 = np.power(np.float16(10), h) + np.sqrt(h)
     np.testing.assert_allclose(out16.astype(np.float64), want16.astype(np.float64), rtol=2e-3)
+
+
+def _bits(v: np.ndarray, width: int, count: str) -> np.ndarray:
+    """popc / clz / ffs / brev of each value's ``width`` bits, in Python's integers (the reference)."""
+    out = []
+    for x in v.tolist():
+        x &= (1 << width) - 1
+        out.append(
+            {"popc": bin(x).count("1"), "clz": width - x.bit_length(), "ffs": (x & -x).bit_length()}.get(count)
+            if count != "brev"
+            else int(format(x, f"0{width}b")[::-1], 2)
+        )
+    return np.array(out)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_libdevice_integer_bit_rounding_and_classification_functions(kern, device):
+    """libdevice's functions that are not math: bit counts and reversal, integer min/max/abs, high halves
+    of products and halving sums, arithmetic rounded to nearest, reciprocals and square roots, saturation
+    and classification, each with its operand and result types: bit for bit against NumPy on every device."""
+    rng = np.random.default_rng(11)
+    n = 64
+    i32, i64_, u32, u64_ = np.int32, np.int64, np.uint32, np.uint64
+    a, b = (rng.integers(-(2**31), 2**31, n, dtype=i32) for _ in range(2))
+    a[:4], b[:4] = [0, -1, -(2**31), 2**31 - 1], [2**31 - 1, -(2**31), -1, 2**31 - 1]
+    u, w = (rng.integers(0, 2**32, n, dtype=u32) for _ in range(2))
+    u[:2], w[:2] = [0, 2**32 - 1], [2**32 - 1, 2**32 - 1]
+    la, lb = (rng.integers(-(2**62), 2**62, n, dtype=i64_) for _ in range(2))
+    la[:2] = [0, -(2**62)]
+    ul = rng.integers(0, 2**64, n, dtype=u64_)
+    f, g = (rng.standard_normal(n).astype(np.float32) * 100 for _ in range(2))
+    f[:8] = [np.nan, np.inf, -np.inf, -0.0, 0.0, 1e-45, 0.5, 2.0]
+    g[:3] = [0.0, -4.0, 1e-40]
+    d, e = rng.standard_normal(n) * 1e10, np.abs(rng.standard_normal(n)) + 0.5
+    d[:5] = [np.nan, -np.inf, np.inf, -0.0, 5e-324]
+    ints, uints = np.zeros((n, 15), i32), np.zeros((n, 6), u32)
+    longs, floats, doubles = np.zeros((n, 6), i64_), np.zeros((n, 9), np.float32), np.zeros((n, 7))
+    kern.libdevice_operations.launch(
+        64, 1, a, b, u, w, la, lb, ul, f, g, d, e, ints, uints, longs, floats, doubles, device=device
+    )
+    a64, b64 = a.astype(i64_), b.astype(i64_)
+    with np.errstate(all="ignore"):
+        want_ints = [
+            _bits(a, 32, "popc"), _bits(la, 64, "popc"), _bits(a, 32, "clz"), _bits(la, 64, "clz"),
+            _bits(a, 32, "ffs"), _bits(la, 64, "ffs"), np.minimum(a, b), np.maximum(a, b), np.abs(a),
+            (a64 * b64) >> 32, (a64 + b64) >> 1, (a64 + b64 + 1) >> 1,
+            np.isnan(f) + 2 * np.isinf(f) + 4 * np.isfinite(f), np.isnan(d) + 2 * np.isinf(d) + 4 * np.isfinite(d),
+            (np.signbit(f) & ~np.isnan(f)) + 2 * (np.signbit(d) & ~np.isnan(d)),  # a NaN's sign reads positive
+        ]  # fmt: skip
+        u64v, w64 = u.astype(u64_), w.astype(u64_)
+        want_uints = [
+            _bits(u, 32, "brev"), np.minimum(u, w), np.maximum(u, w), (u64v * w64) >> 32, (u64v + w64) >> 1,
+            (u64v + w64 + 1) >> 1,
+        ]  # fmt: skip
+        want_longs = [
+            np.minimum(la, lb), np.maximum(la, lb), np.abs(la),
+            (np.array([int(format(x, "064b")[::-1], 2) for x in ul.tolist()], u64_) >> 1),
+            np.minimum(ul, u64v) >> 1, np.maximum(ul, u64v) >> 1,
+        ]  # fmt: skip
+        one32 = np.float32(1)
+        want_floats = [f + g, f - g, f * g, f / g, f / g, one32 / g, np.sqrt(g), one32 / np.sqrt(g)]
+        want_floats.append(np.where(np.isnan(f), 0, np.clip(f, 0, 1)).astype(np.float32))
+        want_doubles = [d + e, d - e, d * e, d / e, 1.0 / e, np.sqrt(e), 1.0 / np.sqrt(e)]
+    for got, want in ((ints, want_ints), (uints, want_uints), (longs, want_longs)):
+        np.testing.assert_array_equal(got, np.stack([np.asarray(c).astype(got.dtype) for c in want], axis=1))
+    for got, want in ((floats, want_floats), (doubles, want_doubles)):
+        expected = np.stack([np.asarray(c, got.dtype) for c in want], axis=1)
+        assert got.tobytes() == expected.tobytes() or np.array_equal(got, expected, equal_nan=True)
+
+
+def test_libdevice_directed_rounding_is_a_located_error_naming_the_rn_function(build):
+    from hatch_hybrid.errors import CompileError
+
+    source = KERNEL_PRELUDE + (
+        "from hybrid_runtime.cuda import libdevice\n\n@kernel\ndef k(x: Array[f32]):\n"
+        "    x[0] = libdevice.fadd_rz(x[0], x[1])\n"
+    )
+    with pytest.raises(CompileError) as info:
+        build(source)
+    assert "directed mode" in info.value.message and "fadd_rn" in (info.value.hint or "")
+    assert info.value.loc is not None and info.value.loc.line == source.count("\n")
 
 
 @pytest.mark.parametrize("device", DEVICES)

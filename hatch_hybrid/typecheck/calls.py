@@ -367,15 +367,15 @@ class CallChecker(GpuCallChecker, ConversionRecorder):
             return self.numpy(e, name)
         if module == "hybrid_runtime.gpu":
             return self.gpu(e, name)
+        spelled = gpu_name(qualname)
+        if spelled is not None:
+            return self.gpu(e, spelled)
         if module in ("hybrid_runtime.cuda.libdevice", "hybrid_runtime.cuda.fp16"):
             args = self._args(e)
             with rule_errors(e.loc):
                 ufunc, operand_types, result = numpy_funcs.libdevice_call(module.rpartition(".")[2], name, args)
             self.tf.callees[e.nid] = Callee("numpy", ufunc, tuple(operand_types))
             return result
-        spelled = gpu_name(qualname)
-        if spelled is not None:
-            return self.gpu(e, spelled)
         raise CompileError(
             e.func.loc,
             f"`{qualname}` is not supported in kernel code",

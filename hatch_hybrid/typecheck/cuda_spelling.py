@@ -9,9 +9,11 @@ shape)``'s order, the full mask of ``cuda.shfl_down_sync(mask, v, d)`` is checke
 
 from __future__ import annotations
 
+import ast
+import math
 from typing import Any
 
-from hybrid_runtime.libdevice import FP16_OPERATORS, SINCOS
+from hybrid_runtime.libdevice import DIRECTED, FP16_OPERATORS, OPERATIONS, SINCOS
 from hybrid_runtime.libdevice import resolve as resolve_libdevice
 
 from .. import ir
@@ -78,6 +80,8 @@ CUDA_CALLS: dict[str, str] = {
     "match_all_sync": "match_any",  # rewritten: (lanes if every lane matches else 0, whether they all do)
     "popc": "popc",
     "clz": "clz",
+    # libdevice's bit operations, in the expressions of its OPERATIONS table (_libdevice_rewrite)
+    **{f"libdevice.{op}": op for op in ("popc", "clz", "ffs", "brev")},
     "ffs": "ffs",
     "brev": "brev",
     "syncwarp": "syncwarp",
@@ -315,6 +319,20 @@ def _libdevice_rewrite(node: ir.Call, module: str, name: str) -> ir.Expr | None:
     def call(attr: str, *args: ir.Expr) -> ir.Expr:
         return _member_call(base, attr, at, *args)
 
+    if module == "libdevice" and name in OPERATIONS:
+        dtypes, expression = OPERATIONS[name]
+        if len(node.args) != len(dtypes) or node.keywords:
+            raise CompileError(
+                node.loc, f"cuda.libdevice.{name}() takes {len(dtypes)} argument{'s' * (len(dtypes) > 1)}"
+            )
+        operands = {p: call(d, a) for p, d, a in zip("ab", dtypes, node.args)}
+        return _from_expression(ast.parse(expression, mode="eval").body, operands, base, at)
+    if module == "libdevice" and DIRECTED.match(name):
+        raise CompileError(
+            node.loc,
+            f"cuda.libdevice.{name}() rounds in a directed mode, which the CPU paths do not compute in",
+            f"use cuda.libdevice.{name[:-3]}_rn() (rounding to nearest, as every other operation)",
+        )
     if module == "libdevice" and name in SINCOS and len(node.args) == 1:
         suffix = SINCOS[name]
         return ir.TupleExpr([call("sin" + suffix, node.args[0]), call("cos" + suffix, _fresh(node.args[0]))], loc=at)
@@ -337,6 +355,41 @@ def _libdevice_rewrite(node: ir.Call, module: str, name: str) -> ir.Expr | None:
     if op == "rsqrt":
         return ir.BinOp("/", call("float16", ir.Const(1, loc=at)), call("hsqrt", half[0]), loc=at)
     return ir.Compare(half[0], [op], [half[1]], loc=at)
+
+
+_AST_OPERATORS: dict[type, str] = {
+    ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.RShift: ">>", ast.Lt: "<", ast.LtE: "<=",
+    ast.Eq: "==", ast.Not: "not",
+}  # fmt: skip
+
+
+def _from_expression(node: ast.expr, operands: dict[str, ir.Expr], base: ir.Expr, at: Loc) -> ir.Expr:
+    """An expression of libdevice's OPERATIONS table as IR at ``at``: ``a``/``b`` the operands, ``inf`` the
+    float, ``min``/``max``/``abs`` the builtins, other names functions of ``base`` (the ``libdevice`` module:
+    its math functions, casts and bit operations)."""
+
+    def build(n: ast.expr) -> ir.Expr:
+        if isinstance(n, ast.Name):
+            return operands[n.id] if n.id in operands else ir.Const(math.inf, loc=at)
+        if isinstance(n, ast.Constant):
+            assert isinstance(n.value, (int, float)), n.value
+            return ir.Const(n.value, loc=at)
+        if isinstance(n, ast.BinOp):
+            return ir.BinOp(_AST_OPERATORS[type(n.op)], build(n.left), build(n.right), loc=at)
+        if isinstance(n, ast.UnaryOp):
+            return ir.UnaryOp(_AST_OPERATORS[type(n.op)], build(n.operand), loc=at)
+        if isinstance(n, ast.Compare):
+            ops = [_AST_OPERATORS[type(op)] for op in n.ops]
+            return ir.Compare(build(n.left), ops, [build(c) for c in n.comparators], loc=at)
+        assert isinstance(n, ast.Call) and isinstance(n.func, ast.Name), ast.dump(n)
+        args = [build(a) for a in n.args]
+        if n.func.id in ("min", "max", "abs"):
+            return ir.Call(ir.Name(n.func.id, loc=at), args, {}, loc=at)
+        made = _member_call(base, n.func.id, at, *args)
+        setattr(made, "_spelled", True)  # noqa: B010 (a bit operation: what CUDA_CALLS maps it to, as it is)
+        return made
+
+    return build(node)
 
 
 def _member_call(base: ir.Expr, name: str, at: Loc, *args: ir.Expr) -> ir.Call:

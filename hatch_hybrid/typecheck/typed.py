@@ -117,7 +117,9 @@ def type_named(sym: Symbol | str | None) -> Type | None:
         if mod == "numpy":
             return BOOL if name == "bool_" else parse_type_name({"intp": "i64", "uintp": "u64"}.get(name, name))
         if mod in ("hybrid_runtime.cuda.fp16", "hybrid_runtime.cuda.libdevice"):  # (the fp16 rewrite's casts)
-            return {"float16": F16, "float64": F64}.get(name)
+            return {"float16": F16, "float64": F64}.get(name) or (
+                parse_type_name(name) if name in ("float32", "int32", "int64", "uint32", "uint64") else None
+            )
         if mod in ("hybrid_runtime", "hybrid_runtime.types", "hybrid_runtime.cuda"):
             # the runtime's own names first (its i8 is int8), then numba's (numba.cuda's i8 is int64)
             own = parse_type_name(name) if mod != "hybrid_runtime.cuda" else None

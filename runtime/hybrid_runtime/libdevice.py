@@ -12,6 +12,8 @@ functions. :func:`resolve` is the one table; the compiler reads it too.
 
 from __future__ import annotations
 
+import math
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -41,6 +43,41 @@ FP16_OPERATORS: dict[str, str] = {
 }  # fmt: skip
 #: libdevice's (sin, cos) pairs: the two functions of the same argument
 SINCOS = {"sincosf": "f", "fast_sincosf": "f", "sincos": ""}
+_I, _U, _L, _UL, _F, _D = "int32", "uint32", "int64", "uint64", "float32", "float64"
+#: libdevice's bit, integer, round-to-nearest and classification functions: (the operands' dtypes, the
+#: function as an expression of the kernel language over the operands ``a`` and ``b``, converted to those
+#: dtypes, each used once). The compiler rewrites a call into its expression
+#: (:mod:`hatch_hybrid.typecheck.cuda_spelling`); the Python path evaluates the same expression with NumPy's
+#: scalars (:func:`function`), so the two cannot disagree. ``popc clz ffs brev`` are the language's bit
+#: operations, the other names libdevice's math functions above.
+OPERATIONS: dict[str, tuple[tuple[str, ...], str]] = {
+    "popc": ((_I,), "popc(a)"), "popcll": ((_L,), "int32(popc(a))"), "clz": ((_I,), "clz(a)"),
+    "clzll": ((_L,), "int32(clz(a))"), "ffs": ((_I,), "ffs(a)"), "ffsll": ((_L,), "int32(ffs(a))"),
+    "brev": ((_U,), "brev(a)"), "brevll": ((_UL,), "brev(a)"),
+    **{prefix + op: ((t, t), op + "(a, b)") for prefix, t in (("", _I), ("u", _U), ("ll", _L), ("ull", _UL))
+       for op in ("min", "max")},
+    "abs": ((_I,), "abs(a)"), "llabs": ((_L,), "abs(a)"),
+    "mulhi": ((_I, _I), "int32((int64(a) * int64(b)) >> 32)"),
+    "umulhi": ((_U, _U), "uint32((uint64(a) * uint64(b)) >> 32)"),
+    "hadd": ((_I, _I), "int32((int64(a) + int64(b)) >> 1)"),
+    "rhadd": ((_I, _I), "int32((int64(a) + int64(b) + 1) >> 1)"),
+    "uhadd": ((_U, _U), "uint32((uint64(a) + uint64(b)) >> 1)"),
+    "urhadd": ((_U, _U), "uint32((uint64(a) + uint64(b) + 1) >> 1)"),
+    **{f"{p}{op}_rn": ((t, t), f"a {symbol} b") for p, t in (("f", _F), ("d", _D))
+       for op, symbol in (("add", "+"), ("sub", "-"), ("mul", "*"), ("div", "/"))},
+    "fdividef": ((_F, _F), "a / b"), "frcp_rn": ((_F,), "float32(1) / a"), "drcp_rn": ((_D,), "float64(1) / a"),
+    "fsqrt_rn": ((_F,), "sqrtf(a)"), "dsqrt_rn": ((_D,), "sqrt(a)"),
+    "rsqrtf": ((_F,), "float32(1) / sqrtf(a)"), "rsqrt": ((_D,), "float64(1) / sqrt(a)"),
+    "saturatef": ((_F,), "fminf(fmaxf(a, float32(0)), float32(1))"),  # a NaN gives 0, as CUDA's
+    "isnanf": ((_F,), "int32(not fabsf(a) <= inf)"), "isnand": ((_D,), "int32(not fabs(a) <= inf)"),
+    "isinff": ((_F,), "int32(fabsf(a) == inf)"), "isinfd": ((_D,), "int32(fabs(a) == inf)"),
+    "finitef": ((_F,), "int32(fabsf(a) < inf)"), "isfinited": ((_D,), "int32(fabs(a) < inf)"),
+    # (a NaN's sign reads as positive, as copysign's does on every device: see docs/language.md)
+    "signbitf": ((_F,), "int32(copysignf(float32(1), a) < 0)"), "signbitd": ((_D,), "int32(copysign(1.0, a) < 0)"),
+}  # fmt: skip
+#: libdevice's arithmetic in a directed rounding mode (``fadd_rz``, ``fsqrt_ru``...): the CPU paths compute in
+#: the rounding to nearest only, so these are refused with a hint naming the ``_rn`` function
+DIRECTED = re.compile(r"^(f|d)(add|sub|mul|div|rcp|sqrt|maf?)_(rz|ru|rd)$")
 
 
 def resolve(module: str, name: str) -> tuple[str, str, float | None] | None:
@@ -62,7 +99,7 @@ def names(module: str) -> list[str]:
     if module == FP16:
         return sorted([*_HALF, *FP16_OPERATORS])
     fast = ["fast_" + n + "f" for n in ("sin", "cos", "tan", "exp", "exp10", "log", "log2", "log10", "pow")]
-    return sorted([*_FUNCTIONS, *(n + "f" for n in _FUNCTIONS), *SINCOS, *fast])
+    return sorted([*_FUNCTIONS, *(n + "f" for n in _FUNCTIONS), *SINCOS, *fast, *OPERATIONS])
 
 
 def _operator(op: str) -> Callable[..., Any]:
@@ -90,6 +127,8 @@ def function(module: str, name: str) -> Callable[..., Any]:
                 return operator(*args)
 
         return arithmetic
+    if module == LIBDEVICE and name in OPERATIONS:
+        return _operation(name)
     if module == LIBDEVICE and name in SINCOS:
         sin, cos = function(module, "sin" + SINCOS[name]), function(module, "cos" + SINCOS[name])
         return lambda x: (sin(x), cos(x))
@@ -104,6 +143,28 @@ def function(module: str, name: str) -> Callable[..., Any]:
         values = [dtype(a) for a in ((lead, *args) if lead is not None else args)]
         with np.errstate(all="ignore"):
             return ufunc(*values)
+
+    call.__name__ = call.__qualname__ = name
+    return call
+
+
+def _operation(name: str) -> Callable[..., Any]:
+    """The Python path's :data:`OPERATIONS` function: its expression, evaluated with NumPy's scalars."""
+    from . import gpu
+
+    dtypes, expression = OPERATIONS[name]
+    code = compile(expression, f"<libdevice.{name}>", "eval")
+    scope: dict[str, Any] = {d: np.dtype(d).type for d in (_I, _U, _L, _UL, _F, _D)}
+    scope |= {"popc": gpu.popc, "clz": gpu.clz, "ffs": gpu.ffs, "brev": gpu.brev, "inf": math.inf}
+    scope |= {f: function(LIBDEVICE, f) for f in ("sqrt", "sqrtf", "fabs", "fabsf", "fminf", "fmaxf")}
+    scope |= {f: function(LIBDEVICE, f) for f in ("copysign", "copysignf")}
+
+    def call(*args: Any) -> Any:
+        if len(args) != len(dtypes):
+            raise TypeError(f"cuda.libdevice.{name}() takes {len(dtypes)} argument{'s' * (len(dtypes) > 1)}")
+        operands = {p: np.dtype(d).type(a) for p, d, a in zip("ab", dtypes, args)}
+        with np.errstate(all="ignore"):
+            return eval(code, scope, operands)  # noqa: S307 (the table's own expressions)
 
     call.__name__ = call.__qualname__ = name
     return call

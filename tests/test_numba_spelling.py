@@ -308,6 +308,18 @@ def warp_matches(x: Array[f32], y: Array[i64], any_x: Array[i64], any_y: Array[i
     all_y[i] = lanes if same else -1
 
 
+def counted(calls, v):
+    cuda.atomic.add(calls, 0, 1)
+    return v
+
+
+@kernel
+def match_all_evaluates_once(y: Array[i64], calls: Array[i64], out: Array[i64]):
+    i = cuda.grid(1)
+    lanes, same = cuda.match_all_sync(0xFFFFFFFF, counted(calls, y[i]))
+    out[i] = lanes if same else -1
+
+
 @kernel
 def matches_in_a_loop_of_thread_bounds(y: Array[i64], out: Array[i64]):
     i = cuda.grid(1)
@@ -1043,6 +1055,10 @@ def test_match_any_and_match_all_compare_bits(kern, device):
         want = [sum(1 << k for k in range(32) if values[w + k] == values[i]) for i in lanes for w in [i - i % 32]]
         np.testing.assert_array_equal(out, want)
     np.testing.assert_array_equal(outs[2], [-1 if len(set(y[:32])) > 1 else 0xFFFFFFFF] * 32 + [0xFFFFFFFF] * 32)
+    calls = np.zeros(1, np.int64)
+    kern.match_all_evaluates_once.launch(64, 1, y, calls, outs[2], device=device)
+    assert calls[0] == 64, "match_all_sync's value is evaluated once per thread"
+    np.testing.assert_array_equal(outs[2], [-1 if len(set(y[:32])) > 1 else 0xFFFFFFFF] * 32 + [0xFFFFFFFF] * 32)
     out = np.zeros(64, np.int64)
     kern.matches_in_a_loop_of_thread_bounds.launch(64, 1, y, out, device=device)
     shifted = y + (lanes % 2)
@@ -1137,16 +1153,24 @@ def test_libdevice_integer_bit_rounding_and_classification_functions(kern, devic
         assert got.tobytes() == expected.tobytes() or np.array_equal(got, expected, equal_nan=True)
 
 
-def test_libdevice_directed_rounding_is_a_located_error_naming_the_rn_function(build):
+@pytest.mark.parametrize(
+    ("line", "message", "hint"),
+    [
+        # match_all_sync reads its arguments twice: a call where it cannot be computed before the statement
+        ("x[0] = i > 3 and cuda.match_all_sync(0xFFFFFFFF, abs(x[1]))[1]", "where only some evaluations", "a variable"),
+        ("x[0] = libdevice.fadd_rz(x[0], x[1])", "rounds in a directed mode", "cuda.libdevice.fadd_rn()"),
+    ],
+)
+def test_what_numba_cuda_takes_and_cannot_mean_one_thing_is_a_located_error(build, line, message, hint):
     from hatch_hybrid.errors import CompileError
 
     source = KERNEL_PRELUDE + (
-        "from hybrid_runtime.cuda import libdevice\n\n@kernel\ndef k(x: Array[f32]):\n"
-        "    x[0] = libdevice.fadd_rz(x[0], x[1])\n"
+        "from hybrid_runtime import cuda\nfrom hybrid_runtime.cuda import libdevice\n\n"
+        f"@kernel\ndef k(x: Array[f64]):\n    i = cuda.grid(1)\n    {line}\n"
     )
     with pytest.raises(CompileError) as info:
         build(source)
-    assert "directed mode" in info.value.message and "fadd_rn" in (info.value.hint or "")
+    assert message in info.value.message and hint in (info.value.hint or "")
     assert info.value.loc is not None and info.value.loc.line == source.count("\n")
 
 

@@ -27,65 +27,81 @@ from ..frontend.discover import ExternalSym
 from .typed import ProgramLike
 
 VOTES = ("syncthreads_count", "syncthreads_and", "syncthreads_or")
-Vote = Callable[[ir.Node], "str | None"]  # the vote a node calls, if it calls one
 _MODULES = ("hybrid_runtime.cuda", "hybrid_runtime.gpu")
+#: what replaces a call of a statement's expressions: (the statements that go before the statement, the
+#: expression that stands for the call), or None to keep it; given the call and where it is evaluated:
+#: "statement" (whenever the statement runs), "conditional" (only under a condition: the branches of ``a if c
+#: else b``, the operands after the first of ``and``/``or``; statements placed before would run always) or
+#: "loop" (a while condition, evaluated again each iteration: nothing can go before it)
+Expand = Callable[[ir.Call, str], "tuple[list[ir.Stmt], ir.Expr] | None"]
 
 
 def hoist_block_votes(program: ProgramLike, fn: ir.Function) -> None:
     """Rewrite every reducing barrier of ``fn`` (in place)."""
 
-    def vote(node: ir.Node) -> str | None:
-        if not isinstance(node, ir.Call) or not isinstance(node.func, (ir.Name, ir.Attribute)):
+    def expand(node: ir.Call, where: str) -> tuple[list[ir.Stmt], ir.Expr] | None:
+        if not isinstance(node.func, (ir.Name, ir.Attribute)):
             return None
         sym = program._static(fn.module, node.func)
         if not isinstance(sym, ExternalSym) or sym.qualname.rpartition(".")[0] not in _MODULES:
             return None
         name = sym.qualname.rpartition(".")[2]
-        return name if name in VOTES else None
+        if name not in VOTES:
+            return None
+        if where == "loop":
+            raise CompileError(
+                node.loc,
+                f"{name}() in a while condition is not supported in kernel code",
+                "compute it into a variable before the loop and again at the end of its body",
+            )
+        return _expand(node, name)  # (a barrier: every thread of the block reaches it, CUDA's rule)
 
-    fn.body = _rewrite(fn.body, vote)
+    fn.body = hoist_calls(fn.body, expand)
 
 
-def _rewrite(stmts: list[ir.Stmt], vote: Vote) -> list[ir.Stmt]:
+def hoist_calls(stmts: list[ir.Stmt], expand: Expand) -> list[ir.Stmt]:
+    """``stmts`` with the calls ``expand`` replaces replaced, inner calls first, and the statements it
+    gives placed before the statement that evaluates the call."""
     out: list[ir.Stmt] = []
     for stmt in stmts:
         for field in ("body", "orelse"):
             inner = getattr(stmt, field, None)
             if isinstance(inner, list):
-                setattr(stmt, field, _rewrite(inner, vote))
+                setattr(stmt, field, hoist_calls(inner, expand))
         if isinstance(stmt, ir.While):
-            found = next((n for n in ir.walk(stmt.test) if vote(n)), None)
-            if found is not None:
-                raise CompileError(
-                    found.loc,
-                    f"{vote(found)}() in a while condition is not supported in kernel code",
-                    "compute it into a variable before the loop and again at the end of its body",
-                )
+            stmt.test = _substitute(stmt.test, expand, out, "loop")  # type: ignore[assignment]
         for field in _OWN_EXPRESSIONS.get(type(stmt), ()):
-            setattr(stmt, field, _substitute(getattr(stmt, field), vote, out))
+            setattr(stmt, field, _substitute(getattr(stmt, field), expand, out, "statement"))
         out.append(stmt)
     return out
 
 
-def _substitute(value: object, vote: Vote, before: list[ir.Stmt]) -> object:
-    """``value`` (an expression, or a list or dict of them) with each vote it calls replaced by what stands
-    for it; the statements that compute the votes are appended to ``before``."""
+def _substitute(value: object, expand: Expand, before: list[ir.Stmt], where: str) -> object:
+    """``value`` (an expression, or a list or dict of them) with the calls ``expand`` replaces replaced; the
+    statements computing them are appended to ``before``."""
     if isinstance(value, list):
-        return [_substitute(v, vote, before) for v in value]
+        return [_substitute(v, expand, before, where) for v in value]
     if isinstance(value, dict):
-        return {k: _substitute(v, vote, before) for k, v in value.items()}
+        return {k: _substitute(v, expand, before, where) for k, v in value.items()}
     if not isinstance(value, ir.Expr):
         return value
-    name = vote(value)
-    if name is not None:
-        assert isinstance(value, ir.Call)
-        stmts, result = _expand(value, name)
-        before += stmts
-        return result
-    for field, child in vars(value).items():
-        if isinstance(child, (ir.Expr, list, dict)):
-            setattr(value, field, _substitute(child, vote, before))
-    return value
+    inner = "conditional" if where == "statement" else where
+    if isinstance(value, ir.BoolOp):  # the first operand is evaluated always
+        operands = [_substitute(value.values[0], expand, before, where)]
+        operands += [_substitute(v, expand, before, inner) for v in value.values[1:]]
+        value.values = [v for v in operands if isinstance(v, ir.Expr)]
+    else:
+        for field, child in vars(value).items():
+            if isinstance(child, (ir.Expr, list, dict)):
+                branch = isinstance(value, ir.IfExp) and field != "test"
+                setattr(value, field, _substitute(child, expand, before, inner if branch else where))
+    found = expand(value, where) if isinstance(value, ir.Call) else None
+    if found is None:
+        return value
+    stmts, result = found
+    assert not stmts or where != "loop", "statements before a while condition"
+    before += stmts
+    return result
 
 
 #: the fields holding the expressions a statement evaluates itself (not those of the statements it holds)

@@ -28,7 +28,7 @@ from ..frontend.discover import (
     StructSym,
     TypeVarSym,
 )
-from .block_votes import hoist_block_votes
+from .block_votes import hoist_block_votes, hoist_calls
 from .typed import ProgramLike
 
 PREFIX = "hybrid_runtime.cuda."
@@ -113,6 +113,7 @@ def gpu_name(qualname: str) -> str | None:
 def rewrite_cuda_spelling(program: ProgramLike, fn: ir.Function) -> None:
     """Rewrite the ``cuda.*`` spellings in ``fn`` (in place) into what the ``gpu`` spellings parse to."""
     hoist_block_votes(program, fn)
+    _hoist_match_all_arguments(program, fn)
     local = {p.name for p in fn.params}
     bindings: dict[str, list[ir.Node]] = {}
     for node in ir.walk(fn):
@@ -434,6 +435,36 @@ def _array_args(node: ir.Call, name: str) -> list[ir.Expr]:
             f"write cuda.{name}(shape=(16, 16), dtype=np.float32)",
         )
     return [given["dtype"], given["shape"]]
+
+
+def _hoist_match_all_arguments(program: ProgramLike, fn: ir.Function) -> None:
+    """``cuda.match_all_sync(mask, v)`` is rewritten into an expression that reads ``mask`` and ``v`` more
+    than once: an argument that calls a function (which may have effects, or be costly) is evaluated into a
+    variable just before the statement, once; one under a condition or in a while condition is refused."""
+    made = iter(range(1 << 30))
+
+    def expand(node: ir.Call, where: str) -> tuple[list[ir.Stmt], ir.Expr] | None:
+        sym = program._static(fn.module, node.func) if isinstance(node.func, (ir.Name, ir.Attribute)) else None
+        if not isinstance(sym, ExternalSym) or sym.qualname != PREFIX + "match_all_sync":
+            return None
+        stmts: list[ir.Stmt] = []
+        for k, arg in enumerate(node.args):
+            call = next((n for n in ir.walk(arg) if isinstance(n, ir.Call)), None)
+            if call is None:
+                continue
+            if where != "statement":
+                raise CompileError(
+                    call.loc,
+                    "cuda.match_all_sync() reads its arguments more than once, and this one calls a function "
+                    + ("in a while condition" if where == "loop" else "where only some evaluations reach it"),
+                    "assign the argument to a variable first and pass the variable",
+                )
+            name = f"__hh_match_{next(made)}"
+            stmts.append(ir.Assign(ir.Name(name, loc=arg.loc), arg, loc=arg.loc))
+            node.args[k] = ir.Name(name, loc=arg.loc)
+        return stmts, node
+
+    fn.body = hoist_calls(fn.body, expand)
 
 
 def _full_mask(program: ProgramLike, module: str, node: ir.Call, name: str, bound_once: dict[str, ir.Expr]) -> bool:

@@ -83,7 +83,7 @@ def needs_threads(func: Callable[..., Any], names: set[str] = _BARRIER_NAMES) ->
                 push(target)
             elif isinstance(value, types.ModuleType):
                 for attr in code.co_names:
-                    member = getattr(value, attr, None)
+                    member = vars(value).get(attr)  # (not getattr: no module __getattr__, no lazy imports)
                     member = getattr(member, "py_func", member)
                     if isinstance(member, types.FunctionType) and member.__module__ == value.__name__:
                         stack.append((member.__code__, member.__globals__))

@@ -40,6 +40,8 @@ INT_OPS = [
     "-a",
     "~a",
     "abs(a)",
+    "b // (abs(a) | 1)",  # what follows an abs that wrapped (ptxas took abs to be non-negative, and folded this)
+    "(abs(a) < a) * 3",
     "min(a, b)",
     "max(a, b, a ^ b)",
     "a if a > b else b",

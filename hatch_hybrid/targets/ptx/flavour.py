@@ -39,11 +39,19 @@ class PtxFlavour(Flavour):
         return b.select(b.icmp_unsigned(">", n, limit), limit, n)
 
     def int_abs(self, b: llir.IRBuilder, v: llir.Value, s: Scalar) -> llir.Value | None:
-        if s.bits >= 64:
-            return None
         # ptxas takes PTX's abs to be non-negative, which abs of the most negative value is not (it wraps, as
-        # NumPy's does): take abs twice as wide, where no input is the most negative value, behind inline asm
-        # that LLVM cannot fold back, then wrap by truncating
+        # NumPy's does), and folds what follows by it (`7 // abs(x)` of -2**63 gave 0, not -1: found by the
+        # fuzzer on an H200). Below 64 bits: abs twice as wide, where no input is the most negative value, then
+        # wrapped by truncating; of 64 bits: the most negative value selected back explicitly. Both in inline
+        # asm, which LLVM cannot fold back into its own abs (NVPTX emits that as PTX's abs)
+        if s.bits >= 64:
+            asm = llir.InlineAsm(
+                llir.FunctionType(I64, [I64]),
+                "{ .reg .s64 t; .reg .pred p; abs.s64 t, $1; setp.eq.s64 p, $1, 0x8000000000000000; "
+                "selp.b64 $0, $1, t, p; }",
+                "=l,l",
+            )
+            return b.call(asm, [v])
         wide, reg, suffix = (I32, "r", "s32") if s.bits < 32 else (I64, "l", "s64")
         asm = llir.InlineAsm(llir.FunctionType(wide, [wide]), f"abs.{suffix} $0, $1;", f"={reg},{reg}")
         return b.trunc(b.call(asm, [b.sext(v, wide)]), v.type)

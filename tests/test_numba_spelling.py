@@ -340,6 +340,7 @@ def libdevice_operations(
     a: Array[i32], b: Array[i32], u: Array[u32], w: Array[u32], la: Array[i64], lb: Array[i64], ul: Array[u64],
     f: Array[f32], g: Array[f32], d: Array[f64], e: Array[f64],
     ints: Array[i32, 2], uints: Array[u32, 2], longs: Array[i64, 2], floats: Array[f32, 2], doubles: Array[f64, 2],
+    maths: Array[f64, 2],
 ):
     i = cuda.grid(1)
     if i < a.size:
@@ -386,6 +387,14 @@ def libdevice_operations(
         doubles[i, 4] = libdevice.drcp_rn(e[i])
         doubles[i, 5] = libdevice.dsqrt_rn(e[i])
         doubles[i, 6] = libdevice.rsqrt(e[i])
+        maths[i, 0] = libdevice.erf(d[i])
+        maths[i, 1] = libdevice.erff(f[i])
+        maths[i, 2] = libdevice.erfc(e[i])
+        maths[i, 3] = libdevice.tgamma(e[i])
+        maths[i, 4] = libdevice.lgammaf(g[i])
+        maths[i, 5] = libdevice.fmod(d[i], e[i])
+        maths[i, 6] = libdevice.remainderf(f[i], g[i])
+        maths[i, 7] = libdevice.ldexpf(g[i], a[i] % 20) + libdevice.scalbn(e[i], b[i] % 1100)
 
 
 @kernel
@@ -1120,8 +1129,9 @@ def test_libdevice_integer_bit_rounding_and_classification_functions(kern, devic
     d[:5] = [np.nan, -np.inf, np.inf, -0.0, 5e-324]
     ints, uints = np.zeros((n, 15), i32), np.zeros((n, 6), u32)
     longs, floats, doubles = np.zeros((n, 6), i64_), np.zeros((n, 9), np.float32), np.zeros((n, 7))
+    maths = np.zeros((n, 8))
     kern.libdevice_operations.launch(
-        64, 1, a, b, u, w, la, lb, ul, f, g, d, e, ints, uints, longs, floats, doubles, device=device
+        64, 1, a, b, u, w, la, lb, ul, f, g, d, e, ints, uints, longs, floats, doubles, maths, device=device
     )
     a64, b64 = a.astype(i64_), b.astype(i64_)
     with np.errstate(all="ignore"):
@@ -1146,6 +1156,20 @@ def test_libdevice_integer_bit_rounding_and_classification_functions(kern, devic
         want_floats = [f + g, f - g, f * g, f / g, f / g, one32 / g, np.sqrt(g), one32 / np.sqrt(g)]
         want_floats.append(np.where(np.isnan(f), 0, np.clip(f, 0, 1)).astype(np.float32))
         want_doubles = [d + e, d - e, d * e, d / e, 1.0 / e, np.sqrt(e), 1.0 / np.sqrt(e)]
+    from hybrid_runtime.python_math import ieee_math as m
+
+    f32_ = np.float32
+    want_maths = [
+        [m.erf(x) for x in d], [f32_(m.erf(x)) for x in f], [m.erfc(x) for x in e], [m.gamma(x) for x in e],
+        [f32_(m.lgamma(x)) for x in g], [m.fmod(x, y) for x, y in zip(d, e)],
+        [f32_(m.remainder(x, y)) for x, y in zip(f, g)],
+        [f32_(m.ldexp(x, k % 20)) + m.ldexp(y, j % 1100) for x, k, y, j in zip(g, a.tolist(), e, b.tolist())],
+    ]  # fmt: skip
+    expected = np.stack([np.asarray(c, np.float64) for c in want_maths], axis=1)
+    if device == "cuda":  # libdevice's erf, erfc, tgamma, lgamma: within their documented ulps of the C library's
+        np.testing.assert_allclose(maths, expected, rtol=1e-6, atol=1e-300)
+    else:
+        assert maths.tobytes() == expected.tobytes() or np.array_equal(maths, expected, equal_nan=True)
     for got, want in ((ints, want_ints), (uints, want_uints), (longs, want_longs)):
         np.testing.assert_array_equal(got, np.stack([np.asarray(c).astype(got.dtype) for c in want], axis=1))
     for got, want in ((floats, want_floats), (doubles, want_doubles)):

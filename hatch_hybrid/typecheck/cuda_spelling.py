@@ -13,7 +13,7 @@ import ast
 import math
 from typing import Any
 
-from hybrid_runtime.libdevice import DIRECTED, FP16_OPERATORS, OPERATIONS, SINCOS
+from hybrid_runtime.libdevice import DIRECTED, FP16_OPERATORS, MATH_CALLED, OPERATIONS, SINCOS
 from hybrid_runtime.libdevice import resolve as resolve_libdevice
 
 from .. import ir
@@ -98,7 +98,9 @@ CUDA_CALLS: dict[str, str] = {
 }
 #: numba.cuda's math functions: Python's ``math`` ones (a Python float, weak in promotion: an f32 result
 #: stored into an f32 array is rounded twice where numba's single-precision ``fmaf`` rounds once)
-CUDA_MATH = {PREFIX + "fma": "fma", PREFIX + "cbrt": "cbrt"}
+CUDA_MATH = {PREFIX + "fma": "fma", PREFIX + "cbrt": "cbrt"} | {
+    f"{PREFIX}libdevice.{name}": name for name in MATH_CALLED
+}  # (and libdevice's that NumPy lacks, in the expressions of its OPERATIONS table)
 #: ``cuda`` names read as values, not called: they become calls (``warpsize`` a constant).
 _READ_AS_VALUES = {n for n in CUDA_CALLS if "Idx." in n or "Dim." in n} | {"laneid", "warpsize"}
 _MASKED = {n for n in CUDA_CALLS if n.endswith("_sync")}

@@ -44,6 +44,8 @@ FP16_OPERATORS: dict[str, str] = {
 #: libdevice's (sin, cos) pairs: the two functions of the same argument
 SINCOS = {"sincosf": "f", "fast_sincosf": "f", "sincos": ""}
 _I, _U, _L, _UL, _F, _D = "int32", "uint32", "int64", "uint64", "float32", "float64"
+_MATH = [("erf", "erf", 1, "a"), ("erfc", "erfc", 1, "a"), ("lgamma", "lgamma", 1, "a"),
+         ("tgamma", "gamma", 1, "a"), ("fmod", "fmod", 2, "a, b"), ("remainder", "remainder", 2, "a, b")]  # fmt: skip
 #: libdevice's bit, integer, round-to-nearest and classification functions: (the operands' dtypes, the
 #: function as an expression of the kernel language over the operands ``a`` and ``b``, converted to those
 #: dtypes, each used once). The compiler rewrites a call into its expression
@@ -74,7 +76,16 @@ OPERATIONS: dict[str, tuple[tuple[str, ...], str]] = {
     "finitef": ((_F,), "int32(fabsf(a) < inf)"), "isfinited": ((_D,), "int32(fabs(a) < inf)"),
     # (a NaN's sign reads as positive, as copysign's does on every device: see docs/language.md)
     "signbitf": ((_F,), "int32(copysignf(float32(1), a) < 0)"), "signbitd": ((_D,), "int32(copysign(1.0, a) < 0)"),
+    # libdevice's math that NumPy lacks: the language's `math` function (single precision: of the f32
+    # operand in f64, rounded to f32 once; fmod, remainder and ldexp are exact either way)
+    **{name: ((_D,) * n, f"{fn}({args})") for name, fn, n, args in _MATH},
+    **{name + "f": ((_F,) * n, f"float32({fn}({args}))") for name, fn, n, args in _MATH},
+    "ldexp": ((_D, _I), "ldexp(a, b)"), "ldexpf": ((_F, _I), "float32(ldexp(a, b))"),
+    "scalbn": ((_D, _I), "ldexp(a, b)"), "scalbnf": ((_F, _I), "float32(ldexp(a, b))"),
 }  # fmt: skip
+#: the language's math functions the expressions above call (through ``cuda.libdevice``, whose name for
+#: the function ``math`` calls gamma is tgamma)
+MATH_CALLED = ("erf", "erfc", "lgamma", "gamma", "fmod", "remainder", "ldexp")
 #: libdevice's arithmetic in a directed rounding mode (``fadd_rz``, ``fsqrt_ru``...): the CPU paths compute in
 #: the rounding to nearest only, so these are refused with a hint naming the ``_rn`` function
 DIRECTED = re.compile(r"^(f|d)(add|sub|mul|div|rcp|sqrt|maf?)_(rz|ru|rd)$")
@@ -151,6 +162,7 @@ def function(module: str, name: str) -> Callable[..., Any]:
 def _operation(name: str) -> Callable[..., Any]:
     """The Python path's :data:`OPERATIONS` function: its expression, evaluated with NumPy's scalars."""
     from . import gpu
+    from .python_math import ieee_math
 
     dtypes, expression = OPERATIONS[name]
     code = compile(expression, f"<libdevice.{name}>", "eval")
@@ -158,6 +170,7 @@ def _operation(name: str) -> Callable[..., Any]:
     scope |= {"popc": gpu.popc, "clz": gpu.clz, "ffs": gpu.ffs, "brev": gpu.brev, "inf": math.inf}
     scope |= {f: function(LIBDEVICE, f) for f in ("sqrt", "sqrtf", "fabs", "fabsf", "fminf", "fmaxf")}
     scope |= {f: function(LIBDEVICE, f) for f in ("copysign", "copysignf")}
+    scope |= {f: getattr(ieee_math, f) for f in MATH_CALLED}
 
     def call(*args: Any) -> Any:
         if len(args) != len(dtypes):

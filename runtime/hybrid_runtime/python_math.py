@@ -15,6 +15,7 @@ from __future__ import annotations
 import cmath
 import ctypes
 import math
+import operator
 import sys
 import types
 import weakref
@@ -144,6 +145,8 @@ def _c_result(name: str) -> Callable[..., Any]:
     python, c = getattr(math, name), _C_RESULT[name]
 
     def function(*args: Any) -> Any:
+        if name == "ldexp":  # Python's takes a Python int only; kernels pass NumPy's too (np.int32 from an array)
+            args = (args[0], operator.index(args[1]))
         try:
             return python(*args)
         except (ValueError, OverflowError):

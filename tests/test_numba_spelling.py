@@ -359,18 +359,25 @@ def libdevice_operations(
         ints[i, 12] = libdevice.isnanf(f[i]) + 2 * libdevice.isinff(f[i]) + 4 * libdevice.finitef(f[i])
         ints[i, 13] = libdevice.isnand(d[i]) + 2 * libdevice.isinfd(d[i]) + 4 * libdevice.isfinited(d[i])
         ints[i, 14] = libdevice.signbitf(f[i]) + 2 * libdevice.signbitd(d[i])
+        ints[i, 15] = libdevice.float_as_int(f[i])
+        ints[i, 16] = libdevice.double2hiint(d[i])
+        ints[i, 17] = libdevice.double2loint(d[i])
+        ints[i, 18] = g[i].view(np.int32) ^ libdevice.float_as_uint(g[i]).view(i32)
         uints[i, 0] = libdevice.brev(u[i])
         uints[i, 1] = libdevice.umin(u[i], w[i])
         uints[i, 2] = libdevice.umax(u[i], w[i])
         uints[i, 3] = libdevice.umulhi(u[i], w[i])
         uints[i, 4] = libdevice.uhadd(u[i], w[i])
         uints[i, 5] = libdevice.urhadd(u[i], w[i])
+        uints[i, 6] = libdevice.int_as_float(a[i]).view(u32) + libdevice.uint_as_float(u[i]).view(u32)
         longs[i, 0] = libdevice.llmin(la[i], lb[i])
         longs[i, 1] = libdevice.llmax(la[i], lb[i])
         longs[i, 2] = libdevice.llabs(la[i])
         longs[i, 3] = i64(libdevice.brevll(ul[i]) >> u64(1))
         longs[i, 4] = i64(libdevice.ullmin(ul[i], u64(u[i])) >> u64(1))
         longs[i, 5] = i64(libdevice.ullmax(ul[i], u64(u[i])) >> u64(1))
+        longs[i, 6] = libdevice.double_as_longlong(d[i])
+        longs[i, 7] = libdevice.longlong_as_double(la[i]).view(i64) + libdevice.hiloint2double(a[i], b[i]).view(i64)
         floats[i, 0] = libdevice.fadd_rn(f[i], g[i])
         floats[i, 1] = libdevice.fsub_rn(f[i], g[i])
         floats[i, 2] = libdevice.fmul_rn(f[i], g[i])
@@ -1127,8 +1134,8 @@ def test_libdevice_integer_bit_rounding_and_classification_functions(kern, devic
     g[:3] = [0.0, -4.0, 1e-40]
     d, e = rng.standard_normal(n) * 1e10, np.abs(rng.standard_normal(n)) + 0.5
     d[:5] = [np.nan, -np.inf, np.inf, -0.0, 5e-324]
-    ints, uints = np.zeros((n, 15), i32), np.zeros((n, 6), u32)
-    longs, floats, doubles = np.zeros((n, 6), i64_), np.zeros((n, 9), np.float32), np.zeros((n, 7))
+    ints, uints = np.zeros((n, 19), i32), np.zeros((n, 7), u32)
+    longs, floats, doubles = np.zeros((n, 8), i64_), np.zeros((n, 9), np.float32), np.zeros((n, 7))
     maths = np.zeros((n, 8))
     kern.libdevice_operations.launch(
         64, 1, a, b, u, w, la, lb, ul, f, g, d, e, ints, uints, longs, floats, doubles, maths, device=device
@@ -1141,16 +1148,18 @@ def test_libdevice_integer_bit_rounding_and_classification_functions(kern, devic
             (a64 * b64) >> 32, (a64 + b64) >> 1, (a64 + b64 + 1) >> 1,
             np.isnan(f) + 2 * np.isinf(f) + 4 * np.isfinite(f), np.isnan(d) + 2 * np.isinf(d) + 4 * np.isfinite(d),
             (np.signbit(f) & ~np.isnan(f)) + 2 * (np.signbit(d) & ~np.isnan(d)),  # a NaN's sign reads positive
+            f.view(i32), d.view(i64_) >> 32, d.view(i64_).astype(i32), np.zeros(n),
         ]  # fmt: skip
         u64v, w64 = u.astype(u64_), w.astype(u64_)
         want_uints = [
             _bits(u, 32, "brev"), np.minimum(u, w), np.maximum(u, w), (u64v * w64) >> 32, (u64v + w64) >> 1,
-            (u64v + w64 + 1) >> 1,
+            (u64v + w64 + 1) >> 1, a.view(u32) + u,
         ]  # fmt: skip
         want_longs = [
             np.minimum(la, lb), np.maximum(la, lb), np.abs(la),
             (np.array([int(format(x, "064b")[::-1], 2) for x in ul.tolist()], u64_) >> 1),
-            np.minimum(ul, u64v) >> 1, np.maximum(ul, u64v) >> 1,
+            np.minimum(ul, u64v) >> 1, np.maximum(ul, u64v) >> 1, d.view(i64_),
+            la + ((a64 << 32) | b.view(u32).astype(i64_)),
         ]  # fmt: skip
         one32 = np.float32(1)
         want_floats = [f + g, f - g, f * g, f / g, f / g, one32 / g, np.sqrt(g), one32 / np.sqrt(g)]
@@ -1177,12 +1186,58 @@ def test_libdevice_integer_bit_rounding_and_classification_functions(kern, devic
         assert got.tobytes() == expected.tobytes() or np.array_equal(got, expected, equal_nan=True)
 
 
+def test_every_libdevice_operation_compiles_to_what_the_python_path_computes(build):
+    """Each entry of libdevice's OPERATIONS table, called from a kernel: native code gives the Python path's
+    bits (the compiler rewrites the call into the entry's expression; the Python path evaluates it)."""
+    from hybrid_runtime.libdevice import OPERATIONS
+
+    names = {"int32": ("a", "b"), "uint32": ("u", "w"), "int64": ("la", "lb"), "uint64": ("ul", "vl"),
+             "float32": ("f", "g"), "float64": ("d", "e")}  # fmt: skip
+    lines = []
+    for k, (name, (dtypes, _)) in enumerate(sorted(OPERATIONS.items())):
+        args = ", ".join(names[t][j] + "[i]" for j, t in enumerate(dtypes))
+        lines.append(f"        out[i, {k}] = f64(libdevice.{name}({args}))")
+    params = ", ".join(f"{v}: Array[{t.replace('float', 'f').replace('uint', 'u').replace('int', 'i')}]"
+                       for t, pair in names.items() for v in pair)  # fmt: skip
+    source = KERNEL_PRELUDE + (
+        "from hybrid_runtime import cuda\nfrom hybrid_runtime.cuda import libdevice\n\n"
+        f"@kernel\ndef every({params}, out: Array[f64, 2]):\n    i = cuda.grid(1)\n    if i < a.size:\n"
+        + "\n".join(lines)
+        + "\n"
+    )
+    every = build(source).module.every
+    rng = np.random.default_rng(3)
+    n = 64
+    arrays = []
+    for t in names:
+        for _ in range(2):
+            dt = np.dtype(t)
+            if dt.kind == "f":
+                v = (rng.standard_normal(n) * 50).astype(dt)
+                v[:6] = [np.nan, np.inf, -np.inf, -0.0, 0.0, 1.0]
+            else:
+                info = np.iinfo(dt)
+                v = rng.integers(info.min, info.max, n, dtype=dt, endpoint=True)
+                v[:3] = [0, info.max, info.min]
+            arrays.append(np.roll(v, len(arrays)))
+    outs = {}
+    for device in ("cpu", "cpu-python"):
+        outs[device] = np.zeros((n, len(OPERATIONS)))
+        with np.errstate(all="ignore"):
+            every.launch(64, 1, *arrays, outs[device], device=device)
+    for k, name in enumerate(sorted(OPERATIONS)):
+        native, python = outs["cpu"][:, k], outs["cpu-python"][:, k]
+        assert native.tobytes() == python.tobytes() or np.array_equal(native, python, equal_nan=True), name
+
+
 @pytest.mark.parametrize(
     ("line", "message", "hint"),
     [
         # match_all_sync reads its arguments twice: a call where it cannot be computed before the statement
         ("x[0] = i > 3 and cuda.match_all_sync(0xFFFFFFFF, abs(x[1]))[1]", "where only some evaluations", "a variable"),
         ("x[0] = libdevice.fadd_rz(x[0], x[1])", "rounds in a directed mode", "cuda.libdevice.fadd_rn()"),
+        ("x[0] = x[1].view(np.int32)", "takes one dtype: an integer or float type of 64 bits", "x.view(np.int64)"),
+        ("x[0] = (float(x[1]) + 1.0).view(np.int64)", "a NumPy integer or float, not of", "f64(x).view(np.int64)"),
     ],
 )
 def test_what_numba_cuda_takes_and_cannot_mean_one_thing_is_a_located_error(build, line, message, hint):

@@ -501,6 +501,36 @@ def test_constant_tables(tmp_path: Path):
         np.testing.assert_array_equal(got[1][2], want.astype(np.int32))
 
 
+BITS = """
+import numpy as np
+from hybrid_runtime import Array, f32, i32, u32, gpu, kernel
+
+@kernel
+def bits(x: Array[f32], n: Array[i32], out: Array[u32], back: Array[f32]):
+    i = gpu.global_tid_x()
+    if i < len(x):
+        out[i] = x[i].view(np.uint32) ^ u32(n[i].view(f32) > 0)
+        back[i] = (x[i].view(i32) + 1).view(f32)
+"""
+
+
+@pytest.mark.wgpu
+def test_scalar_views_are_bitcasts(tmp_path: Path):
+    """``x.view(np.uint32)`` of 32-bit scalars is WGSL's bitcast: the native CPU's bits, NaNs included."""
+    kernels = compile_packages([_package(tmp_path, "wgbits", BITS)], options=_options())
+    assert kernels[0].wgsl is not None, kernels[0].not_built
+    write_package_artifacts(kernels, ["sm_90"], tmp_path)
+    rng = np.random.default_rng(8)
+    x = rng.standard_normal(128).astype(np.float32)
+    x[:4] = [np.inf, -0.0, np.float32(1e-45), 3.0]
+    n = rng.integers(-(2**31), 2**31, 128, dtype=np.int64).astype(np.int32)
+    with imported_package(tmp_path, "wgbits") as kern:
+        got = _both(kern.bits, 64, 2, x, n, np.zeros(128, np.uint32), np.zeros(128, np.float32))
+        np.testing.assert_array_equal(got[0][2], got[1][2])
+        np.testing.assert_array_equal(got[1][2], x.view(np.uint32) ^ (n.view(np.float32) > 0))
+        assert same_bits(got[0][3], got[1][3])
+
+
 VIEWS = """
 from hybrid_runtime import Array, f32, i64, gpu, kernel
 

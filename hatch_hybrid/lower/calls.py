@@ -34,7 +34,7 @@ from ..types import (
 from . import intrinsics
 from .cmath import CMath
 from .hooks import ATOMIC, SHARED
-from .ops import I1, I8, I64, PTR, VOID, const, declare
+from .ops import I1, I8, I64, PTR, VOID, const, declare, llvm_type
 from .parts import LowererParts
 from .values import ArrayValue, TupleValue, Value, fixed_shape_array, flatten, unflatten
 
@@ -109,6 +109,9 @@ class CallLowerer(LowererParts):
             return self.call_numpy(e, callee)
         if callee.kind in ("complex", "cmath"):
             return self.call_complex(e, callee)
+        if callee.kind == "view":  # x.view(np.int32): the same bits, another type of the same size
+            assert isinstance(e.func, ir.Attribute)
+            return self.b.bitcast(self.coerce(e.func.value, callee.arg_types[0]), llvm_type(Scalar(callee.name)))
         return self.call_gpu(e, callee)
 
     def call_helper(self, e: ir.Call, callee: Callee) -> Value:

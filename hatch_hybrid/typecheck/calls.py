@@ -23,6 +23,7 @@ from ..types import (
     TableT,
     TupleT,
     Type,
+    Weak,
     is_bool,
     is_complex,
     is_numeric,
@@ -79,6 +80,8 @@ class CallChecker(GpuCallChecker, ConversionRecorder):
             receiver = self.expr(e.func.value)
             if isinstance(receiver, StructT):
                 return self.method(e, receiver, e.func.attr)
+            if e.func.attr == "view" and isinstance(receiver, (Scalar, Weak)):
+                return self.scalar_view(e, receiver)
             if is_complex(receiver) and e.func.attr == "conjugate":
                 if e.args or e.keywords:
                     raise CompileError(e.loc, "conjugate() takes no arguments")

@@ -361,7 +361,8 @@ def _libdevice_rewrite(node: ir.Call, module: str, name: str) -> ir.Expr | None:
 
 
 _AST_OPERATORS: dict[type, str] = {
-    ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.RShift: ">>", ast.Lt: "<", ast.LtE: "<=",
+    ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.RShift: ">>", ast.LShift: "<<", ast.BitAnd: "&",
+    ast.BitOr: "|", ast.Lt: "<", ast.LtE: "<=",
     ast.Eq: "==", ast.Not: "not",
 }  # fmt: skip
 
@@ -372,8 +373,10 @@ def _from_expression(node: ast.expr, operands: dict[str, ir.Expr], base: ir.Expr
     its math functions, casts and bit operations)."""
 
     def build(n: ast.expr) -> ir.Expr:
-        if isinstance(n, ast.Name):
-            return operands[n.id] if n.id in operands else ir.Const(math.inf, loc=at)
+        if isinstance(n, ast.Name):  # an operand, inf, or a type of the libdevice module (x.view(int32))
+            if n.id in operands:
+                return operands[n.id]
+            return ir.Const(math.inf, loc=at) if n.id == "inf" else ir.Attribute(base, n.id, loc=at)
         if isinstance(n, ast.Constant):
             assert isinstance(n.value, (int, float)), n.value
             return ir.Const(n.value, loc=at)
@@ -384,8 +387,11 @@ def _from_expression(node: ast.expr, operands: dict[str, ir.Expr], base: ir.Expr
         if isinstance(n, ast.Compare):
             ops = [_AST_OPERATORS[type(op)] for op in n.ops]
             return ir.Compare(build(n.left), ops, [build(c) for c in n.comparators], loc=at)
-        assert isinstance(n, ast.Call) and isinstance(n.func, ast.Name), ast.dump(n)
+        assert isinstance(n, ast.Call), ast.dump(n)
         args = [build(a) for a in n.args]
+        if isinstance(n.func, ast.Attribute):  # a method of a value: x.view(int32)
+            return ir.Call(ir.Attribute(build(n.func.value), n.func.attr, loc=at), args, {}, loc=at)
+        assert isinstance(n.func, ast.Name), ast.dump(n)
         if n.func.id in ("min", "max", "abs"):
             return ir.Call(ir.Name(n.func.id, loc=at), args, {}, loc=at)
         made = _member_call(base, n.func.id, at, *args)

@@ -12,7 +12,7 @@ from collections.abc import Callable
 import numpy as np
 
 from .. import ir
-from ..errors import CompileError
+from ..errors import CompileError, Loc
 from ..frontend.constants import is_integer
 from ..types import (
     NONE,
@@ -157,18 +157,44 @@ class GpuCallChecker:
             return isinstance(self.tf.locals.get(node.id), SymbolT)
         return isinstance(node, ir.Attribute) and node.attr in ("dtype", "type")
 
+    def dtype_argument(self, node: ir.Expr, loc: Loc) -> Type | None:
+        """The type an argument names as a dtype (``f32``, ``np.int32``, ``int``, ``x.dtype``, a local bound to
+        one, a @struct class), or None."""
+        dtype = self.program.type_of_symbol(self.program._static(self.module, node), loc, self.typevars)
+        if dtype is None and self._names_a_type(node):  # `x.dtype`, or a local `dtype = x.dtype`
+            named = self.expr(node)
+            if isinstance(named, SymbolT) and not isinstance(named.sym, MethodSym):
+                dtype = self.program.type_of_symbol(named.sym, loc, self.typevars)
+        if isinstance(dtype, Weak):  # `int`, `float`, `bool`, `complex`: NumPy's dtype of them (np.zeros(4, int))
+            dtype = dtype.storage
+        return dtype
+
+    def scalar_view(self, e: ir.Call, receiver: Type) -> Type:
+        """``x.view(np.int32)`` of a NumPy scalar: the same bits read as another type of the same size, as
+        NumPy's ``view`` (libdevice's ``float_as_int``)."""
+        target = self.dtype_argument(e.args[0], e.loc) if len(e.args) == 1 and not e.keywords else None
+        kinds = "iuf"
+        if not isinstance(receiver, Scalar) or receiver.kind not in kinds:
+            raise CompileError(
+                e.loc,
+                f".view() reads the bits of a NumPy integer or float, not of {receiver}",
+                "convert the value first: f64(x).view(np.int64)",
+            )
+        if not isinstance(target, Scalar) or target.kind not in kinds or target.bits != receiver.bits:
+            raise CompileError(
+                e.loc,
+                f"{receiver}.view() takes one dtype: an integer or float type of {receiver.bits} bits",
+                f"x.view(np.int{receiver.bits})" if receiver.bits > 8 else "x.view(np.uint8)",
+            )
+        self.tf.callees[e.nid] = Callee("view", target.name, (receiver,))
+        return target
+
     def static_array(self, e: ir.Call, name: str) -> Type:
         """``gpu.shared_array``/``gpu.local_array(dtype, shape)``: arrays of a compile-time shape."""
         what = "shared" if name == "shared_array" else "per-thread"
         if len(e.args) != 2 or e.keywords:
             raise CompileError(e.loc, f"gpu.{name}(dtype, shape) takes two arguments")
-        dtype = self.program.type_of_symbol(self.program._static(self.module, e.args[0]), e.loc, self.typevars)
-        if dtype is None and self._names_a_type(e.args[0]):  # `x.dtype`, or a local `dtype = x.dtype`
-            named = self.expr(e.args[0])
-            if isinstance(named, SymbolT) and not isinstance(named.sym, MethodSym):
-                dtype = self.program.type_of_symbol(named.sym, e.loc, self.typevars)
-        if isinstance(dtype, Weak):  # `int`, `float`, `bool`, `complex`: NumPy's dtype of them (np.zeros(4, int))
-            dtype = dtype.storage
+        dtype = self.dtype_argument(e.args[0], e.loc)
         if not isinstance(dtype, (Scalar, StructT)):
             raise CompileError(
                 e.args[0].loc,

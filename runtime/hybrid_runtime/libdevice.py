@@ -80,6 +80,13 @@ OPERATIONS: dict[str, tuple[tuple[str, ...], str]] = {
     # operand in f64, rounded to f32 once; fmod, remainder and ldexp are exact either way)
     **{name: ((_D,) * n, f"{fn}({args})") for name, fn, n, args in _MATH},
     **{name + "f": ((_F,) * n, f"float32({fn}({args}))") for name, fn, n, args in _MATH},
+    # bits read as another type (NumPy's view)
+    "float_as_int": ((_F,), "a.view(int32)"), "int_as_float": ((_I,), "a.view(float32)"),
+    "float_as_uint": ((_F,), "a.view(uint32)"), "uint_as_float": ((_U,), "a.view(float32)"),
+    "double_as_longlong": ((_D,), "a.view(int64)"), "longlong_as_double": ((_L,), "a.view(float64)"),
+    "double2hiint": ((_D,), "int32(a.view(int64) >> 32)"),
+    "double2loint": ((_D,), "uint32(a.view(uint64) & uint64(4294967295)).view(int32)"),
+    "hiloint2double": ((_I, _I), "((int64(a) << 32) | int64(b.view(uint32))).view(float64)"),
     "ldexp": ((_D, _I), "ldexp(a, b)"), "ldexpf": ((_F, _I), "float32(ldexp(a, b))"),
     "scalbn": ((_D, _I), "ldexp(a, b)"), "scalbnf": ((_F, _I), "float32(ldexp(a, b))"),
 }  # fmt: skip

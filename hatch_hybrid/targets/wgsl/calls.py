@@ -55,6 +55,10 @@ class CallRenderer(RendererParts):
             return self.temp(f"{self.wt(struct, e.loc)}({', '.join(items)})")
         if callee.kind == "math":
             raise WgslUnsupported(e.loc, f"math.{callee.name} (f64, or not correctly rounded on GPUs)")
+        source = callee.arg_types[0] if callee.kind == "view" else None
+        if isinstance(source, Scalar) and source.bits == 32 and isinstance(e.func, ir.Attribute):
+            value = self.coerce(e.func.value, source)
+            return self.temp(f"bitcast<{self.wt(tf.types[e.nid], e.loc)}>({value})")
         raise WgslUnsupported(e.loc, f"{callee.kind} calls ({callee.name})")
 
     def call_function(self, callee: Callee, nodes: list[ir.Expr], loc: Loc) -> str:

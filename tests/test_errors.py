@@ -76,7 +76,6 @@ CATALOGUE = [
     ("v = Color.PURPLE", "Color.PURPLE", "Color has no member `PURPLE`", "RED, GREEN"),
     ("v = T(1)", "T", "TypeVar T is not bound here", "specialize="),
     ("v = n if n else x", "x", "different types", "one type"),
-    ("v = min(n, 0.5)", "min(n, 0.5)", "different types: i32 and float", "unconverted"),
     ("v = max(n, 2**40)", "2**40", "Python integer 1099511627776 is out of bounds for i32", "fits in i32"),
     ("v = i8(n)\nv = 300", "300", "Python integer 300 is out of bounds for i8", "fits in i8"),
     ("v = 1\nv = x", "v = x", "changes type from int to Array[f32]", "new variable"),

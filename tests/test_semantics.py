@@ -55,15 +55,17 @@ def _jit():
     return _engine
 
 
-def host_compile(tmp_path, source: str, name: str, arg_types: tuple):
-    pkg = tmp_path / "hostpkg"
+def host_compile(tmp_path, source: str, name: str, arg_types: tuple, package: str = "hostpkg"):
+    """``name`` of ``source`` compiled natively, as a ctypes function (``.tf``: its typed IR, ``.module``: the
+    module it was compiled from, importable with ``tmp_path`` on sys.path)."""
+    pkg = tmp_path / package
     pkg.mkdir(exist_ok=True)
     (pkg / "__init__.py").write_text("")
     (pkg / "m.py").write_text("import math\nfrom hybrid_runtime import *\n" + textwrap.dedent(source))
     index = ModuleIndex()
     index.add_package(pkg)
     program = Program(index)
-    tf = program.specialise(program.parsed(FunctionSym("hostpkg.m", name)), arg_types)
+    tf = program.specialise(program.parsed(FunctionSym(f"{package}.m", name)), arg_types)
     engine, tm = _jit()
     # the native CPU backend's lowering: every function takes the thread context first
     lowerer = ModuleLowerer("host", str(tm.target_data), flavour=HostFlavour(llvm.get_process_triple()))
@@ -81,6 +83,7 @@ def host_compile(tmp_path, source: str, name: str, arg_types: tuple):
         return proto(ctypes.addressof(ctx), *args)
 
     cfunc.keep = (proto, ctx)  # type: ignore[attr-defined]
+    cfunc.tf, cfunc.module = tf, f"{package}.m"  # type: ignore[attr-defined]
     return cfunc, tf.return_type
 
 

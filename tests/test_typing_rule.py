@@ -166,6 +166,14 @@ MERGES = {
     "bool_merged_local": "c = False\nif t > 1:\n    c = x[t] > 0.0\nout[t] = c + 0",
     "bool_chain_inverted": "v = ~(t < 5 < x[t] * 10) + 0\nout[t] = v",
     "bool_helper_returns": "out[t] = either(x[t], t) + 1",
+    # numbers of two types: the type NumPy promotes them to (Python would return one unconverted)
+    "min_int_and_float": "v = min(n, 0.5 * t)\nout[t] = v // 1 + v",
+    "ternary_i8_and_float": "v = k[t] if t > 3 else 2.5\nout[t] = v / 3 + v // 2",
+    "ternary_f32_and_i8": "v = x[t] if t > 3 else k[t]\nout[t] = v * 1e10",
+    "ternary_python_int_and_float": "v = t if t > 3 else 2.5\nout[t] = v // 2 + v / 4",
+    "max_i8_and_bool": "v = max(k[t], x[t] > 0.0)\nout[t] = v + 1",
+    "or_bool_and_i32": "v = (x[t] > 0.0) or n\nout[t] = v * 2",
+    "and_i32_and_float": "v = (n - 100 + t % 2) and 0.5\nout[t] = v",
     # Python ints computed at run time are i64 on every path: beyond 64 bits they wrap (the fuzzer's
     # kernel: natively +1.4e17, where Python's big integer gave -1.5e23)
     "python_int_doubling_wraps": (
@@ -309,6 +317,19 @@ def test_python_path_holds_the_compilers_types(merges) -> None:
     k = np.full(8, 7, np.int8)
     kernel.launch(8, 1, np.zeros(8, np.float32), k, np.int32(1), out, device="cpu-python")
     assert out.tolist() == [0, 0, 0] + [-68.0] * 5  # 7 * 100 in i8: 700 wraps to -68
+
+
+@pytest.mark.parametrize("device", ["cpu-python", "cpu"])
+def test_numbers_of_two_types_take_numpy_s_promotion(merges, device: str) -> None:
+    """``k_i8 if c else 2.5`` is an f64 and ``t if c else 2.5`` a Python float on every path, so ``//`` is
+    a float floor division wherever the int is chosen (Python would keep the i8 or the int)."""
+    x, k = np.zeros(8, np.float32), np.arange(-4, 4, dtype=np.int8) * 9
+    out = np.zeros(8)
+    merges.ternary_i8_and_float.launch(8, 1, x, k, np.int32(0), out, device=device)
+    v = [float(k[t]) if t > 3 else 2.5 for t in range(8)]
+    assert out.tolist() == [a / 3 + a // 2 for a in v]
+    merges.ternary_python_int_and_float.launch(8, 1, x, k, np.int32(0), out, device=device)
+    assert out.tolist() == [a // 2 + a / 4 for a in (float(t) if t > 3 else 2.5 for t in range(8))]
 
 
 @pytest.mark.parametrize("device", ["cpu-python", "cpu"])

@@ -21,7 +21,7 @@ promotion, as the compiler's typing says) that wraps as the devices' i64 does.
 from __future__ import annotations
 
 from .. import ir
-from ..types import Scalar, Type
+from ..types import Scalar, Type, Weak
 from .typed import TypedFunction
 
 WRAPPED_INT = "int64-wrapped"  # the dtype a wrapping Python-int operation records (a Python int afterwards)
@@ -35,15 +35,18 @@ class ConversionRecorder:
     final: bool
 
     def convert_value(self, node: ir.Expr, value: Type, to: Type) -> None:
-        """``node``, of type ``value``, is used as a ``to``: made explicit where the two differ."""
-        if self.final and value != to and isinstance(to, Scalar):
+        """``node``, of type ``value``, is used as a ``to``: made explicit where the two differ (a Python
+        number becoming another kind of Python number too: ``1 if c else 2.5`` is a float)."""
+        if self.final and value != to and _converted(value, to):
+            assert isinstance(to, (Scalar, Weak))
             self._check_int_literal(node, to)
             self.tf.conversions[node.nid] = (node.loc, to, "value")
 
     def convert_bound(self, target: ir.Name, value: Type, to: Type, value_node: ir.Expr | None = None) -> None:
         """The local ``target`` is bound to a ``value`` (``value_node``, where it is the whole value) and
         holds a ``to``: converted once bound."""
-        if self.final and value != to and isinstance(to, Scalar):
+        if self.final and value != to and _converted(value, to):
+            assert isinstance(to, (Scalar, Weak))
             if value_node is not None:
                 self._check_int_literal(value_node, to)
             self.tf.conversions[target.nid] = (target.loc, to, "bound")
@@ -61,3 +64,9 @@ class ConversionRecorder:
 
     def _check_int_literal(self, node: ir.Expr, target: Type) -> None:  # provided by the call checker
         raise NotImplementedError
+
+
+def _converted(value: Type, to: Type) -> bool:
+    """Whether a ``value`` used as a ``to`` is a conversion the Python path makes: to a NumPy scalar type,
+    or from one kind of Python number to another (an int to a float)."""
+    return isinstance(to, Scalar) or (isinstance(to, Weak) and isinstance(value, Weak) and to.kind != "bool")

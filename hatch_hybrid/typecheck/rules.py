@@ -32,6 +32,7 @@ from ..types import (
     is_numeric,
     resolve_ufunc,
     unify_assignment,
+    unify_variable,
 )
 
 BINOP_UFUNCS: dict[str, np.ufunc] = {
@@ -196,8 +197,10 @@ def common(a: Type, b: Type, what: str) -> Type:
     """The type of an expression yielding either an ``a`` or a ``b`` (``x if c else y``, ``or``, ``min``).
 
     A Python number meeting a NumPy type takes that type, as in a variable assigned in two branches
-    (``x[i] if i < n else 0`` is an i32, ``x_f32 if c else 0.1`` an f32: numba's rule): the operand is
-    converted on every path (see conversions.py). Other operands must have one type.
+    (``x[i] if i < n else 0`` is an i32, ``x_f32 if c else 0.1`` an f32: numba's rule), and numbers of
+    other types the type NumPy promotes them to: the operands are converted on every path (see
+    conversions.py); a boolean meeting a number is converted to the number's type. Other operands must
+    have one type.
     """
     if a == b:
         return a
@@ -208,11 +211,17 @@ def common(a: Type, b: Type, what: str) -> Type:
         # `i < n and x[i] > 0` is a Python bool or a NumPy bool: one as good as the other in a condition
         # or stored; in arithmetic the NumPy bool's typing is the one kept (see docs/language.md)
         return BOOL
-    if (is_bool(a) or is_bool(b)) and is_numeric(a) and is_numeric(b):
-        raise RuleError(
-            f"the values of {what} mix a boolean and a number ({a} and {b})",
-            "convert explicitly so both sides have one type",
-        )
+    promoted = unify_variable(a, b)
+    if promoted is not None and is_numeric(promoted):
+        # numbers of two types: the type NumPy promotes them to (`min(n_i32, 0.5)` an f64, `x if c else
+        # n` of i32 and i64 an i64, `1 if c else 2.5` a Python float), numba's rule too; both operands are
+        # converted to it on every path, the Python path's included (see conversions.py)
+        return promoted
+    if is_bool(a) != is_bool(b) and is_numeric(a) and is_numeric(b):
+        # a boolean and a number: the number's type (`max(n_i8, flag)` an i8, True counting 1, NumPy's
+        # promotion), where a NumPy bool meets a Python number NumPy's default type of its kind (i64, f64)
+        boolean, number = (a, b) if is_bool(a) else (b, a)
+        return number.storage if isinstance(number, Weak) and boolean == BOOL else number
     example = f"{b}(...)" if isinstance(b, Scalar) else (f"{a}(...)" if isinstance(a, Scalar) else "float(...)")
     raise RuleError(
         f"the values of {what} have different types: {a} and {b}",

@@ -17,7 +17,7 @@ from hybrid_runtime.numba_signatures import NUMBA_SCALARS
 from .. import ir
 from ..errors import CompileError, Loc
 from ..frontend.discover import ExternalSym, FunctionSym, ModuleIndex, StructSym, Symbol
-from ..types import BOOL, F16, F64, NONE, Scalar, StructT, TableT, Type, parse_type_name
+from ..types import BOOL, F16, F64, NONE, Scalar, StructT, TableT, Type, Weak, parse_type_name
 from . import rules
 
 #: Where a parameter's value comes from in a call: the k-th positional argument (int), a keyword
@@ -59,7 +59,7 @@ class TypedFunction:
     # merged into an i32 local, ...): node id -> (its location, that type, "value" (the expression is
     # converted) or "bound" (the local, right after this binding)); see .conversions
     # ("optional": a value that may be None, converted where it is a number)
-    conversions: dict[int, tuple[Loc, Scalar, str]] = field(default_factory=dict)
+    conversions: dict[int, tuple[Loc, Scalar | Weak, str]] = field(default_factory=dict)
     # Python-int operations computed at run time that can leave 64 bits, wrapped as the devices' i64 on
     # the Python path: nid -> (where, "value" or "bound" (the local an augmented assignment binds))
     wraps: dict[int, tuple[Loc, str]] = field(default_factory=dict)

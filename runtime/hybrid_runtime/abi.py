@@ -18,6 +18,7 @@ INDEX32_SUFFIX = "__i32"  # a kernel's entry point whose offsets are computed in
 #: value it uses with the conversion named NOT_NONE, which raises this)
 NONE_USED = "None is used as a number here (a helper returned it: test the result with `is None` first)"
 NOT_NONE = "not-None"
+PYTHON_NUMBER = "python-"  # a conversion to a Python number of this kind (python-float: float(value))
 OPTIONAL = "optional:"  # a conversion's dtype with this prefix: a value that may be None, converted where it is not
 
 #: A WebGPU shader's error buffer: u32 words [site, a low, a high, b low, b high, failures]; the first

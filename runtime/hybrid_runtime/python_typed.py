@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from .abi import NONE_USED, NOT_NONE, OPTIONAL
+from .abi import NONE_USED, NOT_NONE, OPTIONAL, PYTHON_NUMBER
 from .python_math import with_ieee_math
 
 Site = tuple[int, int, "int | None"]
@@ -44,6 +44,9 @@ def converter(name: str) -> Callable[[Any], Any]:
     if name.startswith(OPTIONAL):
         number = converter(name[len(OPTIONAL) :])
         return lambda value: None if value is None else number(value)
+    if name.startswith(PYTHON_NUMBER):  # one kind of Python number to another (`1 if c else 2.5`: a float)
+        python: Callable[[Any], Any] = {"int": int, "float": float, "complex": complex}[name[len(PYTHON_NUMBER) :]]
+        return python
     make = np.dtype(name).type
     if np.dtype(name).kind not in "fc":
         return make

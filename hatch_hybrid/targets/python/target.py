@@ -20,12 +20,13 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
-from hybrid_runtime.abi import NOT_NONE, OPTIONAL
+from hybrid_runtime.abi import NOT_NONE, OPTIONAL, PYTHON_NUMBER
 
 from ... import ir
 from ...errors import Loc
 from ...typecheck.conversions import WRAPPED_INT
 from ...typecheck.typed import TypedFunction
+from ...types import Scalar, Weak
 from ..base import Capabilities, KernelJob, Target
 
 
@@ -65,7 +66,7 @@ class PythonTarget(Target):
     def _function(tf: TypedFunction, number: dict[int, int]) -> dict[str, Any]:
         # (IR a statement was rewritten into has no expression of its own in the source to convert)
         converts = [
-            [*_site(loc), OPTIONAL + str(t.dtype), "value"] if how == "optional" else [*_site(loc), str(t.dtype), how]
+            [*_site(loc), OPTIONAL + _dtype(t), "value"] if how == "optional" else [*_site(loc), _dtype(t), how]
             for loc, t, how in tf.conversions.values()
             if not loc.synthetic
         ]
@@ -84,6 +85,11 @@ class PythonTarget(Target):
             "convert": converts,
             "calls": sorted(calls),
         }
+
+
+def _dtype(t: Scalar | Weak) -> str:
+    """The name of the conversion to ``t``: NumPy's dtype, or a Python number's kind (``python-float``)."""
+    return PYTHON_NUMBER + t.kind if isinstance(t, Weak) else str(t.dtype)
 
 
 def _converting(root: TypedFunction) -> list[TypedFunction]:

@@ -25,7 +25,7 @@ from .prints import PRINT_BUFFER, PrintingSlot
 from .signature import Param, check_arguments, params_from_annotations, params_from_signature, record_views
 from .stream import stream_handle
 from .structs import StructArray
-from .targets import CpuDevice, default_device, device_env, python_cpu, select
+from .targets import CPU, CpuDevice, chosen_automatically, default_device, device_env, python_cpu, select
 
 
 class Kernel(NumbaLaunchSpellings):
@@ -53,6 +53,7 @@ class Kernel(NumbaLaunchSpellings):
         self._cpu_params: dict[int, list[Param]] = {}  # per variant: with what the kernel writes
         self._wgpu: dict[tuple[int, LaunchConfig], Any] = {}  # (variant, configuration) -> its WebGPU launch
         self._wgpu_fast: dict[tuple[Any, Any], Any] = {}  # (threads, blocks) as given -> the same launch
+        self._wgpu_problems: dict[int, str | None] = {}  # variant -> why the adapter cannot run it (None: it can)
         self._cpu_funcs: dict[int, Callable[..., Any]] = {}  # variant -> function with its TypeVars bound
         self._plans: dict[Any, LaunchPlan] = {}  # device ordinal (and variant) -> launch plan
         self._launchers: dict[Any, Launcher] = {}  # kernel[blocks, threads] configurations seen
@@ -179,7 +180,34 @@ class Kernel(NumbaLaunchSpellings):
         return variants.choose(self.__name__, self.variant_params, self.variants, args)
 
     def _launch(self, config: LaunchConfig, *args: Any, device: str | None = None, stream: Any = None) -> None:
-        (default_device() if device is None else select(device)).launch(self, config, args, stream)
+        target = default_device() if device is None else select(device)
+        if target.kind == "wgpu" and chosen_automatically(device_env() if device is None else device):
+            if self.wgpu_problem(args) is not None:  # "auto": the next device, for a kernel the adapter cannot run
+                target = CPU
+        target.launch(self, config, args, stream)
+
+    def wgpu_problem(self, args: tuple[Any, ...]) -> str | None:
+        """Why the specialisation these arguments call cannot run on this process's WebGPU adapter (None: it
+        can): no shader (and the compiler's reason), or a feature the adapter lacks. ``device="auto"`` asks
+        before it sends a launch to an adapter it picked, and runs the kernel on the CPU instead."""
+        from . import wgpu_device
+
+        variant = self.select_variant(args)
+        if variant not in self._wgpu_problems:
+            problem: str | None
+            try:
+                _, entry = self._manifest_entry(variant)
+            except ManifestError as exc:
+                problem = str(exc)
+            else:
+                shader = entry.get("wgsl")
+                if shader is None or "unsupported" in shader:
+                    why = shader["unsupported"] if shader else "its package was built without the wgsl target"
+                    problem = f"has no WebGPU shader: {why}"
+                else:
+                    problem = wgpu_device.unmet_needs(shader, wgpu_device.get_device())
+            self._wgpu_problems[variant] = problem
+        return self._wgpu_problems[variant]
 
     def launch_cuda(self, target: CudaDevice, config: LaunchConfig, args: tuple[Any, ...], stream: Any) -> None:
         """On a CUDA device through the launch plan of the arguments' specialisation."""
@@ -524,6 +552,9 @@ class Launcher:
             self._cpu(args, env)
             return
         if not isinstance(target, CudaDevice):  # $HYBRID_DEVICE=wgpu, or "auto" on a GPU without CUDA
+            if chosen_automatically(env) and self.kernel.wgpu_problem(args) is not None:
+                self.kernel.launch_cpu(self.config, args, False)  # "auto": the next device for this kernel
+                return
             target.launch(self.kernel, self.config, args, self.stream)
             return
         plan = self._plan

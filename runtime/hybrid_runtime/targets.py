@@ -117,6 +117,14 @@ def to_device(array: Any, device: str | None = None) -> Any:
     return memory.to_cuda(array, device)
 
 
+def chosen_automatically(device: str | bytes | None) -> bool:
+    """Is ``device`` (a ``device=`` value, or $HYBRID_DEVICE's raw value) "auto" or unset: a device this
+    module picked, so a kernel it cannot run there may run on the next one?"""
+    if isinstance(device, bytes):
+        device = device.decode(errors="replace")
+    return device is None or device.strip().lower() in ("", "auto")
+
+
 def python_cpu(device: str | None) -> bool:
     """Does ``device`` (or ``$HYBRID_DEVICE`` when None) ask for the CPU's Python path?"""
     choice = device if device is not None else os.environ.get("HYBRID_DEVICE", "")

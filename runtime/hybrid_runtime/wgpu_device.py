@@ -385,6 +385,24 @@ def to_device(host: Any) -> WgpuArray:
 _PACK = {"i64": "<q", "u64": "<Q", "i32": "<i", "u32": "<I", "f32": "<f"}
 
 
+def unmet_needs(wgsl: dict[str, Any], dev: WgpuDevice) -> str | None:
+    """What a shader needs that the adapter ``dev`` lacks, as the rest of a sentence whose subject is the
+    kernel (None: the adapter runs it)."""
+    if "subgroup" in wgsl["features"] and dev.warps():
+        return (
+            "uses warp calls (shuffles, votes), which need 32-lane subgroups; the WebGPU adapter "
+            f"{dev.name} cannot run them: {dev.warps()}"
+        )
+    if "shader-f16" in wgsl["features"] and not dev.f16:
+        return f"uses f16 values, which need the WebGPU adapter's shader-f16; {dev.name} lacks it"
+    if "f32-div-sqrt" in wgsl["features"] and dev.rounding()[1]:
+        return (
+            "divides f32 values or takes their square roots, which the WebGPU adapter "
+            f"{dev.name} cannot round as IEEE 754 does: {dev.rounding()[1]}"
+        )
+    return None
+
+
 class ShaderLaunch:
     """A kernel's launches of one configuration on the WebGPU device: the pipeline, a uniform buffer
     written only when the launch's numbers change, and the bind group of the last launch, reused while its
@@ -393,22 +411,10 @@ class ShaderLaunch:
     def __init__(self, kernel: str, manifest: Manifest, entry: dict[str, Any], config: LaunchConfig) -> None:
         self.kernel, self.wgsl, self.config = kernel, entry["wgsl"], config
         self.dev = dev = get_device()
-        if "subgroup" in self.wgsl["features"] and dev.warps():
-            raise ValueError(
-                f"kernel {kernel} uses warp calls (shuffles, votes), which need 32-lane subgroups; the WebGPU "
-                f"adapter {dev.name} cannot run them: {dev.warps()}. Use device='cuda' or 'cpu'"
-            )
-        if "shader-f16" in self.wgsl["features"] and not dev.f16:
-            raise ValueError(
-                f"kernel {kernel} uses f16 values, which need the WebGPU adapter's shader-f16; {dev.name} lacks "
-                "it. Use device='cuda' or 'cpu'"
-            )
+        problem = unmet_needs(self.wgsl, dev)
+        if problem is not None:
+            raise ValueError(f"kernel {kernel} {problem}. Use device='cuda' or 'cpu'")
         exact = "f32-div-sqrt" in self.wgsl["features"]
-        if exact and dev.rounding()[1]:
-            raise ValueError(
-                f"kernel {kernel} divides f32 values or takes their square roots, which the WebGPU adapter "
-                f"{dev.name} cannot round as IEEE 754 does: {dev.rounding()[1]}. Use device='cuda' or 'cpu'"
-            )
         dynamic = None
         if self.wgsl.get("dynamic_item"):  # gpu.dynamic_shared_array: the launch's shared_bytes, in elements
             most = dev.limits.get("max-compute-workgroup-storage-size", 16384)

@@ -36,6 +36,7 @@ def timings(site: str) -> str:
     image = np.zeros((1024, 1024), np.int32)
     keys = rng.standard_normal(1 << 22).astype(np.float32)
     partial = np.zeros(1024, np.float32)
+    counted, bins = rng.integers(0, 2**32, n, dtype=np.uint32), np.zeros(256, np.uint32)
     view = (np.float32(-2), np.float32(-1.5), np.float32(3 / 1024), np.float32(3 / 1024), np.int32(256))
     calls = {
         "saxpy 2^24": lambda: hk.saxpy.launch(256, n // 256, np.float32(2.5), x, y, device="cpu"),
@@ -44,6 +45,7 @@ def timings(site: str) -> str:
         "bitonic pass 2^22": lambda: hk.bitonic_pass.launch(256, len(keys) // 256, keys, 1, 2, device="cpu"),
         "blur 2048^2": lambda: hk.blur.launch((16, 16), (s // 16, s // 16), src, blurred, device="cpu"),
         "block reduction 2^24": lambda: hk.block_sum.launch(256, 1024, x, partial, device="cpu"),
+        "histogram 2^24": lambda: hk.histogram.launch(256, 256, counted, bins, device="cpu"),
     }
     best = cpu_suite.race(list(calls.values()), 15)
     return "\t".join(f"{name}={ms:.3f}" for name, ms in zip(calls, best))

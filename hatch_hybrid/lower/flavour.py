@@ -57,6 +57,10 @@ class Flavour:
         """``a ** e`` of floats as computed by :meth:`math_function`'s pow, made to agree with C's."""
         return result
 
+    #: whether a block's shared memory is its own and its threads run one after another (native CPU code):
+    #: atomics on it are then ordinary read-modify-writes (intrinsics.plain_rmw)
+    shared_is_sequential = False
+
     def shift_count(self, b: llir.IRBuilder, n: llir.Value, s: Scalar) -> llir.Value:
         """A shift count as the backend's shifts must see it (counts past the width are handled after)."""
         return n

@@ -153,3 +153,51 @@ def atomic(ops: Ops, name: str, ptr: llir.Value, dtype: Scalar, values: list[lli
     signed, unsigned, floating = _RMW[name]
     op = floating if dtype.kind == "f" else (signed if dtype.kind == "i" else unsigned)
     return b.atomic_rmw(op, ptr, values[0], "monotonic")
+
+
+def plain_rmw(ops: Ops, name: str, ptr: llir.Value, dtype: Scalar, values: list[llir.Value]) -> llir.Value:
+    """The atomic ``name`` as an ordinary read-modify-write of ``ptr``: where the memory is the block's own
+    and its threads run one after another (shared memory in native CPU code: a block runs on one worker,
+    its threads as loops), this is the atomic, in the same order, without a locked instruction or a
+    compare-and-swap loop. Returns the old value, as the atomic does."""
+    b = ops.b
+    size = dtype.dtype.itemsize
+    old = b.load(ptr, typ=values[-1].type, align=size)
+    value = values[-1]
+    floating = dtype.kind == "f"
+    if name in ("atomic_max_ordered", "atomic_min_ordered") and not floating:
+        name = name.removesuffix("_ordered")
+    if name == "atomic_cas":  # store the new value where the old one is the expected one (compared as bits)
+        expected = values[0]
+        if floating:
+            bits = llir.IntType(size * 8)
+            same = b.icmp_unsigned("==", b.bitcast(old, bits), b.bitcast(expected, bits))
+        else:
+            same = b.icmp_unsigned("==", old, expected)
+        new = b.select(same, value, old)
+    elif name in ("atomic_max_ordered", "atomic_min_ordered"):  # numba's: only where ordered-larger (smaller)
+        new = b.select(b.fcmp_ordered("<" if name == "atomic_max_ordered" else ">", old, value), value, old)
+    elif name in ("atomic_min", "atomic_max") and floating:  # atomicrmw fmin/fmax: a NaN operand is ignored
+        which = "llvm.minnum" if name == "atomic_min" else "llvm.maxnum"
+        new = b.call(ops.intrinsic(which, [old.type], 2), [old, value])
+    elif name in ("atomic_min", "atomic_max"):
+        compare = b.icmp_signed if dtype.kind == "i" else b.icmp_unsigned
+        new = b.select(compare("<" if name == "atomic_min" else ">", value, old), value, old)
+    elif name == "atomic_inc":  # CUDA's atomicInc: 0 once the old value reaches the operand, else one more
+        wrap = b.icmp_unsigned(">=", old, value)
+        new = b.select(wrap, llir.Constant(old.type, 0), b.add(old, llir.Constant(old.type, 1)))
+    elif name == "atomic_dec":  # atomicDec: the operand where the old value is 0 or above it, else one less
+        zero = b.icmp_unsigned("==", old, llir.Constant(old.type, 0))
+        wrap = b.or_(zero, b.icmp_unsigned(">", old, value))
+        new = b.select(wrap, value, b.sub(old, llir.Constant(old.type, 1)))
+    elif name == "atomic_exch":
+        new = value
+    else:
+        op = {"atomic_add": "add", "atomic_sub": "sub", "atomic_and": "and_", "atomic_or": "or_"}.get(name, "xor")
+        if floating:
+            new = (b.fadd if op == "add" else b.fsub)(old, value)
+        else:
+            new = getattr(b, op)(old, value)
+    b.store(new, ptr, align=size)
+    return old
+

@@ -1,6 +1,6 @@
 """The same algorithms as the numba-cuda and CUDA C versions in benchmarks/suite.py."""
 
-from hybrid_runtime import Array, f32, gpu, i32, i64, kernel
+from hybrid_runtime import Array, f32, gpu, i32, i64, kernel, u32
 
 TILE = 16
 
@@ -157,3 +157,21 @@ def blur(src: Array[f32, 2], dst: Array[f32, 2]):
         dst[i, j] = f32(0.2) * (
             tile[ty + 1, tx + 1] + tile[ty, tx + 1] + tile[ty + 2, tx + 1] + tile[ty + 1, tx] + tile[ty + 1, tx + 2]
         )
+
+
+@kernel
+def histogram(keys: Array[u32], bins: Array[u32]):
+    """256-bin histogram of ``keys & 255``, launched with 256 threads per block: each block counts its
+    grid-stride share into a shared histogram with atomics (CUDA's idiom), then adds its counts to the
+    global bins, one atomic per bin."""
+    counts = gpu.shared_array(u32, 256)
+    t = gpu.thread_idx_x()
+    counts[t] = u32(0)
+    gpu.syncthreads()
+    i = gpu.global_tid_x()
+    stride = gpu.block_dim_x() * gpu.grid_dim_x()
+    while i < len(keys):
+        gpu.atomic_add(counts, keys[i] & u32(255), u32(1))
+        i += stride
+    gpu.syncthreads()
+    gpu.atomic_add(bins, t, counts[t])

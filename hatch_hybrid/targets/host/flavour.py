@@ -28,6 +28,7 @@ def libm_name(name: str) -> str:
 class HostFlavour(Flavour):
     name = "cpu"
     function_lowerer = HostFunctionLowerer
+    shared_is_sequential = True  # a block runs on one worker, its threads as loops
 
     def __init__(self, triple: str) -> None:
         self.triple = triple

@@ -36,6 +36,22 @@ def histogram(keys: Array[u32], bins: Array[u32], low: Array[i64]):
     gpu.atomic_add(bins, t, counts[t])
     if t == 0:
         gpu.atomic_min(low, 0, lowest[0])
+
+
+@kernel
+def float_sums(x: Array[f32], sums: Array[f32]):
+    acc = gpu.shared_array(f32, 4)
+    t = gpu.thread_idx_x()
+    if t < 4:
+        acc[t] = f32(0)
+    gpu.syncthreads()
+    i = gpu.global_tid_x()
+    while i < len(x):
+        gpu.atomic_add(acc, i % 4, x[i])  # a float sum: its rounding depends on the order
+        i += gpu.block_dim_x() * gpu.grid_dim_x()
+    gpu.syncthreads()
+    if t < 4:
+        sums[gpu.block_idx_x() * 4 + t] = acc[t]
 """
 )
 
@@ -48,6 +64,22 @@ def test_a_shared_memory_histogram_counts_every_key(build, device: str) -> None:
     kern.histogram.launch(256, 16, keys, bins, low, device=device)
     np.testing.assert_array_equal(bins, np.bincount(keys & 255, minlength=256))
     assert low[0] == keys.min()
+
+
+@pytest.mark.parametrize("device", ["cpu", "cpu-python"])
+def test_shared_float_sums_keep_the_python_paths_order(build, device: str) -> None:
+    """A float sum's bits depend on the order of its terms: natively the grid-stride loop keeps each
+    thread's loop whole (as the Python path runs it), where integer counts run with the threads as lanes."""
+    kern = build(SOURCE).module
+    x = np.random.default_rng(4).standard_normal(50_000).astype(np.float32)
+    sums = np.zeros(64, np.float32)
+    kern.float_sums.launch(128, 16, x, sums, device=device)
+    expected = np.zeros(64, np.float32)
+    for block in range(16):  # each thread's whole loop in turn, as the Python path runs the block
+        for t in range(128):
+            for i in range(block * 128 + t, len(x), 128 * 16):
+                expected[block * 4 + i % 4] += x[i]
+    assert sums.tobytes() == expected.tobytes()
 
 
 @pytest.mark.skipif(not HOST_TARGETS, reason="no native CPU target here (zig)")
@@ -63,4 +95,8 @@ def test_native_code_makes_shared_atomics_plain_and_keeps_global_ones(tmp_path: 
     native = next(dump.glob("*histogram.host.ll")).read_text()  # (before LLVM unrolls the thread loops)
     ptx = next(dump.glob("*histogram.sm_90.ptx")).read_text()
     assert native.count("atomicrmw") == 2  # bins and low (global); counts and lowest (shared): none
+    # the histogram's grid-stride loop runs with the threads as lanes (its integer shared atomics commute);
+    # the float sums' loop does not
+    assert "lane.head" in native
+    assert "lane.head" not in next(dump.glob("*float_sums.host.ll")).read_text()
     assert "atom.shared" in ptx and "atom.global" in ptx

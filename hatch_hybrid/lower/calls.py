@@ -17,7 +17,7 @@ from ..errors import Loc
 from ..typecheck.arguments import bound_nodes
 from ..typecheck.rules import BIT_OPS
 from ..typecheck.typed import Callee, SymbolT
-from ..typecheck.views import array_root
+from ..typecheck.views import array_root, shared_locals
 from ..types import (
     NONE,
     WEAK_COMPLEX,
@@ -288,44 +288,3 @@ class CallLowerer(LowererParts):
         array = fixed_shape_array(ptr, shape)
         array.root = SHARED
         return array
-
-
-_SHARED_ARRAYS = ("shared_array", "dynamic_shared_array")
-
-
-def shared_locals(tf: TypedFunction) -> frozenset[str]:
-    """The locals of ``tf`` that only ever hold the block's shared memory: every binding of them a
-    ``gpu.shared_array``/``dynamic_shared_array`` call, or a view of such a local (not parameters: a
-    helper may be given any array)."""
-    found = getattr(tf, "_shared_locals", None)
-    if found is not None:
-        return found
-    bindings: dict[str, list[ir.Expr | None]] = {}
-
-    def bind(target: ir.Expr, value: ir.Expr | None) -> None:  # (`a[i] = v` and `s.f = v` bind no name)
-        if isinstance(target, ir.Name):
-            bindings.setdefault(target.id, []).append(value)
-        elif isinstance(target, ir.TupleExpr):
-            for item in target.elts:
-                bind(item, None)
-
-    for node in ir.walk(tf.fn):
-        if isinstance(node, (ir.Assign, ir.ForRange)):
-            bind(node.target, node.value if isinstance(node, ir.Assign) else None)
-
-    def made_shared(value: ir.Expr | None, shared: set[str]) -> bool:
-        if isinstance(value, ir.Call):
-            callee = tf.callees.get(value.nid)
-            return callee is not None and callee.kind == "gpu" and callee.name in _SHARED_ARRAYS
-        return value is not None and array_root(value) in shared
-
-    shared: set[str] = set()
-    while True:  # views of views: until nothing more is found
-        more = {name for name, values in bindings.items() if all(made_shared(v, shared) for v in values)}
-        more -= {p.name for p in tf.fn.params}
-        if more <= shared:
-            break
-        shared |= more
-    result = frozenset(shared)
-    setattr(tf, "_shared_locals", result)  # noqa: B010 (computed once per typed function)
-    return result

@@ -119,3 +119,44 @@ class ViewChecker:
                 "slicing a tuple is not supported in kernel code",
                 "index its items with literals (`t[0]`, `a.shape[1]`), or slice the array (`a[1:].shape`)",
             )
+
+
+_SHARED_ARRAYS = ("shared_array", "dynamic_shared_array")
+
+
+def shared_locals(tf: TypedFunction) -> frozenset[str]:
+    """The locals of ``tf`` that only ever hold the block's shared memory: every binding of them a
+    ``gpu.shared_array``/``dynamic_shared_array`` call, or a view of such a local (not parameters: a
+    helper may be given any array)."""
+    found: frozenset[str] | None = getattr(tf, "_shared_locals", None)
+    if found is not None:
+        return found
+    bindings: dict[str, list[ir.Expr | None]] = {}
+
+    def bind(target: ir.Expr, value: ir.Expr | None) -> None:  # (`a[i] = v` and `s.f = v` bind no name)
+        if isinstance(target, ir.Name):
+            bindings.setdefault(target.id, []).append(value)
+        elif isinstance(target, ir.TupleExpr):
+            for item in target.elts:
+                bind(item, None)
+
+    for node in ir.walk(tf.fn):
+        if isinstance(node, (ir.Assign, ir.ForRange)):
+            bind(node.target, node.value if isinstance(node, ir.Assign) else None)
+
+    def made_shared(value: ir.Expr | None, shared: set[str]) -> bool:
+        if isinstance(value, ir.Call):
+            callee = tf.callees.get(value.nid)
+            return callee is not None and callee.kind == "gpu" and callee.name in _SHARED_ARRAYS
+        return value is not None and array_root(value) in shared
+
+    shared: set[str] = set()
+    while True:  # views of views: until nothing more is found
+        more = {name for name, values in bindings.items() if all(made_shared(v, shared) for v in values)}
+        more -= {p.name for p in tf.fn.params}
+        if more <= shared:
+            break
+        shared |= more
+    result = frozenset(shared)
+    setattr(tf, "_shared_locals", result)  # noqa: B010 (computed once per typed function)
+    return result

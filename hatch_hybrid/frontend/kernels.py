@@ -10,15 +10,12 @@ from __future__ import annotations
 import ast
 import sys
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 from ..errors import CompileError, Loc
 from . import factories
 from .signatures import read_signatures
 from .symbols import ExternalSym, FactoryCall, FunctionSym, KernelDecl, ModuleInfo, Symbol
-
-if TYPE_CHECKING:
-    from .discover import ModuleIndex
 
 #: External modules whose names the compiler understands.
 KNOWN_EXTERNAL = ("hybrid_runtime", "numpy", "math", "cmath", "enum", "typing")
@@ -84,7 +81,7 @@ class KernelFinder:
             found += declared
             found += self.jit_calls(name, {d.name for d in declared})
             for call in self.factory_calls(name):
-                found.append(factories.kernel_of(cast("ModuleIndex", self), call))
+                found.append(factories.kernel_of(cast(Any, self), call))  # (self is the ModuleIndex)
         return found
 
     def kernel_decl(self, module: str, fn: ast.FunctionDef, factory: FactoryCall | None = None) -> KernelDecl | None:

@@ -17,7 +17,7 @@ from .checks import CHECKED, ERROR_SLOT, ErrorSlot, cpu_failure
 from .config import LaunchConfig
 from .device import CudaDevice
 from .interop import LIBRARIES
-from .manifest import Manifest, ManifestError, package_manifest
+from .manifest import Manifest, ManifestError, no_shader, package_manifest
 from .memory import DeviceArray
 from .numba_launch import NumbaLaunchSpellings
 from .plan import LaunchPlan
@@ -200,12 +200,11 @@ class Kernel(NumbaLaunchSpellings):
             except ManifestError as exc:
                 problem = str(exc)
             else:
-                shader = entry.get("wgsl")
-                if shader is None or "unsupported" in shader:
-                    why = shader["unsupported"] if shader else "its package was built without the wgsl target"
+                why = no_shader(entry)
+                if why is not None:
                     problem = f"has no WebGPU shader: {why}"
                 else:
-                    problem = wgpu_device.unmet_needs(shader, wgpu_device.get_device())
+                    problem = wgpu_device.unmet_needs(entry["wgsl"], wgpu_device.get_device())
             self._wgpu_problems[variant] = problem
         return self._wgpu_problems[variant]
 
@@ -221,9 +220,8 @@ class Kernel(NumbaLaunchSpellings):
 
         variant = self.select_variant(args)
         manifest, entry = self._manifest_entry(variant)
-        shader = entry.get("wgsl")
-        if shader is None or "unsupported" in shader:
-            why = shader["unsupported"] if shader else "its package was built without the wgsl target (wgsl = true)"
+        why = no_shader(entry)
+        if why is not None:
             raise ValueError(f"kernel {self.qualname} has no WebGPU shader: {why}; use device='cpu' or 'cuda'")
         params = self._cpu_params.get(variant) or self._cpu_params_of(variant)
         key = (variant, config)

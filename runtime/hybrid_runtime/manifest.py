@@ -115,6 +115,16 @@ class Manifest:
                     self.read_code(name, qualname, f"{prefix}{field}.{arch}")
 
 
+def no_shader(entry: dict[str, Any]) -> str | None:
+    """Why a kernel's manifest entry has no WebGPU shader: the compiler's reason, or a build without the
+    target (None: it has one)."""
+    shader = entry.get("wgsl")
+    if shader is None:
+        return "its package was built without the wgsl target (wgsl = true)"
+    reason: str | None = shader.get("unsupported")
+    return reason
+
+
 def is_plain_name(name: str) -> bool:
     """A file name with no directory part: nothing that could leave ``_hybrid/``."""
     return bool(name) and name not in (".", "..") and not any(c in name for c in "/\\\0:") and not os.path.isabs(name)

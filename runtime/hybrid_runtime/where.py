@@ -25,7 +25,7 @@ from typing import Any
 from . import native
 from .device import devices
 from .driver import NoCudaError, initialise
-from .manifest import Manifest, ManifestError, package_manifest
+from .manifest import Manifest, ManifestError, no_shader, package_manifest
 
 
 @dataclass
@@ -131,11 +131,10 @@ def _on_cuda(m: Machine, entry: dict[str, Any], manifest: Manifest, qualname: st
 
 
 def _on_wgpu(m: Machine, entry: dict[str, Any]) -> tuple[bool, str]:
-    shader = entry.get("wgsl")
-    if shader is None:
-        return False, "no shader: the package was built without the wgsl target (wgsl = true)"
-    if "unsupported" in shader:
-        return False, f"no shader: {shader['unsupported']}"
+    why = no_shader(entry)
+    if why is not None:
+        return False, f"no shader: {why}"
+    shader = entry["wgsl"]
     if m.wgpu is None:
         return False, f"a shader; {m.wgpu_missing}"
     from .wgpu_device import unmet_needs

@@ -243,12 +243,13 @@ def record(paths: list[Path]) -> dict[str, str]:
     return results
 
 
-def _options(cpu: list[str]) -> Any:
+def _options(cpu: list[str], wgsl: bool = False) -> Any:
     from hatch_hybrid.cache import KernelCache
     from hatch_hybrid.pipeline import Options
     from hatch_hybrid.record import read
 
-    return Options(["sm_70", "sm_90"], cubin=False, cache=KernelCache(None), cpu=cpu, signatures=read(SIGNATURES))
+    signatures = read(SIGNATURES)
+    return Options(["sm_70", "sm_90"], cubin=False, cache=KernelCache(None), cpu=cpu, wgsl=wgsl, signatures=signatures)
 
 
 def build_one(path: Path) -> str:
@@ -279,7 +280,7 @@ def check(paths: list[Path], devices: list[str]) -> dict[str, str]:
 
     results: dict[str, str] = {}
     with staged(paths) as root:
-        options = _options(HOST_TARGETS)
+        options = _options(HOST_TARGETS, wgsl="wgpu" in devices)
         kernels = compile_packages([root / PACKAGE], options=options)
         write_package_artifacts(kernels, options.archs, root, cache=options.cache, options=options)
         for path in paths:

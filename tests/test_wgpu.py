@@ -74,12 +74,12 @@ def test_bench_kernels_match_native_cpu_bit_for_bit(bench):
     keys = rng.standard_normal(4096).astype(np.float32)
     cpu, gpu = _both(module.bitonic_pass, 256, 16, keys, 4, 8)
     assert same_bits(cpu[0], gpu[0]) and not same_bits(keys, gpu[0])
-    # what the target lacks: not built, the reason recorded (f32 + i32 is an f64)
-    assert compiled["empty16"].wgsl is None
-    assert compiled["empty16"].not_built["wgsl"].startswith("f64 values")
-    assert "kernels.py:129" in compiled["empty16"].not_built["wgsl"]
-    with pytest.raises(ValueError, match=r"empty16 has no WebGPU shader: f64 values"):
-        module.empty16.launch(32, 1, *[x] * 8, *[np.int32(1)] * 4, *[np.float32(1)] * 4, device="wgpu")
+    # f32 + i32 is an f64 (NumPy's promotion): the shader computes in f64 (the adapter's shader-f64)
+    empty16 = compiled["empty16"].wgsl
+    assert empty16 is not None and "shader-f64" in empty16.features
+    scalars = [np.int32(-1), np.int32(7), np.int32(-3), np.int32(2**30), *np.float32([0.1, 1e8, -1e8, 3.3])]
+    cpu, gpu = _both(module.empty16, 32, 1, *[x[:8].copy() for _ in range(8)], *scalars)
+    assert same_bits(cpu[0], gpu[0]) and cpu[0][0] != x[0]
 
 
 @pytest.mark.wgpu
@@ -164,7 +164,7 @@ def test_failed_checks_and_bad_arguments_raise_as_on_other_devices(tmp_path: Pat
     kernels = compile_packages([_package(tmp_path, "wgchecks", CHECKS)], options=_options())
     write_package_artifacts(kernels, ["sm_90"], tmp_path)
     by_name = {k.decl.label: k for k in kernels}
-    assert by_name["wide"].wgsl is None and "f64" in by_name["wide"].not_built["wgsl"]
+    assert by_name["wide"].wgsl is not None and "shader-f64" in by_name["wide"].wgsl.features
     with imported_package(tmp_path, "wgchecks") as kern:
         x = np.arange(64, dtype=np.int32)
         out = np.zeros(64, np.int32)
@@ -251,8 +251,10 @@ def test_failed_checks_and_bad_arguments_raise_as_on_other_devices(tmp_path: Pat
                     )
                 with pytest.raises(error, match=said):
                     kern.pick.launch(1, 1, m, out8, np.uint64(k), np.uint64(r), device=device)
-        with pytest.raises(ValueError, match="has no WebGPU shader: .*f64"):
-            kern.wide.launch(64, 1, np.ones(64, np.float32), np.ones(64, np.float32), 0.5, device="wgpu")
+        x32 = np.random.default_rng(2).standard_normal(64).astype(np.float32)
+        wide = _both(kern.wide, 64, 1, x32, np.zeros(64, np.float32), 0.1)  # x * 0.1 in f64, rounded to f32
+        assert same_bits(wide[0][1], wide[1][1])
+        np.testing.assert_array_equal(wide[1][1], (x32.astype(np.float64) * 0.1).astype(np.float32))
 
 
 LOOPS = """
@@ -338,10 +340,17 @@ def test_barriers_order_storage_buffers_where_threads_talk_through_them(tmp_path
 
 ROUNDING = """
 import math
-from hybrid_runtime import Array, f32, gpu, kernel
+from hybrid_runtime import Array, f32, f64, gpu, kernel
 
 @kernel
 def quotients(a: Array[f32], b: Array[f32], q: Array[f32], r: Array[f32]):
+    i = gpu.global_tid_x()
+    if i < len(a):
+        q[i] = a[i] / b[i]
+        r[i] = math.sqrt(abs(a[i]))
+
+@kernel
+def quotients64(a: Array[f64], b: Array[f64], q: Array[f64], r: Array[f64]):
     i = gpu.global_tid_x()
     if i < len(a):
         q[i] = a[i] / b[i]
@@ -350,31 +359,172 @@ def quotients(a: Array[f32], b: Array[f32], q: Array[f32], r: Array[f32]):
 
 
 @pytest.mark.wgpu
-def test_f32_division_and_sqrt_are_correctly_rounded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+@pytest.mark.parametrize("wt", ["f32", "f64"])
+def test_division_and_sqrt_are_correctly_rounded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, wt: str):
     """WGSL lets drivers divide and take roots within 2.5 ulp (NVIDIA's Vulkan driver does, for 29% and 17% of
-    random operands): the shader corrects them where the adapter's fma is fused, and the same bits as the
-    native CPU come back; an adapter that can do neither refuses the kernel at launch."""
+    random f32 operands), and Vulkan promises f64 only f32's precision: the shader corrects them where the
+    adapter's fma is fused, and the same bits as the native CPU come back; an adapter that can do neither
+    refuses the kernel at launch."""
     from hybrid_runtime import wgpu_device
 
-    kernels = compile_packages([_package(tmp_path, "wground", ROUNDING)], options=_options())
-    code = kernels[0].wgsl
-    assert code is not None and "f32-div-sqrt" in code.features
-    assert "hh_div_f32(" in code.source and "hh_sqrt_f32(" in code.source
-    write_package_artifacts(kernels, ["sm_90"], tmp_path)
+    name = {"f32": "quotients", "f64": "quotients64"}[wt]
+    kernels = {k.decl.name: k for k in compile_packages([_package(tmp_path, "wground", ROUNDING)], options=_options())}
+    code = kernels[name].wgsl
+    assert code is not None and f"{wt}-div-sqrt" in code.features
+    assert f"hh_div_{wt}(" in code.source and f"hh_sqrt_{wt}(" in code.source
+    write_package_artifacts(list(kernels.values()), ["sm_90"], tmp_path)
     rng = np.random.default_rng(7)
     n = 1 << 16
-    a = (rng.standard_normal(n) * np.exp2(rng.integers(-60, 60, n))).astype(np.float32)
-    b = (rng.standard_normal(n) * np.exp2(rng.integers(-60, 60, n))).astype(np.float32)
+    dtype, span = (np.float32, 60) if wt == "f32" else (np.float64, 500)
+    a = (rng.standard_normal(n) * np.exp2(rng.integers(-span, span, n))).astype(dtype)
+    b = (rng.standard_normal(n) * np.exp2(rng.integers(-span, span, n))).astype(dtype)
     b[:4] = [0.0, -0.0, np.inf, 1.0]  # operands the driver's own operation takes
     a[:4] = [1.0, 1.0, 1.0, 0.0]
+    # significands of all ones and powers of two, squares and their neighbours: the hard cases of rounding
+    edge = np.array([1.0, np.nextafter(dtype(1), dtype(2)), np.nextafter(dtype(1), dtype(0)), 3.0, 0.75], dtype)
+    a[4:29] = np.repeat(edge, 5) * dtype(2.0) ** rng.integers(-20, 20, 25)
+    b[4:29] = np.tile(edge, 5)
+    squares = rng.integers(1 << 10, 1 << 11, 30).astype(dtype) ** 2
+    a[29:119] = np.concatenate([squares, np.nextafter(squares, dtype(0)), np.nextafter(squares, dtype(np.inf))])
     with imported_package(tmp_path, "wground") as kern:
-        got = _both(kern.quotients, 256, n // 256, a, b, np.zeros(n, np.float32), np.zeros(n, np.float32))
+        launch = getattr(kern, name)
+        got = _both(launch, 256, n // 256, a, b, np.zeros(n, dtype), np.zeros(n, dtype))
         assert same_bits(got[0][2], got[1][2]) and same_bits(got[0][3], got[1][3])
+        with np.errstate(divide="ignore"):
+            np.testing.assert_array_equal(got[1][2].view(f"u{a.itemsize}"), (a / b).view(f"u{a.itemsize}"))
         dev = wgpu_device.get_device()
-        monkeypatch.setattr(dev, "_rounding", (False, "its fma rounds twice (a test's stand-in)"))
-        kern.quotients._wgpu.clear()
-        with pytest.raises(ValueError, match=r"quotients divides f32 values .* cannot round as IEEE 754 does: its fma"):
-            kern.quotients.launch(256, n // 256, a, b, np.zeros(n, np.float32), np.zeros(n, np.float32), device="wgpu")
+        monkeypatch.setattr(dev, "_rounding", {wt: (False, "its fma rounds twice (a test's stand-in)")})
+        launch._wgpu.clear()
+        with pytest.raises(ValueError, match=rf"{name} divides {wt} values .* cannot round as IEEE 754 does: its fma"):
+            launch.launch(256, n // 256, a, b, np.zeros(n, dtype), np.zeros(n, dtype), device="wgpu")
+
+
+FLOAT64 = """
+import math
+from hybrid_runtime import Array, f32, f64, i32, i64, u64, gpu, kernel
+
+@kernel
+def mixed(x: Array[f64], n: Array[i64], y: Array[f32], out: Array[f64], ints: Array[i64], flags: Array[i32], s: f64):
+    i = gpu.global_tid_x()
+    if i < len(x):
+        v = x[i] * s + 0.1 * y[i] - n[i] / 3          # f64, Python floats and NumPy's promotion
+        out[5 * i] = v
+        out[5 * i + 1] = math.sqrt(abs(v)) + math.copysign(1.5, x[i])
+        out[5 * i + 2] = math.degrees(v) if v > 0.0 else math.fabs(v) ** 2
+        out[5 * i + 3] = f32(v)                        # rounded to f32 once
+        out[5 * i + 4] = min(v, 2.5) - max(x[i], -1e300)
+        ints[2 * i] = math.floor(v) if abs(v) < 1e18 else 7
+        ints[2 * i + 1] = i64(v * 1e10) if not math.isnan(v) else -1
+        flags[i] = math.isinf(x[i]) + 2 * math.isnan(x[i]) + 4 * math.isfinite(v) + 8 * (v >= 0.0)
+
+@kernel
+def zeros(x: Array[f32], y: Array[f64], out: Array[f64]):
+    i = gpu.global_tid_x()
+    out[3 * i] = 0 + x[i]  # +0.0 for x = -0.0: no driver may fold a visible 0.0 + x into x
+    out[3 * i + 1] = 0.0 + y[i]
+    out[3 * i + 2] = min(f64(1 + x[i]), y[i] - 0.0) + 0.0
+
+@kernel
+def shuffled(x: Array[f64], out: Array[f64]):
+    i = gpu.global_tid_x()
+    out[i] = gpu.shfl_xor(x[i], 5) + gpu.shfl_down(x[i], 1)
+"""
+
+
+@pytest.mark.wgpu
+def test_f64_kernels_match_native_cpu(tmp_path: Path):
+    """f64 values (Python floats too) through the adapter's shader-f64: arithmetic with NumPy's promotion,
+    conversions both ways, the math functions IEEE 754 fixes, comparisons, classifications of NaN and
+    infinities by their bits, warp shuffles as two 32-bit halves; the same bits as native code."""
+    kernels = {k.decl.name: k for k in compile_packages([_package(tmp_path, "wgf64", FLOAT64)], options=_options())}
+    for k in kernels.values():
+        assert k.wgsl is not None and "shader-f64" in k.wgsl.features, k.not_built
+    write_package_artifacts(list(kernels.values()), ["sm_90"], tmp_path)
+    rng = np.random.default_rng(11)
+    n = 512
+    x = rng.standard_normal(n) * np.exp2(rng.integers(-60, 60, n))
+    x[:6] = [np.inf, -np.inf, np.nan, 0.0, -0.0, 5e-324]
+    ints = rng.integers(-(10**12), 10**12, n)
+    y = rng.standard_normal(n).astype(np.float32)
+    with imported_package(tmp_path, "wgf64") as kern:
+        outs = np.zeros(5 * n), np.zeros(2 * n, np.int64), np.zeros(n, np.int32)
+        with np.errstate(all="ignore"):
+            cpu, gpu = _both(kern.mixed, 128, n // 128, x, ints, y, *outs, 1.0 / 3.0)
+        for k in (3, 4, 5):
+            assert same_bits(cpu[k], gpu[k]), k
+        assert len(np.unique(gpu[4])) > n // 2 and {1, 2, 4, 12} <= set(np.unique(gpu[5]))
+        z32, z64 = np.array([-0.0, 0.0, -1.0], np.float32), np.array([-0.0, 0.0, -0.0])
+        cpu, gpu = _both(kern.zeros, 3, 1, z32, z64, np.zeros(9))
+        assert same_bits(cpu[2], gpu[2]) and not np.signbit(gpu[2][[0, 1, 3, 4]]).any()
+        from hybrid_runtime import wgpu_device
+
+        if wgpu_device.get_device().warps():  # lavapipe: 8-lane subgroups (the GPU run covers them)
+            return
+        cpu, gpu = _both(kern.shuffled, 64, n // 64, x, np.zeros(n))
+        assert same_bits(cpu[1], gpu[1])
+
+
+TUPLES = """
+from hybrid_runtime import Array, cuda, f32, f64, i32, i64, gpu, kernel
+
+def divmod_both(a, b):
+    return a // b, a % b, (a * 0.5, b)
+
+def pick(t, k):
+    return t[k]
+
+@cuda.jit("void(float64[:], Tuple((float32, int64, Tuple((boolean, float64)))), UniTuple(int32, 2))")
+def params(out, t, s):
+    i = cuda.grid(1)
+    a, b, (c, d) = t
+    out[i] = a * b + (d if c else -d) + s[i % 2] + t[2][1]
+
+@kernel
+def flag(out: Array[f64], on: bool):
+    out[gpu.global_tid_x()] = 1.0 if on else -1.0
+
+@kernel
+def tuples(x: Array[i64], y: Array[f32], out: Array[f64], k: i64):
+    i = gpu.global_tid_x()
+    if i < len(x):
+        q, r, (h, b) = divmod_both(x[i], 7)
+        pair = (y[i], q)
+        first, second = pair
+        t = (x[i], r, q, i64(i))
+        u = t
+        u2 = (f32(1.5), y[i])
+        out[4 * i] = first + second * h
+        out[4 * i + 1] = pick(t, k) + t[-1] + u[i % 4] + b
+        out[4 * i + 2] = u2[i % 2]
+        a, c = (q, r) if x[i] > 0 else (r, q)
+        a, c = c, a
+        out[4 * i + 3] = a - 2 * c
+"""
+
+
+@pytest.mark.wgpu
+def test_tuples_match_native_cpu(tmp_path: Path):
+    """Tuple values as WGSL structs: built, returned by helpers, unpacked (nested too), swapped, indexed by a
+    constant, from the end, or at run time (one item type), converted item by item; tuple parameters (their
+    numbers in the uniform)."""
+    kernels = compile_packages([_package(tmp_path, "wgtup", TUPLES)], options=_options())
+    assert all(k.wgsl is not None for k in kernels), [k.not_built for k in kernels]
+    write_package_artifacts(kernels, ["sm_90"], tmp_path)
+    rng = np.random.default_rng(12)
+    n = 256
+    x = rng.integers(-1000, 1000, n)
+    y = rng.standard_normal(n).astype(np.float32)
+    with imported_package(tmp_path, "wgtup") as kern:
+        for k in (0, 2, -1, -3):
+            cpu, gpu = _both(kern.tuples, 64, n // 64, x, y, np.zeros(4 * n), k)
+            assert same_bits(cpu[2], gpu[2]) and len(np.unique(gpu[2])) > n, k
+        for t in ((np.float32(0.1), 3, (True, 2.5)), (np.float32(-7), -(2**40), (False, 1e3))):
+            cpu, gpu = _both(kern.params, 4, 1, np.zeros(4), t, (5, -6))
+            assert same_bits(cpu[0], gpu[0]) and gpu[0][0] != gpu[0][1], t
+        for on in (True, False, np.True_, np.False_, np.True_):  # a boolean parameter (the fast path too)
+            out = np.zeros(4)
+            kern.flag.launch(4, 1, out, on, device="wgpu")
+            assert (out == (1.0 if on else -1.0)).all()
 
 
 MEMORY = """
@@ -943,7 +1093,18 @@ def test_hybrid_device_wgpu_routes_every_launch_form(bench, monkeypatch: pytest.
         assert not isinstance(select_device("auto"), wgpu_device.WgpuDevice)  # never a CPU adapter
 
 
-def test_list_and_the_build_say_which_targets_each_kernel_has(capsys: pytest.CaptureFixture[str]):
+SQUARES = """
+from hybrid_runtime import Array, c128, gpu, kernel
+
+@kernel
+def squares(z: Array[c128]):
+    i = gpu.global_tid_x()
+    if i < len(z):
+        z[i] = z[i] * z[i]
+"""
+
+
+def test_list_and_the_build_say_which_targets_each_kernel_has(capsys: pytest.CaptureFixture[str], tmp_path: Path):
     """No device needed: `hatch-hybrid list` names each kernel's targets and, for a missing one, why
     (with the line); the compiled result keeps the same reason for the build's output and the manifest."""
     from hatch_hybrid.cli import main
@@ -952,13 +1113,14 @@ def test_list_and_the_build_say_which_targets_each_kernel_has(capsys: pytest.Cap
     out = capsys.readouterr().out
     saxpy = out.split("bench_kernels.kernels.saxpy(", 1)[1].split("\n")[1]
     assert saxpy.strip() == "targets: ptx, cpu, wgsl, python"
-    empty16 = out.split("bench_kernels.kernels.empty16(", 1)[1]
-    assert "targets: ptx, cpu, python\n" in empty16
-    assert "not wgsl: f64 values (this target: f32, f16, i32, u32, i64, u64, bool) (" in empty16
-    assert "kernels.py:129)" in empty16
+    assert main(["list", str(_package(tmp_path, "wglist", SQUARES))]) == 0
+    squares = capsys.readouterr().out.split("wglist.kern.squares(", 1)[1]
+    assert "targets: ptx, cpu, python\n" in squares
+    assert "not wgsl: complex numbers: `z` in wglist.kern.squares (" in squares and "kern.py:5)" in squares
+    kernels = compile_packages([tmp_path / "wglist"], options=_options())
+    assert kernels[0].manifest_entry({}, {})["wgsl"]["unsupported"].startswith("complex numbers")
     kernels = compile_packages([ROOT / "benchmarks" / "bench_kernels" / "bench_kernels"], options=_options())
     by_name = {k.decl.label: k for k in kernels}
-    assert by_name["empty16"].manifest_entry({}, {})["wgsl"]["unsupported"].startswith("f64 values")
     assert by_name["matmul"].manifest_entry({}, {})["wgsl"]["file"] == "bench_kernels__kernels__matmul.wgsl"
     assert by_name["block_sum"].manifest_entry({}, {})["wgsl"]["features"] == ["shader-int64", "subgroup"]
 

@@ -16,7 +16,7 @@ from hatch_hybrid.hook.artifacts import write_package_artifacts
 from hatch_hybrid.pipeline import Options, compile_packages
 
 SOURCE = """
-from hybrid_runtime import Array, f32, f64, gpu, kernel
+from hybrid_runtime import Array, c128, f32, f64, gpu, kernel
 
 @kernel
 def scale32(x: Array[f32], out: Array[f32]):
@@ -29,6 +29,12 @@ def scale64(x: Array[f64], out: Array[f64]):
     i = gpu.global_tid_x()
     if i < len(x):
         out[i] = x[i] * 2.0
+
+@kernel
+def square(z: Array[c128], out: Array[c128]):
+    i = gpu.global_tid_x()
+    if i < len(z):
+        out[i] = z[i] * z[i]
 """
 
 
@@ -65,16 +71,16 @@ def test_each_kernel_where_auto_runs_it_and_why_not_elsewhere(package, capsys: p
     machine = where.survey()
     assert where.main(["wherepkg", "no_such_package_here"]) == 0
     out = capsys.readouterr().out
-    block = out[out.index("package wherepkg (2 kernels") :]
+    block = out[out.index("package wherepkg (3 kernels") :]
     scale32 = block[block.index("wherepkg.kern.scale32:") : block.index("wherepkg.kern.scale64")]
-    scale64 = block[block.index("wherepkg.kern.scale64:") : block.index("package no_such")]
-    assert "no shader: f64" in scale64  # the compiler's reason (WebGPU shaders have no f64 here)
-    assert f"cpu   yes  native {machine.cpu_target} code" in scale64
-    assert "PTX for sm_80" in scale64
+    square = block[block.index("wherepkg.kern.square:") : block.index("package no_such")]
+    assert "no shader: complex numbers" in square  # the compiler's reason
+    assert f"cpu   yes  native {machine.cpu_target} code" in square
+    assert "PTX for sm_80" in square
     assert ("wgpu  yes  a shader, on" in scale32) == (machine.wgpu is not None)
     if not machine.cuda:
         assert "no CUDA device here" in scale32
-        assert "auto runs it on cpu" in scale64  # no shader: the next device, even where auto picks wgpu
+        assert "auto runs it on cpu" in square  # no shader: the next device, even where auto picks wgpu
     assert "package no_such_package_here: not found" in out
 
 
@@ -90,15 +96,22 @@ def test_auto_runs_a_kernel_its_adapter_cannot_run_on_the_cpu(package, monkeypat
     monkeypatch.delenv("HYBRID_DEVICE", raising=False)
     monkeypatch.setattr(targets, "_defaults", {})
     assert targets.default_device().kind == "wgpu"
-    x = np.arange(64, dtype=np.float64)
-    out = np.zeros(64)
-    kern.scale64.launch(64, 1, x, out)  # the configured launcher (device=None)
-    np.testing.assert_array_equal(out, x * 2)
+    z = np.arange(64) * (1 + 2j)
+    out = np.zeros(64, complex)
+    kern.square.launch(64, 1, z, out)  # the configured launcher (device=None)
+    np.testing.assert_array_equal(out, z * z)
     out[:] = 0
-    kern.scale64.launch(64, 1, x, out, device="auto")
-    np.testing.assert_array_equal(out, x * 2)
-    with pytest.raises(ValueError, match="has no WebGPU shader: f64"):
-        kern.scale64.launch(64, 1, x, out, device="wgpu")
+    kern.square.launch(64, 1, z, out, device="auto")
+    np.testing.assert_array_equal(out, z * z)
+    with pytest.raises(ValueError, match="has no WebGPU shader: complex numbers"):
+        kern.square.launch(64, 1, z, out, device="wgpu")
+    # a shader whose needs the adapter lacks (here its shader-f64, as Metal's adapters lack it): the same
+    x, out64 = np.arange(64, dtype=np.float64), np.zeros(64)
+    monkeypatch.setattr(wgpu_device.get_device(), "f64", False)
+    kern.scale64.launch(64, 1, x, out64, device="auto")
+    np.testing.assert_array_equal(out64, x * 2)
+    with pytest.raises(ValueError, match="uses f64 values .* need the WebGPU adapter's shader-f64"):
+        kern.scale64.launch(64, 1, x, out64, device="wgpu")
     out32 = np.zeros(64, np.float32)
     kern.scale32.launch(64, 1, x.astype(np.float32), out32)  # this one the adapter runs
     np.testing.assert_array_equal(out32, np.arange(64, dtype=np.float32) * 2)

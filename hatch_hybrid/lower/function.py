@@ -286,7 +286,8 @@ class FunctionLowerer(
             self.b.ret(llir.Constant(return_type(t), None))
 
     def _from_kernel_abi(self, value: Value, t: Type) -> Value:
-        """Kernel parameters pass booleans as bytes and complex numbers as two parts (also inside structs)."""
+        """Kernel parameters pass booleans as bytes and complex numbers as two parts (also inside structs and
+        tuples)."""
         if t == BOOL:
             return self.b.icmp_unsigned("!=", value, llir.Constant(I8, 0))
         if isinstance(t, Scalar) and t.kind == "c":
@@ -297,6 +298,9 @@ class FunctionLowerer(
         if isinstance(t, StructT):
             assert isinstance(value, TupleValue)
             return TupleValue([self._from_kernel_abi(v, ft) for v, (_, ft) in zip(value.items, t.fields)])
+        if isinstance(t, TupleT):
+            assert isinstance(value, TupleValue)
+            return TupleValue([self._from_kernel_abi(v, item) for v, item in zip(value.items, t.items)])
         return value
 
     def tuple_item(self, tup: TupleValue, index: llir.Value, item_t: Type) -> Value:

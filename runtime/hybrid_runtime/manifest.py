@@ -207,7 +207,7 @@ def _is_site(v: Any) -> bool:
 
 
 def _is_field(v: Any) -> bool:
-    wgsl_types = ("i64", "u64", "i32", "u32", "f32")
+    wgsl_types = ("i64", "u64", "f64", "i32", "u32", "f32")
     return _is_list(v) and len(v) == 3 and _is_str(v[0]) and v[1] in wgsl_types and _is_int(v[2]) and v[2] >= 0
 
 

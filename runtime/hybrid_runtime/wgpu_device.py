@@ -122,16 +122,18 @@ class WgpuDevice:
         self.is_cpu = str(self.info.get("adapter_type", "")).upper() == "CPU"
         self.subgroups = "subgroup" in features
         self.f16 = "shader-f16" in features
+        self.f64 = "shader-f64" in features
         self.device = adapter.request_device_sync(
             required_features=["shader-int64"]
             + (["subgroup"] if self.subgroups else [])
-            + (["shader-f16"] if self.f16 else []),
+            + (["shader-f16"] if self.f16 else [])
+            + (["shader-f64"] if self.f64 else []),
             required_limits={k: limits[k] for k in wanted if k in limits},
         )
         self.limits = dict(self.device.limits)
         self.shaders: dict[tuple[str, str], _Shader] = {}
         self._warps: str | None = None  # why warp calls cannot run here ("": they can), found at first need
-        self._rounding: tuple[bool, str] | None = None  # see rounding()
+        self._rounding: dict[str, tuple[bool, str]] = {}  # per float type, see rounding()
         # launches with device-side checks whose error buffers are read at the next synchronisation (launches
         # on device arrays alone: nothing is read back, so nothing waits for the GPU), as on the CUDA path
         self.pending: dict[int, ShaderLaunch] = {}
@@ -178,22 +180,28 @@ class WgpuDevice:
         self._warps = ""
         return self._warps
 
-    def rounding(self) -> tuple[bool, str]:
-        """(whether the adapter's ``fma`` rounds once, why shaders with f32 division or sqrt cannot run here:
-        "" when they can), probed once. The shaders correct the driver's quotients and roots through a fused
-        ``fma`` (:data:`hatch_hybrid.targets.wgsl.prelude.DIV_F32`); without one, the driver's own must be
-        correctly rounded, which 4096 random operands check."""
-        if self._rounding is not None:
-            return self._rounding
+    def rounding(self, wt: str = "f32") -> tuple[bool, str]:
+        """(whether the adapter's ``fma`` of ``wt`` (f32 or f64) rounds once, why shaders with division or
+        sqrt of ``wt`` cannot run here: "" when they can), probed once. The shaders correct the driver's
+        quotients and roots through a fused ``fma`` (:data:`hatch_hybrid.targets.wgsl.prelude.DIV_F32`,
+        ``DIV_F64``); without one, the driver's own must be correctly rounded, which 4096 random operands check."""
+        found = self._rounding.get(wt)
+        if found is None:
+            found = self._rounding[wt] = self._probe_rounding(np.dtype(np.float32 if wt == "f32" else np.float64))
+        return found
+
+    def _probe_rounding(self, dtype: np.dtype[Any]) -> tuple[bool, str]:
         n = 4096
+        wt, half = ("f32", 12) if dtype.itemsize == 4 else ("f64", 27)
+        span = 40 if wt == "f32" else 300
         rng = np.random.default_rng(12345)
-        a = (rng.standard_normal(n) * np.exp2(rng.integers(-40, 40, n))).astype(np.float32)
-        b = (rng.standard_normal(n) * np.exp2(rng.integers(-40, 40, n))).astype(np.float32)
-        # fma(1 + 2**-12, 1 + 2**-12, -(1 + 2**-11)): 2**-24 rounded once, 0 rounded twice
-        probe = np.concatenate([a, b, np.array([1 + 2**-12, -(1 + 2**-11)], np.float32)])
+        a = (rng.standard_normal(n) * np.exp2(rng.integers(-span, span, n))).astype(dtype)
+        b = (rng.standard_normal(n) * np.exp2(rng.integers(-span, span, n))).astype(dtype)
+        # fma(1 + 2**-h, 1 + 2**-h, -(1 + 2**-(h-1))): 2**-2h rounded once, 0 rounded twice
+        probe = np.concatenate([a, b, np.array([1 + 2.0**-half, -(1 + 2.0 ** -(half - 1))], dtype)])
         src = (
-            "@group(0) @binding(0) var<storage, read> x: array<f32>;\n"
-            "@group(0) @binding(1) var<storage, read_write> y: array<f32>;\n"
+            f"@group(0) @binding(0) var<storage, read> x: array<{wt}>;\n"
+            f"@group(0) @binding(1) var<storage, read_write> y: array<{wt}>;\n"
             f"@compute @workgroup_size(64) fn main(@builtin(global_invocation_id) g: vec3<u32>) {{\n"
             f"    let i = g.x;\n"
             f"    y[i] = x[i] / x[{n}u + i];\n"
@@ -206,7 +214,8 @@ class WgpuDevice:
             pipeline = self.device.create_compute_pipeline(
                 layout="auto", compute={"module": module, "entry_point": "main"}
             )
-            inp, out = self.buffer(probe.nbytes, probe), self.buffer(4 * (2 * n + 1))
+            size = dtype.itemsize * (2 * n + 1)
+            inp, out = self.buffer(probe.nbytes, probe), self.buffer(size)
             group = self.device.create_bind_group(
                 layout=pipeline.get_bind_group_layout(0),
                 entries=[{"binding": 0, "resource": {"buffer": inp}}, {"binding": 1, "resource": {"buffer": out}}],
@@ -218,23 +227,22 @@ class WgpuDevice:
             compute.dispatch_workgroups(n // 64)
             compute.end()
             self.device.queue.submit([encoder.finish()])
-            got = self.read(out, 4 * (2 * n + 1)).view(np.uint32)
+            got = self.read(out, size).view(dtype)
         except Exception as exc:  # a driver that cannot run the probe: nothing is known of its rounding
-            self._rounding = (False, f"its rounding could not be probed ({type(exc).__name__})")
-            return self._rounding
-        fused = bool(got[2 * n] == np.float32(2**-24).view(np.uint32))
-        wrong = int(np.count_nonzero(got[:n] != (a / b).view(np.uint32)))
-        wrong += int(np.count_nonzero(got[n : 2 * n] != np.sqrt(np.abs(a)).view(np.uint32)))
+            return (False, f"its rounding could not be probed ({type(exc).__name__})")
+        fused = bool(got[2 * n] == 2.0 ** (-2 * half))
+        same = np.dtype(f"u{dtype.itemsize}")
+        wrong = int(np.count_nonzero(got[:n].view(same) != (a / b).view(same)))
+        wrong += int(np.count_nonzero(got[n : 2 * n].view(same) != np.sqrt(np.abs(a)).view(same)))
         why = (
             ""
             if fused or not wrong
             else (
-                f"its fma rounds twice and its own division and sqrt are not correctly rounded ({wrong} of {2 * n} "
-                "random operations differ from IEEE 754)"
+                f"its {wt} fma rounds twice and its own {wt} division and sqrt are not correctly rounded ({wrong} "
+                f"of {2 * n} random operations differ from IEEE 754)"
             )
         )
-        self._rounding = (fused, why)
-        return self._rounding
+        return (fused, why)
 
     kind = "wgpu"  # (the device interface of .targets)
 
@@ -319,11 +327,16 @@ class WgpuDevice:
         return found
 
     def pipeline(
-        self, shader: _Shader, block: tuple[int, int, int], kernel: str, exact: bool = False, dynamic: int | None = None
+        self,
+        shader: _Shader,
+        block: tuple[int, int, int],
+        kernel: str,
+        exact: tuple[str, ...] = (),
+        dynamic: int | None = None,
     ) -> Any:
-        """The shader's pipeline for blocks of ``block``; ``exact``: it has correctly rounded f32 division or
-        sqrt (``hh_fused_fma`` set as :meth:`rounding` found); ``dynamic``: the elements of its dynamic shared
-        array (None: it has none)."""
+        """The shader's pipeline for blocks of ``block``; ``exact``: the float types (f32, f64) it divides or
+        takes square roots of, correctly rounded (``hh_fused_fma``, ``hh_fused_fma64`` set as :meth:`rounding`
+        found); ``dynamic``: the elements of its dynamic shared array (None: it has none)."""
         found = shader.pipelines.get((block, dynamic))
         if found is None:
             total = block[0] * block[1] * block[2]
@@ -331,8 +344,8 @@ class WgpuDevice:
             if total > most:
                 raise ValueError(f"kernel {kernel}: {total} threads per block; this WebGPU adapter runs at most {most}")
             constants = {"hh_bx": block[0], "hh_by": block[1], "hh_bz": block[2]}
-            if exact:
-                constants["hh_fused_fma"] = int(self.rounding()[0])
+            for wt in exact:
+                constants["hh_fused_fma" if wt == "f32" else "hh_fused_fma64"] = int(self.rounding(wt)[0])
             if dynamic is not None:
                 constants["hh_dyn_n"] = dynamic
             found = shader.pipelines[(block, dynamic)] = self.device.create_compute_pipeline(
@@ -382,7 +395,7 @@ def to_device(host: Any) -> WgpuArray:
     return WgpuArray(dev, dev.buffer(data.nbytes, data), data.shape, data.dtype)
 
 
-_PACK = {"i64": "<q", "u64": "<Q", "i32": "<i", "u32": "<I", "f32": "<f"}
+_PACK = {"i64": "<q", "u64": "<Q", "i32": "<i", "u32": "<I", "f32": "<f", "f64": "<d"}
 
 
 def unmet_needs(wgsl: dict[str, Any], dev: WgpuDevice) -> str | None:
@@ -395,11 +408,17 @@ def unmet_needs(wgsl: dict[str, Any], dev: WgpuDevice) -> str | None:
         )
     if "shader-f16" in wgsl["features"] and not dev.f16:
         return f"uses f16 values, which need the WebGPU adapter's shader-f16; {dev.name} lacks it"
-    if "f32-div-sqrt" in wgsl["features"] and dev.rounding()[1]:
+    if "shader-f64" in wgsl["features"] and not dev.f64:
         return (
-            "divides f32 values or takes their square roots, which the WebGPU adapter "
-            f"{dev.name} cannot round as IEEE 754 does: {dev.rounding()[1]}"
+            f"uses f64 values (Python floats are f64), which need the WebGPU adapter's shader-f64; {dev.name} "
+            "lacks it (Metal adapters have no f64)"
         )
+    for wt in ("f32", "f64"):
+        if f"{wt}-div-sqrt" in wgsl["features"] and dev.rounding(wt)[1]:
+            return (
+                f"divides {wt} values or takes their square roots, which the WebGPU adapter "
+                f"{dev.name} cannot round as IEEE 754 does: {dev.rounding(wt)[1]}"
+            )
     return None
 
 
@@ -414,7 +433,7 @@ class ShaderLaunch:
         problem = unmet_needs(self.wgsl, dev)
         if problem is not None:
             raise ValueError(f"kernel {kernel} {problem}. Use device='cuda' or 'cpu'")
-        exact = "f32-div-sqrt" in self.wgsl["features"]
+        exact = tuple(wt for wt in ("f32", "f64") if f"{wt}-div-sqrt" in self.wgsl["features"])
         dynamic = None
         if self.wgsl.get("dynamic_item"):  # gpu.dynamic_shared_array: the launch's shared_bytes, in elements
             most = dev.limits.get("max-compute-workgroup-storage-size", 16384)
@@ -439,6 +458,10 @@ class ShaderLaunch:
         self.err = dev.buffer(4 * abi.WGSL_ERROR_WORDS) if self.wgsl["checks"] else None  # WebGPU zeroes it
         self.zeros = np.zeros(abi.WGSL_ERROR_WORDS, np.uint32)
         self.scalars = [(k, f"hh_v{k}") for k in range(64) if f"hh_v{k}" in fields]
+        # tuple parameters: their leaves' fields, depth first (hatch_hybrid.targets.wgsl.render's tuple_parameter)
+        leaf = lambda name: int(name.rsplit("_", 1)[1])  # noqa: E731
+        self.tuples = [(k, sorted((f for f in fields if f.startswith(f"hh_v{k}_")), key=leaf)) for k in range(64)]
+        self.tuples = [(k, names) for k, names in self.tuples if names]
         self.group: Any = None
         self.group_buffers: list[Any] | None = None  # held, so that none is freed and another takes its place
         # the last launch's arguments when all its arrays were device arrays (see again()), and per scalar
@@ -453,7 +476,7 @@ class ShaderLaunch:
 
     def _put(self, name: str, value: Any) -> None:
         packer, offset = self.fields[name]
-        packer.pack_into(self.uniform, offset, value)
+        packer.pack_into(self.uniform, offset, int(value) if isinstance(value, np.bool_) else value)
 
     def __call__(self, params: list[Param], args: tuple[Any, ...]) -> None:
         """One launch: arguments checked as on every device, NumPy arrays uploaded, the dispatch, arrays the
@@ -494,7 +517,12 @@ class ShaderLaunch:
             laid_out[n] = given if isinstance(given, WgpuArray) else None
         for k, name in self.scalars:
             self._put(name, values[k])
-        if self.fast_scalars is None and all(p.kind in ("scalar", "array") for p in params):
+        for k, names in self.tuples:
+            for name, leaf in zip(names, _leaves(values[k])):
+                self._put(name, leaf)
+        if self.fast_scalars is None and all(
+            p.kind == "array" or (p.kind == "scalar" and p.dtype.kind != "b") for p in params
+        ):  # (a boolean is packed as an int by _put)
             self.fast_scalars = [(k, params[k].dtype.type, *self.fields[name]) for k, name in self.scalars]
         held = self.group_buffers
         if held is None or len(held) != len(buffers) or any(a is not b for a, b in zip(held, buffers)):
@@ -559,6 +587,13 @@ class ShaderLaunch:
         a_value = int(np.array([words[1], words[2]], np.uint32).view(np.int64)[0])
         b_value = int(np.array([words[3], words[4]], np.uint32).view(np.int64)[0])
         return site_exception(self.kernel, self.wgsl["checks"], int(words[0]), a_value, b_value)
+
+
+def _leaves(value: Any) -> list[Any]:
+    """A tuple argument's numbers, depth first."""
+    if isinstance(value, tuple):
+        return [leaf for item in value for leaf in _leaves(item)]
+    return [value]
 
 
 def _c_strides(shape: tuple[int, ...]) -> list[int]:

@@ -26,12 +26,13 @@ class ArrayRenderer(RendererParts):
         base_t = self.tf.tables.get(e.value.nid) or self.tf.types[e.value.nid]
         if isinstance(base_t, TupleT):
             if e.index.nid not in self.tf.consts:
-                raise WgslUnsupported(e.loc, "a tuple indexed at run time")
+                return self.tuple_item(e, base_t)
+            k = int(self.tf.consts[e.index.nid])
             if isinstance(e.value, ir.Attribute) and e.value.attr == "shape":
-                ref = self.array(e.value.value)
-                k = int(self.tf.consts[e.index.nid])
-                return ref.shape[k]
-            raise WgslUnsupported(e.loc, "tuples")
+                return self.array(e.value.value).shape[k]
+            if isinstance(self.tf.types[e.nid], TupleT) and isinstance(e.index, ir.Slice):
+                raise WgslUnsupported(e.loc, "slices of tuples")
+            return f"{self.expr(e.value)}.i{k + len(base_t.items) if k < 0 else k}"
         if not isinstance(base_t, ArrayT):
             raise WgslUnsupported(e.loc, f"indexing {base_t}")
         if isinstance(self.tf.types[e.nid], ArrayT):
@@ -42,6 +43,18 @@ class ArrayRenderer(RendererParts):
         if ref.atomic:
             return self.temp(f"atomicLoad(&{ref.base}[{index}])")
         return self.temp(f"{ref.base}[{index}]")
+
+    def tuple_item(self, e: ir.Subscript, t: TupleT) -> str:
+        """An item of a tuple whose items have one type, at an index known at run time: from the end when
+        negative, the last item's unless an earlier one is selected (``lower.function``'s ``tuple_item``)."""
+        whole = self.temp(self.expr(e.value))
+        n = len(t.items)
+        raw = self.temp(self.coerce(e.index, WEAK_INT), "i64")
+        i = self.temp(f"select({raw}, {raw} + {n}li, {raw} < 0li)", "i64")
+        item = self.var(self.wt(self.tf.types[e.nid], e.loc), f"{whole}.i{n - 1}")
+        for k in range(n - 1):
+            self.emit(f"if ({i} == {k}li) {{ {item} = {whole}.i{k}; }}")
+        return item
 
     def array(self, e: ir.Expr) -> ArrayRef:
         t = self.tf.tables.get(e.nid) or self.tf.types.get(e.nid)  # (a table of a tuple is typed as one)
@@ -126,11 +139,11 @@ class ArrayRenderer(RendererParts):
             raise WgslUnsupported(e.loc, "rows of constant tables (index every dimension at once: T[i, j])")
         elem = t.dtype
         if not isinstance(elem, Scalar) or elem.name not in ELEMENTS:
-            raise WgslUnsupported(e.loc, f"constant tables of {elem} (this target: f32, i32, u32, i64, u64)")
+            raise WgslUnsupported(e.loc, f"constant tables of {elem} (this target: f64, f32, i32, u32, i64, u64)")
         name = self.m.tables.get(t.key)
         if name is None:
             name = self.m.tables[t.key] = f"hh_tab{len(self.m.tables)}"
-            values = ", ".join(self.literal(v.item(), elem, e.loc) for v in np.asarray(t.data).ravel())
+            values = ", ".join(self.literal(v.item(), elem, e.loc, plain=True) for v in np.asarray(t.data).ravel())
             self.m.workgroup.append(f"const {name} = array<{elem.name}, {max(1, t.data.size)}>({values});")
         strides: list[int] = []
         acc = 1

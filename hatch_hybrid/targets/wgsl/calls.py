@@ -3,6 +3,8 @@ calls as subgroup operations and atomics."""
 
 from __future__ import annotations
 
+import math
+
 from ... import ir
 from ...errors import Loc
 from ...typecheck.arguments import bound_nodes
@@ -13,10 +15,12 @@ from ...types import (
     NONE,
     WEAK_INT,
     ArrayT,
+    EnumT,
     Scalar,
     StructT,
     TupleT,
     Weak,
+    is_float,
     storage,
 )
 from .shader import (
@@ -28,6 +32,10 @@ from .shader import (
     RendererParts,
     WgslUnsupported,
 )
+
+#: ``math`` functions whose every result IEEE 754 fixes, rendered by :meth:`CallRenderer.math`
+EXACT_MATH = {"sqrt", "fabs", "floor", "ceil", "trunc", "copysign", "isnan", "isinf", "isfinite", "degrees", "radians"}
+SCALE = {"degrees": 180.0 / math.pi, "radians": math.pi / 180.0}  # CPython's constants, rounded once
 
 
 class CallRenderer(RendererParts):
@@ -54,12 +62,54 @@ class CallRenderer(RendererParts):
             items = [self.coerce(given[n], ft) for n, ft in struct.fields]
             return self.temp(f"{self.wt(struct, e.loc)}({', '.join(items)})")
         if callee.kind == "math":
-            raise WgslUnsupported(e.loc, f"math.{callee.name} (f64, or not correctly rounded on GPUs)")
+            return self.math(e, callee)
         source = callee.arg_types[0] if callee.kind == "view" else None
         if isinstance(source, Scalar) and source.bits == 32 and isinstance(e.func, ir.Attribute):
             value = self.coerce(e.func.value, source)
             return self.temp(f"bitcast<{self.wt(tf.types[e.nid], e.loc)}>({value})")
         raise WgslUnsupported(e.loc, f"{callee.kind} calls ({callee.name})")
+
+    def math(self, e: ir.Call, callee: Callee) -> str:
+        """The ``math`` functions whose results IEEE 754 fixes (``lower.intrinsics.math_call``'s meaning): a
+        root rounded correctly, rounding to integers, signs and classes by their bits (WGSL lets drivers
+        assume no NaN or infinity, so no float comparison can tell), the exact scalings."""
+        name = callee.name
+        given = self.tf.types[e.args[0].nid] if e.args else None
+        if name in ("floor", "ceil", "trunc") and isinstance(given, (Weak, EnumT)) and not is_float(given):
+            return self.coerce(e.args[0], WEAK_INT, "cast")  # Python's floor of an int is that int
+        if name not in EXACT_MATH:
+            raise WgslUnsupported(e.loc, f"math.{name} (not correctly rounded by WGSL's built-ins)")
+        arg_t = callee.arg_types[0]
+        wt = self.wt(arg_t, e.loc)
+        if wt not in ("f32", "f64"):
+            raise WgslUnsupported(e.loc, f"math.{name} of {arg_t}")
+        x, *rest = [self.temp(self.coerce(a, t), self.wt(t, e.loc)) for a, t in zip(e.args, callee.arg_types)]
+        bits, sign = ("u64", 1 << 63) if wt == "f64" else ("u32", 1 << 31)
+        suffix = "lu" if wt == "f64" else "u"
+        magnitude = f"(bitcast<{bits}>({x}) & {sign - 1}{suffix})"
+        infinity = {"f64": 0x7FF0000000000000, "f32": 0x7F800000}[wt]
+        if name in ("isnan", "isinf", "isfinite"):
+            op = {"isnan": ">", "isinf": "==", "isfinite": "<"}[name]
+            return self.temp(f"({magnitude} {op} {infinity}{suffix})", "bool")
+        if name == "copysign":  # a NaN's sign counts as + (see lower.intrinsics.copysign)
+            y = rest[0]
+            y_nan = f"((bitcast<{bits}>({y}) & {sign - 1}{suffix}) > {infinity}{suffix})"
+            y_sign = f"select(bitcast<{bits}>({y}) & {sign}{suffix}, 0{suffix}, {y_nan})"
+            return self.temp(f"bitcast<{wt}>({magnitude} | {y_sign})", wt)
+        if name == "sqrt":
+            result = f"{self.exact_op('sqrt', wt)}({x})"
+        elif name == "fabs":
+            result = f"bitcast<{wt}>({magnitude})"
+        elif name in SCALE:
+            result = f"{self.nofma(wt == 'f64')}({x} * {self.literal(SCALE[name], arg_t, e.loc, plain=True)})"
+        else:
+            result = f"{name}({x})"
+        value = self.temp(result, wt)
+        t = self.tf.types[e.nid]
+        if name in ("floor", "ceil", "trunc"):  # Python returns an int
+            self.convert_check(value, arg_t, WEAK_INT, e.loc, "cast")
+            return self.convert(value, arg_t, WEAK_INT)
+        return self.convert(value, arg_t, t)
 
     def call_function(self, callee: Callee, nodes: list[ir.Expr], loc: Loc) -> str:
         target = callee.target
@@ -209,11 +259,11 @@ class CallRenderer(RendererParts):
             return self.temp(f"subgroupShuffle(select(0u, 1u, {v}), {src}) != 0u", "bool")
         if wt == "f16":  # as the f32 of the same value (exact both ways)
             return self.temp(f"f16(subgroupShuffle(f32({v}), {src}))", wt)
-        bits = self.temp(f"bitcast<u64>({v})" if wt == "i64" else v, "u64")
+        bits = self.temp(f"bitcast<u64>({v})" if wt != "u64" else v, "u64")  # as two 32-bit shuffles
         lo = f"subgroupShuffle(u32({bits} & 4294967295lu), {src})"
         hi = f"subgroupShuffle(u32({bits} >> 32u), {src})"
         joined = f"((u64({hi}) << 32u) | u64({lo}))"
-        return self.temp(f"bitcast<i64>{joined}" if wt == "i64" else joined, wt)
+        return self.temp(f"bitcast<{wt}>{joined}" if wt != "u64" else joined, wt)
 
     def grid_call(self, e: ir.Expr) -> tuple[str, int] | None:
         """``cuda.grid(n)`` / ``cuda.gridsize(n)``: what it reads and n (None: another expression)."""

@@ -16,6 +16,7 @@ from ...lower.sites import located
 from ...typecheck import folding
 from ...types import (
     F32,
+    F64,
     NONE,
     WEAK_INT,
     ArrayT,
@@ -31,11 +32,16 @@ from ...types import (
 )
 from .prelude import (
     DIV_F32,
+    DIV_F64,
     F32_TO_F16,
     F64_BITS,
     FUSED_FMA,
+    FUSED_FMA64,
     NOFMA,
+    NOFMA64,
     SQRT_F32,
+    SQRT_F64,
+    ULP_F64,
     constant_expression,
     divmod_fn,
     ipow_fn,
@@ -44,6 +50,16 @@ from .prelude import (
     widen,
 )
 from .shader import RendererParts, WgslUnsupported
+
+
+def opaque_float(value: float, wt: str) -> str:
+    """A float constant whose value no driver can see: its bits or'ed with the uniform word ``hh_zero``, which
+    the runtime sets to 0. Drivers need not keep the sign of zero (naga asks SPIR-V for no signed-zero
+    preservation), so a visible 0.0 lets Mesa fold ``0.0 + x`` into ``x``; adding a uniform -0.0 to the
+    literal (the first version) left the literal visible, and was folded too."""
+    if wt == "f64":
+        return f"bitcast<f64>({int(np.float64(value).view(np.uint64))}lu | u64(hh_p.hh_zero))"
+    return f"bitcast<f32>({int(np.float32(value).view(np.uint32))}u | hh_p.hh_zero)"
 
 
 class ExpressionRenderer(RendererParts):
@@ -82,20 +98,20 @@ class ExpressionRenderer(RendererParts):
             raise WgslUnsupported(loc, "the truth of a tuple")
         if s.kind == "b":
             return v
-        if s.kind == "f":
-            return f"!({self.h2f(v) if s.name == 'f16' else v} == 0.0f)"  # (NaN is true: `!=` may not say so)
+        if s.kind == "f":  # (NaN is true: `!=` may not say so)
+            return f"!({self.h2f(v) if s.name == 'f16' else v} == {'0.0lf' if s.name == 'f64' else '0.0f'})"
         return f"({v} != {self.wt(t, loc)}(0))"
 
     def coerce(self, e: ir.Expr, to: Type, context: str | None = None) -> str:
         src = self.tf.types[e.nid]
         if isinstance(to, StructT) or isinstance(src, StructT):
             return self.expr(e)
-        if to == F32 and isinstance(e, ir.Call):
+        if to in (F32, F64) and isinstance(e, ir.Call):
             callee = self.tf.callees.get(e.nid)
             if callee is not None and callee.kind == "math" and callee.name in ("sqrt", "fabs"):
-                if all(self.tf.types[a.nid] == F32 for a in e.args):
-                    fn = self.exact("hh_sqrt_f32", SQRT_F32) if callee.name == "sqrt" else "abs"
-                    return self.temp(f"{fn}({self.expr(e.args[0])})", "f32")
+                if all(self.tf.types[a.nid] == to for a in e.args):
+                    fn = self.exact_op("sqrt", to.name) if callee.name == "sqrt" else "abs"
+                    return self.temp(f"{fn}({self.expr(e.args[0])})", to.name)
         const = self.const_of(e)
         if const is not None and not isinstance(to, TupleT):
             return self.literal(const, to, e.loc)
@@ -116,7 +132,8 @@ class ExpressionRenderer(RendererParts):
         elif is_int(src) and d is None and context == "cast" and storage(src).name == "u64":
             self.int_fits(v, storage(src), storage(WEAK_INT), loc, "int")
         elif is_float(src) and (stored or (context == "cast" and (d is None or weak))):
-            self.float_fits(self.h2f(v) if storage(src).name == "f16" else v, d, loc)
+            wide = storage(src).name == "f64"
+            self.float_fits(self.h2f(v) if storage(src).name == "f16" else v, d, loc, wide)
 
     def int_fits(self, v: str, s: Scalar, d: Scalar, loc: Loc, name: str | None = None) -> None:
         have, want = np.iinfo(s.dtype), np.iinfo(d.dtype)
@@ -132,19 +149,21 @@ class ExpressionRenderer(RendererParts):
             as64 = f"bitcast<i64>({v})"
         self.check(" && ".join(tests), "convert", loc, name or d.dtype.name, (as64, "1li" if s.kind == "u" else "0li"))
 
-    def float_fits(self, v: str, d: Scalar | None, loc: Loc) -> None:
-        """An f32 to a Python int (``d`` None: held in i64) or stored in an integer array: NaN, infinities
-        and values out of range fail (the record holds the value as f64 bits, as on the other targets)."""
+    def float_fits(self, v: str, d: Scalar | None, loc: Loc, wide: bool = False) -> None:
+        """An f32 (``wide``: an f64) to a Python int (``d`` None: held in i64) or stored in an integer array:
+        NaN, infinities and values out of range fail (the record holds the value as f64 bits, as on the
+        other targets)."""
+        f = "lf" if wide else "f"
         if d is None:
-            ok = f"(abs({v}) < 9223372036854775808.0f || {v} == -9223372036854775808.0f)"
+            ok = f"(abs({v}) < 9223372036854775808.0{f} || {v} == -9223372036854775808.0{f})"
         else:
             info = np.iinfo(d.dtype)  # the bounds are powers of two (or 0): exact in f32
-            t = self.temp(f"trunc({v})", "f32")
-            ok = f"({t} >= {float(info.min)!r}f && {t} < {float(info.max) + 1.0!r}f)"
-        bits = self.m.need("hh_f64_bits", F64_BITS)
-        self.check(ok, "convert", loc, d.dtype.name if d else "int", (f"{bits}({v})", "2li"))
+            t = self.temp(f"trunc({v})", "f64" if wide else "f32")
+            ok = f"({t} >= {float(info.min)!r}{f} && {t} < {float(info.max) + 1.0!r}{f})"
+        bits = f"bitcast<i64>({v})" if wide else f"{self.m.need('hh_f64_bits', F64_BITS)}({v})"
+        self.check(ok, "convert", loc, d.dtype.name if d else "int", (bits, "2li"))
 
-    def literal(self, value: int | float | bool, t: Type, loc: Loc) -> str:
+    def literal(self, value: int | float | bool, t: Type, loc: Loc, plain: bool = False) -> str:
         if folding.beyond_i64(value):  # a Python int beyond i64: its value as ``t`` (or refused, as NumPy does)
             value = folding.wide_int_as(value, t, loc)
         wt = self.wt(t, loc)
@@ -161,6 +180,14 @@ class ExpressionRenderer(RendererParts):
                 bits = int(x.view(np.uint32))
                 return f"bitcast<f32>({bits}u)"
             return f"{float(x)!r}f"  # repr: the shortest digits that read back as this f32
+        if wt == "f64":
+            y = float(value)
+            # naga cannot evaluate math functions of f64 constants, or convert them, at build time (`abs(0.5lf)`
+            # and `i32(0.5lf)` fail validation): an f64 literal is a value known only at run time, unless a
+            # constant is needed (``plain``: a constant table's values)
+            if not plain:
+                return opaque_float(y, "f64")
+            return f"bitcast<f64>({int(np.float64(y).view(np.uint64))}lu)" if not np.isfinite(y) else f"{y!r}lf"
         if isinstance(value, float):
             raise WgslUnsupported(loc, "a float constant where an integer is needed")
         bits = {"i32": 32, "u32": 32, "i64": 64, "u64": 64}[wt]
@@ -173,6 +200,10 @@ class ExpressionRenderer(RendererParts):
         return f"{wt}({v}{suffix})" if v < 0 else f"{v}{suffix}"
 
     def convert(self, v: str, src: Type, dst: Type) -> str:
+        if isinstance(src, TupleT) and isinstance(dst, TupleT) and src != dst:  # item by item
+            whole = self.temp(v)
+            items = [self.convert(f"{whole}.i{k}", a, b) for k, (a, b) in enumerate(zip(src.items, dst.items))]
+            return self.temp(f"{self.wt(dst, None)}({', '.join(items)})")
         if isinstance(src, (TupleT, StructT)) or isinstance(dst, (TupleT, StructT)):
             return v
         s, d = storage(src), storage(dst)
@@ -180,6 +211,8 @@ class ExpressionRenderer(RendererParts):
             return v
         if s.name == "f16":  # by way of f32, which holds every f16 exactly
             return self.convert(self.h2f(v), F32, dst)
+        if d.name == "f16" and s.name == "f64":  # (by way of f32 it would round twice)
+            raise WgslUnsupported(self.loc, "f64 values converted to f16")
         if d.name == "f16" and s.kind != "b":  # an int rounds once: below 2**24 f32 holds it, above f16 overflows
             return self.f2h(self.convert(v, src, F32))
         dw = self.wt(dst, None)
@@ -194,14 +227,15 @@ class ExpressionRenderer(RendererParts):
                 return f"{dw}({v})"  # narrowing keeps the low bits
             return widen(v, s, d)
         if d.kind == "f":
-            if s.bits == 64:  # naga cannot evaluate this conversion at build time: keep it to run time
-                return f"f32({v} | {s.name}(hh_p.hh_zero))"
-            return f"f32({v})"
+            if s.bits == 64 and s.kind in "iu":  # naga cannot evaluate this conversion at build time: keep it
+                return f"{dw}({v} | {s.name}(hh_p.hh_zero))"  # to run time
+            return f"{dw}({v})"
         # float -> int: saturating, NaN -> 0 (LLVM's fptosi.sat). WGSL clamps to the largest float below
         # the type's maximum (2147483520 for i32), so the values from 2**bits on are set apart
         top = 1 << (d.bits - 1 if d.kind == "i" else d.bits)
         largest = self.literal(top - 1, dst, self.tf.fn.loc)
-        return f"select(select({dw}({v}), {largest}, {v} >= {float(top)!r}f), {dw}(0), {v} != {v})"
+        f = "lf" if s.name == "f64" else "f"
+        return f"select(select({dw}({v}), {largest}, {v} >= {float(top)!r}{f}), {dw}(0), {v} != {v})"
 
     def h2f(self, v: str) -> str:
         """An f16 widened to f32 (exact)."""
@@ -232,10 +266,17 @@ class ExpressionRenderer(RendererParts):
             if e.id in self.locals:
                 return self.locals[e.id]
             raise WgslUnsupported(e.loc, f"the value of `{e.id}` here")
+        if isinstance(e, ir.TupleExpr):
+            t = tf.types[e.nid]
+            assert isinstance(t, TupleT)
+            items = [self.coerce(elt, item) for elt, item in zip(e.elts, t.items)]
+            return self.temp(f"{self.wt(t, e.loc)}({', '.join(items)})")
         if isinstance(e, ir.Attribute):
             base_t = tf.types[e.value.nid]
             if isinstance(base_t, StructT):
                 return f"{self.expr(e.value)}.f_{e.attr}"
+            if isinstance(base_t, TupleT) and e.attr in base_t.names:  # a namedtuple's field
+                return f"{self.expr(e.value)}.i{base_t.names.index(e.attr)}"
             if isinstance(base_t, ArrayT) and e.attr == "size":
                 ref = self.array(e.value)
                 return self.temp(" * ".join(ref.shape), "i64")
@@ -269,18 +310,30 @@ class ExpressionRenderer(RendererParts):
         raise WgslUnsupported(e.loc, f"{type(e).__name__} expressions")
 
     def opaque_constant(self, v: str) -> str:
-        """A float literal as a value no driver can see (``hh_nofma``'s uniform -0.0 added): Mesa's NIR, and
-        so lavapipe, folds ``0.5 + (C + x)`` into ``(0.5 + C) + x``, which rounds differently (found by the
-        differential tests). Other operands are returned as they are."""
+        """An f32 literal as a value no driver can see (:func:`opaque_float`): Mesa's NIR, and so lavapipe,
+        folds ``0.5 + (C + x)`` into ``(0.5 + C) + x``, which rounds differently, and ``0.0 + x`` into ``x``,
+        which is -0.0 for x = -0.0 (both found by the differential tests). Other operands are returned as
+        they are (f64 literals are opaque already)."""
         if re.fullmatch(r"-?\d[\d.e+-]*f", v):
-            self.m.need("hh_nofma", NOFMA)
-            return f"hh_nofma({v})"
+            return opaque_float(float(v[:-1]), "f32")
         return v
+
+    def nofma(self, wide: bool) -> str:
+        """The prelude function that keeps a product of f32 (``wide``: f64) out of an FMA (:data:`NOFMA`)."""
+        return self.m.need("hh_nofma64", NOFMA64) if wide else self.m.need("hh_nofma", NOFMA)  # type: ignore[no-any-return]
 
     def exact(self, name: str, text: str) -> str:
         """A correctly rounded f32 operation of the prelude (see :data:`.prelude.DIV_F32`)."""
         self.m.need("hh_fused_fma", FUSED_FMA)
         return str(self.m.need(name, text))
+
+    def exact_op(self, op: str, wt: str) -> str:
+        """The prelude's correctly rounded ``op`` (div or sqrt) of ``wt`` (f32 or f64)."""
+        if wt == "f64":
+            self.m.need("hh_fused_fma64", FUSED_FMA64)
+            self.m.need("hh_ulp_f64", ULP_F64)
+            return str(self.m.need(f"hh_{op}_f64", {"div": DIV_F64, "sqrt": SQRT_F64}[op]))
+        return self.exact(f"hh_{op}_f32", {"div": DIV_F32, "sqrt": SQRT_F32}[op])
 
     def binop(self, e: ir.BinOp) -> str:
         ops = self.tf.optypes[e.nid]
@@ -311,12 +364,11 @@ class ExpressionRenderer(RendererParts):
         elif op == "*":
             result = f"({left} * {right})"
             if s.kind == "f":  # a product that no driver may fuse into an FMA (see wgsl_fma_barrier)
-                result = f"hh_nofma({result})"
-                self.m.need("hh_nofma", NOFMA)
+                result = f"{self.nofma(wt == 'f64')}({result})"
         elif op == "/":
             if s.kind != "f":
                 raise WgslUnsupported(e_loc, "true division of integers (an f64 result)")
-            result = f"{self.exact('hh_div_f32', DIV_F32)}({left}, {right})"
+            result = f"{self.exact_op('div', wt)}({left}, {right})"
         elif op in ("//", "%"):
             if s.kind == "f":
                 raise WgslUnsupported(e_loc, f"`{op}` of floats")
@@ -324,8 +376,7 @@ class ExpressionRenderer(RendererParts):
             result = f"{fn}({left}, {right}).{'q' if op == '//' else 'r'}"
         elif op == "**":
             if s.kind == "f" and right_const == 2:
-                result = f"hh_nofma({left} * {left})"
-                self.m.need("hh_nofma", NOFMA)
+                result = f"{self.nofma(wt == 'f64')}({left} * {left})"
             elif s.kind in "iu":
                 if s.kind == "i" and not (isinstance(right_const, int) and right_const >= 0):
                     self.check(

@@ -41,6 +41,7 @@ from ...types import (
     OptionalT,
     Scalar,
     StructT,
+    TupleT,
     Type,
     Weak,
 )
@@ -82,6 +83,7 @@ class ModuleRenderer:
         self.interface = Interface()
         self.subgroups = False  # warp calls: the shader needs the adapter's subgroups
         self.f16 = False  # f16 values: the shader needs the adapter's shader-f16
+        self.f64 = False  # f64 values (Python floats too): the shader needs the adapter's shader-f64
         self.dynamic: Scalar | None = None  # the element type of gpu.dynamic_shared_array (one per kernel)
         self.tables: dict[str, str] = {}  # a constant table's key -> its module-scope const
         self.storage_reads: set[str] = set()  # the storage buffers the shader reads elements of
@@ -122,15 +124,17 @@ class ModuleRenderer:
             elif isinstance(t, (Scalar, Weak, EnumT)):
                 wt = wgsl_type(t, p.loc)
                 name = f"hh_v{k}"
-                (eight if wt in ("i64", "u64") else four).append((name, "u32" if wt == "bool" else wt))
+                (eight if wt in ("i64", "u64", "f64") else four).append((name, "u32" if wt == "bool" else wt))
                 scalars[p.name] = f"(hh_p.{name} != 0u)" if wt == "bool" else f"hh_p.{name}"
+            elif isinstance(t, TupleT) and not isinstance(t, OptionalT):
+                scalars[p.name] = self.tuple_parameter(k, t, p.loc, eight, four)
             else:
                 raise WgslUnsupported(p.loc, f"{t} parameters")
         four += list(WGSL_GRID_FIELDS)
         offset = 0
         for name, wt in eight + four:
             self.interface.fields.append((name, wt, offset))
-            offset += 8 if wt in ("i64", "u64") else 4
+            offset += 8 if wt in ("i64", "u64", "f64") else 4
         self.interface.size = (offset + 15) // 16 * 16
         body = FunctionRenderer(self, tf, arrays, scalars, name="main").render_kernel()
         # a barrier orders storage accesses too (CUDA's __syncthreads() does) only where threads can talk through
@@ -162,8 +166,31 @@ class ModuleRenderer:
         ]
         text = "\n".join(head + list(self.prelude.values()) + self.bodies + [body]) + "\n"
         # (comments left out: the first line names the kernel, whose module may be called f16)
-        self.f16 = re.search(r"\bf16\b", re.sub(r"//[^\n]*", "", text)) is not None
+        code = re.sub(r"//[^\n]*", "", text)
+        self.f16 = re.search(r"\bf16\b", code) is not None
+        self.f64 = re.search(r"\bf64\b|\dlf\b", code) is not None
         return ("enable f16;\n" if self.f16 else "") + text
+
+    def tuple_parameter(
+        self, k: int, t: TupleT, loc: Loc, eight: list[tuple[str, str]], four: list[tuple[str, str]]
+    ) -> str:
+        """A tuple parameter's numbers as uniform fields ``hh_v{k}_{j}`` (its leaves, depth first, as the runtime
+        flattens the argument), and the expression that makes the tuple value of them."""
+        leaves = 0
+
+        def build(item: Type) -> str:
+            nonlocal leaves
+            if isinstance(item, TupleT) and not isinstance(item, OptionalT):
+                return f"{wgsl_type(item, loc, self.structs)}({', '.join(map(build, item.items))})"
+            if not isinstance(item, (Scalar, Weak)):
+                raise WgslUnsupported(loc, f"{t} parameters (a tuple of scalars can be one)")
+            wt = wgsl_type(item, loc)
+            name = f"hh_v{k}_{leaves}"
+            leaves += 1
+            (eight if wt in ("i64", "u64", "f64") else four).append((name, "u32" if wt == "bool" else wt))
+            return f"(hh_p.{name} != 0u)" if wt == "bool" else f"hh_p.{name}"
+
+        return build(t)
 
     def helper(self, tf: TypedFunction, arrays: list[ArrayRef | None], loc: Loc) -> str:
         """The WGSL function for a helper called with arrays at these bases."""

@@ -3,6 +3,7 @@ indexes through, the shader's interface, and the methods one part calls in anoth
 
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -11,18 +12,23 @@ from ... import ir
 from ...errors import Loc
 from ...typecheck.typed import Callee, TypedFunction
 from ...types import (
+    ArrayT,
     EnumT,
+    OptionalT,
     Scalar,
     StructT,
+    TupleT,
     Type,
     Weak,
     storage,
 )
 
 #: The scalar types this target holds, by their WGSL names
-WGSL_SCALARS = {"boolean": "bool", "i32": "i32", "u32": "u32", "i64": "i64", "u64": "u64", "f32": "f32", "f16": "f16"}
+WGSL_SCALARS = {
+    "boolean": "bool", "i32": "i32", "u32": "u32", "i64": "i64", "u64": "u64", "f32": "f32", "f16": "f16", "f64": "f64",
+}  # fmt: skip
 #: Element types of arrays in storage buffers (a boolean takes a byte in NumPy, which WGSL cannot address)
-ELEMENTS = {"i32", "u32", "i64", "u64", "f32", "f16"}
+ELEMENTS = {"i32", "u32", "i64", "u64", "f32", "f16", "f64"}
 ATOMIC_ELEMENTS = {"i32", "u32"}
 ATOMIC_FUNCS = {
     "atomic_add": "atomicAdd",
@@ -68,14 +74,27 @@ def wgsl_type(t: Type, loc: Loc | None, structs: dict[str, str] | None = None) -
             members = [f"    f_{n}: {wgsl_type(ft, loc, structs)}," for n, ft in t.fields]
             structs[name] = f"struct {name} {{\n" + "\n".join(members) + "\n}"
         return name
-    if isinstance(t, Weak) and t.kind == "float":
-        raise WgslUnsupported(loc, "a Python float is an f64, which WebGPU shaders do not have")
+    if isinstance(t, TupleT) and structs is not None and not isinstance(t, OptionalT):
+        return tuple_struct(t, loc, structs)
     if isinstance(t, (Scalar, Weak, EnumT)):
         scalar = WGSL_SCALARS.get(storage(t).name)
         if scalar is None:
-            raise WgslUnsupported(loc, f"{t} values (this target: f32, f16, i32, u32, i64, u64, bool)")
+            raise WgslUnsupported(loc, f"{t} values (this target: f64, f32, f16, i32, u32, i64, u64, bool)")
         return scalar
     raise WgslUnsupported(loc, f"{t} values")
+
+
+def tuple_struct(t: TupleT, loc: Loc | None, structs: dict[str, str]) -> str:
+    """A tuple value as a WGSL struct of its items (``i0``, ``i1``, ...), one per tuple type."""
+    if not t.items:
+        raise WgslUnsupported(loc, "empty tuples")
+    if any(isinstance(item, ArrayT) for item in t.items):
+        raise WgslUnsupported(loc, f"{t} values (arrays in a tuple)")
+    name = "HhT_" + re.sub(r"\W+", "_", str(t)).strip("_") + "_" + hashlib.sha1(str(t).encode()).hexdigest()[:6]
+    if name not in structs:
+        members = [f"    i{k}: {wgsl_type(item, loc, structs)}," for k, item in enumerate(t.items)]
+        structs[name] = f"struct {name} {{\n" + "\n".join(members) + "\n}"
+    return name
 
 
 def buffer_element(t: Type, loc: Loc | None, structs: dict[str, str]) -> str:
@@ -85,7 +104,9 @@ def buffer_element(t: Type, loc: Loc | None, structs: dict[str, str]) -> str:
     if isinstance(t, Scalar) and t.name in ELEMENTS:
         return t.name
     if not isinstance(t, StructT):
-        raise WgslUnsupported(loc, f"arrays of {t} (this target: f32, f16, i32, u32, i64, u64 and structs of them)")
+        raise WgslUnsupported(
+            loc, f"arrays of {t} (this target: f64, f32, f16, i32, u32, i64, u64 and structs of them)"
+        )
     for name, ft in t.fields:
         if isinstance(ft, StructT):
             buffer_element(ft, loc, structs)
@@ -93,7 +114,7 @@ def buffer_element(t: Type, loc: Loc | None, structs: dict[str, str]) -> str:
             raise WgslUnsupported(
                 loc,
                 f"arrays of {t} in buffers: its field `{name}` is a {ft}, which has no layout in WebGPU "
-                "buffers (fields here: f32, f16, i32, u32, i64, u64 and structs of them)",
+                "buffers (fields here: f64, f32, f16, i32, u32, i64, u64 and structs of them)",
             )
     size, _ = _layout(t)
     if size != t.dtype.itemsize:  # (never, for these fields: NumPy's aligned dtype is the C layout)
@@ -193,7 +214,13 @@ class RendererParts:
     def convert_check(self, v: str, src: Type, dst: Type, loc: Loc, context: str) -> None:
         raise NotImplementedError
 
-    def literal(self, value: int | float | bool, t: Type, loc: Loc) -> str:
+    def nofma(self, wide: bool) -> str:
+        raise NotImplementedError
+
+    def exact_op(self, op: str, wt: str) -> str:
+        raise NotImplementedError
+
+    def literal(self, value: int | float | bool, t: Type, loc: Loc, plain: bool = False) -> str:
         raise NotImplementedError
 
     def convert(self, v: str, src: Type, dst: Type) -> str:

@@ -172,8 +172,12 @@ class StatementRenderer(RendererParts):
             return
         if isinstance(target, ir.TupleExpr):
             vt = tf.types[value.nid]
-            if not isinstance(value, ir.TupleExpr) or not isinstance(vt, TupleT):
-                raise WgslUnsupported(target.loc, "unpacking a tuple value")
+            if not isinstance(vt, TupleT):
+                raise WgslUnsupported(target.loc, f"unpacking a {vt}")
+            if not isinstance(value, ir.TupleExpr):  # a tuple value: evaluated once, its items assigned in order
+                whole = self.temp(self.expr(value))
+                self.unpack(target.elts, [f"{whole}.i{k}" for k in range(len(vt.items))], list(vt.items))
+                return
             # Python evaluates every value first, then assigns left to right
             temps, types = [], []
             for elt, item in zip(value.elts, target.elts):
@@ -223,6 +227,9 @@ class StatementRenderer(RendererParts):
                     f"atomicStore(&{ref.base}[{index}], {value});" if ref.atomic else f"{ref.base}[{index}] = {value};"
                 )
                 self.emit(store)
+                continue
+            if isinstance(item, ir.TupleExpr) and isinstance(t, TupleT):  # nested: `(a, b), c = ...`
+                self.unpack(item.elts, [f"{v}.i{k}" for k in range(len(t.items))], list(t.items))
                 continue
             if not isinstance(item, ir.Name):
                 raise WgslUnsupported(item.loc, "unpacking into this kind of target")

@@ -61,8 +61,6 @@ def _unsupported_type(t: Type) -> str | None:
     if isinstance(t, StructT):
         found = [r for r in (_unsupported_type(ft) for _, ft in t.fields) if r]
         return found[0] if found else None
-    if isinstance(t, Weak) and t.kind == "float":
-        return "Python floats, which are f64"
     if isinstance(t, (Scalar, Weak)):
         s = storage(t)
         if s.name in WGSL_SCALARS:
@@ -77,7 +75,7 @@ class WgslTarget(Target):
     name = "wgsl"
     stages = ("typed IR", "WGSL", "wgpu: naga -> SPIR-V / MSL / HLSL at first launch")
     caps = Capabilities(
-        f64=False,
+        f64=True,  # the adapter's shader-f64 (Vulkan and Direct3D 12 GPUs, and lavapipe; not Metal)
         i64=True,  # Python ints: WGSL's i64 (the adapter's shader-int64)
         f16=True,  # stored as f16 (the adapter's shader-f16), computed on in f32 and rounded as NumPy rounds
         complex=False,
@@ -118,7 +116,9 @@ class WgslTarget(Target):
             checks=[job.site_entry(site) for site in renderer.sites.sites],
             features=["shader-int64"]
             + (["shader-f16"] if renderer.f16 else [])
+            + (["shader-f64"] if renderer.f64 else [])
             + (["subgroup"] if renderer.subgroups else [])
-            + (["f32-div-sqrt"] if "hh_fused_fma" in renderer.prelude else []),
+            + (["f32-div-sqrt"] if "hh_fused_fma" in renderer.prelude else [])
+            + (["f64-div-sqrt"] if "hh_fused_fma64" in renderer.prelude else []),
             dynamic_item=renderer.dynamic.dtype.itemsize if renderer.dynamic is not None else 0,
         )

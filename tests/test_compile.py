@@ -141,6 +141,34 @@ def k(a: Array[f32, 2], out: Array[f32, 2]):
     assert params[1]["writes"] is True
 
 
+def test_a_struct_bound_to_an_element_and_changed_writes_its_array(build):
+    """``s = states[i]; s.x = ...`` (in a helper too, as hybrid_runtime.random's generators do) changes the
+    array: it is recorded as written, so a launch copies it back and WebGPU binds it writable."""
+    b = build(
+        HEADER
+        + """
+from hybrid_runtime import struct
+
+@struct
+class State:
+    a: u64
+    b: u64
+
+def step(states, i):
+    s = states[i]
+    s.a = s.a + s.b
+
+@kernel
+def k(states: Array[State], other: Array[State], out: Array[u64]):
+    i = gpu.global_tid_x()
+    step(states, i)
+    t = other[i]
+    out[i] = t.a
+"""
+    )
+    assert [p["writes"] for p in b.kernels["k"].params] == [True, False, True]
+
+
 def test_shared_memory_barrier_atomics(build):
     b = build(
         HEADER

@@ -480,6 +480,14 @@ def params(out, t, s):
     out[i] = a * b + (d if c else -d) + s[i % 2] + t[2][1]
 
 @kernel
+def indexed(m: Array[f32, 2], out: Array[f32, 2]):
+    g = cuda.grid(2)
+    sh = m.shape
+    if g[0] < sh[0] and g[1] < sh[1]:
+        idx = (g[0], sh[1] - 1 - g[1])
+        out[g] = m[idx] + f32(len(sh)) + f32(sh[1] - sh[0])
+
+@kernel
 def flag(out: Array[f64], on: bool):
     out[gpu.global_tid_x()] = 1.0 if on else -1.0
 
@@ -521,10 +529,86 @@ def test_tuples_match_native_cpu(tmp_path: Path):
         for t in ((np.float32(0.1), 3, (True, 2.5)), (np.float32(-7), -(2**40), (False, 1e3))):
             cpu, gpu = _both(kern.params, 4, 1, np.zeros(4), t, (5, -6))
             assert same_bits(cpu[0], gpu[0]) and gpu[0][0] != gpu[0][1], t
+        m = rng.standard_normal((20, 13)).astype(np.float32)
+        cpu, gpu = _both(kern.indexed, (8, 8), (3, 2), m, np.zeros_like(m))
+        assert same_bits(cpu[1], gpu[1]) and same_bits(gpu[1], m[:, ::-1] + np.float32(2) + np.float32(-7))
         for on in (True, False, np.True_, np.False_, np.True_):  # a boolean parameter (the fast path too)
             out = np.zeros(4)
             kern.flag.launch(4, 1, out, on, device="wgpu")
             assert (out == (1.0 if on else -1.0)).all()
+
+
+ATOMICS = """
+from hybrid_runtime import Array, f32, f64, i32, i64, u64, gpu, kernel
+
+@kernel
+def floats(x: Array[f32], y: Array[f64], acc: Array[f32], acc64: Array[f64], old: Array[f32]):
+    i = gpu.global_tid_x()
+    t = gpu.thread_idx_x()
+    s = gpu.shared_array(f32, 2)
+    if t == 0:
+        s[0] = f32(0)
+        s[1] = f32(-1e30)
+    gpu.syncthreads()
+    gpu.atomic_add(s, 0, x[i])
+    gpu.atomic_max(s, 1, x[i])
+    gpu.atomic_add(acc, 0, x[i])              # sums of small integers: exact in any order
+    gpu.atomic_max(acc, 1, x[i])
+    gpu.atomic_min(acc, 2, x[i])
+    gpu.atomic_sub(acc, 3, x[i])
+    gpu.atomic_max_ordered(acc, 4, x[i])
+    old[i] = gpu.atomic_exch(acc, 5, f32(i))
+    gpu.atomic_add(acc64, 0, y[i])
+    gpu.atomic_min(acc64, 1, y[i])
+    gpu.atomic_max(acc64, 2, y[i])
+    gpu.syncthreads()
+    if t == 0:
+        gpu.atomic_add(acc, 6, s[0])
+        gpu.atomic_max(acc, 7, s[1])
+
+@kernel
+def wide(k: Array[i64], acc: Array[i64], uacc: Array[u64]):
+    i = gpu.global_tid_x()
+    gpu.atomic_add(acc, 0, k[i])
+    gpu.atomic_min(acc, 1, k[i])
+    gpu.atomic_max(acc, 2, k[i])
+    gpu.atomic_xor(acc, 3, k[i])
+    gpu.atomic_add(uacc, 0, u64(k[i]) * u64(3))
+"""
+
+
+@pytest.mark.wgpu
+def test_atomics_on_floats_and_64_bit_elements(tmp_path: Path):
+    """f32 and f64 atomics as compare-and-exchange loops on their bits (storage and shared arrays), 64-bit
+    integer atomics through the adapter's shader-int64-atomic-all-ops: the native CPU's results."""
+    from hybrid_runtime import wgpu_device
+
+    kernels = {k.decl.name: k for k in compile_packages([_package(tmp_path, "wgatom", ATOMICS)], options=_options())}
+    for k in kernels.values():
+        assert k.wgsl is not None, k.not_built
+    assert "shader-int64-atomic-all-ops" in kernels["wide"].wgsl.features
+    assert "shader-int64-atomic-all-ops" in kernels["floats"].wgsl.features  # f64 elements are u64 bits
+    write_package_artifacts(list(kernels.values()), ["sm_90"], tmp_path)
+    rng = np.random.default_rng(13)
+    n = 1024
+    x = rng.integers(-50, 50, n).astype(np.float32)
+    y = rng.integers(-(2**40), 2**40, n).astype(np.float64)
+    k = rng.integers(-(2**50), 2**50, n)
+    with imported_package(tmp_path, "wgatom") as kern:
+        if not wgpu_device.get_device().atomics64:
+            pytest.skip("the adapter lacks shader-int64-atomic-all-ops")
+        acc = np.array([0, -1e30, 1e30, 0, -np.inf, 0, 0, -1e30], np.float32)
+        acc64 = np.array([0.0, np.inf, -np.inf])
+        cpu, gpu = _both(kern.floats, 128, n // 128, x, y, acc, acc64, np.zeros(n, np.float32))
+        same = [0, 1, 2, 3, 4, 6, 7]  # (5: the last exchange's value, whichever thread was last)
+        assert same_bits(cpu[2][same], gpu[2][same]) and same_bits(cpu[3], gpu[3])
+        assert gpu[2][0] == x.sum() and gpu[2][1] == x.max() and gpu[2][6] == x.sum() and gpu[2][7] == x.max()
+        assert gpu[3][0] == y.sum() and gpu[3][1] == y.min()
+        # each exchange saw the value the one before it left: the initial 0 and every index, once each
+        np.testing.assert_array_equal(np.sort(np.append(gpu[4], gpu[2][5])), np.append([0], np.arange(n)))
+        cpu, gpu = _both(kern.wide, 128, n // 128, k, np.array([0, 2**62, -(2**62), 0]), np.zeros(1, np.uint64))
+        assert same_bits(cpu[1], gpu[1]) and same_bits(cpu[2], gpu[2])
+        assert gpu[1][0] == k.sum() and gpu[1][1] == k.min() and gpu[1][2] == k.max()
 
 
 MEMORY = """

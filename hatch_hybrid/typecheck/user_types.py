@@ -402,6 +402,11 @@ class UserTypeChecker:
         self.mutated.setdefault(root.id, loc)
         if loc not in self.mutations.setdefault(root.id, []):
             self.mutations[root.id].append(loc)
+        element = self.tf.element_bound.get(root.id)  # `state = states[i]`: the change is the array's too
+        if element is not None:
+            base = array_root(element.value)
+            if base is not None:
+                self.tf.writes.update(self.aliases.get(base, set()))
 
     def _struct_operator(self, node: ir.Node, op: str, left: Type, right: Type | None) -> Type:
         """``a + b``, ``-a`` on a struct: its ``__add__``, ``__neg__``... method, as Python calls it."""

@@ -123,11 +123,13 @@ class WgpuDevice:
         self.subgroups = "subgroup" in features
         self.f16 = "shader-f16" in features
         self.f64 = "shader-f64" in features
+        self.atomics64 = "shader-int64-atomic-all-ops" in features
         self.device = adapter.request_device_sync(
             required_features=["shader-int64"]
             + (["subgroup"] if self.subgroups else [])
             + (["shader-f16"] if self.f16 else [])
-            + (["shader-f64"] if self.f64 else []),
+            + (["shader-f64"] if self.f64 else [])
+            + (["shader-int64-atomic-all-ops"] if self.atomics64 else []),
             required_limits={k: limits[k] for k in wanted if k in limits},
         )
         self.limits = dict(self.device.limits)
@@ -412,6 +414,11 @@ def unmet_needs(wgsl: dict[str, Any], dev: WgpuDevice) -> str | None:
         return (
             f"uses f64 values (Python floats are f64), which need the WebGPU adapter's shader-f64; {dev.name} "
             "lacks it (Metal adapters have no f64)"
+        )
+    if "shader-int64-atomic-all-ops" in wgsl["features"] and not dev.atomics64:
+        return (
+            "uses atomics on 64-bit elements, which need the WebGPU adapter's shader-int64-atomic-all-ops; "
+            f"{dev.name} lacks it"
         )
     for wt in ("f32", "f64"):
         if f"{wt}-div-sqrt" in wgsl["features"] and dev.rounding(wt)[1]:

@@ -16,9 +16,18 @@ from ...types import (
     StructT,
     TableT,
     TupleT,
+    Type,
 )
 from .prelude import as_i32, widen
-from .shader import ATOMIC_ELEMENTS, ELEMENTS, WGSL_SCALARS, ArrayRef, RendererParts, WgslUnsupported
+from .shader import (
+    ATOMIC_ELEMENTS,
+    ELEMENTS,
+    WGSL_SCALARS,
+    ArrayRef,
+    RendererParts,
+    WgslUnsupported,
+    atomic_load,
+)
 
 
 class ArrayRenderer(RendererParts):
@@ -41,7 +50,7 @@ class ArrayRenderer(RendererParts):
         index = self.element_index(ref, e.index)
         self.m.touch(ref, read=True, write=ref.atomic)
         if ref.atomic:
-            return self.temp(f"atomicLoad(&{ref.base}[{index}])")
+            return self.temp(atomic_load(ref, index))
         return self.temp(f"{ref.base}[{index}]")
 
     def tuple_item(self, e: ir.Subscript, t: TupleT) -> str:
@@ -78,10 +87,7 @@ class ArrayRenderer(RendererParts):
         drops the dimension (negative ones count from the end), a slice keeps it with the slice's length and
         the stride times the step, bounds clamped as ``slice.indices`` does."""
         base = self.array(e.value)
-        index = e.index
-        if not isinstance(index, ir.TupleExpr) and isinstance(self.tf.types[index.nid], TupleT):
-            raise WgslUnsupported(index.loc, "indexing with a tuple variable")
-        nodes = index.elts if isinstance(index, ir.TupleExpr) else [index]
+        nodes = self.index_items(e.index)
         n = len(nodes)  # the dimensions after the last index are kept whole
         offset, shape, strides = base.offset, base.shape[n:], base.strides[n:]
         kept: list[tuple[str, str]] = []  # (length, stride) of each sliced dimension, in order
@@ -196,10 +202,10 @@ class ArrayRenderer(RendererParts):
             acc *= int(d)
         atomic = e.nid in self.m.atomic_shared
         if atomic and wt not in ATOMIC_ELEMENTS:
-            raise WgslUnsupported(e.loc, f"atomics on {elem} arrays (this target: i32, u32)")
+            raise WgslUnsupported(e.loc, f"atomics on {elem} arrays")
         if callee.name == "shared_array":
             name = f"hh_sh{len(self.m.workgroup)}"
-            inner = f"atomic<{wt}>" if atomic else wt
+            inner = f"atomic<{ATOMIC_ELEMENTS[wt]}>" if atomic else wt
             self.m.workgroup.append(f"var<workgroup> {name}: array<{inner}, {size}>;")
         else:  # the thread's own, zero-filled each time the call runs (the Python path's np.zeros)
             name = f"hh_la{self.local_arrays}"
@@ -219,10 +225,21 @@ class ArrayRenderer(RendererParts):
         self.m.touch(ref, read=read, write=True)
         return f"{ref.base}[{index}]"
 
+    def index_items(self, index: ir.Expr) -> list[ir.Expr | tuple[str, Type]]:
+        """The indices of ``a[index]``, one per dimension: nodes, or the (value, type) items of a tuple value
+        (``a[idx]`` with ``idx = (i, j)``), evaluated once."""
+        if isinstance(index, ir.TupleExpr):
+            return list(index.elts)
+        t = self.tf.types[index.nid]
+        if isinstance(t, TupleT):
+            whole = self.temp(self.expr(index))
+            return [(f"{whole}.i{k}", item) for k, item in enumerate(t.items)]
+        return [index]
+
     def element_index(self, ref: ArrayRef, index: ir.Expr) -> str:
-        nodes = index.elts if isinstance(index, ir.TupleExpr) else [index]
+        nodes = self.index_items(index)
         if len(nodes) != len(ref.shape):
-            raise WgslUnsupported(index.loc, "indexing with a tuple variable")
+            raise WgslUnsupported(index.loc, f"{len(nodes)} indices into a {len(ref.shape)}-d array")
         # in 32 bits, as the PTX's __i32 entry computes offsets: every array has fewer than 2**31 elements (the
         # runtime checks), so every partial offset of a valid access fits, and an index that does not fit is
         # out of bounds either way: undefined, as in CUDA, unless the kernel has debug=True (checked here, as
@@ -232,21 +249,30 @@ class ArrayRenderer(RendererParts):
             if self.m.debug:  # checked in i64, the index's type: an index past i32 must not pass by truncation
                 i = self.temp(as_i32(self.index_i64(node, dim, axis)), "i32")
             else:
-                i = self.temp(as_i32(self.coerce(node, WEAK_INT)), "i32")
-                if not signs.nonnegative_given(node, self.tf, self.nonnegative):
+                i = self.temp(as_i32(self.index_of(node)), "i32")
+                if isinstance(node, tuple) or not signs.nonnegative_given(node, self.tf, self.nonnegative):
                     i = self.temp(f"select({i}, {i} + {as_i32(dim)}, {i} < 0i)", "i32")  # Python's negative indices
             offset = f"{offset} + {i} * {as_i32(stride)}"
         return offset
 
-    def index_i64(self, node: ir.Expr, dim: str, axis: int) -> str:
+    def index_of(self, node: ir.Expr | tuple[str, Type]) -> str:
+        """An index (a node, or an item of a tuple value) as i64."""
+        if isinstance(node, tuple):
+            return self.convert(*node, WEAK_INT)
+        return self.coerce(node, WEAK_INT)
+
+    def index_i64(self, node: ir.Expr | tuple[str, Type], dim: str, axis: int) -> str:
         """An integer index on axis ``axis`` of a dimension of ``dim`` elements, as i64: negative ones count
         from the end (Python's), and with debug=True it is checked against the dimension (NumPy's IndexError;
         a u64 of 2**63 or more is past the end, not negative: NumPy's OverflowError)."""
-        raw = i = self.temp(self.coerce(node, WEAK_INT), "i64")
-        unsigned = self.m.debug and self.tf.types[node.nid] == Scalar("u64")
-        if not unsigned and not signs.nonnegative_given(node, self.tf, self.nonnegative):
+        raw = i = self.temp(self.index_of(node), "i64")
+        t = node[1] if isinstance(node, tuple) else self.tf.types[node.nid]
+        unsigned = self.m.debug and t == Scalar("u64")
+        known = not isinstance(node, tuple) and signs.nonnegative_given(node, self.tf, self.nonnegative)
+        if not unsigned and not known:
             i = self.temp(f"select({raw}, {raw} + {dim}, {raw} < 0li)", "i64")
         if self.m.debug:
             kind = f"uindex{axis}" if unsigned else f"index{axis}"
-            self.check(f"{i} >= 0li && {i} < {dim}", kind, node.loc, values=(raw, dim))
+            where = self.loc if isinstance(node, tuple) else node.loc
+            self.check(f"{i} >= 0li && {i} < {dim}", kind, where, values=(raw, dim))
         return i

@@ -173,9 +173,11 @@ class CallRenderer(RendererParts):
             return self.temp(self.index_value(what, axis), "i64")
         if name in ("grid", "gridsize"):
             n = self.tf.consts[e.nid]
-            if n != 1:
-                raise WgslUnsupported(e.loc, f"cuda.{name}({n}) (a tuple)")
-            return self.temp(self.index_value("global_tid" if name == "grid" else "global_size", "x"), "i64")
+            what = "global_tid" if name == "grid" else "global_size"
+            if n != 1:  # a tuple of the first n axes' indices
+                items = [self.temp(self.index_value(what, axis), "i64") for axis in "xyz"[:n]]
+                return self.temp(f"{self.wt(self.tf.types[e.nid], e.loc)}({', '.join(items)})")
+            return self.temp(self.index_value(what, "x"), "i64")
         if name == "syncthreads":
             self.emit(STORAGE_BARRIER_MARK)
             self.emit("workgroupBarrier();")
@@ -294,27 +296,24 @@ class CallRenderer(RendererParts):
     def atomic(self, e: ir.Call, name: str) -> str:
         ref = self.array(e.args[0])
         if not isinstance(ref.elem, Scalar) or ref.elem.name not in ATOMIC_ELEMENTS:
-            raise WgslUnsupported(e.loc, f"atomics on {ref.elem} arrays (this target: i32, u32)")
+            raise WgslUnsupported(e.loc, f"atomics on {ref.elem} arrays")
         index = self.element_index(ref, e.args[1])
         self.m.touch(ref, read=True, write=True)
         elem = ref.elem
         where = f"&{ref.base}[{self.temp(index, 'i32')}]"
+        if elem.kind == "f":
+            return self.float_atomic(e, name, elem, where)
         if name == "atomic_cas":
             # CUDA's atomicCAS is strong; WGSL's exchange may fail spuriously: try again while the value seen is
             # the one expected and nothing was exchanged
             expected, value = (self.temp(self.coerce(a, elem), elem.name) for a in e.args[2:4])
-            old = self.var(elem.name)
-            self.emit("loop {")
-            with self.indented():
-                self.emit(f"let r = atomicCompareExchangeWeak({where}, {expected}, {value});")
-                self.emit(f"if (r.exchanged || r.old_value != {expected}) {{ {old} = r.old_value; break; }}")
-            self.emit("}")
-            return old
+            return self.strong_exchange(where, elem.name, expected, value)
         value = self.temp(self.coerce(e.args[2], elem), elem.name)
         if name in ("atomic_inc", "atomic_dec"):
             # CUDA's atomicInc (old >= v ? 0 : old + 1) and atomicDec (old == 0 || old > v ? v : old - 1), as a
             # compare-and-exchange loop; unsigned comparisons, as PTX's atom.inc/dec.u32 makes them
-            u = "bitcast<u32>({})" if elem.name == "i32" else "{}"
+            unsigned = "u64" if elem.bits == 64 else "u32"
+            u = f"bitcast<{unsigned}>({{}})" if elem.kind == "i" else "{}"
             old = self.var(elem.name, f"atomicLoad({where})")
             one, zero = f"{elem.name}(1)", f"{elem.name}(0)"
             if name == "atomic_inc":
@@ -330,3 +329,49 @@ class CallRenderer(RendererParts):
             self.emit("}")
             return old
         return self.temp(f"{ATOMIC_FUNCS[name]}({where}, {value})")
+
+    def strong_exchange(self, where: str, held: str, expected: str, value: str) -> str:
+        """CUDA's atomicCAS (strong) from WGSL's weak exchange, which may fail spuriously: tried again while
+        the value seen is the one expected and nothing was exchanged. Returns the value seen (``held``)."""
+        old = self.var(held)
+        self.emit("loop {")
+        with self.indented():
+            self.emit(f"let r = atomicCompareExchangeWeak({where}, {expected}, {value});")
+            self.emit(f"if (r.exchanged || r.old_value != {expected}) {{ {old} = r.old_value; break; }}")
+        self.emit("}")
+        return old
+
+    def float_atomic(self, e: ir.Call, name: str, elem: Scalar, where: str) -> str:
+        """An atomic on f32 or f64 elements, held as their bits: a compare-and-exchange loop computing the new
+        value from the one seen, as ``lower.intrinsics.atomic`` means it (add and sub rounded once; min and max
+        as LLVM's minnum/maxnum, a NaN operand ignored; the ordered ones, numba's, store only where the
+        ordered comparison holds; cas compares bits). Returns the old value."""
+        wt, held = elem.name, ATOMIC_ELEMENTS[elem.name]
+        if name == "atomic_cas":
+            expected, value = (self.temp(f"bitcast<{held}>({self.coerce(a, elem)})", held) for a in e.args[2:4])
+            return self.temp(f"bitcast<{wt}>({self.strong_exchange(where, held, expected, value)})", wt)
+        value = self.temp(self.coerce(e.args[2], elem), wt)
+        seen = self.var(held, f"atomicLoad({where})")
+        suffix, sign = ("lu", 1 << 63) if held == "u64" else ("u", 1 << 31)
+        infinity = 0x7FF0000000000000 if held == "u64" else 0x7F800000
+        self.emit("loop {")
+        with self.indented():
+            o = self.temp(f"bitcast<{wt}>({seen})", wt)
+            o_nan = f"(({seen} & {sign - 1}{suffix}) > {infinity}{suffix})"
+            if name in ("atomic_add", "atomic_sub"):
+                new = f"({o} {'+' if name == 'atomic_add' else '-'} {value})"
+            elif name == "atomic_exch":
+                new = value
+            elif name in ("atomic_max", "atomic_min"):
+                op = ">" if name == "atomic_max" else "<"
+                new = f"select(select({o}, {value}, {value} {op} {o}), {value}, {o_nan})"
+            elif name in ("atomic_max_ordered", "atomic_min_ordered"):
+                self.emit(f"if (!({o} {'<' if name == 'atomic_max_ordered' else '>'} {value})) {{ break; }}")
+                new = value
+            else:
+                raise WgslUnsupported(e.loc, f"gpu.{name} of {wt}")
+            self.emit(f"let r = atomicCompareExchangeWeak({where}, {seen}, bitcast<{held}>({new}));")
+            self.emit("if (r.exchanged) { break; }")
+            self.emit(f"{seen} = r.old_value;")
+        self.emit("}")
+        return self.temp(f"bitcast<{wt}>({seen})", wt)

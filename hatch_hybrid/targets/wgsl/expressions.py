@@ -277,6 +277,8 @@ class ExpressionRenderer(RendererParts):
                 return f"{self.expr(e.value)}.f_{e.attr}"
             if isinstance(base_t, TupleT) and e.attr in base_t.names:  # a namedtuple's field
                 return f"{self.expr(e.value)}.i{base_t.names.index(e.attr)}"
+            if isinstance(base_t, ArrayT) and e.attr == "shape":  # a tuple of its dimensions
+                return self.temp(f"{self.wt(tf.types[e.nid], e.loc)}({', '.join(self.array(e.value).shape)})")
             if isinstance(base_t, ArrayT) and e.attr == "size":
                 ref = self.array(e.value)
                 return self.temp(" * ".join(ref.shape), "i64")

@@ -52,6 +52,7 @@ from .prelude import (
     constant_expression,
 )
 from .shader import (
+    ATOMIC_ELEMENTS,
     ERROR_BINDING,
     FIRST_ARRAY_BINDING,
     STORAGE_BARRIER,
@@ -118,7 +119,9 @@ class ModuleRenderer:
                 )
                 access = "read_write" if (k in tf.writes or atomic) else "read"
                 binding = FIRST_ARRAY_BINDING + len(self.interface.arrays)
-                inner = f"atomic<{inner}>" if atomic else inner
+                if atomic and elem.name not in ATOMIC_ELEMENTS:
+                    raise WgslUnsupported(p.loc, f"atomics on {elem} arrays")
+                inner = f"atomic<{ATOMIC_ELEMENTS[elem.name]}>" if atomic else inner
                 bindings.append(f"@group(0) @binding({binding}) var<storage, {access}> {base}: array<{inner}>;")
                 self.interface.arrays.append({"param": k, "binding": binding, "writes": access == "read_write"})
             elif isinstance(t, (Scalar, Weak, EnumT)):

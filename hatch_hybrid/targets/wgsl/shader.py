@@ -29,7 +29,32 @@ WGSL_SCALARS = {
 }  # fmt: skip
 #: Element types of arrays in storage buffers (a boolean takes a byte in NumPy, which WGSL cannot address)
 ELEMENTS = {"i32", "u32", "i64", "u64", "f32", "f16", "f64"}
-ATOMIC_ELEMENTS = {"i32", "u32"}
+#: Element types atomics update, and the atomic type that holds each: floats as their bits, updated by
+#: compare-and-exchange loops (:meth:`~.calls.CallRenderer.atomic`); 64-bit ones need the adapter's
+#: shader-int64-atomic-all-ops (Vulkan and Direct3D 12 GPUs, lavapipe)
+ATOMIC_ELEMENTS = {"i32": "i32", "u32": "u32", "f32": "u32", "i64": "i64", "u64": "u64", "f64": "u64"}
+
+
+def atomic_type(ref: ArrayRef) -> str:
+    """The type an atomic array's elements are held in."""
+    assert isinstance(ref.elem, Scalar)
+    return ATOMIC_ELEMENTS[ref.elem.name]
+
+
+def atomic_load(ref: ArrayRef, index: str) -> str:
+    """An element of an array that atomics update, read (atomically) as its own type."""
+    held = atomic_type(ref)
+    value = f"atomicLoad(&{ref.base}[{index}])"
+    return value if held == ref.elem.name else f"bitcast<{ref.elem.name}>({value})"
+
+
+def atomic_store(ref: ArrayRef, index: str, value: str) -> str:
+    """The statement that stores ``value`` into an element of an array that atomics update."""
+    held = atomic_type(ref)
+    bits = value if held == ref.elem.name else f"bitcast<{held}>({value})"
+    return f"atomicStore(&{ref.base}[{index}], {bits});"
+
+
 ATOMIC_FUNCS = {
     "atomic_add": "atomicAdd",
     "atomic_sub": "atomicSub",

@@ -20,7 +20,7 @@ from .prelude import (
     as_i32,
     widen,
 )
-from .shader import UNROLL_NODES, UNROLL_TRIPS, RendererParts, WgslUnsupported
+from .shader import UNROLL_NODES, UNROLL_TRIPS, RendererParts, WgslUnsupported, atomic_store
 
 
 class StatementRenderer(RendererParts):
@@ -159,7 +159,7 @@ class StatementRenderer(RendererParts):
             v = self.coerce(value, base_t.dtype, "store")
             self.m.touch(ref, read=ref.atomic, write=True)
             if ref.atomic:
-                self.emit(f"atomicStore(&{ref.base}[{index}], {v});")
+                self.emit(atomic_store(ref, index, v))
             else:
                 self.emit(f"{ref.base}[{index}] = {v};")
             return
@@ -223,9 +223,7 @@ class StatementRenderer(RendererParts):
                 index = self.element_index(ref, item.index)
                 self.m.touch(ref, read=ref.atomic, write=True)
                 value = self.convert(v, t, base_t.dtype)
-                store = (
-                    f"atomicStore(&{ref.base}[{index}], {value});" if ref.atomic else f"{ref.base}[{index}] = {value};"
-                )
+                store = atomic_store(ref, index, value) if ref.atomic else f"{ref.base}[{index}] = {value};"
                 self.emit(store)
                 continue
             if isinstance(item, ir.TupleExpr) and isinstance(t, TupleT):  # nested: `(a, b), c = ...`

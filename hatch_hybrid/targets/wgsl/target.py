@@ -13,6 +13,7 @@ or a reason the kernel is not built for this target (f64, complex, print, ...).
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -81,7 +82,7 @@ class WgslTarget(Target):
         complex=False,
         warp_size=None,
         shared_bytes=16 * 1024,  # WebGPU's default maxComputeWorkgroupStorageSize
-        atomics=frozenset({"i32", "u32"}),
+        atomics=frozenset({"i32", "u32", "f32", "i64", "u64", "f64"}),  # 64-bit: shader-int64-atomic-all-ops
         printing=False,
         notes="needs an adapter with shader-int64 (Vulkan, Metal and Direct3D 12 GPUs, and lavapipe)",
     )
@@ -117,6 +118,7 @@ class WgslTarget(Target):
             features=["shader-int64"]
             + (["shader-f16"] if renderer.f16 else [])
             + (["shader-f64"] if renderer.f64 else [])
+            + (["shader-int64-atomic-all-ops"] if re.search(r"atomic<[iu]64>", source) else [])
             + (["subgroup"] if renderer.subgroups else [])
             + (["f32-div-sqrt"] if "hh_fused_fma" in renderer.prelude else [])
             + (["f64-div-sqrt"] if "hh_fused_fma64" in renderer.prelude else []),

@@ -381,7 +381,7 @@ def k(a: Array[{types["a"]}], b: Array[{types["b"]}], c: Array[{types["c"]}], ou
         cpu, gpu = cpu[keep], gpu[keep]
         finite = [True] * len(cpu)
         if device == "wgpu":  # WGSL lets drivers assume no NaN or infinity: compared where all is finite
-            finite = _finite_rows(columns, cpu)
+            finite = _finite_rows({n: c[keep] for n, c in columns.items()}, cpu)
             cpu, gpu = cpu[finite], gpu[finite]
         if device == "wgpu" and not same_bits(cpu, gpu):
             # lavapipe under a loaded machine has (rarely, not reproducibly) returned other values for a

@@ -44,10 +44,15 @@ def bench(tmp_path_factory: pytest.TempPathFactory):
             del sys.modules[m]
 
 
+#: What WebGPU's results are compared with: native code where zig can build it, else the Python path (the
+#: GPU host, where the wheels carried for a device run leave no room for zig's)
+CPU = "cpu" if HOST_TARGETS else "cpu-python"
+
+
 def _both(kernel, threads, blocks, *args):
     """Launch on the native CPU and through WebGPU with copies of the same arguments; both results."""
     results = []
-    for device in ("cpu", "wgpu"):
+    for device in (CPU, "wgpu"):
         copies = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
         kernel.launch(threads, blocks, *copies, device=device)
         results.append(copies)
@@ -103,16 +108,16 @@ def test_examples_match_native_cpu(tmp_path: Path):
         import hybrid_sort.bitonic as bitonic
 
         out = [np.zeros((40, 56), np.int32) for _ in range(2)]
-        for device, o in zip(("cpu", "wgpu"), out):
+        for device, o in zip((CPU, "wgpu"), out):
             view = (np.float32(-2.0), np.float32(-1.2), np.float32(0.05), np.float32(0.06), np.int32(64))
             hybrid_demo.mandelbrot_kernel.launch((16, 16), (4, 3), o, *view, device=device)
         assert same_bits(out[0], out[1]) and len(np.unique(out[1])) > 5
-        hist = [hybrid_ext.histogram(48, 40, 50, device=d) for d in ("cpu", "wgpu")]
+        hist = [hybrid_ext.histogram(48, 40, 50, device=d) for d in (CPU, "wgpu")]
         assert same_bits(hist[0], hist[1]) and hist[1].sum() == 48 * 40
         for dtype in (np.float32, np.uint32, np.int32):
             keys = (np.random.default_rng(3).standard_normal(512) * 1000).astype(dtype)
             got = [keys.copy(), keys.copy()]
-            for device, k in zip(("cpu", "wgpu"), got):
+            for device, k in zip((CPU, "wgpu"), got):
                 bitonic.bitonic_pass.launch(256, 1, k, 1, 2, bitonic.SortOrder.DESCENDING, device=device)
             assert same_bits(got[0], got[1]), dtype
     finally:
@@ -177,7 +182,7 @@ def test_failed_checks_and_bad_arguments_raise_as_on_other_devices(tmp_path: Pat
             kern.checked.launch(64, 1, x, out, 7, device="wgpu")
         with pytest.raises(ZeroDivisionError, match=r"wgchecks/kern.py:9"):
             kern.checked.launch(64, 1, np.abs(x), out, 0, device="wgpu")
-        for device in ("cpu", "wgpu"):  # NumPy refuses NaN and out-of-range floats stored into ints
+        for device in (CPU, "wgpu"):  # NumPy refuses NaN and out-of-range floats stored into ints
             with pytest.raises(ValueError, match=r"cannot convert float NaN to integer \(wgchecks/kern.py:15"):
                 kern.stored.launch(4, 1, np.array([1, np.nan, 2, 3], np.float32), np.zeros(4, np.int32), device=device)
             with pytest.raises(OverflowError, match=r"Python integer 3000000000 out of bounds for int32"):
@@ -218,7 +223,7 @@ def test_failed_checks_and_bad_arguments_raise_as_on_other_devices(tmp_path: Pat
             (0, 8, (8, 0, 29)),
         ):
             got = {}
-            for device in ("cpu", "wgpu", *debug_gpu):
+            for device in (CPU, "wgpu", *debug_gpu):
                 out8 = np.zeros(8, np.int32)
                 if where is None:
                     kern.shifted.launch(8, 1, m, out8, k, j, device=device)
@@ -230,13 +235,13 @@ def test_failed_checks_and_bad_arguments_raise_as_on_other_devices(tmp_path: Pat
                     kern.shifted.launch(8, 1, m, out8, k, j, device=device)
             if got:
                 for device in got:
-                    np.testing.assert_array_equal(got[device], got["cpu"])
+                    np.testing.assert_array_equal(got[device], got[CPU])
                 rows = np.arange(8)
-                np.testing.assert_array_equal(got["cpu"], m[rows, (rows + k) % 8] + m[(j - rows) % 8, 0])
+                np.testing.assert_array_equal(got[CPU], m[rows, (rows + k) % 8] + m[(j - rows) % 8, 0])
         # a u64 index of 2**63 or more is not a negative one: NumPy raises OverflowError, and so does every device
         top = 2**64 - 1
         for k, r, where in ((3, 5, None), (top, 0, (top, 33)), (0, top, (top, 34)), (8, 0, (8, 33))):
-            for device in ("cpu", "cpu-python", "wgpu", *debug_gpu):
+            for device in (*dict.fromkeys((CPU, "cpu-python")), "wgpu", *debug_gpu):
                 out8 = np.zeros(8, np.int32)
                 if where is None:
                     kern.pick.launch(1, 1, m, out8, np.uint64(k), np.uint64(r), device=device)
@@ -284,13 +289,16 @@ def test_grid_tuples_and_range_steps_known_at_run_time(tmp_path: Path):
     with imported_package(tmp_path, "wgloops") as kern:
         for step in (3, 1, -2):
             got = []
-            for device in ("cpu", "wgpu"):
+            for device in (CPU, "wgpu"):
                 out = np.zeros((6, 5), np.float32)
                 kern.strided.launch((4, 4), (2, 2), x, out, step, device=device)
                 got.append(out)
             assert same_bits(got[0], got[1]), step
             assert np.all(got[1] != np.floor(got[1])), step  # every cell summed something
-        for device in ("cpu", "cpu-python", "wgpu"):  # Python's range refuses a step of 0: every path does
+        for device in (
+            *dict.fromkeys((CPU, "cpu-python")),
+            "wgpu",
+        ):  # Python's range refuses a step of 0: every path does
             with pytest.raises(ValueError, match=r"range\(\) arg 3 must not be zero \(wgloops/kern.py:13"):
                 kern.strided.launch((4, 4), (2, 2), x, np.zeros((6, 5), np.float32), 0, device=device)
 
@@ -450,9 +458,11 @@ def test_f64_kernels_match_native_cpu(tmp_path: Path):
         outs = np.zeros(5 * n), np.zeros(2 * n, np.int64), np.zeros(n, np.int32)
         with np.errstate(all="ignore"):
             cpu, gpu = _both(kern.mixed, 128, n // 128, x, ints, y, *outs, 1.0 / 3.0)
-        for k in (3, 4, 5):
-            assert same_bits(cpu[k], gpu[k]), k
-        assert len(np.unique(gpu[4])) > n // 2 and {1, 2, 4, 12} <= set(np.unique(gpu[5]))
+        assert same_bits(cpu[3], gpu[3]) and same_bits(cpu[4], gpu[4]) and len(np.unique(gpu[4])) > n // 2
+        # WGSL lets drivers assume no NaN or infinity arises (docs/wgpu.md): NVIDIA's compiler folds isfinite(v)
+        # of a computed v to True, so the classifications agree where the values are finite
+        finite = np.isfinite(x)
+        assert same_bits(cpu[5][finite], gpu[5][finite]) and {4, 12} <= set(np.unique(gpu[5]))
         z32, z64 = np.array([-0.0, 0.0, -1.0], np.float32), np.array([-0.0, 0.0, -0.0])
         cpu, gpu = _both(kern.zeros, 3, 1, z32, z64, np.zeros(9))
         assert same_bits(cpu[2], gpu[2]) and not np.signbit(gpu[2][[0, 1, 3, 4]]).any()
@@ -611,6 +621,33 @@ def test_atomics_on_floats_and_64_bit_elements(tmp_path: Path):
         assert gpu[1][0] == k.sum() and gpu[1][1] == k.min() and gpu[1][2] == k.max()
 
 
+@pytest.mark.wgpu
+def test_a_driver_that_cannot_compile_a_shader_is_named_and_the_device_made_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """The driver's own compiler may fail on a valid shader (NVIDIA's did: docs/wgpu.md) and lose the device
+    doing so: the launch says which kernel and driver, and the next launch gets a new device."""
+    from hybrid_runtime import wgpu_device
+
+    kernels = compile_packages([_package(tmp_path, "wgfail", ROUNDING)], options=_options())
+    write_package_artifacts(kernels, ["sm_90"], tmp_path)
+    with imported_package(tmp_path, "wgfail") as kern:
+        dev = wgpu_device.get_device()
+        dev.rounding("f32")  # (probed with a pipeline of its own, before the driver "fails")
+
+        def fail(**kw: object) -> None:
+            raise RuntimeError("NVVM compilation failed: 1 (a test's stand-in)")
+
+        monkeypatch.setattr(dev.device, "create_compute_pipeline", fail)
+        x = np.ones(64, np.float32)
+        with pytest.raises(RuntimeError, match=r"kernel wgfail.kern.quotients: the WebGPU driver could not compile"):
+            kern.quotients.launch(64, 1, x, x, x.copy(), x.copy(), device="wgpu")
+        assert wgpu_device.get_device() is not dev
+        q = np.zeros(64, np.float32)
+        kern.quotients.launch(64, 1, x, x + 1, q, x.copy(), device="wgpu")
+        assert (q == np.float32(0.5)).all()
+
+
 MEMORY = """
 from hybrid_runtime import Array, f32, i32, u32, gpu, kernel
 
@@ -676,7 +713,7 @@ def test_dynamic_shared_and_local_arrays(tmp_path: Path):
         for threads in (64, 32):
             d = rng.integers(-1000, 1000, 256, dtype=np.int32)
             got = []
-            for device in ("cpu", "wgpu"):
+            for device in (CPU, "wgpu"):
                 dd, lengths = d.copy(), np.zeros(256, np.int32)
                 blocks, size = 256 // threads, 4 * threads
                 kern.reverse_blocks.launch(threads, blocks, dd, lengths, device=device, shared_bytes=size)
@@ -804,7 +841,7 @@ def test_array_views(tmp_path: Path):
             got = _both(kern.views, 64, 1, m, np.zeros((40, 6), np.float32), np.zeros(40, np.int64), start, step)
             assert same_bits(got[0][1], got[1][1]), (start, step)
             np.testing.assert_array_equal(got[1][2], len(m[0, start::step]))
-        for device in ("cpu", "wgpu"):
+        for device in (CPU, "wgpu"):
             with pytest.raises(ValueError, match=r"slice step cannot be zero \(wgviews/kern.py:17"):
                 kern.views.launch(64, 1, m, np.zeros((40, 6), np.float32), np.zeros(40, np.int64), 1, 0, device=device)
 
@@ -1070,7 +1107,7 @@ def test_warp_calls_are_subgroup_operations_or_a_clear_error(tmp_path: Path):
             return
         for d in (1, 3, 17, 40):
             got = []
-            for device in ("cpu", "wgpu"):
+            for device in (CPU, "wgpu"):
                 out, votes = np.zeros(128, np.float32), np.zeros(128, np.int64)
                 kern.warps.launch(64, 2, x, k, out, votes, d, device=device)
                 got.append((out, votes))

@@ -85,6 +85,14 @@ def get_device() -> WgpuDevice:
     return _device
 
 
+def forget_device(dev: WgpuDevice) -> None:
+    """Drop ``dev`` (a driver failure may have lost it): the next :func:`get_device` makes a new one."""
+    global _device
+    with _lock:
+        if _device is dev:
+            _device = None
+
+
 @dataclass
 class _Shader:
     module: Any
@@ -350,14 +358,23 @@ class WgpuDevice:
                 constants["hh_fused_fma" if wt == "f32" else "hh_fused_fma64"] = int(self.rounding(wt)[0])
             if dynamic is not None:
                 constants["hh_dyn_n"] = dynamic
-            found = shader.pipelines[(block, dynamic)] = self.device.create_compute_pipeline(
-                layout=shader.layout[1],
-                compute={
-                    "module": shader.module,
-                    "entry_point": "main",
-                    "constants": constants,
-                },
-            )
+            try:
+                found = self.device.create_compute_pipeline(
+                    layout=shader.layout[1],
+                    compute={
+                        "module": shader.module,
+                        "entry_point": "main",
+                        "constants": constants,
+                    },
+                )
+            except Exception as exc:  # the driver's own compiler failed (it may lose the device doing so)
+                forget_device(self)
+                raise RuntimeError(
+                    f"kernel {kernel}: the WebGPU driver could not compile the shader hatch-hybrid made for it on "
+                    f"{self.name} (please report this); run it with device='cpu' or 'cuda' meanwhile. The device "
+                    f"is made again for the next launch; arrays on the old one are gone:\n{exc}"
+                ) from None
+            shader.pipelines[(block, dynamic)] = found
         return found
 
 

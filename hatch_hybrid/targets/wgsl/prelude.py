@@ -126,13 +126,22 @@ ULP_F64 = """fn hh_ulp_f64(m: f64) -> vec2<f64> {
     let u = bitcast<f64>(bitcast<u64>(m) & 9218868437227405312lu) * 2.220446049250313e-16lf;
     return vec2<f64>(u, select(u, u * 0.5lf, (bitcast<u64>(m) & 4503599627370495lu) == 0lu));
 }
+// |x| of a normal f64 as its significand in [0.5, 1) and exponent (frexp's, by the bits: naga gives f64's
+// frexp an i64 exponent, which NVIDIA's Vulkan compiler failed on), and 2**k for k in [-1022, 1023]
+fn hh_fract_f64(x: f64) -> f64 {
+    return bitcast<f64>((bitcast<u64>(x) & 4503599627370495lu) | 4602678819172646912lu);
+}
+fn hh_exp_f64(x: f64) -> i32 {
+    return i32((bitcast<u64>(x) >> 52u) & 2047lu) - 1022i;
+}
+fn hh_pow2_f64(k: i32) -> f64 {
+    return bitcast<f64>(u64(clamp(k, -1022i, 1023i) + 1023i) << 52u);
+}
 """
 DIV_F64 = """fn hh_div_f64(a: f64, b: f64) -> f64 {
     let q = a / b;
-    let fa = frexp(a);
-    let fb = frexp(b);
-    let x = abs(fa.fract);
-    let d = abs(fb.fract);
+    let x = hh_fract_f64(a);
+    let d = hh_fract_f64(b);
     var y = 1.0lf / d;
     y = fma(fma(-d, y, 1.0lf), y, y);
     y = fma(fma(-d, y, 1.0lf), y, y);
@@ -142,18 +151,20 @@ DIV_F64 = """fn hh_div_f64(a: f64, b: f64) -> f64 {
     let r = fma(-m, d, x);
     let u = hh_ulp_f64(m);
     m = select(select(m, m - u.y, r < -(d * u.y * 0.5lf)), m + u.x, r > d * u.x * 0.5lf);
-    let z = ldexp(select(m, -m, (a < 0.0lf) != (b < 0.0lf)), i32(fa.exp) - i32(fb.exp));
+    let e = hh_exp_f64(a) - hh_exp_f64(b);
+    let z = select(m, -m, (a < 0.0lf) != (b < 0.0lf)) * hh_pow2_f64(e / 2i) * hh_pow2_f64(e - e / 2i);
+    let small = 2.2250738585072014e-308lf;
     let big = 1.7976931348623157e308lf;
-    let finite = abs(a) <= big && abs(b) <= big && a != 0.0lf && b != 0.0lf;
-    return select(q, z, hh_fused_fma64 && finite && abs(z) >= 2.2250738585072014e-308lf);
+    let normal = abs(a) >= small && abs(a) <= big && abs(b) >= small && abs(b) <= big;
+    return select(q, z, hh_fused_fma64 && normal && abs(z) >= small);
 }
 """
 SQRT_F64 = """fn hh_sqrt_f64(v: f64) -> f64 {
     let s0 = sqrt(v);
-    let fv = frexp(v);
-    let odd = (i32(fv.exp) & 1i) != 0i;
-    let m = select(fv.fract, fv.fract * 2.0lf, odd);
-    let e = select(i32(fv.exp), i32(fv.exp) - 1i, odd);
+    let e0 = hh_exp_f64(v);
+    let odd = (e0 & 1i) != 0i;
+    let m = select(hh_fract_f64(v), hh_fract_f64(v) * 2.0lf, odd);
+    let e = select(e0, e0 - 1i, odd);
     var s = sqrt(m);
     let h = 0.5lf / s;
     s = fma(fma(-s, s, m), h, s);
@@ -161,7 +172,7 @@ SQRT_F64 = """fn hh_sqrt_f64(v: f64) -> f64 {
     let d = fma(-s, s, m);
     let u = hh_ulp_f64(s);
     s = select(select(s, s - u.y, d <= -(s * u.y)), s + u.x, d > s * u.x);
-    let r = ldexp(s, e / 2i);
+    let r = s * hh_pow2_f64(e / 2i);
     return select(s0, r, hh_fused_fma64 && v >= 2.2250738585072014e-308lf && v <= 1.7976931348623157e308lf);
 }
 """

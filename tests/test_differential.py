@@ -406,11 +406,13 @@ def k(a: Array[{types["a"]}], b: Array[{types["b"]}], c: Array[{types["c"]}], ou
 
 
 def _finite_rows(columns: dict[str, np.ndarray], reference: np.ndarray) -> np.ndarray:
-    """The rows whose inputs and reference result are finite numbers (integers always are)."""
+    """The rows whose inputs and reference result are finite numbers, none of them subnormal (integers always
+    are): WGSL lets drivers assume no NaN or infinity, and NVIDIA's flushes subnormals (docs/wgpu.md)."""
     finite = np.ones(len(reference), bool)
     for values in [*columns.values(), reference]:
         if values.dtype.kind == "f":
-            finite &= np.isfinite(values)
+            tiny = np.finfo(values.dtype).tiny
+            finite &= np.isfinite(values) & ((values == 0) | (np.abs(values) >= tiny))
     return finite
 
 

@@ -422,7 +422,7 @@ def mixed(x: Array[f64], n: Array[i64], y: Array[f32], out: Array[f64], ints: Ar
         out[5 * i + 3] = f32(v)                        # rounded to f32 once
         out[5 * i + 4] = min(v, 2.5) - max(x[i], -1e300)
         ints[2 * i] = math.floor(v) if abs(v) < 1e18 else 7
-        ints[2 * i + 1] = i64(v * 1e10) if not math.isnan(v) else -1
+        ints[2 * i + 1] = i64(v * 1e3) if abs(v) < 1e15 else -1
         flags[i] = math.isinf(x[i]) + 2 * math.isnan(x[i]) + 4 * math.isfinite(v) + 8 * (v >= 0.0)
 
 @kernel
@@ -458,11 +458,14 @@ def test_f64_kernels_match_native_cpu(tmp_path: Path):
         outs = np.zeros(5 * n), np.zeros(2 * n, np.int64), np.zeros(n, np.int32)
         with np.errstate(all="ignore"):
             cpu, gpu = _both(kern.mixed, 128, n // 128, x, ints, y, *outs, 1.0 / 3.0)
-        assert same_bits(cpu[3], gpu[3]) and same_bits(cpu[4], gpu[4]) and len(np.unique(gpu[4])) > n // 2
+        assert same_bits(cpu[3], gpu[3])
         # WGSL lets drivers assume no NaN or infinity arises (docs/wgpu.md): NVIDIA's compiler folds isfinite(v)
-        # of a computed v to True, so the classifications agree where the values are finite
+        # of a computed v to True, so the classifications agree where the values are finite (and an infinite
+        # float converted to an int is platform-defined in NumPy: saturated on the GPU and natively)
         finite = np.isfinite(x)
         assert same_bits(cpu[5][finite], gpu[5][finite]) and {4, 12} <= set(np.unique(gpu[5]))
+        ints_finite = np.repeat(finite, 2)
+        assert same_bits(cpu[4][ints_finite], gpu[4][ints_finite]) and len(np.unique(gpu[4])) > n // 2
         z32, z64 = np.array([-0.0, 0.0, -1.0], np.float32), np.array([-0.0, 0.0, -0.0])
         cpu, gpu = _both(kern.zeros, 3, 1, z32, z64, np.zeros(9))
         assert same_bits(cpu[2], gpu[2]) and not np.signbit(gpu[2][[0, 1, 3, 4]]).any()

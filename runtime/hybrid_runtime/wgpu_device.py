@@ -614,9 +614,11 @@ class ShaderLaunch:
 
 
 def _leaves(value: Any) -> list[Any]:
-    """A tuple argument's numbers, depth first."""
+    """A tuple argument's numbers, depth first (a complex number's: its parts)."""
     if isinstance(value, tuple):
         return [leaf for item in value for leaf in _leaves(item)]
+    if isinstance(value, (complex, np.complexfloating)):
+        return [value.real, value.imag]
     return [value]
 
 

@@ -20,6 +20,7 @@ from ...types import (
     StructT,
     TupleT,
     Weak,
+    component,
     is_float,
     storage,
 )
@@ -63,6 +64,14 @@ class CallRenderer(RendererParts):
             return self.temp(f"{self.wt(struct, e.loc)}({', '.join(items)})")
         if callee.kind == "math":
             return self.math(e, callee)
+        if callee.kind == "complex":  # complex(re, im), z.conjugate()
+            t = tf.types[e.nid]
+            if callee.name == "conjugate" and isinstance(e.func, ir.Attribute):
+                return self.complex_conjugate(self.coerce(e.func.value, callee.arg_types[0]), t)
+            if callee.name != "conjugate":
+                part = component(t)
+                re, im = (self.coerce(a, at) for a, at in zip(e.args, callee.arg_types))
+                return self.complex_value(t, *(self.convert(v, at, part) for v, at in zip((re, im), callee.arg_types)))
         source = callee.arg_types[0] if callee.kind == "view" else None
         if isinstance(source, Scalar) and source.bits == 32 and isinstance(e.func, ir.Attribute):
             value = self.coerce(e.func.value, source)
@@ -143,6 +152,8 @@ class CallRenderer(RendererParts):
                 return f"{len(arg_t.items)}li"
             raise WgslUnsupported(e.loc, f"len() of {arg_t}")
         if callee.name == "abs":
+            if storage(callee.arg_types[0]).kind == "c":
+                raise WgslUnsupported(e.loc, "abs() of complex numbers (the C library's hypot, not correctly rounded)")
             s = storage(t)
             v = self.coerce(e.args[0], t)
             if s.name == "f16":

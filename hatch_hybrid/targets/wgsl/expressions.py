@@ -98,6 +98,8 @@ class ExpressionRenderer(RendererParts):
             raise WgslUnsupported(loc, "the truth of a tuple")
         if s.kind == "b":
             return v
+        if s.kind == "c":
+            return self.complex_truth(v, t)
         if s.kind == "f":  # (NaN is true: `!=` may not say so)
             return f"!({self.h2f(v) if s.name == 'f16' else v} == {'0.0lf' if s.name == 'f64' else '0.0f'})"
         return f"({v} != {self.wt(t, loc)}(0))"
@@ -166,6 +168,8 @@ class ExpressionRenderer(RendererParts):
     def literal(self, value: int | float | bool, t: Type, loc: Loc, plain: bool = False) -> str:
         if folding.beyond_i64(value):  # a Python int beyond i64: its value as ``t`` (or refused, as NumPy does)
             value = folding.wide_int_as(value, t, loc)
+        if isinstance(t, (Scalar, Weak)) and storage(t).kind == "c":
+            return self.complex_literal(complex(value), t)
         wt = self.wt(t, loc)
         if wt == "bool":
             return "true" if value else "false"
@@ -209,6 +213,8 @@ class ExpressionRenderer(RendererParts):
         s, d = storage(src), storage(dst)
         if s == d:
             return v
+        if "c" in (s.kind, d.kind):
+            return self.complex_convert(v, src, dst)
         if s.name == "f16":  # by way of f32, which holds every f16 exactly
             return self.convert(self.h2f(v), F32, dst)
         if d.name == "f16" and s.name == "f64":  # (by way of f32 it would round twice)
@@ -250,6 +256,8 @@ class ExpressionRenderer(RendererParts):
         if tf.tables.get(e.nid) is not None:
             raise WgslUnsupported(e.loc, "constant tables")
         if e.nid in tf.consts and (not isinstance(e, ir.Call) or tf.callees[e.nid].kind == "cast"):
+            if isinstance(tf.consts[e.nid], (complex, np.complexfloating)):
+                return self.complex_literal(complex(tf.consts[e.nid]), tf.types[e.nid])
             const = number(tf.consts[e.nid])
             if const is not None:
                 return self.literal(const, tf.types[e.nid], e.loc)
@@ -258,7 +266,7 @@ class ExpressionRenderer(RendererParts):
             if e.value is None:
                 return ""
             if isinstance(e.value, complex):
-                raise WgslUnsupported(e.loc, "complex numbers")
+                return self.complex_literal(e.value, tf.types[e.nid])
             return self.literal(e.value, tf.types[e.nid], e.loc)
         if isinstance(e, ir.Name):
             if e.id in self.params:
@@ -275,6 +283,11 @@ class ExpressionRenderer(RendererParts):
             base_t = tf.types[e.value.nid]
             if isinstance(base_t, StructT):
                 return f"{self.expr(e.value)}.f_{e.attr}"
+            if isinstance(base_t, (Scalar, Weak)) and e.attr in ("real", "imag"):
+                if storage(base_t).kind == "c":
+                    return f"{self.temp(self.expr(e.value))}.{e.attr[:2]}"
+                t = tf.types[e.nid]  # x.real of a real number: x; x.imag: 0
+                return self.coerce(e.value, t) if e.attr == "real" else self.literal(0, t, e.loc)
             if isinstance(base_t, TupleT) and e.attr in base_t.names:  # a namedtuple's field
                 return f"{self.expr(e.value)}.i{base_t.names.index(e.attr)}"
             if isinstance(base_t, ArrayT) and e.attr == "shape":  # a tuple of its dimensions
@@ -353,6 +366,10 @@ class ExpressionRenderer(RendererParts):
         half = s.name == "f16"  # computed in f32 and rounded once to f16, as NumPy computes float16 arithmetic
         if half:
             left, right, wt = self.h2f(left), self.h2f(right), "f32"
+        if s.kind == "c":
+            if op in ("/",) and python_numbers and right_const is None:
+                self.check(self.truth(right, ops.right, e_loc), "zerodiv", e_loc)
+            return self.convert(self.complex_binop(op, left, right, ops.left, right_const), ops.left, ops.result)
         if op in ("/", "//", "%") and python_numbers and right_const is None:
             self.check(self.truth(right, ops.right, e_loc), "zerodiv", e_loc)
         if op in ("<<", ">>") and python_numbers and not (isinstance(right_const, int) and right_const >= 0):
@@ -408,6 +425,8 @@ class ExpressionRenderer(RendererParts):
             return v
         if e.op == "-":
             s = storage(t)
+            if s.kind == "c":
+                return self.complex_negate(v, t)
             if s.name == "f16":
                 return self.temp(self.f2h(f"-{self.h2f(v)}"), "f16")
             if s.kind == "u":
@@ -437,7 +456,10 @@ class ExpressionRenderer(RendererParts):
                 b = b if sb.name == "i64" else widen(b, sb, wide)
             if sa.name == "f16":  # compared as f32 (drivers may flush f16 subnormals)
                 a, b = self.h2f(a), self.h2f(b)
-            ok = self.temp(f"({a} {op} {b})" if sa.kind != "f" or op != "!=" else f"!({a} == {b})", "bool")
+            if sa.kind == "c":
+                ok = self.temp(self.complex_compare(op, a, b), "bool")
+            else:
+                ok = self.temp(f"({a} {op} {b})" if sa.kind != "f" or op != "!=" else f"!({a} == {b})", "bool")
             if k == len(e.ops) - 1:
                 self.emit(f"{result} = {ok};")
             else:

@@ -44,9 +44,12 @@ from ...types import (
     TupleT,
     Type,
     Weak,
+    component,
+    storage,
 )
 from .arrays import ArrayRenderer
 from .calls import CallRenderer
+from .complex import ComplexRenderer
 from .expressions import ExpressionRenderer
 from .prelude import (
     constant_expression,
@@ -124,12 +127,14 @@ class ModuleRenderer:
                 inner = f"atomic<{ATOMIC_ELEMENTS[elem.name]}>" if atomic else inner
                 bindings.append(f"@group(0) @binding({binding}) var<storage, {access}> {base}: array<{inner}>;")
                 self.interface.arrays.append({"param": k, "binding": binding, "writes": access == "read_write"})
-            elif isinstance(t, (Scalar, Weak, EnumT)):
+            elif isinstance(t, (Scalar, Weak, EnumT)) and storage(t).kind != "c":
                 wt = wgsl_type(t, p.loc)
                 name = f"hh_v{k}"
                 (eight if wt in ("i64", "u64", "f64") else four).append((name, "u32" if wt == "bool" else wt))
                 scalars[p.name] = f"(hh_p.{name} != 0u)" if wt == "bool" else f"hh_p.{name}"
-            elif isinstance(t, TupleT) and not isinstance(t, OptionalT):
+            elif (isinstance(t, TupleT) and not isinstance(t, OptionalT)) or (
+                isinstance(t, (Scalar, Weak)) and storage(t).kind == "c"
+            ):
                 scalars[p.name] = self.tuple_parameter(k, t, p.loc, eight, four)
             else:
                 raise WgslUnsupported(p.loc, f"{t} parameters")
@@ -175,7 +180,7 @@ class ModuleRenderer:
         return ("enable f16;\n" if self.f16 else "") + text
 
     def tuple_parameter(
-        self, k: int, t: TupleT, loc: Loc, eight: list[tuple[str, str]], four: list[tuple[str, str]]
+        self, k: int, t: Type, loc: Loc, eight: list[tuple[str, str]], four: list[tuple[str, str]]
     ) -> str:
         """A tuple parameter's numbers as uniform fields ``hh_v{k}_{j}`` (its leaves, depth first, as the runtime
         flattens the argument), and the expression that makes the tuple value of them."""
@@ -185,6 +190,8 @@ class ModuleRenderer:
             nonlocal leaves
             if isinstance(item, TupleT) and not isinstance(item, OptionalT):
                 return f"{wgsl_type(item, loc, self.structs)}({', '.join(map(build, item.items))})"
+            if isinstance(item, (Scalar, Weak)) and storage(item).kind == "c":  # its parts, as a tuple's
+                return f"{wgsl_type(item, loc, self.structs)}({build(component(item))}, {build(component(item))})"
             if not isinstance(item, (Scalar, Weak)):
                 raise WgslUnsupported(loc, f"{t} parameters (a tuple of scalars can be one)")
             wt = wgsl_type(item, loc)
@@ -251,7 +258,9 @@ def _atomic_targets(tf: TypedFunction) -> tuple[set[int], set[int]]:
     return found, atomic_shared
 
 
-class FunctionRenderer(StatementRenderer, ArrayRenderer, ExpressionRenderer, CallRenderer, RendererParts):
+class FunctionRenderer(
+    StatementRenderer, ArrayRenderer, ExpressionRenderer, ComplexRenderer, CallRenderer, RendererParts
+):
     """One function's body: statements as WGSL statements, expressions through ``let`` temporaries
     (so that ``and``/``or``, conditional expressions and checks keep Python's order of evaluation)."""
 

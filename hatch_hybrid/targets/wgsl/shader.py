@@ -101,12 +101,25 @@ def wgsl_type(t: Type, loc: Loc | None, structs: dict[str, str] | None = None) -
         return name
     if isinstance(t, TupleT) and structs is not None and not isinstance(t, OptionalT):
         return tuple_struct(t, loc, structs)
+    if isinstance(t, (Scalar, Weak)) and storage(t).kind == "c" and structs is not None:
+        return complex_struct(t, structs)
     if isinstance(t, (Scalar, Weak, EnumT)):
         scalar = WGSL_SCALARS.get(storage(t).name)
         if scalar is None:
             raise WgslUnsupported(loc, f"{t} values (this target: f64, f32, f16, i32, u32, i64, u64, bool)")
         return scalar
     raise WgslUnsupported(loc, f"{t} values")
+
+
+#: The struct of a complex type's parts (``.complex``), by its storage name
+COMPLEX_STRUCTS = {"c64": ("HhC64", "f32"), "c128": ("HhC128", "f64")}
+
+
+def complex_struct(t: Type, structs: dict[str, str]) -> str:
+    """The WGSL struct of the complex type ``t`` (declared into ``structs`` once): NumPy's layout."""
+    name, part = COMPLEX_STRUCTS[storage(t).name]
+    structs.setdefault(name, f"struct {name} {{\n    re: {part},\n    im: {part},\n}}")
+    return name
 
 
 def tuple_struct(t: TupleT, loc: Loc | None, structs: dict[str, str]) -> str:
@@ -128,6 +141,8 @@ def buffer_element(t: Type, loc: Loc | None, structs: dict[str, str]) -> str:
     multiple of its alignment, the struct's size a multiple of its largest member's."""
     if isinstance(t, Scalar) and t.name in ELEMENTS:
         return t.name
+    if isinstance(t, Scalar) and t.kind == "c":  # a struct of its parts: NumPy's layout
+        return wgsl_type(t, loc, structs)
     if not isinstance(t, StructT):
         raise WgslUnsupported(
             loc, f"arrays of {t} (this target: f64, f32, f16, i32, u32, i64, u64 and structs of them)"
@@ -135,7 +150,7 @@ def buffer_element(t: Type, loc: Loc | None, structs: dict[str, str]) -> str:
     for name, ft in t.fields:
         if isinstance(ft, StructT):
             buffer_element(ft, loc, structs)
-        elif not (isinstance(ft, Scalar) and ft.name in ELEMENTS):
+        elif not (isinstance(ft, Scalar) and (ft.name in ELEMENTS or ft.kind == "c")):
             raise WgslUnsupported(
                 loc,
                 f"arrays of {t} in buffers: its field `{name}` is a {ft}, which has no layout in WebGPU "
@@ -157,6 +172,8 @@ def _layout(t: Type) -> tuple[int, int]:
             most = max(most, align)
         return -(-end // most) * most, most
     assert isinstance(t, Scalar)
+    if t.kind == "c":  # a struct of two parts: aligned as a part
+        return t.dtype.itemsize, t.dtype.itemsize // 2
     return t.dtype.itemsize, t.dtype.itemsize
 
 
@@ -240,6 +257,31 @@ class RendererParts:
         raise NotImplementedError
 
     def nofma(self, wide: bool) -> str:
+        raise NotImplementedError
+
+    # complex numbers (.complex.ComplexRenderer)
+    def complex_literal(self, value: complex, t: Type) -> str:
+        raise NotImplementedError
+
+    def complex_truth(self, v: str, t: Type) -> str:
+        raise NotImplementedError
+
+    def complex_convert(self, v: str, src: Type, dst: Type) -> str:
+        raise NotImplementedError
+
+    def complex_binop(self, op: str, a: str, b: str, t: Type, right_const: object) -> str:
+        raise NotImplementedError
+
+    def complex_compare(self, op: str, a: str, b: str) -> str:
+        raise NotImplementedError
+
+    def complex_negate(self, v: str, t: Type) -> str:
+        raise NotImplementedError
+
+    def complex_conjugate(self, v: str, t: Type) -> str:
+        raise NotImplementedError
+
+    def complex_value(self, t: Type, re: str, im: str) -> str:
         raise NotImplementedError
 
     def exact_op(self, op: str, wt: str) -> str:

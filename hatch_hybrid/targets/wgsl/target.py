@@ -67,7 +67,7 @@ def _unsupported_type(t: Type) -> str | None:
         if s.name in WGSL_SCALARS:
             return None
         if s.kind == "c":
-            return "complex numbers"
+            return None  # a struct of its parts (.complex)
         return f"{s.name} values"
     return None
 
@@ -79,7 +79,7 @@ class WgslTarget(Target):
         f64=True,  # the adapter's shader-f64 (Vulkan and Direct3D 12 GPUs, and lavapipe; not Metal)
         i64=True,  # Python ints: WGSL's i64 (the adapter's shader-int64)
         f16=True,  # stored as f16 (the adapter's shader-f16), computed on in f32 and rounded as NumPy rounds
-        complex=False,
+        complex=True,  # structs of their parts; abs and cmath are not built
         warp_size=None,
         shared_bytes=16 * 1024,  # WebGPU's default maxComputeWorkgroupStorageSize
         atomics=frozenset({"i32", "u32", "f32", "i64", "u64", "f64"}),  # 64-bit: shader-int64-atomic-all-ops

@@ -697,6 +697,66 @@ def test_complex_numbers_match_native_cpu(tmp_path: Path):
         assert set(np.unique(gpu[4])) == {1, 3}
 
 
+NARROW = """
+from hybrid_runtime import Array, boolean, f32, i8, i16, i32, u8, u16, gpu, kernel
+
+@kernel
+def bytes_(img: Array[u8, 2], mask: Array[boolean], out: Array[u8, 2], flags: Array[boolean],
+           s8: Array[i8], s16: Array[i16], w16: Array[u16], f: Array[f32], k: i8):
+    i = gpu.global_tid_x()
+    if i < len(mask):
+        r = i // 8
+        c = i % 8
+        v = img[r, c]
+        out[r, c] = v + u8(200) if mask[i] else v * u8(3)   # u8 wraps
+        flags[i] = not mask[i] and v > 100
+        a = s8[i]
+        s8[i] = a * k + i8(100)                              # i8 wraps
+        s16[i] = -s16[i] if a < 0 else abs(s16[i]) >> 2
+        w16[i] += u16(60000)
+        f[i] = f32(i8(f[i])) + f32(u8(a)) + f32(i16(a) << 9)
+        if c == 0:
+            flags[i], mask[i] = mask[i], flags[i]
+
+@kernel
+def counted(hist: Array[i32], out: Array[i32]):
+    i = gpu.global_tid_x()
+    gpu.atomic_add(hist, i % 4, 1)
+    gpu.syncthreads()
+    if i < 4:
+        hist[i] += 100                                       # a plain update of an array atomics update
+    out[i] = i
+"""
+
+
+@pytest.mark.wgpu
+def test_booleans_and_8_and_16_bit_integers_match_native_cpu(tmp_path: Path):
+    """bool, i8, u8, i16 and u16: values held in 32 bits and wrapped to their width as NumPy wraps them;
+    arrays of them packed four (two) to a word, written by atomics on the word so that neighbouring
+    elements do not race; swaps and augmented assignments of elements; conversions saturating as LLVM's."""
+    kernels = {k.decl.name: k for k in compile_packages([_package(tmp_path, "wgnarrow", NARROW)], options=_options())}
+    for k in kernels.values():
+        assert k.wgsl is not None, k.not_built
+    write_package_artifacts(list(kernels.values()), ["sm_90"], tmp_path)
+    rng = np.random.default_rng(15)
+    n = 8 * 25  # (not a multiple of 4 words' worth of rows: the buffers are padded)
+    img = rng.integers(0, 256, (25, 8)).astype(np.uint8)
+    mask = rng.random(n) < 0.5
+    s8 = rng.integers(-128, 128, n).astype(np.int8)
+    s16 = rng.integers(-(2**15), 2**15, n).astype(np.int16)
+    w16 = rng.integers(0, 2**16, n).astype(np.uint16)
+    f = (rng.standard_normal(n) * 300).astype(np.float32)
+    s8[0], s16[0] = -128, -(2**15)
+    with imported_package(tmp_path, "wgnarrow") as kern:
+        args = (img, mask, np.zeros_like(img), np.zeros(n, bool), s8, s16, w16, f, np.int8(-3))
+        cpu, gpu = _both(kern.bytes_, 64, -(-n // 64), *args)
+        for k in range(8):
+            assert same_bits(cpu[k], gpu[k]), k
+        assert gpu[2].any() and gpu[3].any() and not same_bits(gpu[4], s8)
+        cpu, gpu = _both(kern.counted, 64, 1, np.zeros(4, np.int32), np.zeros(64, np.int32))
+        assert same_bits(cpu[0], gpu[0]) and (gpu[0] == 116).all()
+
+
 MEMORY = """
 from hybrid_runtime import Array, f32, i32, u32, gpu, kernel
 

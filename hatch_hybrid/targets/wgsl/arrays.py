@@ -22,11 +22,13 @@ from .prelude import as_i32, widen
 from .shader import (
     ATOMIC_ELEMENTS,
     ELEMENTS,
+    PACKED,
     WGSL_SCALARS,
     ArrayRef,
     RendererParts,
     WgslUnsupported,
     atomic_load,
+    atomic_store,
 )
 
 
@@ -49,9 +51,47 @@ class ArrayRenderer(RendererParts):
         ref = self.array(e.value)
         index = self.element_index(ref, e.index)
         self.m.touch(ref, read=True, write=ref.atomic)
+        return self.load_element(ref, index)
+
+    def load_element(self, ref: ArrayRef, index: str) -> str:
+        """Element ``index`` (i32, in elements) of ``ref``: atomically where atomics update the array; from its
+        word where elements are packed (:data:`.shader.PACKED`), as the 32-bit value that holds it."""
         if ref.atomic:
             return self.temp(atomic_load(ref, index))
-        return self.temp(f"{ref.base}[{index}]")
+        if not ref.packed:
+            return self.temp(f"{ref.base}[{index}]")
+        assert isinstance(ref.elem, Scalar)
+        bits = PACKED[ref.elem.name]
+        word, shift = self.packed_place(index, bits)
+        loaded = f"atomicLoad(&{ref.base}[{word}])" if ref.packed == "atomic" else f"{ref.base}[{word}]"
+        raw = f"(({loaded} >> {shift}) & {(1 << bits) - 1}u)"
+        if ref.elem.kind == "b":
+            return self.temp(f"({raw} != 0u)", "bool")
+        if ref.elem.kind == "i":  # sign-extended from its width
+            return self.temp(f"(bitcast<i32>({raw} << {32 - bits}u) >> {32 - bits}u)", "i32")
+        return self.temp(raw, "u32")
+
+    def packed_place(self, index: str, bits: int) -> tuple[str, str]:
+        """(word, shift in bits) of a packed element."""
+        i = self.temp(f"u32({index})", "u32")
+        per = 32 // bits
+        return self.temp(f"{i} / {per}u", "u32"), self.temp(f"({i} % {per}u) * {bits}u", "u32")
+
+    def store_element(self, ref: ArrayRef, index: str, value: str) -> None:
+        """Store ``value`` (of the element type, as held) into element ``index`` of ``ref``."""
+        if ref.atomic:
+            self.emit(atomic_store(ref, index, value))
+            return
+        if not ref.packed:
+            self.emit(f"{ref.base}[{index}] = {value};")
+            return
+        assert isinstance(ref.elem, Scalar) and ref.packed == "atomic"
+        bits = PACKED[ref.elem.name]
+        mask = (1 << bits) - 1
+        word, shift = self.packed_place(index, bits)
+        held = f"select(0u, 1u, {value})" if ref.elem.kind == "b" else f"(bitcast<u32>({value}) & {mask}u)"
+        self.emit(f"atomicAnd(&{ref.base}[{word}], ~({mask}u << {shift}));")
+        self.emit(f"atomicOr(&{ref.base}[{word}], {held} << {shift});")
 
     def tuple_item(self, e: ir.Subscript, t: TupleT) -> str:
         """An item of a tuple whose items have one type, at an index known at run time: from the end when

@@ -24,6 +24,7 @@ from ...types import (
     is_float,
     storage,
 )
+from .expressions import wrapped
 from .shader import (
     ATOMIC_ELEMENTS,
     ATOMIC_FUNCS,
@@ -162,7 +163,7 @@ class CallRenderer(RendererParts):
                 return self.temp(f"abs({v})")
             if s.kind == "u":
                 return v
-            return self.temp(f"select({v}, -{v}, {v} < {self.wt(t, e.loc)}(0))")
+            return self.temp(wrapped(f"select({v}, -{v}, {v} < {self.wt(t, e.loc)}(0))", s))
         if callee.name in ("min", "max"):
             if storage(t).kind == "f" or not all(isinstance(self.tf.types[a.nid], (Scalar, Weak)) for a in e.args):
                 if storage(t).kind != "f":

@@ -52,6 +52,16 @@ from .prelude import (
 from .shader import RendererParts, WgslUnsupported
 
 
+def wrapped(v: str, s: Scalar) -> str:
+    """An integer held in 32 bits (:data:`.shader.WGSL_SCALARS`) wrapped to the width of ``s`` (8 or 16 bits, as
+    NumPy's int8 ... uint16 wrap; a wider type: as it is)."""
+    if s.kind not in "iu" or s.bits >= 32:
+        return v
+    if s.kind == "u":
+        return f"({v} & {(1 << s.bits) - 1}u)"
+    return f"(({v} << {32 - s.bits}u) >> {32 - s.bits}u)"
+
+
 def opaque_float(value: float, wt: str) -> str:
     """A float constant whose value no driver can see: its bits or'ed with the uniform word ``hh_zero``, which
     the runtime sets to 0. Drivers need not keep the sign of zero (naga asks SPIR-V for no signed-zero
@@ -194,12 +204,12 @@ class ExpressionRenderer(RendererParts):
             return f"bitcast<f64>({int(np.float64(y).view(np.uint64))}lu)" if not np.isfinite(y) else f"{y!r}lf"
         if isinstance(value, float):
             raise WgslUnsupported(loc, "a float constant where an integer is needed")
-        bits = {"i32": 32, "u32": 32, "i64": 64, "u64": 64}[wt]
+        bits = storage(t).bits if storage(t).kind in "iu" else {"i32": 32, "u32": 32, "i64": 64, "u64": 64}[wt]
         v = int(value) & ((1 << bits) - 1)
         if wt in ("i32", "i64") and v >= 1 << (bits - 1):
             v -= 1 << bits
         suffix = {"i32": "i", "u32": "u", "i64": "li", "u64": "lu"}[wt]
-        if v == -(1 << (bits - 1)):  # the most negative value has no literal
+        if v == -(1 << (bits - 1)) and bits in (32, 64):  # the most negative value has no literal
             return f"({wt}({v + 1}{suffix}) - {wt}(1{suffix}))"
         return f"{wt}({v}{suffix})" if v < 0 else f"{v}{suffix}"
 
@@ -226,11 +236,13 @@ class ExpressionRenderer(RendererParts):
             return self.truth(v, src, self.tf.fn.loc)
         if s.kind == "b":
             return f"select({dw}(0), {dw}(1), {v})"
-        if s.kind in "iu" and d.kind in "iu":
-            if s.bits == d.bits:
-                return f"bitcast<{dw}>({v})"
-            if s.bits > d.bits:
-                return f"{dw}({v})"  # narrowing keeps the low bits
+        if s.kind in "iu" and d.kind in "iu":  # (8- and 16-bit integers are held in 32 bits)
+            held_s, held_d = max(s.bits, 32), max(d.bits, 32)
+            if held_s == held_d:
+                same = v if self.wt(src, None) == dw else f"bitcast<{dw}>({v})"
+                return wrapped(same, d) if d.bits < s.bits or s.kind != d.kind else same
+            if held_s > held_d:
+                return wrapped(f"{dw}({v})", d)  # narrowing keeps the low bits
             return widen(v, s, d)
         if d.kind == "f":
             if s.bits == 64 and s.kind in "iu":  # naga cannot evaluate this conversion at build time: keep it
@@ -241,7 +253,10 @@ class ExpressionRenderer(RendererParts):
         top = 1 << (d.bits - 1 if d.kind == "i" else d.bits)
         largest = self.literal(top - 1, dst, self.tf.fn.loc)
         f = "lf" if s.name == "f64" else "f"
-        return f"select(select({dw}({v}), {largest}, {v} >= {float(top)!r}{f}), {dw}(0), {v} != {v})"
+        converted = f"{dw}({v})"
+        if d.bits < 32 and d.kind == "i":  # the bottom of an 8- or 16-bit type too (WGSL saturates at i32's)
+            converted = f"max({converted}, {self.literal(-top, dst, self.tf.fn.loc)})"
+        return f"select(select({converted}, {largest}, {v} >= {float(top)!r}{f}), {dw}(0), {v} != {v})"
 
     def h2f(self, v: str) -> str:
         """An f16 widened to f32 (exact)."""
@@ -413,7 +428,7 @@ class ExpressionRenderer(RendererParts):
             result = f"{fn}({left}, {right})"
         else:  # pragma: no cover
             raise WgslUnsupported(e_loc, f"operator {op}")
-        out = self.temp(self.f2h(result), "f16") if half else self.temp(result, wt)
+        out = self.temp(self.f2h(result), "f16") if half else self.temp(wrapped(result, s), wt)
         return self.convert(out, ops.left, ops.result)
 
     def unary(self, e: ir.UnaryOp) -> str:
@@ -430,10 +445,10 @@ class ExpressionRenderer(RendererParts):
             if s.name == "f16":
                 return self.temp(self.f2h(f"-{self.h2f(v)}"), "f16")
             if s.kind == "u":
-                return self.temp(f"(0u - {v})" if s.bits == 32 else f"(0lu - {v})")
-            return self.temp(f"(-{v})")
+                return self.temp(wrapped(f"(0u - {v})", s) if s.bits <= 32 else f"(0lu - {v})")
+            return self.temp(wrapped(f"(-{v})", s))
         if e.op == "~":
-            return self.temp(f"(~{v})")
+            return self.temp(wrapped(f"(~{v})", storage(t)))
         raise WgslUnsupported(e.loc, f"unary {e.op}")
 
     def compare(self, e: ir.Compare) -> str:

@@ -58,6 +58,7 @@ from .shader import (
     ATOMIC_ELEMENTS,
     ERROR_BINDING,
     FIRST_ARRAY_BINDING,
+    PACKED,
     STORAGE_BARRIER,
     ArrayRef,
     Interface,
@@ -125,6 +126,9 @@ class ModuleRenderer:
                 if atomic and elem.name not in ATOMIC_ELEMENTS:
                     raise WgslUnsupported(p.loc, f"atomics on {elem} arrays")
                 inner = f"atomic<{ATOMIC_ELEMENTS[elem.name]}>" if atomic else inner
+                if isinstance(elem, Scalar) and elem.name in PACKED:
+                    arrays[p.name].packed = "atomic" if access == "read_write" else "words"
+                    inner = "atomic<u32>" if access == "read_write" else "u32"
                 bindings.append(f"@group(0) @binding({binding}) var<storage, {access}> {base}: array<{inner}>;")
                 self.interface.arrays.append({"param": k, "binding": binding, "writes": access == "read_write"})
             elif isinstance(t, (Scalar, Weak, EnumT)) and storage(t).kind != "c":

@@ -26,7 +26,12 @@ from ...types import (
 #: The scalar types this target holds, by their WGSL names
 WGSL_SCALARS = {
     "boolean": "bool", "i32": "i32", "u32": "u32", "i64": "i64", "u64": "u64", "f32": "f32", "f16": "f16", "f64": "f64",
+    "i8": "i32", "i16": "i32", "u8": "u32", "u16": "u32",  # held in 32 bits, wrapped to their width (.expressions)
 }  # fmt: skip
+#: Element types WGSL cannot address in a buffer (NumPy gives them one or two bytes): their arrays are words
+#: (u32) of packed elements, read by shifts and written by two atomics on the word (``and`` to clear the
+#: element's bits, ``or`` to set them), so that threads writing neighbouring elements do not race
+PACKED = {"boolean": 8, "i8": 8, "u8": 8, "i16": 16, "u16": 16}
 #: Element types of arrays in storage buffers (a boolean takes a byte in NumPy, which WGSL cannot address)
 ELEMENTS = {"i32", "u32", "i64", "u64", "f32", "f16", "f64"}
 #: Element types atomics update, and the atomic type that holds each: floats as their bits, updated by
@@ -141,6 +146,8 @@ def buffer_element(t: Type, loc: Loc | None, structs: dict[str, str]) -> str:
     multiple of its alignment, the struct's size a multiple of its largest member's."""
     if isinstance(t, Scalar) and t.name in ELEMENTS:
         return t.name
+    if isinstance(t, Scalar) and t.name in PACKED:
+        return "u32"
     if isinstance(t, Scalar) and t.kind == "c":  # a struct of its parts: NumPy's layout
         return wgsl_type(t, loc, structs)
     if not isinstance(t, StructT):
@@ -189,6 +196,7 @@ class ArrayRef:
     atomic: bool = False
     workgroup: bool = False  # a shared or local array: indexed in 32 bits (lavapipe crashes on 64-bit indices
     # into workgroup memory), never a storage buffer
+    packed: str = ""  # elements packed in u32 words (:data:`PACKED`): "words" (read only) or "atomic" (written)
 
 
 @dataclass
@@ -257,6 +265,12 @@ class RendererParts:
         raise NotImplementedError
 
     def nofma(self, wide: bool) -> str:
+        raise NotImplementedError
+
+    def load_element(self, ref: ArrayRef, index: str) -> str:
+        raise NotImplementedError
+
+    def store_element(self, ref: ArrayRef, index: str, value: str) -> None:
         raise NotImplementedError
 
     # complex numbers (.complex.ComplexRenderer)

@@ -20,7 +20,7 @@ from .prelude import (
     as_i32,
     widen,
 )
-from .shader import UNROLL_NODES, UNROLL_TRIPS, RendererParts, WgslUnsupported, atomic_store
+from .shader import UNROLL_NODES, UNROLL_TRIPS, RendererParts, WgslUnsupported
 
 
 class StatementRenderer(RendererParts):
@@ -158,10 +158,7 @@ class StatementRenderer(RendererParts):
             index = self.element_index(ref, target.index)
             v = self.coerce(value, base_t.dtype, "store")
             self.m.touch(ref, read=ref.atomic, write=True)
-            if ref.atomic:
-                self.emit(atomic_store(ref, index, v))
-            else:
-                self.emit(f"{ref.base}[{index}] = {v};")
+            self.store_element(ref, index, v)
             return
         grid = self.grid_call(value) if isinstance(target, ir.TupleExpr) else None
         if isinstance(target, ir.TupleExpr) and grid is not None:
@@ -222,9 +219,7 @@ class StatementRenderer(RendererParts):
                 ref = self.array(item.value)
                 index = self.element_index(ref, item.index)
                 self.m.touch(ref, read=ref.atomic, write=True)
-                value = self.convert(v, t, base_t.dtype)
-                store = atomic_store(ref, index, value) if ref.atomic else f"{ref.base}[{index}] = {value};"
-                self.emit(store)
+                self.store_element(ref, index, self.convert(v, t, base_t.dtype))
                 continue
             if isinstance(item, ir.TupleExpr) and isinstance(t, TupleT):  # nested: `(a, b), c = ...`
                 self.unpack(item.elts, [f"{v}.i{k}" for k in range(len(t.items))], list(t.items))
@@ -248,14 +243,12 @@ class StatementRenderer(RendererParts):
             ref = self.array(s.target.value)
             index = self.temp(self.element_index(ref, s.target.index))
             self.m.touch(ref, read=True, write=True)
-            if ref.atomic:
-                raise WgslUnsupported(s.loc, "augmented assignment of an array that atomics update")
-            current = self.temp(f"{ref.base}[{index}]")
+            current = self.load_element(ref, index)  # (not atomic as a whole, as on CUDA: `a[i] += v`)
             result = self.binop_values(
                 s.op, self.convert(current, arr_t.dtype, ops.left), ops.left, s.value, ops, s.loc
             )
             self.convert_check(result, ops.result, arr_t.dtype, s.loc, "store")
-            self.emit(f"{ref.base}[{index}] = {self.convert(result, ops.result, arr_t.dtype)};")
+            self.store_element(ref, index, self.convert(result, ops.result, arr_t.dtype))
             return
         if isinstance(s.target, ir.Name):
             t = tf.locals[s.target.id]

@@ -438,6 +438,8 @@ def unmet_needs(wgsl: dict[str, Any], dev: WgpuDevice) -> str | None:
             f"{dev.name} lacks it"
         )
     for wt in ("f32", "f64"):
+        if f"{wt}-fused-fma" in wgsl["features"] and not dev.rounding(wt)[0]:
+            return f"calls math.fma, and the WebGPU adapter {dev.name}'s {wt} fma rounds twice"
         if f"{wt}-div-sqrt" in wgsl["features"] and dev.rounding(wt)[1]:
             return (
                 f"divides {wt} values or takes their square roots, which the WebGPU adapter "

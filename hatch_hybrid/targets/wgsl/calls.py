@@ -7,11 +7,13 @@ import math
 
 from ... import ir
 from ...errors import Loc
+from ...lower.calls import COMPLEX_ABS_OVERFLOW
 from ...typecheck.arguments import bound_nodes
 from ...typecheck.cuda_spelling import ACTIVE_MASK
 from ...typecheck.rules import BIT_OPS, GPU_INDEX, SHUFFLES, VOTES
 from ...typecheck.typed import Callee, SymbolT
 from ...types import (
+    F64,
     NONE,
     WEAK_INT,
     ArrayT,
@@ -24,6 +26,7 @@ from ...types import (
     is_float,
     storage,
 )
+from . import libm
 from .expressions import wrapped
 from .shader import (
     ATOMIC_ELEMENTS,
@@ -87,8 +90,10 @@ class CallRenderer(RendererParts):
         given = self.tf.types[e.args[0].nid] if e.args else None
         if name in ("floor", "ceil", "trunc") and isinstance(given, (Weak, EnumT)) and not is_float(given):
             return self.coerce(e.args[0], WEAK_INT, "cast")  # Python's floor of an int is that int
+        if name in libm.CALLS or name in ("asin", "acos", "fma"):
+            return self.libm_call(e, callee)
         if name not in EXACT_MATH:
-            raise WgslUnsupported(e.loc, f"math.{name} (not correctly rounded by WGSL's built-ins)")
+            raise WgslUnsupported(e.loc, f"math.{name} (not yet written for this target)")
         arg_t = callee.arg_types[0]
         wt = self.wt(arg_t, e.loc)
         if wt not in ("f32", "f64"):
@@ -120,6 +125,38 @@ class CallRenderer(RendererParts):
             self.convert_check(value, arg_t, WEAK_INT, e.loc, "cast")
             return self.convert(value, arg_t, WEAK_INT)
         return self.convert(value, arg_t, t)
+
+    def need_libm(self, name: str) -> str:
+        """A function of :mod:`.libm` (and those it calls) in the shader's prelude."""
+        if name in ("hh_div_f64", "hh_sqrt_f64", "hh_ulp_f64"):
+            return self.exact_op("sqrt" if name == "hh_sqrt_f64" else "div", "f64")
+        deps, text = libm.FUNCTIONS[name]
+        for dep in deps:
+            self.need_libm(dep)
+        return str(self.m.need(name, text))
+
+    def libm_call(self, e: ir.Call, callee: Callee) -> str:
+        """A ``math`` function IEEE 754 does not fix, computed in f64 by :mod:`.libm` (the same bits on every
+        adapter), its result converted to the call's type; ``fma`` through WGSL's where the adapter's rounds
+        once (a launch elsewhere says so)."""
+        name = callee.name
+        args = [self.temp(self.convert(self.coerce(a, t), t, F64), "f64") for a, t in zip(e.args, callee.arg_types)]
+        if name == "fma":
+            wt = self.wt(callee.arg_types[0], e.loc)
+            if wt not in ("f32", "f64"):
+                raise WgslUnsupported(e.loc, f"math.fma of {callee.arg_types[0]}")
+            self.m.need(f"hh_needs_fused_fma_{wt}", f"// (math.fma: the adapter's {wt} fma must round once)\n")
+            values = [self.convert(v, F64, callee.arg_types[0]) for v in args]
+            return self.convert(self.temp(f"fma({', '.join(values)})", wt), callee.arg_types[0], self.tf.types[e.nid])
+        if name in ("asin", "acos"):  # through atan2: asin(x) = atan2(x, sqrt((1 - x)(1 + x)))
+            x = args[0]
+            root = f"{self.need_libm('hh_sqrt_f64')}((1.0lf - {x}) * (1.0lf + {x}))"
+            pair = (x, root) if name == "asin" else (root, x)
+            result = f"{self.need_libm('hh_atan2_f64')}({pair[0]}, {pair[1]})"
+        else:
+            fn, extra = libm.CALLS[name]
+            result = f"{self.need_libm(fn)}({', '.join(args + ([extra] if extra else []))})"
+        return self.convert(self.temp(result, "f64"), F64, self.tf.types[e.nid])
 
     def call_function(self, callee: Callee, nodes: list[ir.Expr], loc: Loc) -> str:
         target = callee.target
@@ -153,8 +190,17 @@ class CallRenderer(RendererParts):
                 return f"{len(arg_t.items)}li"
             raise WgslUnsupported(e.loc, f"len() of {arg_t}")
         if callee.name == "abs":
-            if storage(callee.arg_types[0]).kind == "c":
-                raise WgslUnsupported(e.loc, "abs() of complex numbers (the C library's hypot, not correctly rounded)")
+            if storage(callee.arg_types[0]).kind == "c":  # hypot(re, im), as lower.complex's abs
+                z = self.temp(self.coerce(e.args[0], callee.arg_types[0]))
+                part = component(callee.arg_types[0])
+                re, im = (self.convert(f"{z}.{p}", part, F64) for p in ("re", "im"))
+                magnitude = self.temp(f"{self.need_libm('hh_hypot_f64')}({re}, {im})", "f64")
+                if isinstance(callee.arg_types[0], Weak):  # CPython raises where finite parts overflow
+                    infinite = f"(bitcast<u64>({magnitude}) & 9223372036854775807lu) == 9218868437227405312lu"
+                    finite = f"(bitcast<u64>({re}) & 9223372036854775807lu) < 9218868437227405312lu"
+                    finite += f" && (bitcast<u64>({im}) & 9223372036854775807lu) < 9218868437227405312lu"
+                    self.check(f"!({infinite} && {finite})", "overflow", e.loc, COMPLEX_ABS_OVERFLOW)
+                return self.convert(magnitude, F64, t)
             s = storage(t)
             v = self.coerce(e.args[0], t)
             if s.name == "f16":

@@ -131,7 +131,7 @@ ULP_F64 = """fn hh_ulp_f64(m: f64) -> vec2<f64> {
 fn hh_fract_f64(x: f64) -> f64 {
     return bitcast<f64>((bitcast<u64>(x) & 4503599627370495lu) | 4602678819172646912lu);
 }
-fn hh_exp_f64(x: f64) -> i32 {
+fn hh_expo_f64(x: f64) -> i32 {
     return i32((bitcast<u64>(x) >> 52u) & 2047lu) - 1022i;
 }
 fn hh_pow2_f64(k: i32) -> f64 {
@@ -151,7 +151,7 @@ DIV_F64 = """fn hh_div_f64(a: f64, b: f64) -> f64 {
     let r = fma(-m, d, x);
     let u = hh_ulp_f64(m);
     m = select(select(m, m - u.y, r < -(d * u.y * 0.5lf)), m + u.x, r > d * u.x * 0.5lf);
-    let e = hh_exp_f64(a) - hh_exp_f64(b);
+    let e = hh_expo_f64(a) - hh_expo_f64(b);
     let z = select(m, -m, (a < 0.0lf) != (b < 0.0lf)) * hh_pow2_f64(e / 2i) * hh_pow2_f64(e - e / 2i);
     let small = 2.2250738585072014e-308lf;
     let big = 1.7976931348623157e308lf;
@@ -161,7 +161,7 @@ DIV_F64 = """fn hh_div_f64(a: f64, b: f64) -> f64 {
 """
 SQRT_F64 = """fn hh_sqrt_f64(v: f64) -> f64 {
     let s0 = sqrt(v);
-    let e0 = hh_exp_f64(v);
+    let e0 = hh_expo_f64(v);
     let odd = (e0 & 1i) != 0i;
     let m = select(hh_fract_f64(v), hh_fract_f64(v) * 2.0lf, odd);
     let e = select(e0, e0 - 1i, odd);

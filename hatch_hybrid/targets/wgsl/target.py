@@ -121,6 +121,7 @@ class WgslTarget(Target):
             + (["shader-int64-atomic-all-ops"] if re.search(r"atomic<[iu]64>", source) else [])
             + (["subgroup"] if renderer.subgroups else [])
             + (["f32-div-sqrt"] if "hh_fused_fma" in renderer.prelude else [])
-            + (["f64-div-sqrt"] if "hh_fused_fma64" in renderer.prelude else []),
+            + (["f64-div-sqrt"] if "hh_fused_fma64" in renderer.prelude else [])
+            + [f"{wt}-fused-fma" for wt in ("f32", "f64") if f"hh_needs_fused_fma_{wt}" in renderer.prelude],
             dynamic_item=renderer.dynamic.dtype.itemsize if renderer.dynamic is not None else 0,
         )

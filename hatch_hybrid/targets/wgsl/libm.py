@@ -1,0 +1,222 @@
+"""``math`` functions that IEEE 754 does not fix, for the WebGPU target: WGSL's built-ins (``exp``, ``log``,
+``sin``, ...) are f32-only in naga and, where a driver computes them, within drivers' own bounds (several
+ulps, and Vulkan promises f64 only f32's precision). These are f64 functions of the shader's own, written
+with IEEE operations alone (``+ - *``, the correctly rounded division of :data:`.prelude.DIV_F64`, bit
+manipulation), so that every adapter computes the same bits:
+
+* ``exp``: ``x = k ln2 + r`` (``ln2`` in two parts, ``|r| <= ln2/2``), ``e**r`` by its Taylor series to degree
+  13, scaled by ``2**k`` with one rounding;
+* ``log``: ``x = 2**k (1 + f)`` with ``1 + f`` in ``[sqrt(1/2), sqrt(2))``, ``log(1 + f) = 2 atanh(s)``, ``s =
+  f / (2 + f)``, as ``f - s (f - T(s**2))`` (the series to ``s**25``); ``log2``, ``log10`` and ``log(x, b)`` from
+  the same parts;
+* ``sin``, ``cos``, ``tan``: ``x = k pi/2 + r`` (``pi/2`` in five 24-bit parts, so that ``k * part`` is exact for
+  ``|x|`` up to ``2**29``: beyond, the reduction loses bits), Taylor series on ``|r| <= pi/4``;
+* ``atan`` (``1/x`` above 1, then ``atan(t) = pi/6 + atan((t sqrt3 - 1) / (sqrt3 + t))`` above ``tan(pi/12)``,
+  then the series), ``atan2`` (C's quadrants and signed zeros), ``asin``/``acos`` through ``atan2``;
+* ``cbrt`` (a guess from the exponent's bits, five Newton steps), ``hypot`` (the larger part times
+  ``sqrt(1 + q**2)``, correctly rounded roots), ``fma`` (WGSL's, where the adapter's rounds once; a launch
+  elsewhere says so).
+
+They are within a few ulps of the C library's (tests/test_wgpu.py measures them), as libdevice's are on the
+CUDA path; NaN and infinite arguments give C's results where the driver keeps them (docs/wgpu.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+from math import factorial
+
+#: The constants, as Python computed them from decimal expansions (their splits: the leading bits of the value,
+#: then the rest)
+LN2_HI, LN2_LO, INV_LN2 = 0.6931471803691238, 1.9082149292705877e-10, 1.4426950408889634
+LOG10_2_HI, LOG10_2_LO, INV_LN10 = 0.3010299955494702, 1.1451100898021838e-10, 0.4342944819032518
+PIO2_PARTS = (
+    1.570796251296997,
+    7.549789415861596e-08,
+    5.390302529957765e-15,
+    3.282003415807913e-22,
+    1.270655753080676e-29,
+)
+TWO_OVER_PI, PIO2, PIO2_LO = 0.6366197723675814, 1.5707963267948966, 6.123233995736766e-17
+PI, PI_LO, PIO6, PIO6_LO = 3.141592653589793, 1.2246467991473532e-16, 0.5235987755982989, -5.360408832255455e-17
+SQRT3, TAN_PIO12, SQRT2 = 1.7320508075688772, 0.2679491924311227, 1.4142135623730951
+BIG, SMALL = 1.7976931348623157e308, 2.2250738585072014e-308
+
+
+def _lit(x: float | Fraction) -> str:
+    return f"{float(x)!r}lf"
+
+
+def _horner(var: str, coefficients: Sequence[float | Fraction]) -> str:
+    """``c0 + var*(c1 + var*(c2 + ...))`` as WGSL."""
+    text = _lit(coefficients[-1])
+    for c in reversed(coefficients[:-1]):
+        text = f"({_lit(c)} + {var} * {text})"
+    return text
+
+
+_EXP_SERIES = [Fraction(1, factorial(n)) for n in range(1, 14)]  # e**r = 1 + r*(1 + r/2 + ...)
+_ATANH_SERIES = [Fraction(2, 2 * j + 1) for j in range(1, 13)]  # T(z) = z*(2/3 + 2z/5 + ...)
+_SIN_SERIES = [Fraction((-1) ** n, factorial(2 * n + 1)) for n in range(1, 10)]
+_COS_SERIES = [Fraction((-1) ** n, factorial(2 * n)) for n in range(2, 11)]
+_ATAN_SERIES = [Fraction((-1) ** n, 2 * n + 1) for n in range(1, 16)]
+_INF = "bitcast<f64>(9218868437227405312lu)"
+_NAN = "bitcast<f64>(9221120237041090560lu)"
+
+#: name -> (the prelude functions it calls, its WGSL)
+FUNCTIONS: dict[str, tuple[tuple[str, ...], str]] = {
+    "hh_scale_f64": (
+        ("hh_ulp_f64",),
+        """fn hh_scale_f64(x: f64, k: i32) -> f64 {  // x * 2**k, rounded once
+    let k1 = k / 2i;
+    return x * hh_pow2_f64(k1) * hh_pow2_f64(k - k1);
+}
+""",
+    ),
+    "hh_exp_f64": (
+        ("hh_scale_f64",),
+        f"""fn hh_exp_f64(x: f64) -> f64 {{
+    if (x > 709.782712893384lf) {{ return {_INF}; }}
+    if (x < -745.2lf) {{ return 0.0lf; }}
+    let k = round(x * {_lit(INV_LN2)});
+    let r = (x - k * {_lit(LN2_HI)}) - k * {_lit(LN2_LO)};
+    return hh_scale_f64(1.0lf + r * {_horner("r", _EXP_SERIES)}, i32(k));
+}}
+""",
+    ),
+    "hh_log_parts_f64": (
+        ("hh_div_f64",),
+        f"""fn hh_log_parts_f64(x: f64) -> vec2<f64> {{  // (k, log(1 + f)) of a finite x > 0: x = 2**k (1 + f)
+    var b = bitcast<u64>(x);
+    var k = -1023i;
+    if ((b >> 52u) == 0lu) {{ b = bitcast<u64>(x * 18014398509481984.0lf); k = -1077i; }}
+    k = k + i32(b >> 52u);
+    var m = bitcast<f64>((b & 4503599627370495lu) | 4607182418800017408lu);
+    if (m > {_lit(SQRT2)}) {{ m = m * 0.5lf; k = k + 1i; }}
+    let f = m - 1.0lf;
+    let s = hh_div_f64(f, 2.0lf + f);
+    let z = s * s;
+    return vec2<f64>(f64(k), f - s * (f - z * {_horner("z", _ATANH_SERIES)}));
+}}
+""",
+    ),
+    "hh_log_f64": (
+        ("hh_log_parts_f64",),
+        f"""fn hh_log_f64(x: f64, base: i32) -> f64 {{  // base 0: e, 2, 10
+    if (!(x > 0.0lf)) {{ return select({_NAN}, -{_INF}, x == 0.0lf); }}
+    if (x > {_lit(BIG)}) {{ return x; }}
+    let p = hh_log_parts_f64(x);
+    if (base == 2i) {{ return p.x + p.y * {_lit(INV_LN2)}; }}
+    if (base == 10i) {{ return p.x * {_lit(LOG10_2_HI)} + (p.x * {_lit(LOG10_2_LO)} + p.y * {_lit(INV_LN10)}); }}
+    return p.x * {_lit(LN2_HI)} + (p.x * {_lit(LN2_LO)} + p.y);
+}}
+""",
+    ),
+    "hh_trig_f64": (
+        (),
+        f"""fn hh_sin_kernel_f64(r: f64) -> f64 {{
+    let z = r * r;
+    return r + r * (z * {_horner("z", _SIN_SERIES)});
+}}
+fn hh_cos_kernel_f64(r: f64) -> f64 {{
+    let z = r * r;
+    let hz = 0.5lf * z;
+    let w = 1.0lf - hz;
+    return w + (((1.0lf - w) - hz) + z * z * {_horner("z", _COS_SERIES)});
+}}
+fn hh_trig_f64(x: f64, which: i32) -> f64 {{  // which 0: sin, 1: cos, 2: tan
+    let k = round(x * {_lit(TWO_OVER_PI)});
+    var r = x;  // (k = 0: x itself, so that -0.0 keeps its sign)
+    if (k != 0.0lf) {{
+{chr(10).join(f"        r = r - k * {_lit(p)};" for p in PIO2_PARTS)}
+    }}
+    let q = i32(k - 4.0lf * floor(k * 0.25lf)) + select(0i, 1i, which == 1i);
+    let s = hh_sin_kernel_f64(r);
+    let c = hh_cos_kernel_f64(r);
+    if (which == 2i) {{
+        return select(hh_div_f64(s, c), -hh_div_f64(c, s), (q & 1i) == 1i);
+    }}
+    let v = select(s, c, (q & 1i) == 1i);
+    return select(v, -v, (q & 2i) == 2i);
+}}
+""",
+    ),
+    "hh_atan_f64": (
+        ("hh_div_f64",),
+        f"""fn hh_atan_f64(x: f64) -> f64 {{
+    let a = abs(x);
+    let big = a > 1.0lf;
+    let t = select(a, hh_div_f64(1.0lf, a), big);
+    let mid = t > {_lit(TAN_PIO12)};
+    let u = select(t, hh_div_f64(t * {_lit(SQRT3)} - 1.0lf, {_lit(SQRT3)} + t), mid);
+    let z = u * u;
+    var r = u + u * (z * {_horner("z", _ATAN_SERIES)});
+    r = select(r, {_lit(PIO6)} + (r + {_lit(PIO6_LO)}), mid);
+    r = select(r, {_lit(PIO2)} - (r - {_lit(PIO2_LO)}), big);
+    return select(r, -r, bitcast<u64>(x) >= 9223372036854775808lu);
+}}
+""",
+    ),
+    "hh_atan2_f64": (
+        ("hh_atan_f64",),
+        f"""fn hh_atan2_f64(y: f64, x: f64) -> f64 {{  // C's atan2: quadrants by x's sign, signed zeros
+    let y_negative = bitcast<u64>(y) >= 9223372036854775808lu;
+    let x_negative = bitcast<u64>(x) >= 9223372036854775808lu;
+    var r: f64;
+    if (x == 0.0lf && y == 0.0lf) {{
+        r = select(0.0lf, {_lit(PI)}, x_negative);
+    }} else if (x == 0.0lf) {{
+        r = {_lit(PIO2)};
+    }} else {{
+        r = hh_atan_f64(hh_div_f64(abs(y), abs(x)));
+        if (x_negative) {{ r = {_lit(PI)} - (r - {_lit(PI_LO)}); }}
+    }}
+    return select(r, -r, y_negative);
+}}
+""",
+    ),
+    "hh_cbrt_f64": (
+        ("hh_div_f64",),
+        f"""fn hh_cbrt_f64(x: f64) -> f64 {{
+    var a = abs(x);
+    if (a == 0.0lf || a > {_lit(BIG)}) {{ return x; }}
+    var scale = 1.0lf;
+    if (a < {_lit(SMALL)}) {{ a = a * 18014398509481984.0lf; scale = 3.814697265625e-06lf; }}
+    var t = bitcast<f64>(bitcast<u64>(a) / 3lu + 3071454945866678272lu);
+    for (var n = 0i; n < 5i; n = n + 1i) {{
+        t = hh_div_f64(2.0lf * t + hh_div_f64(a, t * t), 3.0lf);
+    }}
+    t = t * scale;
+    return select(t, -t, x < 0.0lf);
+}}
+""",
+    ),
+    "hh_hypot_f64": (
+        ("hh_div_f64", "hh_sqrt_f64"),
+        f"""fn hh_hypot_f64(x: f64, y: f64) -> f64 {{
+    let a = max(abs(x), abs(y));
+    let b = min(abs(x), abs(y));
+    if (a > {_lit(BIG)}) {{ return {_INF}; }}
+    if (b == 0.0lf) {{ return a; }}
+    let q = hh_div_f64(b, a);
+    return a * hh_sqrt_f64(1.0lf + q * q);
+}}
+""",
+    ),
+}
+
+#: ``math`` function -> (the prelude function, its extra argument); asin and acos are made in the renderer
+CALLS = {
+    "exp": ("hh_exp_f64", None),
+    "log": ("hh_log_f64", "0i"),
+    "log2": ("hh_log_f64", "2i"),
+    "log10": ("hh_log_f64", "10i"),
+    "sin": ("hh_trig_f64", "0i"),
+    "cos": ("hh_trig_f64", "1i"),
+    "tan": ("hh_trig_f64", "2i"),
+    "atan": ("hh_atan_f64", None),
+    "atan2": ("hh_atan2_f64", None),
+    "cbrt": ("hh_cbrt_f64", None),
+    "hypot": ("hh_hypot_f64", None),
+}

@@ -759,6 +759,7 @@ def test_booleans_and_8_and_16_bit_integers_match_native_cpu(tmp_path: Path):
 
 LIBM = """
 import math
+import numpy as np
 from hybrid_runtime import Array, c128, f32, f64, gpu, kernel
 
 @kernel
@@ -782,14 +783,20 @@ def functions(x: Array[f64], y: Array[f64], out: Array[f64, 2], z: Array[c128], 
         out[13, i] = math.cbrt(-a * 1e-300)
         out[14, i] = abs(z[i])
         out32[i] = math.exp(x32[i])
+        b = abs(a)
+        out[15, i] = b ** (1.0 / 3.0)
+        out[16, i] = b ** y[i] * 0.0 + (b * 1e-3) ** (y[i] * 1e-3)
+        out[17, i] = a ** 5 + (-1.5) ** (i % 7) + b ** 0.5 + math.pow(b, -2.0)
+        out[18, i] = np.sin(a) + np.arctan2(a, 2.0) + np.floor(a)
 """
 
 
 @pytest.mark.wgpu
 def test_math_functions_are_within_a_few_ulps_of_the_c_librarys(tmp_path: Path):
-    """exp, log (log2, log10), sin, cos, tan, atan, atan2, asin, acos, cbrt, hypot and abs() of
-    complex numbers, written in the shader with IEEE operations alone (targets/wgsl/libm.py): within 4 ulps
-    of NumPy's (the C library's) over wide ranges, as libdevice is on the CUDA path."""
+    """exp, log (log2, log10), pow (and `**` of floats), NumPy's sin, arctan2 and floor, sin, cos, tan, atan,
+    atan2, asin, acos, cbrt, hypot and abs() of complex numbers, written in the shader with IEEE operations alone
+    (targets/wgsl/libm.py): within 4 ulps of NumPy's (the C library's) over wide ranges, as libdevice is on the
+    CUDA path."""
     kernels = compile_packages([_package(tmp_path, "wglibm", LIBM)], options=_options())
     assert kernels[0].wgsl is not None, kernels[0].not_built
     write_package_artifacts(kernels, ["sm_90"], tmp_path)
@@ -801,12 +808,15 @@ def test_math_functions_are_within_a_few_ulps_of_the_c_librarys(tmp_path: Path):
     z = x + 1j * y
     x32 = (rng.standard_normal(n) * 20).astype(np.float32)
     with imported_package(tmp_path, "wglibm") as kern, np.errstate(all="ignore"):
-        out, out32 = np.zeros((15, n)), np.zeros(n, np.float32)
+        out, out32 = np.zeros((19, n)), np.zeros(n, np.float32)
         kern.functions.launch(256, n // 256, x, y, out, z, x32, out32, device="wgpu")
         a = x
         want = [np.exp(a * 0.01), np.log(abs(a)), np.log2(abs(a)), np.log10(abs(a)), np.sin(a), np.cos(a),
                 np.tan(a), np.arctan(a), np.arctan2(a, y), np.cbrt(a), np.hypot(a, y),
-                np.arcsin(np.sin(a)), np.arccos(np.cos(a)), np.cbrt(-a * 1e-300), np.abs(z)]  # fmt: skip
+                np.arcsin(np.sin(a)), np.arccos(np.cos(a)), np.cbrt(-a * 1e-300), np.abs(z),
+                abs(a) ** (1.0 / 3.0), abs(a) ** y * 0.0 + (abs(a) * 1e-3) ** (y * 1e-3),
+                a ** 5 + (-1.5) ** (np.arange(n) % 7) + abs(a) ** 0.5 + abs(a) ** -2.0,
+                np.sin(a) + np.arctan2(a, 2.0) + np.floor(a)]  # fmt: skip
         worst = {}
         for k, w in enumerate(want):
             ok = np.isfinite(w) & (abs(w) > 1e-300)
@@ -815,7 +825,10 @@ def test_math_functions_are_within_a_few_ulps_of_the_c_librarys(tmp_path: Path):
             ulps = abs(out[k][ok] - w[ok]) / np.spacing(abs(w[ok]))
             worst[k] = float(ulps.max())
         print("\nlibm: worst ulps", {k: round(u, 2) for k, u in worst.items()})
-        assert all(u <= 4 for k, u in worst.items() if k not in (11, 12)), worst
+        assert all(u <= 4 for k, u in worst.items() if k not in (11, 12, 16, 17, 18)), worst
+        assert worst[17] <= 16 and worst[18] <= 16, worst  # (sums of several functions' results)
+        # pow with exponents in the hundreds: y log x in two parts, but log(1 + f) in one (docs/wgpu.md)
+        assert worst[16] <= 64, worst
         assert worst[11] <= 64 and worst[12] <= 64, worst
         assert (
             same_bits(out32, np.exp(x32.astype(np.float64)).astype(np.float32))

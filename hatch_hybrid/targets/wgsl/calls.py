@@ -10,6 +10,7 @@ from ...errors import Loc
 from ...lower.calls import COMPLEX_ABS_OVERFLOW
 from ...typecheck.arguments import bound_nodes
 from ...typecheck.cuda_spelling import ACTIVE_MASK
+from ...typecheck.numpy_funcs import BINARY_TRANSCENDENTAL, TRANSCENDENTAL
 from ...typecheck.rules import BIT_OPS, GPU_INDEX, SHUFFLES, VOTES
 from ...typecheck.typed import Callee, SymbolT
 from ...types import (
@@ -21,6 +22,7 @@ from ...types import (
     Scalar,
     StructT,
     TupleT,
+    Type,
     Weak,
     component,
     is_float,
@@ -41,6 +43,11 @@ from .shader import (
 #: ``math`` functions whose every result IEEE 754 fixes, rendered by :meth:`CallRenderer.math`
 EXACT_MATH = {"sqrt", "fabs", "floor", "ceil", "trunc", "copysign", "isnan", "isinf", "isfinite", "degrees", "radians"}
 SCALE = {"degrees": 180.0 / math.pi, "radians": math.pi / 180.0}  # CPython's constants, rounded once
+#: NumPy's functions of floats the C library computes (and its own rounding and classifying ones) -> ``math``'s
+NUMPY_MATH = {
+    **TRANSCENDENTAL, **BINARY_TRANSCENDENTAL, "absolute": "fabs", "square": "square",
+    **{n: n for n in ("fabs", "floor", "ceil", "trunc", "isnan", "isinf", "isfinite", "copysign")},
+}  # fmt: skip
 
 
 class CallRenderer(RendererParts):
@@ -68,6 +75,8 @@ class CallRenderer(RendererParts):
             return self.temp(f"{self.wt(struct, e.loc)}({', '.join(items)})")
         if callee.kind == "math":
             return self.math(e, callee)
+        if callee.kind == "numpy":
+            return self.numpy_call(e, callee)
         if callee.kind == "complex":  # complex(re, im), z.conjugate()
             t = tf.types[e.nid]
             if callee.name == "conjugate" and isinstance(e.func, ir.Attribute):
@@ -83,22 +92,43 @@ class CallRenderer(RendererParts):
         raise WgslUnsupported(e.loc, f"{callee.kind} calls ({callee.name})")
 
     def math(self, e: ir.Call, callee: Callee) -> str:
-        """The ``math`` functions whose results IEEE 754 fixes (``lower.intrinsics.math_call``'s meaning): a
-        root rounded correctly, rounding to integers, signs and classes by their bits (WGSL lets drivers
-        assume no NaN or infinity, so no float comparison can tell), the exact scalings."""
+        """A ``math`` function (``lower.intrinsics.math_call``'s meaning)."""
         name = callee.name
         given = self.tf.types[e.args[0].nid] if e.args else None
         if name in ("floor", "ceil", "trunc") and isinstance(given, (Weak, EnumT)) and not is_float(given):
             return self.coerce(e.args[0], WEAK_INT, "cast")  # Python's floor of an int is that int
-        if name in libm.CALLS or name in ("asin", "acos", "fma"):
-            return self.libm_call(e, callee)
-        if name not in EXACT_MATH:
+        if name not in libm.CALLS and name not in ("asin", "acos", "fma") and name not in EXACT_MATH:
             raise WgslUnsupported(e.loc, f"math.{name} (not yet written for this target)")
-        arg_t = callee.arg_types[0]
-        wt = self.wt(arg_t, e.loc)
+        values = [self.temp(self.coerce(a, t), self.wt(t, e.loc)) for a, t in zip(e.args, callee.arg_types)]
+        return self.math_of(name, values, list(callee.arg_types), self.tf.types[e.nid], e.loc, python=True)
+
+    def numpy_call(self, e: ir.Call, callee: Callee) -> str:
+        """NumPy's functions of floats that are the C library's (``lower.numpy_calls``): computed as the
+        ``math`` functions are, in the loop's type (f32 or f64), the result in the call's."""
+        loop = callee.arg_types[0]
+        name = NUMPY_MATH.get(callee.name)
+        written = name in libm.CALLS or name in ("asin", "acos", "square") or name in EXACT_MATH
+        if name is None or not written or storage(loop).name not in ("f32", "f64"):
+            raise WgslUnsupported(e.loc, f"numpy calls ({callee.name} of {loop})")
+        values = [self.temp(self.coerce(a, t, "arith"), self.wt(t, e.loc)) for a, t in zip(e.args, callee.arg_types)]
+        if name == "square":
+            wt = self.wt(loop, e.loc)
+            value = self.temp(f"{self.nofma(wt == 'f64')}({values[0]} * {values[0]})", wt)
+            return self.convert(value, loop, self.tf.types[e.nid])
+        return self.math_of(name, values, list(callee.arg_types), self.tf.types[e.nid], e.loc, python=False)
+
+    def math_of(self, name: str, values: list[str], arg_types: list[Type], t: Type, loc: Loc, python: bool) -> str:
+        """``math.<name>`` of evaluated arguments: the functions IEEE 754 fixes here (a root rounded correctly,
+        rounding to integers, signs and classes by their bits: WGSL lets drivers assume no NaN or infinity,
+        so no float comparison can tell; the exact scalings), the others through :mod:`.libm`. ``python``:
+        floor, ceil and trunc return Python ints (NumPy's: floats)."""
+        if name in libm.CALLS or name in ("asin", "acos", "fma"):
+            return self.libm_of(name, values, arg_types, t, loc)
+        arg_t = arg_types[0]
+        wt = self.wt(arg_t, loc)
         if wt not in ("f32", "f64"):
-            raise WgslUnsupported(e.loc, f"math.{name} of {arg_t}")
-        x, *rest = [self.temp(self.coerce(a, t), self.wt(t, e.loc)) for a, t in zip(e.args, callee.arg_types)]
+            raise WgslUnsupported(loc, f"math.{name} of {arg_t}")
+        x, *rest = values
         bits, sign = ("u64", 1 << 63) if wt == "f64" else ("u32", 1 << 31)
         suffix = "lu" if wt == "f64" else "u"
         magnitude = f"(bitcast<{bits}>({x}) & {sign - 1}{suffix})"
@@ -116,13 +146,13 @@ class CallRenderer(RendererParts):
         elif name == "fabs":
             result = f"bitcast<{wt}>({magnitude})"
         elif name in SCALE:
-            result = f"{self.nofma(wt == 'f64')}({x} * {self.literal(SCALE[name], arg_t, e.loc, plain=True)})"
+            result = f"{self.nofma(wt == 'f64')}({x} * {self.literal(SCALE[name], arg_t, loc, plain=True)})"
         else:
+            assert name in ("floor", "ceil", "trunc"), name
             result = f"{name}({x})"
         value = self.temp(result, wt)
-        t = self.tf.types[e.nid]
-        if name in ("floor", "ceil", "trunc"):  # Python returns an int
-            self.convert_check(value, arg_t, WEAK_INT, e.loc, "cast")
+        if name in ("floor", "ceil", "trunc") and python:  # Python returns an int
+            self.convert_check(value, arg_t, WEAK_INT, loc, "cast")
             return self.convert(value, arg_t, WEAK_INT)
         return self.convert(value, arg_t, t)
 
@@ -130,24 +160,24 @@ class CallRenderer(RendererParts):
         """A function of :mod:`.libm` (and those it calls) in the shader's prelude."""
         if name in ("hh_div_f64", "hh_sqrt_f64", "hh_ulp_f64"):
             return self.exact_op("sqrt" if name == "hh_sqrt_f64" else "div", "f64")
+        if name == "hh_nofma64":
+            return self.nofma(True)
         deps, text = libm.FUNCTIONS[name]
         for dep in deps:
             self.need_libm(dep)
         return str(self.m.need(name, text))
 
-    def libm_call(self, e: ir.Call, callee: Callee) -> str:
+    def libm_of(self, name: str, values: list[str], arg_types: list[Type], t: Type, loc: Loc) -> str:
         """A ``math`` function IEEE 754 does not fix, computed in f64 by :mod:`.libm` (the same bits on every
-        adapter), its result converted to the call's type; ``fma`` through WGSL's where the adapter's rounds
-        once (a launch elsewhere says so)."""
-        name = callee.name
-        args = [self.temp(self.convert(self.coerce(a, t), t, F64), "f64") for a, t in zip(e.args, callee.arg_types)]
+        adapter), its result converted to ``t``; ``fma`` through WGSL's where the adapter's rounds once (a
+        launch elsewhere says so)."""
         if name == "fma":
-            wt = self.wt(callee.arg_types[0], e.loc)
+            wt = self.wt(arg_types[0], loc)
             if wt not in ("f32", "f64"):
-                raise WgslUnsupported(e.loc, f"math.fma of {callee.arg_types[0]}")
+                raise WgslUnsupported(loc, f"math.fma of {arg_types[0]}")
             self.m.need(f"hh_needs_fused_fma_{wt}", f"// (math.fma: the adapter's {wt} fma must round once)\n")
-            values = [self.convert(v, F64, callee.arg_types[0]) for v in args]
-            return self.convert(self.temp(f"fma({', '.join(values)})", wt), callee.arg_types[0], self.tf.types[e.nid])
+            return self.convert(self.temp(f"fma({', '.join(values)})", wt), arg_types[0], t)
+        args = [self.temp(self.convert(v, at, F64), "f64") for v, at in zip(values, arg_types)]
         if name in ("asin", "acos"):  # through atan2: asin(x) = atan2(x, sqrt((1 - x)(1 + x)))
             x = args[0]
             root = f"{self.need_libm('hh_sqrt_f64')}((1.0lf - {x}) * (1.0lf + {x}))"
@@ -156,7 +186,7 @@ class CallRenderer(RendererParts):
         else:
             fn, extra = libm.CALLS[name]
             result = f"{self.need_libm(fn)}({', '.join(args + ([extra] if extra else []))})"
-        return self.convert(self.temp(result, "f64"), F64, self.tf.types[e.nid])
+        return self.convert(self.temp(result, "f64"), F64, t)
 
     def call_function(self, callee: Callee, nodes: list[ir.Expr], loc: Loc) -> str:
         target = callee.target
@@ -258,8 +288,10 @@ class CallRenderer(RendererParts):
     def bit_op(self, e: ir.Call, callee: Callee) -> str:
         """``__popc``, ``__clz``, ``__ffs``, ``__brev`` of 32-bit integers through WGSL's bit built-ins."""
         t = callee.arg_types[0]
+        if isinstance(t, Scalar) and t.name in ("i64", "u64"):
+            return self.bit_op64(e, callee, t)
         if not isinstance(t, Scalar) or t.name not in ("i32", "u32"):
-            raise WgslUnsupported(e.loc, f"gpu.{callee.name} of {t} (this target: i32, u32)")
+            raise WgslUnsupported(e.loc, f"gpu.{callee.name} of {t} (this target: 32- and 64-bit integers)")
         v = self.temp(self.coerce(e.args[0], t), WGSL_SCALARS[t.name])
         suffix = "i" if t.name == "i32" else "u"
         if callee.name == "popc":
@@ -269,6 +301,22 @@ class CallRenderer(RendererParts):
         if callee.name == "brev":
             return self.temp(f"reverseBits({v})")
         return self.temp(f"select(countTrailingZeros({v}) + 1{suffix}, 0{suffix}, {v} == 0{suffix})")  # ffs
+
+    def bit_op64(self, e: ir.Call, callee: Callee, t: Scalar) -> str:
+        """The bit functions of 64-bit integers (``__popcll``, ...) from their 32-bit halves."""
+        bits = self.temp(f"bitcast<u64>({self.coerce(e.args[0], t)})", "u64")
+        lo, hi = self.temp(f"u32({bits} & 4294967295lu)", "u32"), self.temp(f"u32({bits} >> 32u)", "u32")
+        name, result = callee.name, self.tf.types[e.nid]
+        if name == "brev":
+            return self.temp(f"bitcast<{t.name}>((u64(reverseBits({lo})) << 32u) | u64(reverseBits({hi})))", t.name)
+        if name == "popc":
+            count = f"countOneBits({lo}) + countOneBits({hi})"
+        elif name == "clz":
+            count = f"select(32u + countLeadingZeros({lo}), countLeadingZeros({hi}), {hi} != 0u)"
+        else:  # ffs: the lowest set bit's position from 1, 0 for none
+            high = f"select(0u, 33u + countTrailingZeros({hi}), {hi} != 0u)"
+            count = f"select({high}, 1u + countTrailingZeros({lo}), {lo} != 0u)"
+        return self.convert(self.temp(count, "u32"), Scalar("u32"), result)
 
     def warp(self, e: ir.Call, callee: Callee) -> str:
         """Warp calls as subgroup operations: CUDA's 32 lanes are the adapter's subgroups, which the runtime

@@ -12,6 +12,7 @@ from hybrid_runtime.abi import WGSL_ERROR_WORDS
 
 from ... import ir
 from ...errors import Loc
+from ...lower.expressions import PYTHON_POW_OVERFLOW
 from ...lower.sites import located
 from ...typecheck import folding
 from ...types import (
@@ -418,8 +419,19 @@ class ExpressionRenderer(RendererParts):
                     )
                 fn = self.m.need(f"hh_ipow_{wt}", ipow_fn(wt))
                 result = f"{fn}({left}, {right})"
+            elif s.kind == "f" and not half:  # C's pow (math.pow, NumPy's and Python's **), in f64
+                f64 = Scalar("f64")
+                x, y = (self.temp(self.convert(v, ops.left, f64), "f64") for v in (left, right))
+                if python_numbers and not (isinstance(right_const, (int, float)) and right_const >= 0):
+                    self.check(f"!({x} == 0.0lf && {y} < 0.0lf)", "zerodiv", e_loc)  # CPython raises
+                result = self.temp(self.libm_of("pow", [x, y], [f64, f64], f64, e_loc), "f64")
+                if python_numbers:  # CPython raises OverflowError where finite operands give inf
+                    finite = " && ".join(f"(bitcast<u64>({v}) & {(1 << 63) - 1}lu) < {0x7FF << 52}lu" for v in (x, y))
+                    infinite = f"(bitcast<u64>({result}) & {(1 << 63) - 1}lu) == {0x7FF << 52}lu"
+                    self.check(f"!({infinite} && {finite})", "overflow", e_loc, PYTHON_POW_OVERFLOW)
+                result = self.convert(result, f64, ops.left)
             else:
-                raise WgslUnsupported(e_loc, "float powers (pow is not correctly rounded on GPUs)")
+                raise WgslUnsupported(e_loc, f"`**` of {ops.left}")
         elif op in ("&", "|", "^"):
             result = f"({left} {op} {right})"
         elif op in ("<<", ">>"):

@@ -206,6 +206,58 @@ fn hh_trig_f64(x: f64, which: i32) -> f64 {{  // which 0: sin, 1: cos, 2: tan
     ),
 }
 
+FUNCTIONS["hh_pow_f64"] = (
+    ("hh_log_parts_f64", "hh_exp_f64", "hh_sqrt_f64", "hh_div_f64", "hh_nofma64"),
+    f"""fn hh_two_prod_f64(a: f64, b: f64) -> vec2<f64> {{  // a*b = p + e exactly (Dekker; no product fused)
+    let p = hh_nofma64(a * b);
+    let sa = hh_nofma64(134217729.0lf * a);
+    let sb = hh_nofma64(134217729.0lf * b);
+    let ah = sa - (sa - a);
+    let bh = sb - (sb - b);
+    let al = a - ah;
+    let bl = b - bh;
+    return vec2<f64>(p, ((hh_nofma64(ah * bh) - p) + hh_nofma64(ah * bl) + hh_nofma64(al * bh)) + hh_nofma64(al * bl));
+}}
+fn hh_pow_f64(x: f64, y: f64) -> f64 {{  // C's pow
+    if (y == 0.0lf || x == 1.0lf) {{ return 1.0lf; }}
+    let yi = trunc(y);
+    let integral = y == yi;
+    if (x < 0.0lf && !integral) {{ return {_NAN}; }}
+    let odd = integral && abs(yi - 2.0lf * trunc(yi * 0.5lf)) == 1.0lf;
+    let ax = abs(x);
+    var r: f64;
+    if (y == 0.5lf) {{
+        r = hh_sqrt_f64(ax);
+    }} else if (integral && abs(y) <= 64.0lf) {{  // by squaring
+        var n = u32(abs(y));
+        var b = ax;
+        r = 1.0lf;
+        loop {{
+            if ((n & 1u) == 1u) {{ r = hh_nofma64(r * b); }}
+            n = n >> 1u;
+            if (n == 0u) {{ break; }}
+            b = hh_nofma64(b * b);
+        }}
+        if (y < 0.0lf) {{ r = hh_div_f64(1.0lf, r); }}
+    }} else if (ax == 0.0lf || ax > {_lit(BIG)}) {{
+        r = select({_INF}, 0.0lf, (ax == 0.0lf) == (y > 0.0lf));
+    }} else {{  // e**(y log x), y log x in two parts: k ln2 exactly, its product with y by Dekker's
+        let p = hh_log_parts_f64(ax);
+        let t0 = y * (p.x * {_lit(LN2_HI)} + p.y);
+        if (t0 > 710.0lf) {{ r = {_INF}; }} else if (t0 < -746.0lf) {{ r = 0.0lf; }} else {{
+            let hi = hh_two_prod_f64(y, p.x * {_lit(LN2_HI)});
+            let rest = hh_nofma64(y * (p.x * {_lit(LN2_LO)} + p.y));
+            let t = hi.x + (hi.y + rest);
+            let tail = (hi.x - t) + (hi.y + rest);
+            r = hh_exp_f64(t);
+            r = r + hh_nofma64(r * tail);
+        }}
+    }}
+    return select(r, -r, x < 0.0lf && odd || (bitcast<u64>(x) == 9223372036854775808lu && odd));
+}}
+""",
+)
+
 #: ``math`` function -> (the prelude function, its extra argument); asin and acos are made in the renderer
 CALLS = {
     "exp": ("hh_exp_f64", None),
@@ -219,4 +271,5 @@ CALLS = {
     "atan2": ("hh_atan2_f64", None),
     "cbrt": ("hh_cbrt_f64", None),
     "hypot": ("hh_hypot_f64", None),
+    "pow": ("hh_pow_f64", None),
 }

@@ -33,7 +33,7 @@ from ... import ir
 from ...errors import Loc
 from ...lower.sites import SiteTable
 from ...typecheck import signs
-from ...typecheck.typed import TypedFunction
+from ...typecheck.typed import SymbolT, TypedFunction
 from ...types import (
     NONE,
     ArrayT,
@@ -373,8 +373,9 @@ class FunctionRenderer(
 
     def declare_locals(self) -> None:
         for name, t in sorted(self.tf.locals.items()):
-            if isinstance(t, ArrayT):
-                continue  # shared and local arrays are declared where they are made; views are ArrayRefs
+            if isinstance(t, (ArrayT, SymbolT)):
+                continue  # shared and local arrays are declared where they are made; views are ArrayRefs; types
+                # and modules (`dtype = x.dtype`) are known at build time
             if name in self.params:
                 continue
             wt = self.wt(t, self.tf.fn.loc)

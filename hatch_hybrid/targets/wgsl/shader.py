@@ -267,6 +267,9 @@ class RendererParts:
     def nofma(self, wide: bool) -> str:
         raise NotImplementedError
 
+    def libm_of(self, name: str, values: list[str], arg_types: list[Type], t: Type, loc: Loc) -> str:
+        raise NotImplementedError
+
     def load_element(self, ref: ArrayRef, index: str) -> str:
         raise NotImplementedError
 

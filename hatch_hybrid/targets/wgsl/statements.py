@@ -6,6 +6,7 @@ from __future__ import annotations
 from ... import ir
 from ...lower.loops import RANGE_STEP_ZERO
 from ...typecheck import bindings, folding
+from ...typecheck.typed import SymbolT
 from ...types import (
     I32,
     NONE,
@@ -140,6 +141,8 @@ class StatementRenderer(RendererParts):
             if isinstance(t, ArrayT):
                 ref = self.array(value)
                 self.arrays[target.id] = ref
+                return
+            if isinstance(t, SymbolT):  # a name for a type or module (`dtype = x.dtype`): known at build time
                 return
             assert t is not None
             known = tf.consts.get(value.nid)

@@ -692,8 +692,14 @@ def test_complex_numbers_match_native_cpu(tmp_path: Path):
             kern.arith, 64, n // 64, z, w, np.zeros(6 * n, complex), np.zeros(2 * n), np.zeros(n, np.int64), 0.5 - 2j
         )
         finite = np.isfinite(cpu[2]) & np.isfinite(gpu[2])
-        assert same_bits(cpu[2][finite], gpu[2][finite]) and finite.sum() > 5 * n
-        assert same_bits(cpu[1], gpu[1]) and same_bits(cpu[3], gpu[3]) and same_bits(cpu[4], gpu[4])
+        if CPU == "cpu":
+            assert same_bits(cpu[2][finite], gpu[2][finite]) and finite.sum() > 5 * n
+            assert same_bits(cpu[1], gpu[1]) and same_bits(cpu[3], gpu[3])
+        else:  # NumPy's complex operations may go through its SIMD loops, which fuse products on AVX-512
+            np.testing.assert_allclose(gpu[2][finite], cpu[2][finite], rtol=1e-13, atol=1e-13)
+            np.testing.assert_allclose(gpu[1], cpu[1], rtol=1e-5, atol=1e-6)
+            assert finite.sum() > 5 * n and same_bits(cpu[3], gpu[3])
+        assert same_bits(cpu[4], gpu[4])
         assert set(np.unique(gpu[4])) == {1, 3}
 
 
@@ -745,7 +751,7 @@ def test_booleans_and_8_and_16_bit_integers_match_native_cpu(tmp_path: Path):
     s8 = rng.integers(-128, 128, n).astype(np.int8)
     s16 = rng.integers(-(2**15), 2**15, n).astype(np.int16)
     w16 = rng.integers(0, 2**16, n).astype(np.uint16)
-    f = (rng.standard_normal(n) * 300).astype(np.float32)
+    f = (rng.standard_normal(n) * 40).clip(-120, 120).astype(np.float32)  # (i8(f): in range, else platform-defined)
     s8[0], s16[0] = -128, -(2**15)
     with imported_package(tmp_path, "wgnarrow") as kern:
         args = (img, mask, np.zeros_like(img), np.zeros(n, bool), s8, s16, w16, f, np.int8(-3))
@@ -818,12 +824,17 @@ def test_math_functions_are_within_a_few_ulps_of_the_c_librarys(tmp_path: Path):
                 a ** 5 + (-1.5) ** (np.arange(n) % 7) + abs(a) ** 0.5 + abs(a) ** -2.0,
                 np.sin(a) + np.arctan2(a, 2.0) + np.floor(a)]  # fmt: skip
         worst = {}
-        for k, w in enumerate(want):
-            ok = np.isfinite(w) & (abs(w) > 1e-300)
+        for k, w in enumerate(want):  # (subnormal arguments left out: NVIDIA's driver flushes them, docs/wgpu.md)
+            ok = np.isfinite(w) & (abs(w) > 1e-300) & ((a == 0) | (abs(a) > 1e-300))
             if k in (11, 12):  # (of sin and cos, which already differ by their ulps)
                 ok &= abs(np.sin(a) if k == 11 else np.cos(a)) < 0.99
             ulps = abs(out[k][ok] - w[ok]) / np.spacing(abs(w[ok]))
             worst[k] = float(ulps.max())
+            if worst[k] > 4:
+                at = int(np.argmax(ulps))
+                print(
+                    f"function {k}: {worst[k]} ulps at x={a[ok][at]!r} y={y[ok][at]!r}: {out[k][ok][at]!r} vs {w[ok][at]!r}"
+                )
         print("\nlibm: worst ulps", {k: round(u, 2) for k, u in worst.items()})
         assert all(u <= 4 for k, u in worst.items() if k not in (11, 12, 16, 17, 18)), worst
         assert worst[17] <= 16 and worst[18] <= 16, worst  # (sums of several functions' results)

@@ -832,9 +832,8 @@ def test_math_functions_are_within_a_few_ulps_of_the_c_librarys(tmp_path: Path):
             worst[k] = float(ulps.max())
             if worst[k] > 4:
                 at = int(np.argmax(ulps))
-                print(
-                    f"function {k}: {worst[k]} ulps at x={a[ok][at]!r} y={y[ok][at]!r}: {out[k][ok][at]!r} vs {w[ok][at]!r}"
-                )
+                where = f"x={a[ok][at]!r} y={y[ok][at]!r}"
+                print(f"function {k}: {worst[k]} ulps at {where}: {out[k][ok][at]!r} vs {w[ok][at]!r}")
         print("\nlibm: worst ulps", {k: round(u, 2) for k, u in worst.items()})
         assert all(u <= 4 for k, u in worst.items() if k not in (11, 12, 16, 17, 18)), worst
         assert worst[17] <= 16 and worst[18] <= 16, worst  # (sums of several functions' results)

@@ -222,10 +222,10 @@ class ArrayRenderer(RendererParts):
         t = self.tf.types[e.nid]
         assert isinstance(t, ArrayT)
         elem = t.dtype
-        if isinstance(elem, StructT):
-            wt = self.wt(elem, e.loc)  # workgroup and function memory hold any struct (bool fields too)
+        if isinstance(elem, StructT) or (isinstance(elem, Scalar) and elem.kind == "c"):
+            wt = self.wt(elem, e.loc)  # workgroup and private memory hold any struct (bool fields too)
         elif isinstance(elem, Scalar) and elem.name in WGSL_SCALARS and elem.name != "boolean":
-            wt = elem.name
+            wt = WGSL_SCALARS[elem.name]  # (8- and 16-bit integers: one held in each 32-bit element)
         else:
             raise WgslUnsupported(e.loc, f"shared arrays of {elem}")
         shape = self.tf.consts.get(e.nid)
@@ -247,10 +247,11 @@ class ArrayRenderer(RendererParts):
             name = f"hh_sh{len(self.m.workgroup)}"
             inner = f"atomic<{ATOMIC_ELEMENTS[wt]}>" if atomic else wt
             self.m.workgroup.append(f"var<workgroup> {name}: array<{inner}, {size}>;")
-        else:  # the thread's own, zero-filled each time the call runs (the Python path's np.zeros)
-            name = f"hh_la{self.local_arrays}"
+        else:  # the thread's own, zero-filled each time the call runs (the Python path's np.zeros); private
+            # memory at module scope, so that the helpers it is passed to reach it as they reach buffers
+            name = f"hh_la{len(self.m.workgroup)}"
             self.local_arrays += 1
-            self.lines.insert(0, f"    var {name}: array<{wt}, {size}>;")
+            self.m.workgroup.append(f"var<private> {name}: array<{wt}, {size}>;")
             self.emit(f"{name} = array<{wt}, {size}>();")
         refs = [f"{d}li" for d in dims], [f"{s}li" for s in strides]
         return ArrayRef(name, elem, "0li", *refs, atomic=atomic, workgroup=True)

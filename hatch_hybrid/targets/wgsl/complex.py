@@ -85,7 +85,7 @@ class ComplexRenderer(RendererParts):
         part = component(t)
         if python:
             either = f"({real_larger} || abs({b}.im) >= abs({b}.re))"
-            nan = self.literal(float("nan"), part, self.loc)
+            nan = self.literal(float("nan"), part, self.loc, internal=True)
             return self.complex_value(
                 t, f"select({nan}, {d(wt, re, denom)}, {either})", f"select({nan}, {d(wt, im, denom)}, {either})"
             )
@@ -93,7 +93,7 @@ class ComplexRenderer(RendererParts):
         scl = self.temp(d(wt, one, denom), wt)
         zero = "0.0lf" if wt == "f64" else "0.0f"
         both_zero = self.temp(f"({b}.re == {zero} && {b}.im == {zero})", "bool")
-        inf = self.literal(float("inf"), part, self.loc)
+        inf = self.literal(float("inf"), part, self.loc, internal=True)
         return self.complex_value(
             t,
             f"select({m(wt, re, scl)}, {m(wt, f'{a}.re', inf)}, {both_zero})",
@@ -125,7 +125,7 @@ class ComplexRenderer(RendererParts):
             return one
         wt = self.wt(part, self.loc)
         zero = "0.0lf" if wt == "f64" else "0.0f"
-        value = self.literal(0.0 if n > 0 else float("nan"), part, self.loc)
+        value = self.literal(0.0 if n > 0 else float("nan"), part, self.loc, internal=True)
         is_zero = f"({a}.re == {zero} && {a}.im == {zero})"
         return self.complex_value(
             t, f"select({result}.re, {value}, {is_zero})", f"select({result}.im, {value}, {is_zero})"

@@ -4,6 +4,7 @@ and the failed checks they report through the error buffer."""
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
@@ -176,7 +177,15 @@ class ExpressionRenderer(RendererParts):
         bits = f"bitcast<i64>({v})" if wide else f"{self.m.need('hh_f64_bits', F64_BITS)}({v})"
         self.check(ok, "convert", loc, d.dtype.name if d else "int", (bits, "2li"))
 
-    def literal(self, value: int | float | bool, t: Type, loc: Loc, plain: bool = False) -> str:
+    def literal(self, value: int | float | bool, t: Type, loc: Loc, plain: bool = False, internal: bool = False) -> str:
+        """``value`` as a WGSL value of ``t``. An infinite or NaN constant of the kernel's own (not ``internal``
+        to an operation the renderer writes) is refused: WGSL lets drivers assume no value is infinite or
+        NaN, and they fold comparisons with it (an ``inf`` sentinel in a running minimum gave wrong results
+        on lavapipe), so such a kernel is not built for this target rather than built with another meaning."""
+        if isinstance(value, float) and not math.isfinite(value) and not internal:
+            raise WgslUnsupported(
+                loc, "an infinite or NaN constant (WGSL lets drivers assume no value is infinite or NaN)"
+            )
         if folding.beyond_i64(value):  # a Python int beyond i64: its value as ``t`` (or refused, as NumPy does)
             value = folding.wide_int_as(value, t, loc)
         if isinstance(t, (Scalar, Weak)) and storage(t).kind == "c":

@@ -116,7 +116,7 @@ FUNCTIONS: dict[str, tuple[tuple[str, ...], str]] = {
 """,
     ),
     "hh_trig_f64": (
-        (),
+        ("hh_div_f64",),
         f"""fn hh_sin_kernel_f64(r: f64) -> f64 {{
     let z = r * r;
     return r + r * (z * {_horner("z", _SIN_SERIES)});

@@ -385,8 +385,8 @@ class FunctionRenderer(
 
     def zero(self, t: Type) -> str:
         wt = self.wt(t, None)
-        if isinstance(t, StructT):
-            return f"{wt}()"
+        if isinstance(t, (StructT, TupleT)) or (isinstance(t, (Scalar, Weak)) and storage(t).kind == "c"):
+            return f"{wt}()"  # (every member zero)
         return "false" if wt == "bool" else f"{wt}(0)"
 
     # ----------------------------------------------------------- statements

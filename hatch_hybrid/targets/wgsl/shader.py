@@ -304,7 +304,7 @@ class RendererParts:
     def exact_op(self, op: str, wt: str) -> str:
         raise NotImplementedError
 
-    def literal(self, value: int | float | bool, t: Type, loc: Loc, plain: bool = False) -> str:
+    def literal(self, value: int | float | bool, t: Type, loc: Loc, plain: bool = False, internal: bool = False) -> str:
         raise NotImplementedError
 
     def convert(self, v: str, src: Type, dst: Type) -> str:

@@ -847,6 +847,54 @@ def test_math_functions_are_within_a_few_ulps_of_the_c_librarys(tmp_path: Path):
         )
 
 
+SENTINELS = """
+import math
+import numpy as np
+from hybrid_runtime import Array, c128, f64, u8, gpu, kernel
+
+def scaled(buf, k):
+    return buf[k] * 2.0
+
+@kernel
+def running_min(x: Array[f64], out: Array[f64]):
+    best = np.inf  # a sentinel drivers may fold comparisons with
+    for v in x:
+        if v < best:
+            best = v
+    out[0] = best
+
+@kernel
+def scratch(x: Array[f64], out: Array[f64], z: Array[c128]):
+    i = gpu.global_tid_x()
+    buf = gpu.local_array(f64, 4)  # passed to a helper
+    small = gpu.local_array(u8, 4)
+    cs = gpu.shared_array(c128, 64)
+    cs[i] = z[i] * 2
+    for k in range(4):
+        buf[k] = x[i] + k
+        small[k] = u8(250 + k)
+    gpu.syncthreads()
+    out[i] = scaled(buf, 3) + small[1] + cs[63 - i].real
+"""
+
+
+@pytest.mark.wgpu
+def test_infinite_constants_are_refused_and_private_arrays_reach_helpers(tmp_path: Path):
+    """A kernel with an infinite or NaN constant is not built for WebGPU (drivers may assume no such value:
+    an inf sentinel gave wrong minima on lavapipe); per-thread arrays passed to helpers, shared arrays of
+    complex numbers and 8-bit per-thread arrays work as natively."""
+    kernels = {k.decl.name: k for k in compile_packages([_package(tmp_path, "wgsent", SENTINELS)], options=_options())}
+    assert kernels["running_min"].wgsl is None
+    assert kernels["running_min"].not_built["wgsl"].startswith("an infinite or NaN constant")
+    assert kernels["scratch"].wgsl is not None, kernels["scratch"].not_built
+    write_package_artifacts(list(kernels.values()), ["sm_90"], tmp_path)
+    rng = np.random.default_rng(17)
+    x, z = rng.standard_normal(64), rng.standard_normal(64) + 1j * rng.standard_normal(64)
+    with imported_package(tmp_path, "wgsent") as kern:
+        cpu, gpu = _both(kern.scratch, 64, 1, x, np.zeros(64), z)
+        assert same_bits(cpu[1], gpu[1]) and same_bits(gpu[1], (x + 3) * 2.0 + 251 + (z[::-1] * 2).real)
+
+
 MEMORY = """
 from hybrid_runtime import Array, f32, i32, u32, gpu, kernel
 

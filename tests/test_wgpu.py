@@ -725,6 +725,16 @@ def bytes_(img: Array[u8, 2], mask: Array[boolean], out: Array[u8, 2], flags: Ar
         if c == 0:
             flags[i], mask[i] = mask[i], flags[i]
 
+def tally(hist, flags, i):
+    gpu.atomic_add(hist, i % 4, 1 if flags[i] else 2)  # atomics in a helper; a packed array read there
+    flags[i] = not flags[i]
+
+@kernel
+def helped(hist: Array[i32], flags: Array[boolean]):
+    i = gpu.global_tid_x()
+    if i < len(flags):
+        tally(hist, flags, i)
+
 @kernel
 def counted(hist: Array[i32], out: Array[i32]):
     i = gpu.global_tid_x()
@@ -740,7 +750,8 @@ def counted(hist: Array[i32], out: Array[i32]):
 def test_booleans_and_8_and_16_bit_integers_match_native_cpu(tmp_path: Path):
     """bool, i8, u8, i16 and u16: values held in 32 bits and wrapped to their width as NumPy wraps them;
     arrays of them packed four (two) to a word, written by atomics on the word so that neighbouring
-    elements do not race; swaps and augmented assignments of elements; conversions saturating as LLVM's."""
+    elements do not race, also in helpers; swaps and augmented assignments of elements; conversions saturating
+    as LLVM's; atomics inside helpers."""
     kernels = {k.decl.name: k for k in compile_packages([_package(tmp_path, "wgnarrow", NARROW)], options=_options())}
     for k in kernels.values():
         assert k.wgsl is not None, k.not_built
@@ -762,6 +773,8 @@ def test_booleans_and_8_and_16_bit_integers_match_native_cpu(tmp_path: Path):
         assert gpu[2].any() and gpu[3].any() and not same_bits(gpu[4], s8)
         cpu, gpu = _both(kern.counted, 64, 1, np.zeros(4, np.int32), np.zeros(64, np.int32))
         assert same_bits(cpu[0], gpu[0]) and (gpu[0] == 116).all()
+        cpu, gpu = _both(kern.helped, 64, 2, np.zeros(4, np.int32), mask[:100].copy())
+        assert same_bits(cpu[0], gpu[0]) and same_bits(cpu[1], gpu[1]) and not same_bits(gpu[1], mask[:100])
 
 
 LIBM = """

@@ -33,6 +33,7 @@ from ... import ir
 from ...errors import Loc
 from ...lower.sites import SiteTable
 from ...typecheck import signs
+from ...typecheck.arguments import bound_nodes
 from ...typecheck.typed import SymbolT, TypedFunction
 from ...types import (
     NONE,
@@ -229,8 +230,9 @@ class ModuleRenderer:
 
 
 def _atomic_targets(tf: TypedFunction) -> tuple[set[int], set[int]]:
-    """The kernel's array parameters that atomics update (their buffers hold atomic elements), and the
-    ``gpu.shared_array`` calls (node ids) whose arrays they update (workgroup arrays of atomic elements)."""
+    """The function's array parameters that atomics update, also in the helpers it passes them to (the
+    kernel's: their buffers hold atomic elements), and the ``gpu.shared_array`` calls (node ids) whose arrays
+    they update (workgroup arrays of atomic elements)."""
     found: set[int] = set()
     params = {p.name: k for k, p in enumerate(tf.fn.params)}
     shared: dict[str, set[int]] = {}  # a name -> the shared_array calls assigned to it
@@ -240,6 +242,16 @@ def _atomic_targets(tf: TypedFunction) -> tuple[set[int], set[int]]:
             if made is not None and made.kind == "gpu" and made.name == "shared_array":
                 shared.setdefault(node.target.id, set()).add(node.value.nid)
     atomic_shared: set[int] = set()
+
+    def updated(array: ir.Expr | None, loc: Loc, what: str) -> None:
+        """``array`` is updated by atomics: a parameter, or a shared array made here (else refused)."""
+        if isinstance(array, ir.Name) and array.id in params:
+            found.add(params[array.id])
+        elif isinstance(array, ir.Name) and array.id in shared:
+            atomic_shared.update(shared[array.id])
+        else:
+            raise WgslUnsupported(loc, what)
+
     for node in ir.walk(tf.fn):
         callee = tf.callees.get(node.nid)
         if (
@@ -248,17 +260,19 @@ def _atomic_targets(tf: TypedFunction) -> tuple[set[int], set[int]]:
             and callee.kind == "gpu"
             and callee.name.startswith("atomic")
         ):
-            target = node.args[0] if node.args else None
-            if isinstance(target, ir.Name) and target.id in params:
-                found.add(params[target.id])
-            elif isinstance(target, ir.Name) and target.id in shared:
-                atomic_shared |= shared[target.id]
-            else:
-                raise WgslUnsupported(node.loc, "atomics on arrays other than the kernel's parameters")
+            updated(
+                node.args[0] if node.args else None, node.loc, "atomics on arrays other than the kernel's parameters"
+            )
         if isinstance(node, ir.Call) and callee is not None and callee.kind in ("helper", "method"):
             assert callee.target is not None
-            if any(_atomic_targets(callee.target)):
-                raise WgslUnsupported(node.loc, "atomics inside helpers")
+            inner, inner_shared = _atomic_targets(callee.target)
+            if inner_shared:
+                raise WgslUnsupported(node.loc, "atomics on a shared array made inside a helper")
+            nodes = bound_nodes(node, tf.call_args[node.nid])
+            if callee.kind == "method" and isinstance(node.func, ir.Attribute):
+                nodes.insert(0, node.func.value)  # the receiver is `self`
+            for k in inner:  # the argument the helper's atomics update
+                updated(nodes[k], node.loc, "atomics, in a helper, on an array other than a parameter")
     return found, atomic_shared
 
 
@@ -355,6 +369,7 @@ class FunctionRenderer(
                     [f"hp_{p.name}_s{d}" for d in range(t.ndim)],
                     ref.atomic,
                     ref.workgroup,
+                    ref.packed,
                 )
             else:
                 params.append(f"hp_{p.name}: {self.wt(t, p.loc)}")

@@ -2,7 +2,7 @@
 ``sin``, ...) are f32-only in naga and, where a driver computes them, within drivers' own bounds (several
 ulps, and Vulkan promises f64 only f32's precision). These are f64 functions of the shader's own, written
 with IEEE operations alone (``+ - *``, the correctly rounded division of :data:`.prelude.DIV_F64`, bit
-manipulation), so that every adapter computes the same bits:
+manipulation, ``fma`` in the argument reductions), the same algorithm on every adapter:
 
 * ``exp``: ``x = k ln2 + r`` (``ln2`` in two parts, ``|r| <= ln2/2``; the reductions are ``fma`` calls, which no
   driver reassociates: in one large shader NVIDIA's compiler gave ``exp`` 189 ulps where the same code alone

@@ -216,7 +216,7 @@ class Kernel(NumbaLaunchSpellings):
 
     def launch_wgpu(self, config: LaunchConfig, args: tuple[Any, ...]) -> None:
         """On a WebGPU adapter (Vulkan, Metal, Direct3D 12) through the kernel's WGSL shader."""
-        from . import wgpu_device
+        from . import wgpu_launch
 
         variant = self.select_variant(args)
         manifest, entry = self._manifest_entry(variant)
@@ -227,7 +227,7 @@ class Kernel(NumbaLaunchSpellings):
         key = (variant, config)
         launch = self._wgpu.get(key)
         if launch is None:
-            launch = self._wgpu[key] = wgpu_device.ShaderLaunch(self.qualname, manifest, entry, config)
+            launch = self._wgpu[key] = wgpu_launch.ShaderLaunch(self.qualname, manifest, entry, config)
         launch(params, args)
 
     def plan_for(self, target: CudaDevice, args: tuple[Any, ...]) -> LaunchPlan:

@@ -38,10 +38,13 @@ from .shader import (
     ArrayRef,
     RendererParts,
     WgslUnsupported,
+    magnitude_vs_inf,
 )
 
 #: ``math`` functions whose every result IEEE 754 fixes, rendered by :meth:`CallRenderer.math`
 EXACT_MATH = {"sqrt", "fabs", "floor", "ceil", "trunc", "copysign", "isnan", "isinf", "isfinite", "degrees", "radians"}
+#: ``math`` functions :mod:`.libm` computes (asin and acos through its atan2; fma through WGSL's)
+LIBM_MATH = {*libm.CALLS, "asin", "acos", "fma"}
 SCALE = {"degrees": 180.0 / math.pi, "radians": math.pi / 180.0}  # CPython's constants, rounded once
 #: NumPy's functions of floats the C library computes (and its own rounding and classifying ones) -> ``math``'s
 NUMPY_MATH = {
@@ -97,7 +100,7 @@ class CallRenderer(RendererParts):
         given = self.tf.types[e.args[0].nid] if e.args else None
         if name in ("floor", "ceil", "trunc") and isinstance(given, (Weak, EnumT)) and not is_float(given):
             return self.coerce(e.args[0], WEAK_INT, "cast")  # Python's floor of an int is that int
-        if name not in libm.CALLS and name not in ("asin", "acos", "fma") and name not in EXACT_MATH:
+        if name not in LIBM_MATH and name not in EXACT_MATH:
             raise WgslUnsupported(e.loc, f"math.{name} (not yet written for this target)")
         values = [self.temp(self.coerce(a, t), self.wt(t, e.loc)) for a, t in zip(e.args, callee.arg_types)]
         return self.math_of(name, values, list(callee.arg_types), self.tf.types[e.nid], e.loc, python=True)
@@ -107,7 +110,7 @@ class CallRenderer(RendererParts):
         ``math`` functions are, in the loop's type (f32 or f64), the result in the call's."""
         loop = callee.arg_types[0]
         name = NUMPY_MATH.get(callee.name)
-        written = name in libm.CALLS or name in ("asin", "acos", "square") or name in EXACT_MATH
+        written = name in LIBM_MATH or name in EXACT_MATH or name == "square"
         if name is None or not written or storage(loop).name not in ("f32", "f64"):
             raise WgslUnsupported(e.loc, f"numpy calls ({callee.name} of {loop})")
         values = [self.temp(self.coerce(a, t, "arith"), self.wt(t, e.loc)) for a, t in zip(e.args, callee.arg_types)]
@@ -122,7 +125,7 @@ class CallRenderer(RendererParts):
         rounding to integers, signs and classes by their bits: WGSL lets drivers assume no NaN or infinity,
         so no float comparison can tell; the exact scalings), the others through :mod:`.libm`. ``python``:
         floor, ceil and trunc return Python ints (NumPy's: floats)."""
-        if name in libm.CALLS or name in ("asin", "acos", "fma"):
+        if name in LIBM_MATH:
             return self.libm_of(name, values, arg_types, t, loc)
         arg_t = arg_types[0]
         wt = self.wt(arg_t, loc)
@@ -132,14 +135,12 @@ class CallRenderer(RendererParts):
         bits, sign = ("u64", 1 << 63) if wt == "f64" else ("u32", 1 << 31)
         suffix = "lu" if wt == "f64" else "u"
         magnitude = f"(bitcast<{bits}>({x}) & {sign - 1}{suffix})"
-        infinity = {"f64": 0x7FF0000000000000, "f32": 0x7F800000}[wt]
         if name in ("isnan", "isinf", "isfinite"):
             op = {"isnan": ">", "isinf": "==", "isfinite": "<"}[name]
-            return self.temp(f"({magnitude} {op} {infinity}{suffix})", "bool")
+            return self.temp(magnitude_vs_inf(x, wt, op), "bool")
         if name == "copysign":  # a NaN's sign counts as + (see lower.intrinsics.copysign)
             y = rest[0]
-            y_nan = f"((bitcast<{bits}>({y}) & {sign - 1}{suffix}) > {infinity}{suffix})"
-            y_sign = f"select(bitcast<{bits}>({y}) & {sign}{suffix}, 0{suffix}, {y_nan})"
+            y_sign = f"select(bitcast<{bits}>({y}) & {sign}{suffix}, 0{suffix}, {magnitude_vs_inf(y, wt, '>')})"
             return self.temp(f"bitcast<{wt}>({magnitude} | {y_sign})", wt)
         if name == "sqrt":
             result = f"{self.exact_op('sqrt', wt)}({x})"
@@ -226,9 +227,8 @@ class CallRenderer(RendererParts):
                 re, im = (self.convert(f"{z}.{p}", part, F64) for p in ("re", "im"))
                 magnitude = self.temp(f"{self.need_libm('hh_hypot_f64')}({re}, {im})", "f64")
                 if isinstance(callee.arg_types[0], Weak):  # CPython raises where finite parts overflow
-                    infinite = f"(bitcast<u64>({magnitude}) & 9223372036854775807lu) == 9218868437227405312lu"
-                    finite = f"(bitcast<u64>({re}) & 9223372036854775807lu) < 9218868437227405312lu"
-                    finite += f" && (bitcast<u64>({im}) & 9223372036854775807lu) < 9218868437227405312lu"
+                    infinite = magnitude_vs_inf(magnitude, "f64", "==")
+                    finite = " && ".join(magnitude_vs_inf(v, "f64", "<") for v in (re, im))
                     self.check(f"!({infinite} && {finite})", "overflow", e.loc, COMPLEX_ABS_OVERFLOW)
                 return self.convert(magnitude, F64, t)
             s = storage(t)
@@ -458,12 +458,10 @@ class CallRenderer(RendererParts):
             return self.temp(f"bitcast<{wt}>({self.strong_exchange(where, held, expected, value)})", wt)
         value = self.temp(self.coerce(e.args[2], elem), wt)
         seen = self.var(held, f"atomicLoad({where})")
-        suffix, sign = ("lu", 1 << 63) if held == "u64" else ("u", 1 << 31)
-        infinity = 0x7FF0000000000000 if held == "u64" else 0x7F800000
         self.emit("loop {")
         with self.indented():
             o = self.temp(f"bitcast<{wt}>({seen})", wt)
-            o_nan = f"(({seen} & {sign - 1}{suffix}) > {infinity}{suffix})"
+            o_nan = magnitude_vs_inf(o, wt, ">")
             if name in ("atomic_add", "atomic_sub"):
                 new = f"({o} {'+' if name == 'atomic_add' else '-'} {value})"
             elif name == "atomic_exch":

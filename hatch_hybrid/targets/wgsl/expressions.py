@@ -51,7 +51,7 @@ from .prelude import (
     shift_fn,
     widen,
 )
-from .shader import RendererParts, WgslUnsupported
+from .shader import RendererParts, WgslUnsupported, magnitude_vs_inf
 
 
 def wrapped(v: str, s: Scalar) -> str:
@@ -435,8 +435,8 @@ class ExpressionRenderer(RendererParts):
                     self.check(f"!({x} == 0.0lf && {y} < 0.0lf)", "zerodiv", e_loc)  # CPython raises
                 result = self.temp(self.libm_of("pow", [x, y], [f64, f64], f64, e_loc), "f64")
                 if python_numbers:  # CPython raises OverflowError where finite operands give inf
-                    finite = " && ".join(f"(bitcast<u64>({v}) & {(1 << 63) - 1}lu) < {0x7FF << 52}lu" for v in (x, y))
-                    infinite = f"(bitcast<u64>({result}) & {(1 << 63) - 1}lu) == {0x7FF << 52}lu"
+                    finite = " && ".join(magnitude_vs_inf(v, "f64", "<") for v in (x, y))
+                    infinite = magnitude_vs_inf(result, "f64", "==")
                     self.check(f"!({infinite} && {finite})", "overflow", e_loc, PYTHON_POW_OVERFLOW)
                 result = self.convert(result, f64, ops.left)
             else:

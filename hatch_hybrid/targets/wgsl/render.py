@@ -133,10 +133,7 @@ class ModuleRenderer:
                 bindings.append(f"@group(0) @binding({binding}) var<storage, {access}> {base}: array<{inner}>;")
                 self.interface.arrays.append({"param": k, "binding": binding, "writes": access == "read_write"})
             elif isinstance(t, (Scalar, Weak, EnumT)) and storage(t).kind != "c":
-                wt = wgsl_type(t, p.loc)
-                name = f"hh_v{k}"
-                (eight if wt in ("i64", "u64", "f64") else four).append((name, "u32" if wt == "bool" else wt))
-                scalars[p.name] = f"(hh_p.{name} != 0u)" if wt == "bool" else f"hh_p.{name}"
+                scalars[p.name] = _uniform_scalar(f"hh_v{k}", wgsl_type(t, p.loc), eight, four)
             elif (isinstance(t, TupleT) and not isinstance(t, OptionalT)) or (
                 isinstance(t, (Scalar, Weak)) and storage(t).kind == "c"
             ):
@@ -147,7 +144,7 @@ class ModuleRenderer:
         offset = 0
         for name, wt in eight + four:
             self.interface.fields.append((name, wt, offset))
-            offset += 8 if wt in ("i64", "u64", "f64") else 4
+            offset += 8 if wt in EIGHT_BYTES else 4
         self.interface.size = (offset + 15) // 16 * 16
         body = FunctionRenderer(self, tf, arrays, scalars, name="main").render_kernel()
         # a barrier orders storage accesses too (CUDA's __syncthreads() does) only where threads can talk through
@@ -199,11 +196,8 @@ class ModuleRenderer:
                 return f"{wgsl_type(item, loc, self.structs)}({build(component(item))}, {build(component(item))})"
             if not isinstance(item, (Scalar, Weak)):
                 raise WgslUnsupported(loc, f"{t} parameters (a tuple of scalars can be one)")
-            wt = wgsl_type(item, loc)
-            name = f"hh_v{k}_{leaves}"
             leaves += 1
-            (eight if wt in ("i64", "u64", "f64") else four).append((name, "u32" if wt == "bool" else wt))
-            return f"(hh_p.{name} != 0u)" if wt == "bool" else f"hh_p.{name}"
+            return _uniform_scalar(f"hh_v{k}_{leaves - 1}", wgsl_type(item, loc), eight, four)
 
         return build(t)
 
@@ -227,6 +221,17 @@ class ModuleRenderer:
                 self.storage_reads.add(ref.base)
             if write:
                 self.storage_writes.add(ref.base)
+
+
+#: The uniform's 8-byte field types (laid out first)
+EIGHT_BYTES = ("i64", "u64", "f64")
+
+
+def _uniform_scalar(name: str, wt: str, eight: list[tuple[str, str]], four: list[tuple[str, str]]) -> str:
+    """A scalar parameter (or a tuple's leaf) as the uniform field ``name``, added to the 8- or 4-byte fields
+    (a boolean as u32); the expression that reads it."""
+    (eight if wt in EIGHT_BYTES else four).append((name, "u32" if wt == "bool" else wt))
+    return f"(hh_p.{name} != 0u)" if wt == "bool" else f"hh_p.{name}"
 
 
 def _atomic_targets(tf: TypedFunction) -> tuple[set[int], set[int]]:

@@ -116,6 +116,16 @@ def wgsl_type(t: Type, loc: Loc | None, structs: dict[str, str] | None = None) -
     raise WgslUnsupported(loc, f"{t} values")
 
 
+def magnitude_vs_inf(v: str, wt: str, op: str) -> str:
+    """``|v| op inf`` of an f32 or f64 ``v`` by its bits (``>``: NaN, ``==``: infinite, ``<``: finite), as
+    ``lower.ops``'s ``_magnitude_vs_inf`` compares: WGSL lets drivers assume no NaN or infinity, so no float
+    comparison can tell."""
+    bits, mask, inf, suffix = (
+        ("u64", (1 << 63) - 1, 0x7FF << 52, "lu") if wt == "f64" else ("u32", (1 << 31) - 1, 0xFF << 23, "u")
+    )
+    return f"((bitcast<{bits}>({v}) & {mask}{suffix}) {op} {inf}{suffix})"
+
+
 #: The struct of a complex type's parts (``.complex``), by its storage name
 COMPLEX_STRUCTS = {"c64": ("HhC64", "f32"), "c128": ("HhC128", "f64")}
 

@@ -2,7 +2,7 @@
 
     hatch-hybrid list  [PATH]                      kernels found, and every function each one reaches
     hatch-hybrid show  KERNEL [PATH] [--stage S]   one kernel's typed IR, LLVM IR (before/after
-                                                   optimisation) or PTX
+                                                   optimisation), PTX or WebGPU shader (WGSL)
     hatch-hybrid check [PATH]                      compile everything; report errors as a build would
     hatch-hybrid record [--into FILE] -- COMMAND   the signatures COMMAND launches, for kernels typed at
                                                    launch (numba's @cuda.jit without one), into FILE
@@ -86,7 +86,8 @@ def cmd_show(path: Path, kernel: str, stage: str, arch: str | None) -> int:
     if len(matches) != 1:
         names = ", ".join(d.qualname for d in index.kernels())
         raise SystemExit(f"hatch-hybrid: {'no' if not matches else 'more than one'} kernel named {kernel!r}: {names}")
-    options = Options(archs[-1:], cubin=False, lineinfo=hook_options.options(config, path).lineinfo)
+    lineinfo = hook_options.options(config, path).lineinfo
+    options = Options(archs[-1:], cubin=False, lineinfo=lineinfo, wgsl=stage == "wgsl")
     for result in compile_kernel(Program(index), matches[0], options):
         _show(result, stage, archs[-1])
     return 0
@@ -100,6 +101,11 @@ def _show(result: CompiledKernel, stage: str, arch: str) -> None:
         print(result.llvm_ir)
     elif stage == "opt":
         print(result.optimised_ir[arch])
+    elif stage == "wgsl":
+        if result.wgsl is None:
+            print(f"no WebGPU shader: {result.not_built.get('wgsl', 'not built')}")
+        else:
+            print(result.wgsl.source, end="")
     else:
         print(result.ptx[arch], end="")
 
@@ -142,7 +148,7 @@ def main(argv: list[str] | None = None) -> int:
     p_show = sub.add_parser("show", help="one kernel's typed IR, LLVM IR or PTX")
     p_show.add_argument("kernel")
     p_show.add_argument("path", nargs="?", default=".", type=Path)
-    p_show.add_argument("--stage", choices=["typed", "llvm", "opt", "ptx"], default="ptx")
+    p_show.add_argument("--stage", choices=["typed", "llvm", "opt", "ptx", "wgsl"], default="ptx")
     p_show.add_argument("--arch", help="default: the project's newest arch")
     p_check = sub.add_parser("check", help="compile every kernel without building a wheel")
     p_check.add_argument("path", nargs="?", default=".", type=Path)

@@ -256,6 +256,7 @@ def test_cli_lists_checks_and_shows(two_packages, tmp_path, capsys, monkeypatch)
         ("llvm", '@"libb__k__k1"('),
         ("opt", "@libb__k__k1("),
         ("ptx", ".entry libb__k__k1"),
+        ("wgsl", "@compute @workgroup_size(hh_bx, hh_by, hh_bz)"),
     ]:
         assert main(["show", "k1", str(two_packages / "libb"), "--stage", stage]) == 0
         assert needle in capsys.readouterr().out

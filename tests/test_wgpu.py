@@ -5,6 +5,7 @@ arguments raise as on the other devices."""
 
 from __future__ import annotations
 
+import math
 import shutil
 import sys
 import warnings
@@ -500,6 +501,14 @@ def indexed(m: Array[f32, 2], out: Array[f32, 2]):
         idx = (g[0], sh[1] - 1 - g[1])
         out[g] = m[idx] + f32(len(sh)) + f32(sh[1] - sh[0])
 
+@cuda.jit("void(float64[:], float64, int64, UniTuple(int32, 2))")
+def rebound(out, s, n, p):
+    i = cuda.grid(1)
+    s = s * 2.0 + i
+    n += i
+    p = (p[1], p[0])
+    out[i] = s + n * p[0]
+
 @kernel
 def flag(out: Array[f64], on: bool):
     out[gpu.global_tid_x()] = 1.0 if on else -1.0
@@ -542,6 +551,8 @@ def test_tuples_match_native_cpu(tmp_path: Path):
         for t in ((np.float32(0.1), 3, (True, 2.5)), (np.float32(-7), -(2**40), (False, 1e3))):
             cpu, gpu = _both(kern.params, 4, 1, np.zeros(4), t, (5, -6))
             assert same_bits(cpu[0], gpu[0]) and gpu[0][0] != gpu[0][1], t
+        cpu, gpu = _both(kern.rebound, 8, 1, np.zeros(8), 0.3, 5, (2, 9))  # parameters assigned to
+        assert same_bits(cpu[0], gpu[0]) and gpu[0][1] == 0.3 * 2.0 + 1 + 6 * 9
         m = rng.standard_normal((20, 13)).astype(np.float32)
         cpu, gpu = _both(kern.indexed, (8, 8), (3, 2), m, np.zeros_like(m))
         assert same_bits(cpu[1], gpu[1]) and same_bits(gpu[1], m[:, ::-1] + np.float32(2) + np.float32(-7))
@@ -549,6 +560,54 @@ def test_tuples_match_native_cpu(tmp_path: Path):
             out = np.zeros(4)
             kern.flag.launch(4, 1, out, on, device="wgpu")
             assert (out == (1.0 if on else -1.0)).all()
+
+
+OPTIONAL = """
+from hybrid_runtime import Array, f64, i32, i64, gpu, kernel
+
+def bin_of(x, n):
+    if x < 0.0:
+        return None
+    b = i32(x * n)
+    if b >= n:
+        return None
+    return b
+
+def positive(x, i):
+    if x[i] > 0.0:
+        return x[i]
+
+@kernel
+def binned(x: Array[f64], out: Array[i64]):
+    i = gpu.global_tid_x()
+    if i < len(x):
+        b = bin_of(x[i], 10)
+        out[i] = -1 if b is None else b + 100
+
+@kernel
+def doubled(x: Array[f64], out: Array[f64]):
+    i = gpu.global_tid_x()
+    if i < len(x):
+        out[i] = positive(x, i) * 2.0
+"""
+
+
+@pytest.mark.wgpu
+def test_helpers_that_return_none_on_some_paths(tmp_path: Path):
+    """A helper's number-or-None (numba's Optional) as a struct of the number and whether there is one:
+    `is None` tests it, and using None as a number raises TypeError, as on the other devices."""
+    kernels = compile_packages([_package(tmp_path, "wgopt", OPTIONAL)], options=_options())
+    assert all(k.wgsl is not None for k in kernels), [k.not_built for k in kernels]
+    write_package_artifacts(kernels, ["sm_90"], tmp_path)
+    x = np.random.default_rng(13).uniform(-0.5, 1.5, 256)
+    with imported_package(tmp_path, "wgopt") as kern:
+        cpu, gpu = _both(kern.binned, 64, 4, x, np.zeros(256, np.int64))
+        assert same_bits(cpu[1], gpu[1]) and {-1, 100, 109} <= set(gpu[1].tolist())
+        cpu, gpu = _both(kern.doubled, 64, 4, abs(x) + 0.1, np.zeros(256))
+        assert same_bits(cpu[1], gpu[1]) and same_bits(gpu[1], (abs(x) + 0.1) * 2.0)
+        for device in (CPU, "wgpu"):
+            with pytest.raises(TypeError, match=r"None is used as a number here .*wgopt/kern.py:27"):
+                kern.doubled.launch(64, 4, x, np.zeros(256), device=device)
 
 
 ATOMICS = """
@@ -777,6 +836,64 @@ def test_booleans_and_8_and_16_bit_integers_match_native_cpu(tmp_path: Path):
         assert same_bits(cpu[0], gpu[0]) and same_bits(cpu[1], gpu[1]) and not same_bits(gpu[1], mask[:100])
 
 
+REMAINDERS = """
+import math
+from hybrid_runtime import Array, f32, f64, gpu, kernel
+
+@kernel
+def rems(x: Array[f64], y: Array[f64], out: Array[f64, 2], x32: Array[f32], y32: Array[f32], out32: Array[f32, 2]):
+    i = gpu.global_tid_x()
+    if i < len(x):
+        out[0, i] = math.fmod(x[i], y[i])
+        out[1, i] = math.remainder(x[i], y[i])
+        out[2, i] = x[i] % y[i]
+        out[3, i] = x[i] // y[i]
+        out32[0, i] = x32[i] % y32[i]
+        out32[1, i] = x32[i] // y32[i]
+        out32[2, i] = math.fmod(x32[i], y32[i])
+"""
+
+
+def _wide_floats(rng: np.random.Generator, n: int, dtype: type) -> np.ndarray:
+    """Floats of every exponent (subnormals, zeros and a few infinities too), both signs."""
+    info = np.finfo(dtype)
+    bits = 8 * np.dtype(dtype).itemsize
+    exponent = rng.integers(0, (1 << (bits - info.nmant - 1)) - 1, n, dtype=np.uint64)
+    words = (rng.integers(0, 2, n, dtype=np.uint64) << np.uint64(bits - 1)) | (exponent << np.uint64(info.nmant))
+    words |= rng.integers(0, 1 << info.nmant, n, dtype=np.uint64)
+    return words.astype(f"u{bits // 8}").view(dtype)
+
+
+@pytest.mark.wgpu
+def test_remainders_of_floats_are_exact(tmp_path: Path):
+    """math.fmod and math.remainder (exact, by long division on the bits: targets/wgsl/remainders.py), Python's
+    and NumPy's `%` and `//` of floats (npy_divmod): native code's bits, over every exponent, with subnormals,
+    zeros, infinities, exact multiples and operands a few ulps apart."""
+    kernels = compile_packages([_package(tmp_path, "wgrem", REMAINDERS)], options=_options())
+    assert kernels[0].wgsl is not None, kernels[0].not_built
+    write_package_artifacts(kernels, ["sm_90"], tmp_path)
+    rng = np.random.default_rng(17)
+    n = 4096
+    x, y = _wide_floats(rng, n, np.float64), _wide_floats(rng, n, np.float64)
+    near = rng.standard_normal(n // 4) * 1e3  # close exponents: the usual case
+    x[: n // 4], y[: n // 4] = near, near / rng.integers(1, 50, n // 4) * rng.choice([1, -1], n // 4)
+    x[n // 4 : n // 4 + 16] = y[n // 4 : n // 4 + 16] * np.arange(-8, 8)  # exact multiples (zero results)
+    x[n // 4 + 16 : n // 4 + 32] = y[n // 4 + 16 : n // 4 + 32] * (np.arange(16) + 0.5)  # half way: ties to even
+    x[-4:], y[-8:-4] = [np.inf, -np.inf, 0.0, -0.0], [0.0, -0.0, np.inf, -np.inf]
+    x32, y32 = _wide_floats(rng, n, np.float32), _wide_floats(rng, n, np.float32)
+    x32[: n // 4] = (rng.standard_normal(n // 4) * 100).astype(np.float32)
+    with imported_package(tmp_path, "wgrem") as kern, np.errstate(all="ignore"):
+        cpu, gpu = _both(kern.rems, 256, n // 256, x, y, np.zeros((4, n)), x32, y32, np.zeros((3, n), np.float32))
+        for k in range(4):
+            assert same_bits(cpu[2][k], gpu[2][k]), (k, np.flatnonzero(~np.isclose(cpu[2][k], gpu[2][k]))[:4])
+        for k in range(3):
+            assert same_bits(cpu[5][k], gpu[5][k]), k
+        finite = np.isfinite(x) & np.isfinite(y) & (y != 0)
+        assert same_bits(gpu[2][0][finite], np.fmod(x[finite], y[finite]))
+        assert same_bits(gpu[2][1][finite], np.array([math.remainder(a, b) for a, b in zip(x[finite], y[finite])]))
+        assert same_bits(gpu[2][2], x % y) and same_bits(gpu[5][0], x32 % y32)
+
+
 LIBM = """
 import math
 import numpy as np
@@ -808,7 +925,51 @@ def functions(x: Array[f64], y: Array[f64], out: Array[f64, 2], z: Array[c128], 
         out[16, i] = b ** y[i] * 0.0 + (b * 1e-3) ** (y[i] * 1e-3)
         out[17, i] = a ** 5 + (-1.5) ** (i % 7) + b ** 0.5 + math.pow(b, -2.0)
         out[18, i] = np.sin(a) + np.arctan2(a, 2.0) + np.floor(a)
+
+@kernel
+def hyperbolic(x: Array[f64], out: Array[f64, 2]):
+    i = gpu.global_tid_x()
+    if i < len(x):
+        a = x[i]
+        out[0, i] = math.expm1(a)
+        out[1, i] = math.log1p(abs(a))
+        out[2, i] = math.exp2(a * 10.0)
+        out[3, i] = math.sinh(a)
+        out[4, i] = math.cosh(a)
+        out[5, i] = math.tanh(a)
+        out[6, i] = math.asinh(a)
+        out[7, i] = math.acosh(1.0 + abs(a))
+        out[8, i] = math.atanh(a / (1.0 + abs(a)))
+        out[9, i] = math.log1p(-abs(a) / (1.0 + abs(a)))
 """
+
+
+@pytest.mark.wgpu
+def test_exponentials_logarithms_near_zero_and_hyperbolic_functions(tmp_path: Path):
+    """expm1, log1p, exp2, sinh, cosh, tanh, asinh, acosh and atanh (targets/wgsl/libm.py): within 4 ulps of
+    the C library's, from tiny arguments (where the forms that keep their bits matter) to overflow."""
+    kernels = compile_packages([_package(tmp_path, "wghyp", LIBM)], options=_options())
+    assert all(k.wgsl is not None for k in kernels), [k.not_built for k in kernels]
+    write_package_artifacts(kernels, ["sm_90"], tmp_path)
+    rng = np.random.default_rng(18)
+    n = 4096
+    x = rng.standard_normal(n) * np.exp2(rng.integers(-40, 9, n).astype(float))
+    x[:6] = [0.0, -0.0, 1e-300, 0.5, -0.5, 1.0]
+    with imported_package(tmp_path, "wghyp") as kern, np.errstate(all="ignore"):
+        out = np.zeros((10, n))
+        kern.hyperbolic.launch(256, n // 256, x, out, device="wgpu")
+        a, b = x, abs(x)
+        want = [np.expm1(a), np.log1p(b), np.exp2(a * 10.0), np.sinh(a), np.cosh(a), np.tanh(a), np.arcsinh(a),
+                np.arccosh(1.0 + b), np.arctanh(a / (1.0 + b)), np.log1p(-b / (1.0 + b))]  # fmt: skip
+        worst = {}
+        for k, w in enumerate(want):
+            ok = np.isfinite(w) & ((abs(w) > 1e-300) | (w == 0)) & ((a == 0) | (abs(a) > 1e-300))
+            ulps = abs(out[k][ok] - w[ok]) / np.spacing(abs(w[ok]))
+            worst[k] = float(ulps.max())
+            assert same_bits(np.signbit(out[k][:2]), np.signbit(w[:2])), k  # signed zeros
+        print("\nhyperbolic: worst ulps", {k: round(u, 2) for k, u in worst.items()})
+        assert all(u <= 4 for u in worst.values()), worst
+        assert np.isinf(out[3][np.abs(a) > 711]).all() and (out[5][np.abs(a) > 30] == np.sign(a[np.abs(a) > 30])).all()
 
 
 @pytest.mark.wgpu

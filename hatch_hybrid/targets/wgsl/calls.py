@@ -42,7 +42,10 @@ from .shader import (
 )
 
 #: ``math`` functions whose every result IEEE 754 fixes, rendered by :meth:`CallRenderer.math`
-EXACT_MATH = {"sqrt", "fabs", "floor", "ceil", "trunc", "copysign", "isnan", "isinf", "isfinite", "degrees", "radians"}
+EXACT_MATH = {
+    "sqrt", "fabs", "floor", "ceil", "trunc", "copysign", "isnan", "isinf", "isfinite", "degrees", "radians", "fmod",
+    "remainder",
+}  # fmt: skip
 #: ``math`` functions :mod:`.libm` computes (asin and acos through its atan2; fma through WGSL's)
 LIBM_MATH = {*libm.CALLS, "asin", "acos", "fma"}
 SCALE = {"degrees": 180.0 / math.pi, "radians": math.pi / 180.0}  # CPython's constants, rounded once
@@ -144,6 +147,10 @@ class CallRenderer(RendererParts):
             return self.temp(f"bitcast<{wt}>({magnitude} | {y_sign})", wt)
         if name == "sqrt":
             result = f"{self.exact_op('sqrt', wt)}({x})"
+        elif name in ("fmod", "remainder"):  # exact in the operands' type (in f64 too, where native code is)
+            if self.wt(arg_types[1], loc) != wt:
+                raise WgslUnsupported(loc, f"math.{name} of {arg_types[0]} and {arg_types[1]}")
+            result = f"{self.fmod(wt, name)}({x}, {rest[0]})"
         elif name == "fabs":
             result = f"bitcast<{wt}>({magnitude})"
         elif name in SCALE:
@@ -194,10 +201,10 @@ class CallRenderer(RendererParts):
         assert target is not None
         refs: list[ArrayRef | None] = []
         args: list[str] = []
-        if any(isinstance(t, SymbolT) for t in target.arg_types):
-            raise WgslUnsupported(loc, f"{target.fn.name}() takes a function, type or module as an argument")
         for node, t in zip(nodes, target.arg_types):
-            if isinstance(t, ArrayT):
+            if isinstance(t, SymbolT):  # a function, type or module: the helper is specialised on it
+                refs.append(None)
+            elif isinstance(t, ArrayT):
                 ref = self.array(node)
                 refs.append(ref)
                 args += [ref.offset, *ref.shape, *ref.strides]

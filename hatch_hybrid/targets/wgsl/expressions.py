@@ -13,6 +13,7 @@ from hybrid_runtime.abi import WGSL_ERROR_WORDS
 
 from ... import ir
 from ...errors import Loc
+from ...lower.abi import NONE_USED
 from ...lower.expressions import PYTHON_POW_OVERFLOW
 from ...lower.sites import located
 from ...typecheck import folding
@@ -23,6 +24,7 @@ from ...types import (
     WEAK_INT,
     ArrayT,
     EnumT,
+    OptionalT,
     Scalar,
     StructT,
     TupleT,
@@ -32,6 +34,7 @@ from ...types import (
     is_int,
     storage,
 )
+from . import remainders
 from .prelude import (
     DIV_F32,
     DIV_F64,
@@ -224,6 +227,10 @@ class ExpressionRenderer(RendererParts):
         return f"{wt}({v}{suffix})" if v < 0 else f"{v}{suffix}"
 
     def convert(self, v: str, src: Type, dst: Type) -> str:
+        if isinstance(dst, OptionalT) and not isinstance(src, OptionalT):  # a number, or None: (it, whether)
+            if src == NONE:
+                return f"{self.wt(dst, None)}()"
+            return self.temp(f"{self.wt(dst, None)}({self.convert(v, src, dst.inner)}, true)")
         if isinstance(src, TupleT) and isinstance(dst, TupleT) and src != dst:  # item by item
             whole = self.temp(v)
             items = [self.convert(f"{whole}.i{k}", a, b) for k, (a, b) in enumerate(zip(src.items, dst.items))]
@@ -277,6 +284,13 @@ class ExpressionRenderer(RendererParts):
         return f"{self.m.need('hh_f2h', F32_TO_F16)}({v})"
 
     def expr(self, e: ir.Expr) -> str:
+        value = self._expr(e)
+        if e.nid in self.tf.unwraps:  # a helper's number-or-None used as a number: TypeError where None
+            self.check(f"{value}.i1", "type", e.loc, NONE_USED)
+            return f"{value}.i0"
+        return value
+
+    def _expr(self, e: ir.Expr) -> str:
         tf = self.tf
         if tf.tables.get(e.nid) is not None:
             raise WgslUnsupported(e.loc, "constant tables")
@@ -375,6 +389,18 @@ class ExpressionRenderer(RendererParts):
             return str(self.m.need(f"hh_{op}_f64", {"div": DIV_F64, "sqrt": SQRT_F64}[op]))
         return self.exact(f"hh_{op}_f32", {"div": DIV_F32, "sqrt": SQRT_F32}[op])
 
+    def fmod(self, wt: str, name: str = "fmod") -> str:
+        """The prelude's exact ``fmod`` or ``remainder`` of ``wt`` (:mod:`.remainders`)."""
+        self.m.need(f"hh_fmod_{wt}", remainders.fmod_fn(wt))
+        if name == "remainder":
+            return str(self.m.need(f"hh_remainder_{wt}", remainders.remainder_fn(wt)))
+        return f"hh_fmod_{wt}"
+
+    def float_divmod(self, wt: str) -> str:
+        """The prelude's ``//`` and ``%`` of floats (a struct of both)."""
+        self.fmod(wt)
+        return str(self.m.need(f"hh_fdivmod_{wt}", remainders.fdivmod_fn(wt, self.exact_op("div", wt))))
+
     def binop(self, e: ir.BinOp) -> str:
         ops = self.tf.optypes[e.nid]
         left = self.coerce(e.left, ops.left, "arith")
@@ -415,8 +441,9 @@ class ExpressionRenderer(RendererParts):
             result = f"{self.exact_op('div', wt)}({left}, {right})"
         elif op in ("//", "%"):
             if s.kind == "f":
-                raise WgslUnsupported(e_loc, f"`{op}` of floats")
-            fn = self.m.need(f"hh_divmod_{wt}", divmod_fn(wt))
+                fn = self.float_divmod(wt)
+            else:
+                fn = self.m.need(f"hh_divmod_{wt}", divmod_fn(wt))
             result = f"{fn}({left}, {right}).{'q' if op == '//' else 'r'}"
         elif op == "**":
             if s.kind == "f" and right_const == 2:
@@ -473,6 +500,9 @@ class ExpressionRenderer(RendererParts):
         raise WgslUnsupported(e.loc, f"unary {e.op}")
 
     def compare(self, e: ir.Compare) -> str:
+        if e.ops[0] in ("is", "is not"):  # `x is None` of a value that may be None (else known: a constant)
+            present = f"{self.expr(e.left)}.i1"
+            return self.temp(present if e.ops[0] == "is not" else f"!{present}", "bool")
         result = self.var("bool", "false")
         left_node, left = e.left, self.operand(e.left)
         closes = 0

@@ -261,6 +261,120 @@ fn hh_pow_f64(x: f64, y: f64) -> f64 {{  // C's pow
 """,
 )
 
+_EXPM1_SERIES = [Fraction(1, factorial(n)) for n in range(2, 19)]  # (e**x - 1 - x) / x**2 = 1/2 + x/6 + ...
+_SIGNED = "bitcast<f64>(bitcast<u64>(r) ^ (bitcast<u64>(x) & 9223372036854775808lu))"  # r with x's sign
+TWO28, TWO_M28 = 268435456.0, 3.725290298461914e-09
+
+# the exponential and logarithm near 0, and the functions made of them (as the C library makes them: the
+# forms that keep small arguments' bits)
+FUNCTIONS["hh_expm1_f64"] = (
+    ("hh_exp_f64",),
+    f"""fn hh_expm1_f64(x: f64) -> f64 {{  // e**x - 1: the series below 1/2, else exp's (a few ulps)
+    if (x > 709.782712893384lf) {{ return {_INF}; }}
+    if (x < -40.0lf) {{ return -1.0lf; }}
+    if (x == 0.0lf) {{ return x; }}  // (-0.0 too: no driver keeps the sign of -0 + -0 * p for sure)
+    if (abs(x) < 0.5lf) {{ return x + x * (x * {_horner("x", _EXPM1_SERIES)}); }}
+    return hh_exp_f64(x) - 1.0lf;
+}}
+""",
+)
+FUNCTIONS["hh_log1p_f64"] = (
+    ("hh_log_f64", "hh_div_f64"),
+    f"""fn hh_log1p_f64(x: f64) -> f64 {{  // log(1 + x) as log(u) * x / (u - 1), u = 1 + x rounded (Goldberg)
+    if (x == -1.0lf) {{ return -{_INF}; }}
+    if (!(x > -1.0lf)) {{ return {_NAN}; }}
+    // (u's bits or'ed with the uniform 0: no driver can fold (1 + x) - 1 into x, as lavapipe's did)
+    let u = bitcast<f64>(bitcast<u64>(1.0lf + x) | u64(hh_p.hh_zero));
+    if (u == 1.0lf) {{ return x; }}
+    if (u > {_lit(BIG)}) {{ return u; }}
+    return hh_log_f64(u, 0i) * hh_div_f64(x, u - 1.0lf);
+}}
+""",
+)
+FUNCTIONS["hh_hyperbolic_f64"] = (
+    ("hh_expm1_f64", "hh_exp_f64", "hh_div_f64"),
+    f"""fn hh_hyperbolic_f64(x: f64, which: i32) -> f64 {{  // which 0: sinh, 1: cosh, 2: tanh
+    let a = abs(x);
+    var r: f64;
+    if (which == 2i) {{
+        if (a > 22.0lf) {{
+            r = 1.0lf;
+        }} else if (a >= 1.0lf) {{
+            r = 1.0lf - hh_div_f64(2.0lf, hh_expm1_f64(a + a) + 2.0lf);
+        }} else {{
+            let t = hh_expm1_f64(-(a + a));
+            r = hh_div_f64(-t, t + 2.0lf);
+        }}
+        return {_SIGNED};
+    }}
+    if (a >= 709.0lf) {{  // e**a overflows before sinh and cosh do
+        let w = hh_exp_f64(0.5lf * a);
+        r = (0.5lf * w) * w;
+    }} else if (a >= 22.0lf) {{
+        r = 0.5lf * hh_exp_f64(a);
+    }} else if (which == 0i) {{
+        let t = hh_expm1_f64(a);
+        r = 0.5lf * (t + hh_div_f64(t, t + 1.0lf));
+    }} else if (a < 0.34657359027997264lf) {{
+        let t = hh_expm1_f64(a);
+        let w = 1.0lf + t;
+        return 1.0lf + hh_div_f64(t * t, w + w);
+    }} else {{
+        let t = hh_exp_f64(a);
+        return 0.5lf * t + hh_div_f64(0.5lf, t);
+    }}
+    if (which == 1i) {{ return r; }}
+    return {_SIGNED};
+}}
+""",
+)
+FUNCTIONS["hh_inverse_hyperbolic_f64"] = (
+    ("hh_log1p_f64", "hh_log_f64", "hh_sqrt_f64", "hh_div_f64"),
+    f"""fn hh_inverse_hyperbolic_f64(x: f64, which: i32) -> f64 {{  // which 0: asinh, 1: acosh, 2: atanh
+    let a = abs(x);
+    var r: f64;
+    if (which == 1i) {{
+        if (!(x >= 1.0lf)) {{ return {_NAN}; }}
+        if (x > {TWO28!r}lf) {{ return hh_log_f64(x, 0i) + {_lit(LN2_HI + LN2_LO)}; }}
+        if (x > 2.0lf) {{ return hh_log_f64(2.0lf * x - hh_div_f64(1.0lf, x + hh_sqrt_f64(x * x - 1.0lf)), 0i); }}
+        let t = x - 1.0lf;
+        return hh_log1p_f64(t + hh_sqrt_f64(2.0lf * t + t * t));
+    }}
+    if (which == 2i) {{
+        if (!(a <= 1.0lf)) {{ return {_NAN}; }}
+        if (a < 0.5lf) {{
+            let t = a + a;
+            r = 0.5lf * hh_log1p_f64(t + hh_div_f64(t * a, 1.0lf - a));
+        }} else {{
+            r = 0.5lf * hh_log1p_f64(hh_div_f64(a + a, 1.0lf - a));
+        }}
+        return {_SIGNED};
+    }}
+    if (a > {TWO28!r}lf) {{
+        r = hh_log_f64(a, 0i) + {_lit(LN2_HI + LN2_LO)};
+    }} else if (a > 2.0lf) {{
+        r = hh_log_f64(2.0lf * a + hh_div_f64(1.0lf, hh_sqrt_f64(a * a + 1.0lf) + a), 0i);
+    }} else if (a < {TWO_M28!r}lf) {{
+        r = a;
+    }} else {{
+        let t = a * a;
+        r = hh_log1p_f64(a + hh_div_f64(t, 1.0lf + hh_sqrt_f64(1.0lf + t)));
+    }}
+    return {_SIGNED};
+}}
+""",
+)
+FUNCTIONS["hh_exp2_f64"] = (
+    ("hh_exp_f64", "hh_scale_f64"),
+    f"""fn hh_exp2_f64(x: f64) -> f64 {{  // 2**k e**(f ln2), x = k + f exactly
+    if (x > 1024.0lf) {{ return {_INF}; }}
+    if (x < -1080.0lf) {{ return 0.0lf; }}
+    let k = round(x);
+    return hh_scale_f64(hh_exp_f64((x - k) * {_lit(LN2_HI + LN2_LO)}), i32(k));
+}}
+""",
+)
+
 #: ``math`` function -> (the prelude function, its extra argument); asin and acos are made in the renderer
 CALLS = {
     "exp": ("hh_exp_f64", None),
@@ -275,4 +389,13 @@ CALLS = {
     "cbrt": ("hh_cbrt_f64", None),
     "hypot": ("hh_hypot_f64", None),
     "pow": ("hh_pow_f64", None),
+    "expm1": ("hh_expm1_f64", None),
+    "log1p": ("hh_log1p_f64", None),
+    "exp2": ("hh_exp2_f64", None),
+    "sinh": ("hh_hyperbolic_f64", "0i"),
+    "cosh": ("hh_hyperbolic_f64", "1i"),
+    "tanh": ("hh_hyperbolic_f64", "2i"),
+    "asinh": ("hh_inverse_hyperbolic_f64", "0i"),
+    "acosh": ("hh_inverse_hyperbolic_f64", "1i"),
+    "atanh": ("hh_inverse_hyperbolic_f64", "2i"),
 }

@@ -32,7 +32,7 @@ from hybrid_runtime.abi import WGSL_ERROR_WORDS, WGSL_GRID_FIELDS
 from ... import ir
 from ...errors import Loc
 from ...lower.sites import SiteTable
-from ...typecheck import signs
+from ...typecheck import bindings, signs
 from ...typecheck.arguments import bound_nodes
 from ...typecheck.typed import SymbolT, TypedFunction
 from ...types import (
@@ -236,8 +236,8 @@ def _uniform_scalar(name: str, wt: str, eight: list[tuple[str, str]], four: list
 
 def _atomic_targets(tf: TypedFunction) -> tuple[set[int], set[int]]:
     """The function's array parameters that atomics update, also in the helpers it passes them to (the
-    kernel's: their buffers hold atomic elements), and the ``gpu.shared_array`` calls (node ids) whose arrays
-    they update (workgroup arrays of atomic elements)."""
+    kernel's: their buffers hold atomic elements), and the ``gpu.shared_array`` calls (node ids), here or in
+    the helpers, whose arrays they update (workgroup arrays of atomic elements)."""
     found: set[int] = set()
     params = {p.name: k for k, p in enumerate(tf.fn.params)}
     shared: dict[str, set[int]] = {}  # a name -> the shared_array calls assigned to it
@@ -271,8 +271,7 @@ def _atomic_targets(tf: TypedFunction) -> tuple[set[int], set[int]]:
         if isinstance(node, ir.Call) and callee is not None and callee.kind in ("helper", "method"):
             assert callee.target is not None
             inner, inner_shared = _atomic_targets(callee.target)
-            if inner_shared:
-                raise WgslUnsupported(node.loc, "atomics on a shared array made inside a helper")
+            atomic_shared.update(inner_shared)  # the helper's own shared arrays (node ids are the program's)
             nodes = bound_nodes(node, tf.call_args[node.nid])
             if callee.kind == "method" and isinstance(node.func, ir.Attribute):
                 nodes.insert(0, node.func.value)  # the receiver is `self`
@@ -306,8 +305,6 @@ class FunctionRenderer(
         self.kernel = name == "main"
         self.loc: Loc = tf.fn.loc  # the statement being rendered (what an error without a node points at)
         self.nonnegative = signs.nonnegative_locals(tf)  # indices of these need no wrap from the end
-        if isinstance(tf.return_type, OptionalT) or tf.unwraps:
-            raise WgslUnsupported(tf.fn.loc, "a helper that returns None on some paths and a number on others")
 
     def wt(self, t: Type, loc: Loc | None) -> str:
         return wgsl_type(t, loc or self.loc, self.m.structs)
@@ -341,7 +338,15 @@ class FunctionRenderer(
 
     # ------------------------------------------------------------ functions
     def render_kernel(self) -> str:
+        # a scalar parameter the kernel assigns to is a variable, starting from its uniform field
+        assigned = bindings.assignment_counts(self.tf.fn.body)
+        starts = {name: self.params.pop(name) for name in list(self.params) if name in assigned}
         self.declare_locals()
+        for p, t in zip(self.tf.fn.params, self.tf.arg_types):
+            if p.name in starts:
+                if self.wt(t, p.loc) != self.wt(self.tf.locals[p.name], p.loc):
+                    raise WgslUnsupported(p.loc, f"parameter `{p.name}` assigned a value of another type")
+                self.emit(f"{self.locals[p.name]} = {starts[p.name]};")
         self.block(self.tf.fn.body)
         head = (
             "@compute @workgroup_size(hh_bx, hh_by, hh_bz)\n"
@@ -376,14 +381,14 @@ class FunctionRenderer(
                     ref.workgroup,
                     ref.packed,
                 )
-            else:
+            elif not isinstance(t, SymbolT):  # (a function, type or module: the helper is specialised on it)
                 params.append(f"hp_{p.name}: {self.wt(t, p.loc)}")
         if tf.mutates:
             raise WgslUnsupported(loc, "helpers that assign to their struct parameters")
         ret = "" if tf.return_type == NONE else f" -> {self.wt(tf.return_type, tf.fn.loc)}"
         self.declare_locals()
         for p, t in zip(tf.fn.params, tf.arg_types):
-            if not isinstance(t, ArrayT):
+            if not isinstance(t, (ArrayT, SymbolT)):
                 self.emit(f"{self.locals[p.name]} = hp_{p.name};")
         self.block(tf.fn.body)
         if ret and not (tf.fn.body and isinstance(tf.fn.body[-1], ir.Return)):

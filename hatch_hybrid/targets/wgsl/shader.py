@@ -14,7 +14,6 @@ from ...typecheck.typed import Callee, TypedFunction
 from ...types import (
     ArrayT,
     EnumT,
-    OptionalT,
     Scalar,
     StructT,
     TupleT,
@@ -104,7 +103,7 @@ def wgsl_type(t: Type, loc: Loc | None, structs: dict[str, str] | None = None) -
             members = [f"    f_{n}: {wgsl_type(ft, loc, structs)}," for n, ft in t.fields]
             structs[name] = f"struct {name} {{\n" + "\n".join(members) + "\n}"
         return name
-    if isinstance(t, TupleT) and structs is not None and not isinstance(t, OptionalT):
+    if isinstance(t, TupleT) and structs is not None:  # (an OptionalT too: the number, whether there is one)
         return tuple_struct(t, loc, structs)
     if isinstance(t, (Scalar, Weak)) and storage(t).kind == "c" and structs is not None:
         return complex_struct(t, structs)
@@ -312,6 +311,9 @@ class RendererParts:
         raise NotImplementedError
 
     def exact_op(self, op: str, wt: str) -> str:
+        raise NotImplementedError
+
+    def fmod(self, wt: str, name: str = "fmod") -> str:
         raise NotImplementedError
 
     def literal(self, value: int | float | bool, t: Type, loc: Loc, plain: bool = False, internal: bool = False) -> str:

@@ -12,6 +12,7 @@ from ...types import (
     NONE,
     WEAK_INT,
     ArrayT,
+    OptionalT,
     Scalar,
     TupleT,
     Type,
@@ -57,7 +58,12 @@ class StatementRenderer(RendererParts):
         elif isinstance(s, ir.Continue):
             self.emit("continue;")
         elif isinstance(s, ir.Return):
-            if s.value is None or self.tf.return_type == NONE:
+            rt = self.tf.return_type
+            if isinstance(rt, OptionalT) and (s.value is None or self.tf.types[s.value.nid] == NONE):
+                if s.value is not None:  # `return None`, or a call that returns None
+                    self.expr(s.value)
+                self.emit(f"return {self.wt(rt, s.loc)}();")  # (0, false)
+            elif s.value is None or self.tf.return_type == NONE:
                 if s.value is not None:
                     self.expr(s.value)
                 self.emit("return;")

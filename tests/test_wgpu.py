@@ -646,6 +646,14 @@ def wide(k: Array[i64], acc: Array[i64], uacc: Array[u64]):
     gpu.atomic_max(acc, 2, k[i])
     gpu.atomic_xor(acc, 3, k[i])
     gpu.atomic_add(uacc, 0, u64(k[i]) * u64(3))
+
+@kernel
+def on_views(res: Array[i32, 2], old: Array[i32], ary: Array[i32]):
+    i = gpu.global_tid_x()
+    row = res[i % 2]
+    tail = row[i // 2 + 8 :]
+    old[i] = gpu.atomic_cas(tail, 0, 0, ary[i])
+    gpu.atomic_add(row, 0, 1)
 """
 
 
@@ -678,6 +686,11 @@ def test_atomics_on_floats_and_64_bit_elements(tmp_path: Path):
         assert gpu[3][0] == y.sum() and gpu[3][1] == y.min()
         # each exchange saw the value the one before it left: the initial 0 and every index, once each
         np.testing.assert_array_equal(np.sort(np.append(gpu[4], gpu[2][5])), np.append([0], np.arange(n)))
+        # atomics on views (a row, the row's tail): the parameter's buffer holds atomic elements
+        ary = np.arange(1, 65, dtype=np.int32)
+        cpu, gpu = _both(kern.on_views, 64, 1, np.zeros((2, 40), np.int32), np.zeros(64, np.int32), ary)
+        assert same_bits(cpu[0], gpu[0]) and same_bits(cpu[1], gpu[1]) and (gpu[0][:, 0] == 32).all()
+        assert same_bits(gpu[0][:, 8:], np.stack([ary[0::2], ary[1::2]]))
         cpu, gpu = _both(kern.wide, 128, n // 128, k, np.array([0, 2**62, -(2**62), 0]), np.zeros(1, np.uint64))
         assert same_bits(cpu[1], gpu[1]) and same_bits(cpu[2], gpu[2])
         assert gpu[1][0] == k.sum() and gpu[1][1] == k.min() and gpu[1][2] == k.max()
@@ -959,13 +972,16 @@ def hyperbolic(x: Array[f64], out: Array[f64, 2]):
         out[7, i] = math.acosh(1.0 + abs(a))
         out[8, i] = math.atanh(a / (1.0 + abs(a)))
         out[9, i] = math.log1p(-abs(a) / (1.0 + abs(a)))
+        out[10, i] = math.erf(a)
+        out[11, i] = math.erfc(a)
 """
 
 
 @pytest.mark.wgpu
-def test_exponentials_logarithms_near_zero_and_hyperbolic_functions(tmp_path: Path):
-    """expm1, log1p, exp2, sinh, cosh, tanh, asinh, acosh and atanh (targets/wgsl/libm.py): within 4 ulps of
-    the C library's, from tiny arguments (where the forms that keep their bits matter) to overflow."""
+def test_exponentials_logarithms_near_zero_hyperbolic_and_error_functions(tmp_path: Path):
+    """expm1, log1p, exp2, sinh, cosh, tanh, asinh, acosh, atanh, erf and erfc (targets/wgsl/libm.py): within
+    4 ulps of the C library's, from tiny arguments (where the forms that keep their bits matter) to
+    overflow."""
     kernels = compile_packages([_package(tmp_path, "wghyp", LIBM)], options=_options())
     assert all(k.wgsl is not None for k in kernels), [k.not_built for k in kernels]
     write_package_artifacts(kernels, ["sm_90"], tmp_path)
@@ -974,11 +990,12 @@ def test_exponentials_logarithms_near_zero_and_hyperbolic_functions(tmp_path: Pa
     x = rng.standard_normal(n) * np.exp2(rng.integers(-40, 9, n).astype(float))
     x[:6] = [0.0, -0.0, 1e-300, 0.5, -0.5, 1.0]
     with imported_package(tmp_path, "wghyp") as kern, np.errstate(all="ignore"):
-        out = np.zeros((10, n))
+        out = np.zeros((12, n))
         kern.hyperbolic.launch(256, n // 256, x, out, device="wgpu")
+        erf, erfc = np.vectorize(math.erf), np.vectorize(math.erfc)
         a, b = x, abs(x)
         want = [np.expm1(a), np.log1p(b), np.exp2(a * 10.0), np.sinh(a), np.cosh(a), np.tanh(a), np.arcsinh(a),
-                np.arccosh(1.0 + b), np.arctanh(a / (1.0 + b)), np.log1p(-b / (1.0 + b))]  # fmt: skip
+                np.arccosh(1.0 + b), np.arctanh(a / (1.0 + b)), np.log1p(-b / (1.0 + b)), erf(a), erfc(a)]  # fmt: skip
         worst = {}
         for k, w in enumerate(want):
             ok = np.isfinite(w) & ((abs(w) > 1e-300) | (w == 0)) & ((a == 0) | (abs(a) > 1e-300))

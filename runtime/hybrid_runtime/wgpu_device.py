@@ -13,6 +13,7 @@ GPU between launches. Pipelines are made once per kernel and block shape.
 from __future__ import annotations
 
 import os
+import re
 import threading
 from dataclasses import dataclass, field
 from typing import Any
@@ -24,6 +25,7 @@ from .manifest import Manifest
 from .wgpu_shaders import shader_module
 
 _lock = threading.Lock()
+EMPTY_BUFFER = 256  # bytes: an empty array's buffer, one element of any type the shaders bind
 _device: WgpuDevice | None = None
 
 
@@ -88,10 +90,25 @@ def forget_device(dev: WgpuDevice) -> None:
             _device = None
 
 
+#: a pipeline-overridable constant of the shaders (``override hh_bx: u32 = 1u;``)
+OVERRIDE = re.compile(r"^override (\w+): (\w+) = [^;]+;", re.MULTILINE)
+
+
+def _constant(m: re.Match[str], values: dict[str, int]) -> str:
+    """An override as the constant of the pipeline's value (its default where the launch sets none)."""
+    name, wt = m.group(1), m.group(2)
+    if name not in values:
+        return m.group(0).replace("override", "const", 1)
+    value = values[name]
+    literal = ("true" if value else "false") if wt == "bool" else f"{int(value)}{'u' if wt == 'u32' else 'i'}"
+    return f"const {name}: {wt} = {literal};"
+
+
 @dataclass
 class _Shader:
-    module: Any
+    source: str  # the WGSL, whose `override`s each pipeline makes constants (see WgpuDevice.pipeline)
     layout: Any
+    file: str  # its name in the package (for reports)
     pipelines: dict[tuple[tuple[int, int, int], int | None], Any] = field(default_factory=dict)  # (block, dynamic)
 
 
@@ -289,7 +306,9 @@ class WgpuDevice:
     def buffer(self, nbytes: int, data: Any = None) -> Any:
         usage = self.wgpu.BufferUsage
         flags = usage.STORAGE | usage.COPY_SRC | usage.COPY_DST
-        size = max(4, (nbytes + 3) // 4 * 4)
+        # an empty array's buffer holds one element of any type (a binding is at least one element long:
+        # WebGPU refused an empty i64 array bound as 4 bytes)
+        size = (nbytes + 3) // 4 * 4 if nbytes else EMPTY_BUFFER
         if data is not None and nbytes and nbytes % 4 == 0:
             return self.device.create_buffer_with_data(data=data, usage=flags)
         buf = self.device.create_buffer(size=size, usage=flags)
@@ -311,14 +330,6 @@ class WgpuDevice:
             return found
         wgsl = entry["wgsl"]
         source = manifest.read_code(wgsl["file"], kernel, "wgsl.file").decode()
-        try:
-            module = shader_module(self.device, kernel, source)
-        except Exception as exc:  # the driver's validation: a compiler bug, never the user's
-            raise RuntimeError(
-                f"kernel {kernel}: the WebGPU driver rejected the shader hatch-hybrid compiled for it "
-                f"(please report this, with the package's {wgsl['file']}); run it with device='cpu' "
-                f"meanwhile:\n{exc}"
-            ) from None
         usage = self.wgpu.ShaderStage.COMPUTE
         layouts = [{"binding": 0, "visibility": usage, "buffer": {"type": "uniform"}}]
         if wgsl["checks"]:
@@ -328,7 +339,7 @@ class WgpuDevice:
             layouts.append({"binding": a["binding"], "visibility": usage, "buffer": {"type": kind}})
         group = self.device.create_bind_group_layout(entries=layouts)
         layout = self.device.create_pipeline_layout(bind_group_layouts=[group])
-        found = self.shaders[key] = _Shader(module, (group, layout))
+        found = self.shaders[key] = _Shader(source, (group, layout), wgsl["file"])
         return found
 
     def pipeline(
@@ -353,14 +364,21 @@ class WgpuDevice:
                 constants["hh_fused_fma" if wt == "f32" else "hh_fused_fma64"] = int(self.rounding(wt)[0])
             if dynamic is not None:
                 constants["hh_dyn_n"] = dynamic
+            # the overrides written into the source as constants, one module per pipeline: naga's processing
+            # of pipeline constants failed on shaders that validate with the same values as constants
+            # ("Pipeline constant error: Entry point main at Compute is invalid", on complex-number kernels)
+            source = OVERRIDE.sub(lambda m: _constant(m, constants), shader.source)
+            try:
+                module = shader_module(self.device, kernel, source)
+            except Exception as exc:  # the driver's validation: a compiler bug, never the user's
+                raise RuntimeError(
+                    f"kernel {kernel}: the WebGPU driver rejected the shader hatch-hybrid compiled for it "
+                    f"(please report this, with the package's {shader.file}); run it with device='cpu' "
+                    f"meanwhile:\n{exc}"
+                ) from None
             try:
                 found = self.device.create_compute_pipeline(
-                    layout=shader.layout[1],
-                    compute={
-                        "module": shader.module,
-                        "entry_point": "main",
-                        "constants": constants,
-                    },
+                    layout=shader.layout[1], compute={"module": module, "entry_point": "main"}
                 )
             except Exception as exc:  # the driver's own compiler failed (it may lose the device doing so)
                 forget_device(self)

@@ -48,7 +48,7 @@ TARGETS = {
             "arm64-macos",
             "arm64-apple-macosx11.0.0",
             "apple-m1",
-            "aarch64-macos",
+            "aarch64-macos.11.0",  # with the oldest macOS it loads on (the minos of LC_BUILD_VERSION)
             "dylib",
             ("-Wl,-undefined,dynamic_lookup",),
         ),
@@ -56,7 +56,7 @@ TARGETS = {
             "x86_64-macos",
             "x86_64-apple-macosx10.12.0",
             "x86-64-v2",
-            "x86_64-macos",
+            "x86_64-macos.10.12",  # (LC_VERSION_MIN_MACOSX); without, zig writes its newest macOS
             "dylib",
             ("-Wl,-undefined,dynamic_lookup",),
             X86_LEVELS,

@@ -108,8 +108,7 @@ def add_entry(
     ``ranged``: the kernel's range function (:mod:`.lowering.thread_range`): the loops over threads
     run only the global positions it gives, where the kernel no longer tests them. ``forward``: the
     kernel's forwarded function, run as rows of blocks instead of the block loops where it applies."""
-    fn = llir.Function(module, llir.FunctionType(I32, [PTR, PTR, I64, I64]), symbol)
-    fn.storage_class = "dllexport"
+    fn = llir.Function(module, llir.FunctionType(I32, [PTR, PTR, I64, I64]), symbol)  # exported: emit.optimise
     params, launch, first, end = fn.args
     lb = _Builder(fn)
     b = lb.b

@@ -31,6 +31,8 @@ def optimise(llvm_ir: str, entries: set[str], name: str, level: str = "") -> llv
     for fn in mod.functions:
         if fn.name not in entries and not fn.is_declaration:
             fn.linkage = "internal"
+        elif fn.name in entries and "windows" in mod.triple:
+            fn.storage_class = "dllexport"  # a DLL exports only these (llvmlite's ir.Function writes no storage class)
     mod.verify()
     pto = llvm.create_pipeline_tuning_options(speed_level=3)
     pto.loop_vectorization = True

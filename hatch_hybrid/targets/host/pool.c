@@ -38,6 +38,33 @@
 #include <pthread.h>
 #endif
 
+#if defined(_WIN32) && defined(__x86_64__)
+/* The stack probe LLVM calls (MinGW's name) in the prologue of a function whose frame is larger than a
+ * page (a kernel's local array of a few KiB): Windows grows a thread's stack a guard page at a time, so
+ * the pages below the stack pointer are touched in order before the function subtracts the size
+ * (in rax) itself. Preserves every register. libgcc's and compiler-rt's, which -nostdlib leaves out. */
+__asm__(".text\n"
+        ".globl ___chkstk_ms\n"
+        "___chkstk_ms:\n"
+        "    pushq %rcx\n"
+        "    pushq %rax\n"
+        "    cmpq $0x1000, %rax\n"
+        "    leaq 24(%rsp), %rcx\n" /* the caller's stack pointer */
+        "    jb 1f\n"
+        "2:\n"
+        "    subq $0x1000, %rcx\n"
+        "    testq %rcx, (%rcx)\n"
+        "    subq $0x1000, %rax\n"
+        "    cmpq $0x1000, %rax\n"
+        "    ja 2b\n"
+        "1:\n"
+        "    subq %rax, %rcx\n"
+        "    testq %rcx, (%rcx)\n"
+        "    popq %rax\n"
+        "    popq %rcx\n"
+        "    retq\n");
+#endif
+
 typedef int32_t (*hybrid_entry)(void **params, int64_t *launch, int64_t first_block, int64_t end_block);
 
 /* What the runtime passes: every field 8 bytes (hybrid_runtime.native packs it with struct). */

@@ -30,6 +30,7 @@ from ...types import (
     TupleT,
     Type,
     Weak,
+    component,
     is_float,
     is_int,
     storage,
@@ -420,6 +421,14 @@ class ExpressionRenderer(RendererParts):
         if s.kind == "c":
             if op in ("/",) and python_numbers and right_const is None:
                 self.check(self.truth(right, ops.right, e_loc), "zerodiv", e_loc)
+            if op == "**" and python_numbers and isinstance(right_const, int) and right_const < 0:
+                # CPython: 1 / z**-n, which raises ZeroDivisionError where z**-n is zero (as lower.expressions)
+                power = self.temp(self.complex_power(self.temp(left), -right_const, ops.left))
+                self.check(self.complex_truth(power, ops.left), "zerodiv", e_loc)
+                one = self.complex_value(ops.left, self.literal(1.0, component(ops.left), e_loc), self.literal(
+                    0.0, component(ops.left), e_loc))  # fmt: skip
+                quotient = self.complex_divide(self.temp(one), power, ops.left, python=True)
+                return self.convert(quotient, ops.left, ops.result)
             return self.convert(self.complex_binop(op, left, right, ops.left, right_const), ops.left, ops.result)
         if op in ("/", "//", "%") and python_numbers and right_const is None:
             self.check(self.truth(right, ops.right, e_loc), "zerodiv", e_loc)

@@ -376,6 +376,51 @@ FUNCTIONS["hh_exp2_f64"] = (
 """,
 )
 
+#: 2/sqrt(pi) in two parts (the leading double and the rest), and 1/sqrt(pi)
+TWO_OVER_SQRT_PI, TWO_OVER_SQRT_PI_LO, INV_SQRT_PI = 1.1283791670955126, 1.533545961316588e-17, 0.5641895835477563
+_ERF_SERIES = [Fraction((-1) ** n, factorial(n) * (2 * n + 1)) for n in range(1, 24)]
+
+# erf and erfc: below 1 erf's Taylor series (x * 2/sqrt(pi) * (1 - x**2/3 + x**4/10 - ...), the leading product
+# in two parts), from 1 erfc's continued fraction (Laplace's: e**-x**2 / sqrt(pi) / (x + (1/2) / (x + 1 / (x +
+# (3/2) / (x + ...)))), evaluated from its 200th term back; 800 below 1, where it converges more slowly),
+# e**-x**2 with x**2 in two parts; 1 ulp (erf) and 2-4 (erfc) in a model of these steps in Python
+FUNCTIONS["hh_erf_f64"] = (
+    ("hh_exp_f64", "hh_div_f64", "hh_pow_f64"),
+    f"""fn hh_erfc_tail_f64(a: f64, terms: i32) -> f64 {{  // erfc(a), a >= 1/2: the continued fraction
+    if (a > 27.3lf) {{ return 0.0lf; }}
+    var f = a;
+    for (var k = terms; k > 0i; k = k - 1i) {{
+        f = a + hh_div_f64(f64(k) * 0.5lf, f);
+    }}
+    let sq = hh_two_prod_f64(a, a);
+    let e = hh_exp_f64(-sq.x) * (1.0lf - sq.y);
+    return hh_div_f64({_lit(INV_SQRT_PI)} * e, f);
+}}
+fn hh_erf_f64(x: f64, complement: bool) -> f64 {{  // erf(x), or erfc(x) where complement
+    let a = abs(x);
+    let negative = bitcast<u64>(x) >= 9223372036854775808lu;
+    var r: f64;  // erf(a), or erfc(a) where `tail`
+    var tail = false;
+    if (a < 1.0lf && !(complement && a >= 0.5lf)) {{
+        let z = a * a;
+        let p = {_horner("z", _ERF_SERIES)};
+        r = a * {_lit(TWO_OVER_SQRT_PI)} + (a * {_lit(TWO_OVER_SQRT_PI_LO)} + {_lit(TWO_OVER_SQRT_PI)} * (a * (z * p)));
+    }} else if (a < 6.0lf || complement) {{
+        r = hh_erfc_tail_f64(a, select(200i, 800i, a < 1.0lf));
+        tail = true;
+    }} else {{
+        r = 1.0lf;
+    }}
+    if (!complement) {{
+        if (tail) {{ r = 1.0lf - r; }}
+        return select(r, -r, negative);
+    }}
+    if (!tail) {{ r = 1.0lf - r; tail = true; }}
+    return select(r, 2.0lf - r, negative);
+}}
+""",
+)
+
 #: ``math`` function -> (the prelude function, its extra argument); asin and acos are made in the renderer
 CALLS = {
     "exp": ("hh_exp_f64", None),
@@ -399,4 +444,6 @@ CALLS = {
     "asinh": ("hh_inverse_hyperbolic_f64", "0i"),
     "acosh": ("hh_inverse_hyperbolic_f64", "1i"),
     "atanh": ("hh_inverse_hyperbolic_f64", "2i"),
+    "erf": ("hh_erf_f64", "false"),
+    "erfc": ("hh_erf_f64", "true"),
 }

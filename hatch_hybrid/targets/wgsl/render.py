@@ -234,6 +234,14 @@ def _uniform_scalar(name: str, wt: str, eight: list[tuple[str, str]], four: list
     return f"(hh_p.{name} != 0u)" if wt == "bool" else f"hh_p.{name}"
 
 
+def _view_root(node: ir.Expr) -> str | None:
+    """The variable an array or a view of it by indexing (``a``, ``a[i:]``, ``a[1:, j]``) reads: None for
+    others (arrays made by calls, ``z.real``: another element type)."""
+    while isinstance(node, ir.Subscript):
+        node = node.value
+    return node.id if isinstance(node, ir.Name) else None
+
+
 def _atomic_targets(tf: TypedFunction) -> tuple[set[int], set[int]]:
     """The function's array parameters that atomics update, also in the helpers it passes them to (the
     kernel's: their buffers hold atomic elements), and the ``gpu.shared_array`` calls (node ids), here or in
@@ -241,21 +249,36 @@ def _atomic_targets(tf: TypedFunction) -> tuple[set[int], set[int]]:
     found: set[int] = set()
     params = {p.name: k for k, p in enumerate(tf.fn.params)}
     shared: dict[str, set[int]] = {}  # a name -> the shared_array calls assigned to it
+    views: dict[str, set[str]] = {}  # a local view (`v = a[i:]`) -> the arrays it may be a view of
     for node in ir.walk(tf.fn):
         if isinstance(node, ir.Assign) and isinstance(node.target, ir.Name) and isinstance(node.value, ir.Call):
             made = tf.callees.get(node.value.nid)
             if made is not None and made.kind == "gpu" and made.name == "shared_array":
                 shared.setdefault(node.target.id, set()).add(node.value.nid)
+        if isinstance(node, ir.Assign) and isinstance(node.target, ir.Name) and isinstance(node.value, ir.Subscript):
+            root = _view_root(node.value)
+            if root is not None and isinstance(tf.types.get(node.value.nid), ArrayT):
+                views.setdefault(node.target.id, set()).add(root)
     atomic_shared: set[int] = set()
 
+    def roots(name: str, seen: frozenset[str] = frozenset()) -> set[str]:
+        """The parameters and shared arrays a name holds, or is a view of."""
+        if name in params or name in shared or name in seen:
+            return {name}
+        return {r for v in views.get(name, ()) for r in roots(v, seen | {name})}
+
     def updated(array: ir.Expr | None, loc: Loc, what: str) -> None:
-        """``array`` is updated by atomics: a parameter, or a shared array made here (else refused)."""
-        if isinstance(array, ir.Name) and array.id in params:
-            found.add(params[array.id])
-        elif isinstance(array, ir.Name) and array.id in shared:
-            atomic_shared.update(shared[array.id])
-        else:
+        """``array`` is updated by atomics: a parameter, or a shared array made here, or a view of one (of the
+        same elements: ``a[i:]``) (else refused)."""
+        root = _view_root(array) if array is not None else None
+        held = roots(root) if root is not None else set()
+        if not held or not all(r in params or r in shared for r in held):
             raise WgslUnsupported(loc, what)
+        for r in held:
+            if r in params:
+                found.add(params[r])
+            else:
+                atomic_shared.update(shared[r])
 
     for node in ir.walk(tf.fn):
         callee = tf.callees.get(node.nid)
@@ -297,6 +320,7 @@ class FunctionRenderer(
         self.m, self.tf, self.name = module, tf, name
         self.arrays = dict(arrays)
         self.params = dict(scalars)  # parameters read in place (kernel scalars: uniform fields)
+        self.view_slots: dict[str, list[str]] = {}  # arrays bound in blocks: their layout's variables
         self.locals: dict[str, str] = {}
         self.lines: list[str] = []
         self.depth = 1
@@ -348,6 +372,7 @@ class FunctionRenderer(
                     raise WgslUnsupported(p.loc, f"parameter `{p.name}` assigned a value of another type")
                 self.emit(f"{self.locals[p.name]} = {starts[p.name]};")
         self.block(self.tf.fn.body)
+        self.view_declarations()
         head = (
             "@compute @workgroup_size(hh_bx, hh_by, hh_bz)\n"
             "fn main(@builtin(local_invocation_id) hh_lid: vec3<u32>, @builtin(workgroup_id) hh_wid: vec3<u32>,\n"
@@ -391,10 +416,16 @@ class FunctionRenderer(
             if not isinstance(t, (ArrayT, SymbolT)):
                 self.emit(f"{self.locals[p.name]} = hp_{p.name};")
         self.block(tf.fn.body)
+        self.view_declarations()
         if ret and not (tf.fn.body and isinstance(tf.fn.body[-1], ir.Return)):
             # WGSL wants a return at the end; the checker made sure that a value was returned before it
             self.emit(f"return {self.zero(tf.return_type)};")
         return f"fn {self.name}({', '.join(params)}){ret} {{\n" + "\n".join(self.lines) + "\n}\n"
+
+    def view_declarations(self) -> None:
+        """The variables of arrays bound inside blocks (:meth:`bound_view`), at the top of the function."""
+        slots = [slot for names in self.view_slots.values() for slot in names]
+        self.lines[:0] = ["    " + f"var {slot}: i64;" for slot in slots]
 
     def declare_locals(self) -> None:
         for name, t in sorted(self.tf.locals.items()):

@@ -233,6 +233,7 @@ class RendererParts:
     nonnegative: Any
     local_arrays: int
     depth: int
+    view_slots: dict[str, list[str]]
 
     def wt(self, t: Type, loc: Loc | None) -> str:
         raise NotImplementedError
@@ -308,6 +309,12 @@ class RendererParts:
         raise NotImplementedError
 
     def complex_value(self, t: Type, re: str, im: str) -> str:
+        raise NotImplementedError
+
+    def complex_power(self, a: str, n: int, t: Type) -> str:
+        raise NotImplementedError
+
+    def complex_divide(self, a: str, b: str, t: Type, python: bool) -> str:
         raise NotImplementedError
 
     def exact_op(self, op: str, wt: str) -> str:

@@ -4,6 +4,7 @@ over a range (unrolled where the range is known and short), augmented assignment
 from __future__ import annotations
 
 from ... import ir
+from ...errors import Loc
 from ...lower.loops import RANGE_STEP_ZERO
 from ...typecheck import bindings, folding
 from ...typecheck.typed import SymbolT
@@ -22,7 +23,7 @@ from .prelude import (
     as_i32,
     widen,
 )
-from .shader import UNROLL_NODES, UNROLL_TRIPS, RendererParts, WgslUnsupported
+from .shader import UNROLL_NODES, UNROLL_TRIPS, ArrayRef, RendererParts, WgslUnsupported
 
 
 class StatementRenderer(RendererParts):
@@ -140,13 +141,36 @@ class StatementRenderer(RendererParts):
             return None
         return trips
 
+    def bound_view(self, name: str, ref: ArrayRef, loc: Loc) -> ArrayRef:
+        """An array bound to a local inside a branch or loop, or more than once (``v = a[i:]`` in one branch,
+        ``v = a[j:]`` in the other): its layout kept in variables of the function (declared at its top by
+        :meth:`.render.FunctionRenderer.view_declarations`), which outlive the block its temporaries are in.
+        Every binding must be of the same array: one buffer per name."""
+        if self.depth == 1 and bindings.assignment_counts(self.tf.fn.body).get(name) == 1:
+            return ref
+        before = self.arrays.get(name)
+        layout = (ref.base, ref.elem, ref.atomic, ref.workgroup, ref.packed, len(ref.shape))
+        if before is not None and (before.base, before.elem, before.atomic, before.workgroup, before.packed,
+                                   len(before.shape)) != layout:  # fmt: skip
+            raise WgslUnsupported(loc, f"`{name}` bound to views of different arrays")
+        slots = self.view_slots.get(name)
+        if slots is None:
+            k = len(self.view_slots)
+            slots = [f"hv{k}_off", *(f"hv{k}_n{d}" for d in range(len(ref.shape)))]
+            slots += [f"hv{k}_s{d}" for d in range(len(ref.strides))]
+            self.view_slots[name] = slots
+        for slot, value in zip(slots, [ref.offset, *ref.shape, *ref.strides]):
+            self.emit(f"{slot} = {value};")
+        d = len(ref.shape)
+        return ArrayRef(ref.base, ref.elem, slots[0], slots[1 : d + 1], slots[d + 1 :], ref.atomic, ref.workgroup,
+                        ref.packed)  # fmt: skip
+
     def assign(self, target: ir.Expr, value: ir.Expr) -> None:
         tf = self.tf
         if isinstance(target, ir.Name):
             t = tf.locals.get(target.id)
             if isinstance(t, ArrayT):
-                ref = self.array(value)
-                self.arrays[target.id] = ref
+                self.arrays[target.id] = self.bound_view(target.id, self.array(value), target.loc)
                 return
             if isinstance(t, SymbolT):  # a name for a type or module (`dtype = x.dtype`): known at build time
                 return

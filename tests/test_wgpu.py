@@ -815,6 +815,17 @@ def counted(hist: Array[i32], out: Array[i32]):
     if i < 4:
         hist[i] += 100                                       # a plain update of an array atomics update
     out[i] = i
+
+@kernel
+def rows(img: Array[u8, 2], out: Array[u8, 2], flags: Array[boolean]):
+    i = gpu.global_tid_x()
+    if i < img.shape[0]:
+        r = img[i]                                           # views of packed arrays: still packed
+        o = out[i]
+        for j in range(1, len(r)):
+            o[j] = r[j] + r[j - 1]
+        f = flags[i * 3 :]
+        f[0] = r[0] > 100
 """
 
 
@@ -843,6 +854,10 @@ def test_booleans_and_8_and_16_bit_integers_match_native_cpu(tmp_path: Path):
         for k in range(8):
             assert same_bits(cpu[k], gpu[k]), k
         assert gpu[2].any() and gpu[3].any() and not same_bits(gpu[4], s8)
+        img8 = np.random.default_rng(5).integers(0, 256, (37, 13), dtype=np.uint8)
+        cpu, gpu = _both(kern.rows, 64, 1, img8, np.zeros_like(img8), np.zeros(37 * 3, bool))
+        assert same_bits(cpu[1], gpu[1]) and same_bits(cpu[2], gpu[2]) and gpu[2].any()
+        assert same_bits(gpu[1][:, 1:], img8[:, 1:] + img8[:, :-1])
         cpu, gpu = _both(kern.counted, 64, 1, np.zeros(4, np.int32), np.zeros(64, np.int32))
         assert same_bits(cpu[0], gpu[0]) and (gpu[0] == 116).all()
         cpu, gpu = _both(kern.helped, 64, 2, np.zeros(4, np.int32), mask[:100].copy())

@@ -140,7 +140,7 @@ class ArrayRenderer(RendererParts):
             offset = self.temp(f"{offset} + {first} * {stride}", "i64")
         shape = [length for length, _ in kept] + shape
         strides = [step for _, step in kept] + strides
-        return ArrayRef(base.base, base.elem, offset, shape, strides, base.atomic, base.workgroup)
+        return ArrayRef(base.base, base.elem, offset, shape, strides, base.atomic, base.workgroup, base.packed)
 
     def slice_indices(self, s: ir.Slice, n: str) -> tuple[str, str, str]:
         """(start, length, step) of ``s`` over a dimension of ``n`` elements, as ``slice(...).indices(n)`` and

@@ -345,7 +345,9 @@ class CallRenderer(RendererParts):
             pred = self.condition(e.args[0])
             if name == "ballot":
                 return self.temp(f"bitcast<i64>(u64(subgroupBallot({pred}).x))", "i64")
-            return self.temp(f"{'subgroupAll' if name == 'all_' else 'subgroupAny'}({pred})", "bool")
+            vote = self.temp(f"{'subgroupAll' if name == 'all_' else 'subgroupAny'}({pred})", "bool")
+            wt = self.wt(self.tf.types[e.nid], e.loc)  # numba's any_sync/all_sync give an int
+            return vote if wt == "bool" else self.temp(f"select({wt}(0), {wt}(1), {vote})", wt)
         t = self.tf.types[e.nid]
         v = self.coerce(e.args[0], t)
         d = self.temp(self.coerce(e.args[1], WEAK_INT), "i64")

@@ -361,7 +361,7 @@ def test_untampered_kernels_verify(package) -> None:  # type: ignore[no-untyped-
     for name in ("saxpy", "pairs", "count", "fill"):
         getattr(module, name).verify()
     data = json.loads((folder / "manifest.json").read_text())
-    code = sorted(p.name for p in folder.iterdir() if p.suffix in (".ptx", ".cubin"))
+    code = sorted(p.name for p in folder.iterdir() if p.suffix in (".ptx", ".cubin", ".wgsl"))
     assert sorted(data["files"]) == code  # every code file has a digest, and only those
     for name, digest in data["files"].items():
         assert hashlib.sha256((folder / name).read_bytes()).hexdigest() == digest

@@ -24,7 +24,7 @@ L = 2**64 - 1  # the literal 18446744073709551615
 H = 2**63  # 9223372036854775808
 WIDTHS = ["i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64"]
 DTYPES = {w: np.dtype(("int" if w[0] == "i" else "uint") + w[1:]) for w in WIDTHS}
-PATHS = [*DEVICES, pytest.param("wgpu", marks=pytest.mark.wgpu)]
+PATHS = DEVICES  # (WebGPU's too)
 
 #: each row of ``o``: the kernel's expression (``m`` a local, ``MASK`` a module constant), and NumPy's
 ROWS = [

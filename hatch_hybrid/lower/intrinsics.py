@@ -200,4 +200,3 @@ def plain_rmw(ops: Ops, name: str, ptr: llir.Value, dtype: Scalar, values: list[
             new = getattr(b, op)(old, value)
     b.store(new, ptr, align=size)
     return old
-

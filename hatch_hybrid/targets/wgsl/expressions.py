@@ -505,6 +505,8 @@ class ExpressionRenderer(RendererParts):
                 return self.temp(wrapped(f"(0u - {v})", s) if s.bits <= 32 else f"(0lu - {v})")
             return self.temp(wrapped(f"(-{v})", s))
         if e.op == "~":
+            if storage(t).kind == "b":  # NumPy's ~ of a bool is `not` (WGSL's ~ takes integers only)
+                return self.temp(f"!({v})", "bool")
             return self.temp(wrapped(f"(~{v})", storage(t)))
         raise WgslUnsupported(e.loc, f"unary {e.op}")
 

@@ -69,8 +69,11 @@ NOFMA = """fn hh_nofma(x: f32) -> f32 {
     return x + bitcast<f32>(0x80000000u | hh_p.hh_zero);
 }
 """
+#: f64 products keep the integer identity on their bits (the uniform 0 or'ed in): with the added -0.0, NVIDIA's
+#: Vulkan compiler still gave Python complex powers (a chain of ``p1 - p2`` of such products) other last bits
+#: than CPython's, apparently cancelling the two -0.0s and fusing the products; through the bits it cannot.
 NOFMA64 = """fn hh_nofma64(x: f64) -> f64 {
-    return x + bitcast<f64>(0x8000000000000000lu | u64(hh_p.hh_zero));
+    return bitcast<f64>(bitcast<u64>(x) | u64(hh_p.hh_zero));
 }
 """
 

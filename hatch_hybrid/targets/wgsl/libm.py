@@ -208,9 +208,9 @@ fn hh_trig_f64(x: f64, which: i32) -> f64 {{  // which 0: sin, 1: cos, 2: tan
     ),
 }
 
-FUNCTIONS["hh_pow_f64"] = (
-    ("hh_log_parts_f64", "hh_exp_f64", "hh_sqrt_f64", "hh_div_f64", "hh_nofma64"),
-    f"""fn hh_two_prod_f64(a: f64, b: f64) -> vec2<f64> {{  // a*b = p + e exactly (Dekker; no product fused)
+FUNCTIONS["hh_two_prod_f64"] = (
+    ("hh_nofma64", "hh_div_f64"),  # (hh_div_f64: for the hh_fused_fma64 override it declares)
+    """fn hh_two_prod_f64(a: f64, b: f64) -> vec2<f64> {  // a*b = p + e exactly (Dekker; no product fused)
     let p = hh_nofma64(a * b);
     let sa = hh_nofma64(134217729.0lf * a);
     let sb = hh_nofma64(134217729.0lf * b);
@@ -220,8 +220,12 @@ FUNCTIONS["hh_pow_f64"] = (
     let bl = b - bh;
     let dekker = ((hh_nofma64(ah * bh) - p) + hh_nofma64(ah * bl) + hh_nofma64(al * bh)) + hh_nofma64(al * bl);
     return vec2<f64>(p, select(dekker, fma(a, b, -p), hh_fused_fma64));  // (a fused fma: no driver reorders it)
-}}
-fn hh_pow_f64(x: f64, y: f64) -> f64 {{  // C's pow
+}
+""",
+)
+FUNCTIONS["hh_pow_f64"] = (
+    ("hh_two_prod_f64", "hh_log_parts_f64", "hh_exp_f64", "hh_sqrt_f64", "hh_div_f64", "hh_nofma64"),
+    f"""fn hh_pow_f64(x: f64, y: f64) -> f64 {{  // C's pow
     if (y == 0.0lf || x == 1.0lf) {{ return 1.0lf; }}
     let yi = trunc(y);
     let integral = y == yi;
@@ -385,7 +389,7 @@ _ERF_SERIES = [Fraction((-1) ** n, factorial(n) * (2 * n + 1)) for n in range(1,
 # (3/2) / (x + ...)))), evaluated from its 200th term back; 800 below 1, where it converges more slowly),
 # e**-x**2 with x**2 in two parts; 1 ulp (erf) and 2-4 (erfc) in a model of these steps in Python
 FUNCTIONS["hh_erf_f64"] = (
-    ("hh_exp_f64", "hh_div_f64", "hh_pow_f64"),
+    ("hh_exp_f64", "hh_div_f64", "hh_two_prod_f64"),
     f"""fn hh_erfc_tail_f64(a: f64, terms: i32) -> f64 {{  // erfc(a), a >= 1/2: the continued fraction
     if (a > 27.3lf) {{ return 0.0lf; }}
     var f = a;

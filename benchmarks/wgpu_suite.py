@@ -48,8 +48,8 @@ def build(out: Path) -> None:
 
 
 #: The anchors: the same computations written by hand in WGSL, as tight as the language allows (u32 indices,
-#: no checks), with a -0.0 the driver cannot see added to each product as the compiler's shaders do (the same
-#: bits as CUDA: see hatch_hybrid/targets/wgsl/prelude.py's NOFMA). What WebGPU itself costs against CUDA.
+#: no checks), each product's bits or'ed with a uniform 0 as the compiler's shaders do (the same bits as CUDA:
+#: see hatch_hybrid/targets/wgsl/prelude.py's NOFMA). What WebGPU itself costs against CUDA.
 EMPTY3_WGSL = """
 @group(0) @binding(0) var<storage, read_write> x: array<f32>;
 @group(0) @binding(1) var<storage, read> y: array<f32>;
@@ -62,22 +62,22 @@ MANDELBROT_WGSL = """
 struct P { x0: f32, y0: f32, dx: f32, dy: f32, max_iter: i32, w: u32, h: u32, zero: u32 }
 @group(0) @binding(0) var<storage, read_write> out: array<i32>;
 @group(0) @binding(1) var<uniform> p: P;
+fn b(x: f32) -> f32 { return bitcast<f32>(bitcast<u32>(x) | p.zero); }
 @compute @workgroup_size(16, 16) fn main(@builtin(global_invocation_id) g: vec3<u32>) {
     let col = g.x;
     let row = g.y;
     if (row < p.h && col < p.w) {
-        let nz = bitcast<f32>(0x80000000u | p.zero);
-        let cr = p.x0 + (p.dx * f32(col) + nz);
-        let ci = p.y0 + (p.dy * f32(row) + nz);
+        let cr = p.x0 + b(p.dx * f32(col));
+        let ci = p.y0 + b(p.dy * f32(row));
         var re = 0.0f;
         var im = 0.0f;
         var n = 0i;
         loop {
             if (n >= p.max_iter) { break; }
-            let rr = re * re + nz;
-            let ii = im * im + nz;
+            let rr = b(re * re);
+            let ii = b(im * im);
             if (rr + ii > 4.0f) { break; }
-            let t = (2.0f * re + nz) * im + nz;
+            let t = b((2.0f * re) * im);
             re = rr - ii + cr;
             im = t + ci;
             n = n + 1i;
@@ -101,14 +101,13 @@ fn main(@builtin(local_invocation_id) l: vec3<u32>, @builtin(workgroup_id) w: ve
     let row = w.y * 16u + ty;
     let col = w.x * 16u + tx;
     let n = p.n;
-    let nz = bitcast<f32>(0x80000000u | p.zero);
     var acc = 0.0f;
     for (var t0 = 0u; t0 < n; t0 += 16u) {
         sa[ty * 16u + tx] = a[row * n + t0 + tx];
         sb[ty * 16u + tx] = b[(t0 + ty) * n + col];
         workgroupBarrier();
         for (var k = 0u; k < 16u; k++) {
-            acc = acc + (sa[ty * 16u + k] * sb[k * 16u + tx] + nz);
+            acc = acc + bitcast<f32>(bitcast<u32>(sa[ty * 16u + k] * sb[k * 16u + tx]) | p.zero);
         }
         workgroupBarrier();
     }

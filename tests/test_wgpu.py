@@ -207,6 +207,12 @@ def test_failed_checks_and_bad_arguments_raise_as_on_other_devices(tmp_path: Pat
         np.testing.assert_array_equal(outd.copy_to_host(), np.full(64, 14, np.int32))
         with pytest.raises(TypeError, match="`out`"):
             kern.checked.launch(64, 1, x, out.astype(np.float32), 7, device="wgpu")
+        # an array larger than the adapter binds: a ValueError naming it, before anything runs (was wgpu's
+        # validation error naming a binding number); np.zeros does not touch the memory
+        most = wgpu_device.get_device().limits["max-storage-buffer-binding-size"]
+        huge = np.zeros(most // 4 + 1, np.int32)
+        with pytest.raises(ValueError, match=rf"parameter `out` is {huge.nbytes} bytes; this WebGPU adapter binds at"):
+            kern.checked.launch(64, 1, x, huge, 7, device="wgpu")
         # @kernel(debug=True): every index checked against its dimension (negative ones from the end), with
         # NumPy's IndexError and the line, as on the other devices (k = -8 wraps from the end and passes; one
         # thread fails in each of the others: x's axis 1 at 8 and at -9, the local array's axis 0 at 8, the
@@ -325,6 +331,12 @@ def tiles(x: Array[f32], out: Array[f32]):
     tile[t] = x[gpu.global_tid_x()]
     gpu.syncthreads()
     out[gpu.global_tid_x()] = tile[63 - t] * x[t] + f32(1)
+
+@kernel
+def chained(x: Array[f32], out: Array[f32]):
+    # (x*x)*x meets the addition; x*x goes straight into a product and needs no barrier
+    i = gpu.global_tid_x()
+    out[i] = x[i] * x[i] * x[i] + x[i]
 """
 
 
@@ -336,7 +348,8 @@ def test_barriers_order_storage_buffers_where_threads_talk_through_them(tmp_path
     shaders = {k.decl.label: k.wgsl.source for k in kernels if k.wgsl is not None}
     assert shaders["through_memory"].count("storageBarrier();") == 1
     assert "storageBarrier" not in shaders["tiles"] and shaders["tiles"].count("workgroupBarrier();") == 1
-    assert "return x + bitcast<f32>(0x80000000u | hh_p.hh_zero);" in shaders["tiles"]
+    assert "return bitcast<f32>(bitcast<u32>(x) | hh_p.hh_zero);" in shaders["tiles"]
+    assert shaders["chained"].count("hh_nofma(") == 2  # its definition and the outer product
     write_package_artifacts(kernels, ["sm_90"], tmp_path)
     x = np.random.default_rng(4).standard_normal(256).astype(np.float32)
     with imported_package(tmp_path, "wgtalk") as kern:
@@ -345,6 +358,8 @@ def test_barriers_order_storage_buffers_where_threads_talk_through_them(tmp_path
         np.testing.assert_array_equal(talk[1][2], np.roll((x * 2).reshape(4, 64), -1, axis=1).ravel())
         tiled = _both(kern.tiles, 64, 4, x, np.zeros(256, np.float32))
         assert same_bits(tiled[0][1], tiled[1][1])
+        chained = _both(kern.chained, 64, 4, x, np.zeros(256, np.float32))
+        assert same_bits(chained[0][1], chained[1][1])
 
 
 ROUNDING = """

@@ -98,18 +98,14 @@ class ShaderLaunch:
                 if laid_out[n] is given:  # the uniform holds its layout already
                     buffers.append(buf)
                     continue
+                _check_size(kernel, params[k].name, shape, given.nbytes, dev.limits)
             else:
                 host = np.ascontiguousarray(values[k])
+                _check_size(kernel, params[k].name, host.shape, host.nbytes, dev.limits)
                 buf, shape = dev.buffer(host.nbytes, host), host.shape
                 synchronous = True
                 if a["writes"]:
                     readback.append((values[k], buf, host))
-            size = int(np.prod(shape, dtype=np.int64))
-            if size >= 1 << 31:  # shaders compute element offsets in 32 bits
-                raise ValueError(
-                    f"{kernel}(): parameter `{params[k].name}` has {size} elements; device='wgpu' takes arrays of "
-                    "fewer than 2**31 elements"
-                )
             base = f"hh_a{k}"
             self._put(f"{base}_off", 0)
             for d, (extent, stride) in enumerate(zip(shape, _c_strides(shape))):
@@ -189,6 +185,23 @@ class ShaderLaunch:
         a_value = int(np.array([words[1], words[2]], np.uint32).view(np.int64)[0])
         b_value = int(np.array([words[3], words[4]], np.uint32).view(np.int64)[0])
         return site_exception(self.kernel, self.wgsl["checks"], int(words[0]), a_value, b_value)
+
+
+def _check_size(kernel: str, name: str, shape: tuple[int, ...], nbytes: int, limits: dict[str, int]) -> None:
+    """An array the adapter can bind, or a ValueError naming its parameter before anything runs (wgpu's own
+    error names a binding number)."""
+    size = int(np.prod(shape, dtype=np.int64))
+    if size >= 1 << 31:  # shaders compute element offsets in 32 bits
+        raise ValueError(
+            f"{kernel}(): parameter `{name}` has {size} elements; device='wgpu' takes arrays of fewer than 2**31 "
+            "elements"
+        )
+    most = limits.get("max-storage-buffer-binding-size", 1 << 27)
+    if nbytes > most:
+        raise ValueError(
+            f"{kernel}(): parameter `{name}` is {nbytes} bytes; this WebGPU adapter binds at most {most} bytes "
+            "per array; split the array or use device='cuda' or 'cpu'"
+        )
 
 
 def _leaves(value: Any) -> list[Any]:

@@ -404,11 +404,16 @@ class ExpressionRenderer(RendererParts):
 
     def binop(self, e: ir.BinOp) -> str:
         ops = self.tf.optypes[e.nid]
+        if e.op == "*":  # a product whose value goes straight into another product: no addition to fuse it with
+            self.multiplied.update(x.nid for x in (e.left, e.right) if isinstance(x, ir.BinOp) and x.op == "*")
         left = self.coerce(e.left, ops.left, "arith")
-        return self.binop_values(e.op, left, ops.left, e.right, ops, e.loc)
+        return self.binop_values(e.op, left, ops.left, e.right, ops, e.loc, fusable=e.nid not in self.multiplied)
 
-    def binop_values(self, op: str, left: str, left_t: Type, right_node: ir.Expr, ops: Any, loc: Loc) -> str:
-        """``left op right`` with ``left`` already of ``ops.left``: Python's and NumPy's meaning."""
+    def binop_values(
+        self, op: str, left: str, left_t: Type, right_node: ir.Expr, ops: Any, loc: Loc, fusable: bool = True
+    ) -> str:
+        """``left op right`` with ``left`` already of ``ops.left``: Python's and NumPy's meaning. ``fusable``:
+        a float product's value may meet an addition (so it keeps its FMA barrier)."""
         e_loc = loc
         right = self.coerce(right_node, ops.right, "arith")
         python_numbers = isinstance(ops.left, Weak) and isinstance(ops.right, Weak)
@@ -442,7 +447,7 @@ class ExpressionRenderer(RendererParts):
             result = f"({left} {op} {right})"
         elif op == "*":
             result = f"({left} * {right})"
-            if s.kind == "f":  # a product that no driver may fuse into an FMA (see wgsl_fma_barrier)
+            if s.kind == "f" and fusable:  # a product that no driver may fuse into an FMA (see wgsl_fma_barrier)
                 result = f"{self.nofma(wt == 'f64')}({result})"
         elif op == "/":
             if s.kind != "f":

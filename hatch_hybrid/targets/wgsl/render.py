@@ -322,6 +322,7 @@ class FunctionRenderer(
         self.params = dict(scalars)  # parameters read in place (kernel scalars: uniform fields)
         self.view_slots: dict[str, list[str]] = {}  # arrays bound in blocks: their layout's variables
         self.locals: dict[str, str] = {}
+        self.multiplied: set[int] = set()  # float products that are operands of a product (no FMA barrier)
         self.lines: list[str] = []
         self.depth = 1
         self.temps = 0

@@ -234,6 +234,7 @@ class RendererParts:
     local_arrays: int
     depth: int
     view_slots: dict[str, list[str]]
+    multiplied: set[int]
 
     def wt(self, t: Type, loc: Loc | None) -> str:
         raise NotImplementedError
@@ -341,7 +342,9 @@ class RendererParts:
     def exact(self, name: str, text: str) -> str:
         raise NotImplementedError
 
-    def binop_values(self, op: str, left: str, left_t: Type, right_node: ir.Expr, ops: Any, loc: Loc) -> str:
+    def binop_values(
+        self, op: str, left: str, left_t: Type, right_node: ir.Expr, ops: Any, loc: Loc, fusable: bool = True
+    ) -> str:
         raise NotImplementedError
 
     def const_of(self, e: ir.Expr) -> int | float | bool | None:

@@ -238,18 +238,23 @@ class CallLowerer(LowererParts):
         if name in ("shared_array", "dynamic_shared_array"):
             return self.shared_array(e, callee)
         if name.startswith("atomic_"):
-            arr_t = self.tf.types[e.args[0].nid]
-            assert isinstance(arr_t, ArrayT)
-            arr = self.expr(e.args[0])
-            assert isinstance(arr, ArrayValue)
-            assert isinstance(arr_t.dtype, Scalar)
-            ptr = self.address(arr, self.index_values(e.args[1]), arr_t.dtype, e.loc)
-            values = [self.coerce(a, arr_t.dtype) for a in e.args[2:]]
-            self.access(ptr, arr_t.dtype.dtype.itemsize, ATOMIC, e.loc)
+            dtype, ptr, values = self.atomic_operands(e)
             if self.parent.flavour.shared_is_sequential and array_root(e.args[0]) in shared_locals(self.tf):
-                return intrinsics.plain_rmw(self.ops, name, ptr, arr_t.dtype, values)
-            return intrinsics.atomic(self.ops, name, ptr, arr_t.dtype, values)
+                return intrinsics.plain_rmw(self.ops, name, ptr, dtype, values)
+            return intrinsics.atomic(self.ops, name, ptr, dtype, values)
         return self.parent.flavour.gpu_call(self, e, callee)  # barriers, warp calls, thread indices
+
+    def atomic_operands(self, e: ir.Call) -> tuple[Scalar, llir.Value, list[llir.Value]]:
+        """An atomic call's element type, the element's address and the operands (in the element's type)."""
+        arr_t = self.tf.types[e.args[0].nid]
+        assert isinstance(arr_t, ArrayT)
+        arr = self.expr(e.args[0])
+        assert isinstance(arr, ArrayValue)
+        assert isinstance(arr_t.dtype, Scalar)
+        ptr = self.address(arr, self.index_values(e.args[1]), arr_t.dtype, e.loc)
+        values = [self.coerce(a, arr_t.dtype) for a in e.args[2:]]
+        self.access(ptr, arr_t.dtype.dtype.itemsize, ATOMIC, e.loc)
+        return arr_t.dtype, ptr, values
 
     def special_register(self, name: str) -> llir.Value:
         return self.parent.flavour.thread_register(self, name)

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from hybrid_runtime.abi import LAUNCH
 from llvmlite import ir as llir
 
+from ...lower import intrinsics
 from ...lower.loops import counted_loop
 from ...lower.ops import I1, I32, I64, PTR, Ops, declare
 from ...lower.values import abi_types
@@ -26,6 +27,7 @@ from ...types import I64 as I64_TYPE
 from ...types import ArrayT
 from .flavour import HostFlavour
 from .lowering import context as hx
+from .lowering.aggregate import Aggregated, start_value
 from .lowering.thread_range import RANGE_WORDS
 
 RUN = 5  # a thread the driver is to call (again)
@@ -95,6 +97,7 @@ def add_entry(
     sanitize: bool = False,
     ranged: llir.Function | None = None,
     forward: Forward | None = None,
+    aggregated: tuple[Aggregated, ...] = (),
 ) -> None:
     """Add the exported entry ``symbol`` that runs ``kernel`` (from :func:`.lowering.function.lower_host_kernel`), which
     reads the thread-context words ``ctx_reads`` and, with ``warp_calls``, stops at warp calls.
@@ -107,7 +110,9 @@ def add_entry(
     of a block that its threads wait at one barrier and none ran past it to the end (synccheck).
     ``ranged``: the kernel's range function (:mod:`.lowering.thread_range`): the loops over threads
     run only the global positions it gives, where the kernel no longer tests them. ``forward``: the
-    kernel's forwarded function, run as rows of blocks instead of the block loops where it applies."""
+    kernel's forwarded function, run as rows of blocks instead of the block loops where it applies.
+    ``aggregated``: the kernel's atomics that the entry combines (:mod:`.lowering.aggregate`; a kernel whose
+    threads never meet), applied with one atomic each when the entry's blocks are done."""
     fn = llir.Function(module, llir.FunctionType(I32, [PTR, PTR, I64, I64]), symbol)  # exported: emit.optimise
     params, launch, first, end = fn.args
     lb = _Builder(fn)
@@ -170,7 +175,7 @@ def add_entry(
         return checked(kernel, [ctx, *frame, *values])
 
     ranges = ranged is not None or (forward is not None and forward.ranged is not None)
-    ctx_words = hx.CTX_WORDS + (len(RANGE_WORDS) if ranges else 0)
+    ctx_words = hx.AGG_BASE + 2 * len(aggregated) if aggregated else hx.CTX_WORDS + (len(RANGE_WORDS) if ranges else 0)
 
     def thread_range(ctx: llir.Value, fn: llir.Function | None = ranged) -> dict[str, llir.Value] | None:
         """Each axis's [lo, hi) of global positions whose threads do something (the range function
@@ -204,6 +209,7 @@ def add_entry(
 
             bounds = thread_range(ctx, forward.ranged)
             _rows_of_blocks(lb, ops, ctx, (first, end), grid, block, fill_block, call_forward, bounds)
+            b.ret(llir.Constant(I32, 0))
             b.position_at_end(blocks_)
 
         def run_block(blk: llir.Value) -> None:
@@ -216,10 +222,14 @@ def add_entry(
         return
     if not tf.uses_barrier and not hx.PER_BLOCK_X & ctx_reads:
         ctx = b.alloca(I64, size=llir.Constant(I64, ctx_words), name="ctx")
+        _start_combined(b, ctx, aggregated)
         _rows_of_blocks(lb, ops, ctx, (first, end), grid, block, fill_block, call, thread_range(ctx))
+        _apply_combined(lb, ops, ctx, aggregated)
+        b.ret(llir.Constant(I32, 0))
         return
     if not tf.uses_barrier:
         ctx = b.alloca(I64, size=llir.Constant(I64, ctx_words), name="ctx")
+        _start_combined(b, ctx, aggregated)
         bounds = thread_range(ctx)
 
         def run_block(blk: llir.Value) -> None:
@@ -243,6 +253,7 @@ def add_entry(
             block_check()
 
         lb.loop(first, end, run_block, "block")
+        _apply_combined(lb, ops, ctx, aggregated)
         b.ret(llir.Constant(I32, 0))
         return
 
@@ -434,7 +445,33 @@ def _rows_of_blocks(
     b.store(b.add(current, span), blk)
     b.branch(head)
     b.position_at_end(after)
-    b.ret(llir.Constant(I32, 0))
+
+
+def _combined_words(b: llir.IRBuilder, ctx: llir.Value, site: Aggregated) -> tuple[llir.Value, llir.Value]:
+    """The entry's words of a combined atomic: its value and its element's address (0: no thread reached it)."""
+    return _word(b, ctx, hx.AGG_BASE + 2 * site.k), _word(b, ctx, hx.AGG_BASE + 2 * site.k + 1)
+
+
+def _start_combined(b: llir.IRBuilder, ctx: llir.Value, aggregated: tuple[Aggregated, ...]) -> None:
+    for site in aggregated:
+        value, address = _combined_words(b, ctx, site)
+        start = start_value(site)
+        b.store(start, b.bitcast(value, start.type.as_pointer()))
+        b.store(llir.Constant(I64, 0), address)
+
+
+def _apply_combined(lb: _Builder, ops: Ops, ctx: llir.Value, aggregated: tuple[Aggregated, ...]) -> None:
+    """Each combined atomic, once, where a thread of the entry's blocks reached it."""
+    b = lb.b
+    for site in aggregated:
+        value_word, address_word = _combined_words(b, ctx, site)
+        address = b.load(address_word, typ=I64)
+
+        def apply(site: Aggregated = site, value_word: llir.Value = value_word, address: llir.Value = address) -> None:
+            value = b.load(value_word, typ=start_value(site).type)
+            intrinsics.atomic(ops, site.name, b.inttoptr(address, PTR), site.dtype, [value])
+
+        lb.if_(b.icmp_unsigned("!=", address, llir.Constant(I64, 0)), apply, f"combined.{site.k}")
 
 
 def _forwards(

@@ -51,6 +51,7 @@ class HostCode:
     sanitize: dict[str, Any] = field(default_factory=dict)  # the sanitized entry's manifest entry ({}: none)
     lane_loops: list[str] = field(default_factory=list)  # grid-stride loops run with the threads as lanes: where
     forwarded: list[int] = field(default_factory=list)  # the block shape (x, y) whose launches read no tile ([]: none)
+    combined: list[str] = field(default_factory=list)  # atomics the entry combines (lowering/aggregate.py): where
 
     def manifest_entry(self, symbol: str) -> dict[str, Any]:
         if self.unsupported:
@@ -65,6 +66,8 @@ class HostCode:
             entry["state_machine"] = self.state_machine
         if self.forwarded:
             entry["forwarded"] = self.forwarded
+        if self.combined:
+            entry["combined_atomics"] = self.combined
         if self.exchange_bytes:
             entry["exchange_bytes"] = self.exchange_bytes
         if self.checks:
@@ -177,6 +180,7 @@ class HostTarget(Target):
             state_machine=record.fission_reason if typed.uses_barrier and not record.fission else "",
             lane_loops=record.lane_loops,
             forwarded=list(record.forward.block) if record.forward is not None else [],
+            combined=[site.where for site in record.aggregated],
             libm=sorted(lowerer.libdevice),
             checks=[job.site_entry(site) for site in lowerer.checks.sites],
             prints=job.print_entry(lowerer.prints.sites, lowerer.prints.capacity),
@@ -202,6 +206,7 @@ def _add_entry(lowerer: ModuleLowerer, typed: TypedFunction, symbol: str, frame_
         sanitize,
         lowerer.functions.get(typed.symbol + RANGE_SUFFIX),
         _forward_entry(lowerer, typed) if not sanitize else None,
+        tuple(record.aggregated),
     )
 
 

@@ -29,6 +29,7 @@ from ....typecheck.typed import Callee, TypedFunction
 from ....types import I64 as I64_TYPE
 from ....types import NONE, Scalar, StructT, TupleT
 from . import context as hx
+from .aggregate import Aggregated, aggregated_atomics, combine
 from .fission import FissionLowerer
 from .record import host_record
 from .sanitize import SanitizeLowerer
@@ -72,6 +73,10 @@ class HostFunctionLowerer(FissionLowerer, HostLowerer, SanitizeLowerer, Function
         else:
             self.range = self.forward.range if self.forward is not None else kernel_range(parent, tf)
         self.known_links = self.range.known if self.range is not None else set()
+        # atomics on one global element that the entry combines (aggregate.py)
+        self.aggregated = aggregated_atomics(tf, parent.sanitize) if inline_into is None and not parent.suffix else {}
+        if self.aggregated:
+            record.aggregated = sorted(self.aggregated.values(), key=lambda a: a.k)
 
     # ------------------------------------------------------------------ the function
     def lower(self) -> None:
@@ -240,6 +245,25 @@ class HostFunctionLowerer(FissionLowerer, HostLowerer, SanitizeLowerer, Function
         if not slots:
             return None
         return unflatten(rt, [self.b.load(s, typ=s.allocated_type) for s in slots])[0]
+
+    def call_gpu(self, e: ir.Call, callee: Callee) -> Value:
+        site = self.aggregated.get(e.nid)
+        if site is None:
+            return super().call_gpu(e, callee)
+        return self.aggregated_atomic(e, site)
+
+    def aggregated_atomic(self, e: ir.Call, site: Aggregated) -> Value:
+        """An atomic the entry combines (aggregate.py): its operand combined into the entry's value, and the
+        element's address kept for the entry's one atomic. Returns nothing anyone reads (a statement's)."""
+        b = self.b
+        _, ptr, values = self.atomic_operands(e)
+        value_slot, address_slot = (
+            b.gep(self.ctx, [llir.Constant(I64, hx.AGG_BASE + 2 * site.k + w)], source_etype=I64) for w in (0, 1)
+        )
+        combined = b.load(value_slot, typ=values[0].type)
+        b.store(combine(b, site, combined, values[0]), b.bitcast(value_slot, combined.type.as_pointer()))
+        b.store(b.ptrtoint(ptr, I64), address_slot)
+        return None
 
     def call_gpu_host(self, e: ir.Call, callee: Callee) -> Value:
         """The ``gpu`` intrinsics as the host runs them (atomics are the same instructions)."""

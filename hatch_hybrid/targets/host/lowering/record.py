@@ -27,6 +27,8 @@ class HostRecord:
     # the kernel's tile forwarded (tile_forward.py; Any: a Forwarding), and whether its function is being lowered
     forward: Any = None
     forwarding: bool = False
+    # the kernel's atomics that its entry combines (aggregate.py; Any: Aggregated), in slot order
+    aggregated: list[Any] = field(default_factory=list)
 
 
 def host_record(flavour: Any) -> HostRecord:

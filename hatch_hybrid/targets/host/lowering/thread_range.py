@@ -45,7 +45,7 @@ from .... import ir
 from ....typecheck.rules import GPU_INDEX
 from ....typecheck.typed import TypedFunction
 from ....types import I64, ArrayT, Scalar, Weak
-from .context import CTX_WORDS
+from .context import AGG_BASE, CTX_WORDS
 from .coordinates import Coordinates
 
 RANGE_SUFFIX = "__range"  # the range function: <symbol>__range__thread
@@ -53,6 +53,7 @@ RANGE_SUFFIX = "__range"  # the range function: <symbol>__range__thread
 RANGE_WORDS = {
     f"{end}_{axis}": CTX_WORDS + k for k, (end, axis) in enumerate((e, a) for a in "xy" for e in ("lo", "hi"))
 }
+assert AGG_BASE == CTX_WORDS + len(RANGE_WORDS)  # (the entry's combined atomics follow these words)
 
 #: ``gpu`` intrinsics with neither effect nor failure
 _INDEX_CALLS = GPU_INDEX | {"grid", "gridsize", "lane_id"}

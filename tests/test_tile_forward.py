@@ -82,7 +82,36 @@ BLUR_ANY = (
     .replace("tile[TILE + 1, tx + 1]", "tile[bh + 1, tx + 1]")
 )
 
-SOURCE = TILE_PRELUDE + BLUR.format(right=RIGHT, before="pass", after="pass") + BLUR_ANY + SMOOTH.format(halo=HALO)
+# the tile and its halo loaded the CUDA way, by loops over the block's share, clamped at the image's edges
+BLUR_LOOP = """
+@kernel
+def blur_loop(src: Array[f32, 2], dst: Array[f32, 2]):
+    tile = gpu.shared_array(f32, (TILE + 2, TILE + 2))
+    tx = gpu.thread_idx_x()
+    ty = gpu.thread_idx_y()
+    r0 = gpu.block_idx_y() * TILE
+    c0 = gpu.block_idx_x() * gpu.block_dim_x()
+    h = src.shape[0]
+    w = src.shape[1]
+    for k in range(ty, TILE + 2, TILE):
+        for m in range(tx, TILE + 2, TILE):
+            tile[k, m] = src[min(max(r0 + k - 1, 0), h - 1), max(min(c0 + m - 1, w - 1), 0)]
+    gpu.syncthreads()
+    r = r0 + ty
+    c = c0 + tx
+    if r < h and c < w:
+        dst[r, c] = f32(0.2) * (
+            tile[ty + 1, tx + 1] + tile[ty, tx + 1] + tile[ty + 2, tx + 1] + tile[ty + 1, tx] + tile[ty + 1, tx + 2]
+        )
+"""
+
+SOURCE = (
+    TILE_PRELUDE
+    + BLUR.format(right=RIGHT, before="pass", after="pass")
+    + BLUR_ANY
+    + SMOOTH.format(halo=HALO)
+    + BLUR_LOOP
+)
 
 
 @pytest.fixture(scope="module")
@@ -111,6 +140,18 @@ def test_the_proof_accepts_the_tiled_stencils(built) -> None:  # type: ignore[no
     assert manifest_entry(built, "blur")["forwarded"] == [16, 16]
     assert manifest_entry(built, "blur_any")["forwarded"] == [16, 16]
     assert manifest_entry(built, "smooth")["forwarded"] == [16, 1]
+    assert manifest_entry(built, "blur_loop")["forwarded"] == [16, 16]
+
+
+@pytest.mark.parametrize("shape", [(16, 16), (37, 53), (1, 70), (70, 1), (2, 2), (100, 130)])
+def test_a_tile_loaded_by_loops_with_clamped_edges_is_forwarded(built, shape: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
+    h, w = shape
+    src = np.random.default_rng(h * 7 + w).standard_normal(shape).astype(np.float32)
+    dst = np.full(shape, -7.0, np.float32)
+    native = assert_same(built.blur_loop, (-(-w // 16), -(-h // 16)), (16, 16), src, dst)
+    p = np.pad(src, 1, mode="edge")  # the clamped neighbours, added in the kernel's order
+    centre, up, down, left, right = p[1:-1, 1:-1], p[:-2, 1:-1], p[2:, 1:-1], p[1:-1, :-2], p[1:-1, 2:]
+    assert same_bits(native[1], np.float32(0.2) * ((((centre + up) + down) + left) + right))
 
 
 @pytest.mark.parametrize("shape", [(16, 16), (37, 53), (1, 70), (70, 1), (48, 33), (2, 2), (100, 130)])
@@ -174,6 +215,20 @@ def test_a_source_that_overlaps_the_output_runs_the_tiled_code(built, monkeypatc
 def test_the_proof_refuses(build, right: str, after: str) -> None:  # type: ignore[no-untyped-def]
     b = build(TILE_PRELUDE + BLUR.format(right=right, before="pass", after=after), archs=["sm_70"], native=False)
     assert forwarding(b.kernels["blur"].typed) is None
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("range(tx, TILE + 2, TILE)", "range(tx, TILE + 1, TILE)"),  # the right halo column never loaded
+        ("min(max(r0 + k - 1, 0), h - 1)", "min(max(r0 + k - 1, 0), h - ty)"),  # a bound that is the thread's
+        ("if r < h and c < w:", "if r < h and c < w + k:"),  # the copy loop's variable read after the barrier
+    ],
+)
+def test_the_proof_refuses_copy_loops_that_do_not_copy_the_window(build, old: str, new: str) -> None:  # type: ignore[no-untyped-def]
+    assert old in BLUR_LOOP
+    b = build(TILE_PRELUDE + BLUR_LOOP.replace(old, new), archs=["sm_70"], native=False)
+    assert forwarding(b.kernels["blur_loop"].typed) is None
 
 
 def test_the_proof_refuses_a_value_read_before_the_barrier_from_an_array_written_after(build) -> None:  # type: ignore[no-untyped-def]

@@ -72,12 +72,14 @@ class _Builder:
 class Forward:
     """A kernel's forwarded function (lowering/tile_forward.py): run for launches of this block shape
     (x, y; z 1) whose source array (parameter ``source``) overlaps no other array argument; ``ranged``:
-    its range function, if it has one (as ``add_entry``'s)."""
+    its range function, if it has one (as ``add_entry``'s); ``per_block``: run block by block, not as rows
+    of blocks."""
 
     fn: llir.Function
     block: tuple[int, int]
     source: int
     ranged: llir.Function | None = None
+    per_block: bool = False  # it reads a thread's index in its block or the block's x index: block by block
 
 
 def _word(b: llir.IRBuilder, base: llir.Value, k: int | llir.Value) -> llir.Value:
@@ -195,6 +197,28 @@ def add_entry(
         found = b.call(declare(module, SANITIZER_BLOCK, I32, [PTR]), [b.inttoptr(word["sanitizer"], PTR)])
         leave_if(b.icmp_unsigned("!=", found, llir.Constant(I32, 0)), "block.bad")
 
+    def block_of_threads(
+        blk: llir.Value, call: Callable[[llir.Value], llir.Value], bounds: dict[str, llir.Value] | None
+    ) -> None:
+        """Block ``blk``'s threads (those in ``bounds``, the kernel's range) as loops, each run by ``call``."""
+        fill_block(ctx, blk)
+        x_range = _clamped(ops, ctx, "x", block[0], bounds)
+        y_range = _clamped(ops, ctx, "y", block[1], bounds)
+
+        def z_body(tz: llir.Value) -> None:
+            def y_body(ty: llir.Value) -> None:
+                row = b.mul(block[0], b.add(ty, b.mul(block[1], tz)))
+
+                def x_body(tx: llir.Value) -> None:
+                    fill_thread(ctx, tx, ty, tz, b.add(tx, row))
+                    call(ctx)
+
+                lb.loop(*x_range, x_body, "tx")
+
+            lb.loop(*y_range, y_body, "ty")
+
+        lb.loop(zero, block[2], z_body, "tz")
+
     if fission:  # the kernel function runs a whole block, its threads as loops (lowering/fission.py)
         ctx = b.alloca(I64, size=llir.Constant(I64, ctx_words), name="ctx")
         frames = b.inttoptr(word["frames"], PTR)
@@ -208,7 +232,8 @@ def add_entry(
                 return checked(forward.fn, [ctx, *values])
 
             bounds = thread_range(ctx, forward.ranged)
-            _rows_of_blocks(lb, ops, ctx, (first, end), grid, block, fill_block, call_forward, bounds)
+            per_block = forward.block[0] if forward.per_block else None
+            _rows_of_blocks(lb, ops, ctx, (first, end), grid, block, fill_block, call_forward, bounds, per_block)
             b.ret(llir.Constant(I32, 0))
             b.position_at_end(blocks_)
 
@@ -233,23 +258,7 @@ def add_entry(
         bounds = thread_range(ctx)
 
         def run_block(blk: llir.Value) -> None:
-            fill_block(ctx, blk)
-            x_range = _clamped(ops, ctx, "x", block[0], bounds)
-            y_range = _clamped(ops, ctx, "y", block[1], bounds)
-
-            def z_body(tz: llir.Value) -> None:
-                def y_body(ty: llir.Value) -> None:
-                    row = b.mul(block[0], b.add(ty, b.mul(block[1], tz)))
-
-                    def x_body(tx: llir.Value) -> None:
-                        fill_thread(ctx, tx, ty, tz, b.add(tx, row))
-                        call(ctx)
-
-                    lb.loop(*x_range, x_body, "tx")
-
-                lb.loop(*y_range, y_body, "ty")
-
-            lb.loop(zero, block[2], z_body, "tz")
+            block_of_threads(blk, call, bounds)
             block_check()
 
         lb.loop(first, end, run_block, "block")
@@ -399,11 +408,14 @@ def _rows_of_blocks(
     fill_block: Callable[[llir.Value, llir.Value], None],
     call: Callable[[llir.Value], llir.Value],
     bounds: dict[str, llir.Value] | None,
+    block_x: int | None = None,
 ) -> None:
     """Kernels that see a thread's x position only as ``global_tid_x`` (no barriers): the blocks of a
     grid row in ``[first, end)`` run as one loop over global x, so that the innermost loop is long
     (and vectorised once, not once per block); with ``bounds`` (the kernel's range), only the global
-    positions in it."""
+    positions in it. ``block_x``: the launch's block size on x, a constant (a forwarded tile's proved
+    shape), for a kernel that reads its thread's x index, block's x index or linear index too: they are
+    the global position's quotient and remainder by it (which LLVM folds back where a kernel adds them)."""
     b, fn = lb.b, lb.fn
     first, end = blocks
     zero = llir.Constant(I64, 0)
@@ -435,6 +447,13 @@ def _rows_of_blocks(
 
             def x_body(gx: llir.Value) -> None:
                 b.store(gx, _word(b, ctx, hx.CTX["global_tid_x"]))
+                if block_x is not None:
+                    size = llir.Constant(I64, block_x)
+                    tx = b.urem(gx, size)
+                    b.store(tx, _word(b, ctx, hx.CTX["thread_idx_x"]))
+                    b.store(b.udiv(gx, size), _word(b, ctx, hx.CTX["block_idx_x"]))
+                    row = b.mul(size, b.add(ty, b.mul(block[1], tz)))
+                    b.store(b.add(tx, row), _word(b, ctx, hx.CTX["linear"]))
                 call(ctx)
 
             lb.loop(x_first, x_end, x_body, "gx")

@@ -218,7 +218,8 @@ def _forward_entry(lowerer: ModuleLowerer, typed: TypedFunction) -> host_driver.
     params = [p.name for p in typed.fn.params]
     fn = lowerer.functions[typed.symbol + FORWARD_SUFFIX]
     ranged = lowerer.functions.get(typed.symbol + FORWARD_SUFFIX + RANGE_SUFFIX)
-    return host_driver.Forward(fn, record.forward.block, params.index(record.forward.source), ranged)
+    source = params.index(record.forward.source)
+    return host_driver.Forward(fn, record.forward.block, source, ranged, record.forward.per_block)
 
 
 def _granule(items: set[int]) -> int:

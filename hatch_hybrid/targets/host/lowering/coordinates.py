@@ -3,7 +3,7 @@ the thread's position, recognised where they are written as
 
 * ``gpu.global_tid_x()`` (one of ``gpu.grid(n)``'s values): ``block_idx_x * block_dim_x + thread_idx_x``;
 * ``gpu.block_idx_x() * C + gpu.thread_idx_x()`` for an integer constant ``C`` (either order, either side),
-  or with ``gpu.block_dim_x()`` for ``C``;
+  or with ``gpu.block_dim_x()`` for ``C`` (the product may be a local of its own: a block's origin);
 * ``gpu.thread_idx_x()`` or ``gpu.block_idx_x()`` alone;
 
 or a local assigned once from one of these (or a helper's parameter given one). The sanitizer's owned
@@ -28,10 +28,16 @@ class Coordinates:
     """The coordinates of one function's expressions (``given``: its parameters whose value a caller
     knows to be a coordinate)."""
 
-    def __init__(self, tf: TypedFunction, given: dict[str, Coord] | None = None) -> None:
+    def __init__(
+        self, tf: TypedFunction, given: dict[str, Coord] | None = None, block: tuple[int, int] | None = None
+    ) -> None:
+        """``block``: the launch's block shape (x, y; z 1), where only launches of that shape run the code
+        (a forwarded tile's kernel): ``block * C + thread`` with C its size on that axis is global."""
         self.tf = tf
+        self.block = block
         self.counts = assignment_counts(tf.fn.body)
         self.locals: dict[str, Coord] = {n: c for n, c in (given or {}).items() if not self.counts.get(n)}
+        self.origins: dict[str, Coord] = {}  # locals assigned once a block's origin, ``block_idx * C``
         params = {p.name for p in tf.fn.params}  # a parameter assigned once held the caller's value before
         for s in all_stmts(tf.fn.body):
             if not isinstance(s, ir.Assign):
@@ -44,6 +50,9 @@ class Coordinates:
             coord = self.of(value)
             if coord is not None:
                 self.locals[target.id] = coord
+            origin = self._scaled(value)
+            if origin is not None:
+                self.origins[target.id] = origin
         elif isinstance(target, ir.TupleExpr) and self.gpu(value) == "grid" and isinstance(value, ir.Call):
             n = self.tf.consts.get(value.nid)
             if n == len(target.elts):
@@ -68,11 +77,14 @@ class Coordinates:
                 t = self.of(thread)
                 s = self._scaled(scaled)
                 if t is not None and s is not None and t == (s[0], "thread"):
-                    return s
+                    size = {"x": self.block[0], "y": self.block[1]}.get(s[0]) if self.block else None
+                    return (s[0], "global") if s[1] == size else s
         return None
 
     def _scaled(self, e: ir.Expr) -> Coord | None:
-        """``block_idx * C`` (or ``* block_dim``) on one axis."""
+        """``block_idx * C`` (or ``* block_dim``) on one axis, or a local assigned once such a value."""
+        if isinstance(e, ir.Name):
+            return self.origins.get(e.id)
         if not isinstance(e, ir.BinOp) or e.op != "*":
             return None
         for block, scale in ((e.left, e.right), (e.right, e.left)):

@@ -35,7 +35,7 @@ from .record import host_record
 from .sanitize import SanitizeLowerer
 from .thread_range import RANGE_SUFFIX, RANGE_WORDS, ThreadRange, thread_range
 from .threads import Frame, HostLowerer, Yield, hoist_warp_calls
-from .tile_forward import FORWARD_SUFFIX, Forwarding, forwarding
+from .tile_forward import FORWARD_SUFFIX, Forwarding, Offsets, forwarding
 
 
 class HostFunctionLowerer(FissionLowerer, HostLowerer, SanitizeLowerer, FunctionLowerer):
@@ -96,16 +96,23 @@ class HostFunctionLowerer(FissionLowerer, HostLowerer, SanitizeLowerer, Function
             return self.forwarded_read(e, self.forward.reads[e.nid])
         return super().expr(e)
 
-    def forwarded_read(self, e: ir.Expr, offsets: list[tuple[str, int]]) -> Value:
+    def forwarded_read(self, e: ir.Expr, offsets: Offsets) -> Value:
         """A read of the forwarded tile: the source's element at this thread's global position plus the
-        offsets (tile_forward.py proved it is the element the tile held there)."""
+        offsets, clamped as the copy clamped it (tile_forward.py proved it is the element the tile held)."""
         assert self.forward is not None
         source = self.load_local(self.forward.source)
         assert isinstance(source, ArrayValue)
         indices = []
-        for axis, offset in offsets:
+        for axis, offset, clamp in offsets:
             position = hx.special_register(self.ops, self.ctx, f"global_tid_{axis}")
-            indices.append(self.b.add(position, llir.Constant(I64, offset)) if offset else position)
+            index = self.b.add(position, llir.Constant(I64, offset)) if offset else position
+            if clamp is not None:
+                lo, hi = (self.coerce(bound, I64_TYPE) for bound in (clamp.lo, clamp.hi))
+                if clamp.max_first:
+                    index = self.ops.minmax("min", [self.ops.minmax("max", [index, lo], I64_TYPE), hi], I64_TYPE)
+                else:
+                    index = self.ops.minmax("max", [self.ops.minmax("min", [index, hi], I64_TYPE), lo], I64_TYPE)
+            indices.append(index)
         dtype = self.tf.types[e.nid]
         assert isinstance(dtype, Scalar)
         return self.load_element(self.address(source, indices, dtype, None), dtype, None)

@@ -27,6 +27,7 @@ class LinearForms:
         """``defs``: the locals assigned once whose value a form may stand for; ``params``: the
         parameters never assigned; ``bx``, ``by``: the block's shape (its z: 1)."""
         self.tf, self.defs, self.params, self.bx, self.by = tf, defs, params, bx, by
+        self.bound: dict[str, int] = {}  # loop variables at the iteration being looked at
 
     def form(self, e: ir.Expr, tx: int, ty: int, depth: int = 0) -> Form | None:
         """``e`` as a linear form, where its value is a 64-bit integer computed without overflow: from
@@ -60,7 +61,15 @@ class LinearForms:
     def _form(self, e: ir.Expr, tx: int, ty: int, depth: int) -> Form | None:
         tf = self.tf
         if isinstance(e, ir.Name):
+            if e.id in self.bound:
+                return {"": self.bound[e.id]}
             return self.form(self.defs[e.id].value, tx, ty, depth + 1) if e.id in self.defs else None
+        if isinstance(e, ir.BinOp) and e.nid not in tf.callees and e.op == "*":
+            origin = self._block_origin(e.left, e.right, tx, ty, depth) or self._block_origin(
+                e.right, e.left, tx, ty, depth
+            )
+            if origin is not None:
+                return origin
         if isinstance(e, ir.BinOp) and e.nid not in tf.callees and e.op in ("+", "-", "*"):
             left, right = self.form(e.left, tx, ty, depth + 1), self.form(e.right, tx, ty, depth + 1)
             if left is None or right is None:
@@ -89,6 +98,19 @@ class LinearForms:
             if callee.kind == "gpu":
                 return self._index(callee.name, tx, ty)
         return None
+
+    def _block_origin(self, block: ir.Expr, times: ir.Expr, tx: int, ty: int, depth: int) -> Form | None:
+        """``block * times`` where ``block`` is a block index and ``times`` a multiple of the block's size
+        on its axis (``block_idx_y() * 16``, ``block_idx_x() * block_dim_x()``): a multiple of the origin."""
+        callee = self.tf.callees.get(block.nid) if isinstance(block, ir.Call) else None
+        if callee is None or callee.kind != "gpu" or not callee.name.startswith("block_idx_"):
+            return None
+        axis = callee.name[-1]
+        size = {"x": self.bx, "y": self.by, "z": 1}.get(axis)
+        factor = self.form(times, tx, ty, depth + 1)
+        if size is None or factor is None or not set(factor) <= {""} or factor.get("", 0) % size:
+            return None
+        return {axis.upper(): factor.get("", 0) // size, "": 0}
 
     def _index(self, name: str, tx: int, ty: int) -> Form | None:
         what, _, axis = name.rpartition("_")

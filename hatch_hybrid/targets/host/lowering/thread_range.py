@@ -86,13 +86,16 @@ class ThreadRange:
     known: set[tuple[int, int]]  # (compare node id, link): the links the range makes true
 
 
-def thread_range(tf: TypedFunction, body: list[ir.Stmt] | None = None) -> ThreadRange | None:
+def thread_range(
+    tf: TypedFunction, body: list[ir.Stmt] | None = None, block: tuple[int, int] | None = None
+) -> ThreadRange | None:
     """The range of ``tf`` (a kernel whose threads never meet, lowered without checks), if it has one;
-    ``body``: the statements to read instead of its own (a forwarded kernel's, :mod:`.tile_forward`)."""
+    ``body``: the statements to read instead of its own (a forwarded kernel's, :mod:`.tile_forward`), run
+    only by launches of the block shape ``block``."""
     body = [s for s in (tf.fn.body if body is None else body) if not isinstance(s, ir.Pass)]
     if not body or not isinstance(body[-1], ir.If) or body[-1].orelse:
         return None
-    walk = _Walk(tf)
+    walk = _Walk(tf, block)
     for s in body[:-1]:
         if not (isinstance(s, ir.Assign) and isinstance(s.target, (ir.Name, ir.TupleExpr))):
             return None
@@ -121,9 +124,9 @@ def _needed(defs: dict[str, ir.Assign], names: set[str]) -> list[ir.Assign]:
 
 
 class _Walk:
-    def __init__(self, tf: TypedFunction) -> None:
+    def __init__(self, tf: TypedFunction, block: tuple[int, int] | None = None) -> None:
         self.tf = tf
-        self.coords = Coordinates(tf)
+        self.coords = Coordinates(tf, block=block)
         self.params = {p.name for p in tf.fn.params if not self.coords.counts.get(p.name)}
         # locals assigned once, at the top level, from uniform values: uniform after that
         self.uniform_defs: dict[str, ir.Assign] = {}
@@ -198,6 +201,9 @@ class _Walk:
                 return array and self.safe(e.args[0])
             if callee is not None and callee[0] == "gpu":
                 return callee[1] in _INDEX_CALLS
+            if callee in (("builtin", "min"), ("builtin", "max")):  # of 64-bit integers: no conversion to check
+                ints = all(_int64(self.tf.types.get(a.nid)) for a in e.args) and _int64(self.tf.types.get(e.nid))
+                return len(e.args) >= 2 and not e.keywords and ints and all(self.safe(a) for a in e.args)
             if callee is not None and callee[0] == "cast" and len(e.args) == 1 and not e.keywords:
                 # integer to integer; a Python int only to i64 (narrower casts of one are checked)
                 to, source = self.tf.types.get(e.nid), self.tf.types.get(e.args[0].nid)

@@ -49,7 +49,7 @@ function too (``<symbol>__fwd__range__thread``), and the entry runs only the pos
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from itertools import product
 
 from .... import ir
@@ -65,19 +65,35 @@ FORWARD_SUFFIX = "__fwd"
 _PER_BLOCK_X = {"thread_idx_x", "block_idx_x", "lane_id"}  # what a row of blocks run as one loop does not keep
 
 
+@dataclass(frozen=True)
+class Clamp:
+    """An index of the source kept within ``[lo, hi]`` as the copy wrote it: ``min(max(i, lo), hi)``
+    (``max_first``) or ``max(min(i, hi), lo)``, ``lo`` and ``hi`` the same for the whole launch."""
+
+    lo: ir.Expr
+    hi: ir.Expr
+    max_first: bool
+
+
+#: per axis of the source: (position axis, offset from the reader's global position, its clamp if any)
+Offsets = list[tuple[str, int, Clamp | None]]
+
+
 @dataclass
 class Forwarding:
     block: tuple[int, int]  # (x, y): the threads per block it was proved for (z: 1)
     source: str  # the global array the tile copies
-    reads: dict[int, list[tuple[str, int]]]  # tile read node id -> per axis of the source: (position axis, offset)
+    reads: dict[int, Offsets]  # tile read node id -> where in the source it reads
     body: list[ir.Stmt]  # the forwarded kernel's statements
     range: ThreadRange | None = None  # theirs (thread_range.py), if they have one
+    per_block: bool = False  # they read a thread's index in its block or the block's x index
 
 
 @dataclass
 class _Store:
     stmt: ir.Assign
     tests: list[ir.Expr]  # the if tests around it
+    loops: list[ir.ForRange]  # the loops around it, outermost first (their iterations are enumerated)
 
 
 @dataclass
@@ -94,7 +110,7 @@ def forwarding(tf: TypedFunction) -> Forwarding | None:
     for bx, by in shape.candidates():
         found = shape.prove(bx, by)
         if found is not None:
-            found.range = thread_range(tf, found.body)
+            found.range = thread_range(tf, found.body, found.block)
             return found
     return None
 
@@ -152,7 +168,12 @@ class _Shape:
                 if not (isinstance(s.target, ir.Name) and s.target.id == tile):
                     return None
         stores: list[_Store] = []
-        if not all(_stores(tf, walk, s, [], stores) for s in rest) or not stores:
+        if not all(_stores(tf, walk, s, [], [], stores) for s in rest) or not stores:
+            return None
+        # a copy loop's variable is the loop's alone (assigned nowhere else, read nowhere after the barrier)
+        loop_vars = {loop.target.id for st in stores for loop in st.loops}
+        after_names = {n.id for s in after for n in ir.walk(s) if isinstance(n, ir.Name)}
+        if any(counts.get(v) != 2 or v in after_names or v in defs for v in loop_vars):
             return None
         source = _array_name(stores[0].stmt.value)
         if source is None or source not in walk.params:  # a parameter never assigned
@@ -222,22 +243,28 @@ class _Shape:
 
     def prove(self, bx: int, by: int) -> Forwarding | None:
         lin = LinearForms(self.tf, self.defs, self.walk.params, bx, by)
-        writers: dict[tuple[int, ...], list[tuple[list[Form], bool, list[Form]]]] = {}
+        writers: dict[tuple[int, ...], list[tuple[list[Form], bool, _Stored]]] = {}
         for st in self.stores:
             target, value = st.stmt.target, st.stmt.value
             assert isinstance(target, ir.Subscript) and isinstance(value, ir.Subscript)
             for ty, tx in product(range(by), range(bx)):
-                guard = lin.conjunction(st.tests, tx, ty)
-                if guard is None:
-                    continue  # a test false for this thread whatever the launch: it stores nothing
-                element = self._element(lin.concrete(_index(target), tx, ty))
-                stored = [lin.form(i, tx, ty) for i in _index(value)]
-                if element is None or any(f is None for f in stored):
+                iterations = _iterations(lin, st.loops, tx, ty)
+                if iterations is None:
                     return None
-                writers.setdefault(element, []).append((guard[0], guard[1], stored))  # type: ignore[arg-type]
-        reads: dict[int, list[tuple[str, int]]] = {}
+                for bound in iterations:
+                    lin.bound = bound
+                    guard = lin.conjunction(st.tests, tx, ty)
+                    if guard is None:
+                        continue  # a test false for this thread whatever the launch: it stores nothing
+                    element = self._element(lin.concrete(_index(target), tx, ty))
+                    stored = [self._stored(lin, i, tx, ty) for i in _index(value)]
+                    if element is None or any(f is None for f in stored):
+                        return None
+                    writers.setdefault(element, []).append((guard[0], guard[1], stored))  # type: ignore[arg-type]
+                lin.bound = {}
+        reads: dict[int, Offsets] = {}
         for rd in self.reads:
-            offsets: list[tuple[str, int]] | None = None
+            offsets: Offsets | None = None
             for ty, tx in product(range(by), range(bx)):
                 assume = lin.assumptions(rd.tests, tx, ty)
                 if assume is None or unsat(assume):
@@ -249,7 +276,7 @@ class _Shape:
                 if found is None:
                     return None
                 mine = _relative(found, tx, ty)
-                if mine is None or (offsets is not None and mine != offsets):
+                if mine is None or (offsets is not None and _keys(mine) != _keys(offsets)):
                     return None
                 offsets = mine
             if offsets is None:
@@ -257,12 +284,58 @@ class _Shape:
             reads[rd.node.nid] = offsets
         skip = {n.nid for r in self.reads for n in ir.walk(r.node)}  # every read is forwarded
         body = self._body(skip)
-        for s in body:  # the entry runs it as rows of blocks, which keep only a thread's global x position
-            for n in ir.walk(s):
-                callee = self.tf.callees.get(n.nid) if isinstance(n, ir.Call) and n.nid not in skip else None
-                if callee is not None and callee.kind == "gpu" and callee.name in _PER_BLOCK_X:
-                    return None
-        return Forwarding((bx, by), self.source, reads, body)
+        # the entry runs it as rows of blocks, which keep only a thread's global x position, unless it reads
+        # the thread's or the block's own (then block by block)
+        per_block = any(
+            callee is not None and callee.kind == "gpu" and callee.name in _PER_BLOCK_X
+            for s in body
+            for n in ir.walk(s)
+            for callee in [self.tf.callees.get(n.nid) if isinstance(n, ir.Call) and n.nid not in skip else None]
+        )
+        return Forwarding((bx, by), self.source, reads, body, per_block=per_block)
+
+    def _stored(self, lin: LinearForms, e: ir.Expr, tx: int, ty: int) -> tuple[Form, Clamp | None] | None:
+        """An index of the element a store copies: a form, or a form clamped by bounds the same for the
+        whole launch (``min(max(i, lo), hi)``: a stencil's edge), which the forwarded read clamps alike."""
+        clamp = self._clamp(e)
+        if clamp is None:
+            found = lin.form(e, tx, ty)
+            return None if found is None else (found, None)
+        inner, bounds = clamp
+        found = lin.form(inner, tx, ty)
+        return None if found is None else (found, bounds)
+
+    def _clamp(self, e: ir.Expr) -> tuple[ir.Expr, Clamp] | None:
+        """``e`` as ``min(max(i, lo), hi)`` or ``max(min(i, hi), lo)`` (either argument order) with uniform
+        bounds: (i, the clamp)."""
+        outer = self._minmax(e)
+        if outer is None:
+            return None
+        inner = self._minmax(outer[1])
+        if inner is None or inner[0] == outer[0]:
+            return None
+        low, high = (inner[2], outer[2]) if outer[0] == "min" else (outer[2], inner[2])
+        if not all(self.walk.safe(b) and self.walk.uniform(b) for b in (low, high)):
+            return None
+        names = {n.id for b in (low, high) for n in ir.walk(b) if isinstance(n, ir.Name)}
+        if not names <= self.walk.params | set(self.defs):  # (evaluated in the forwarded kernel)
+            return None
+        return inner[1], Clamp(low, high, max_first=outer[0] == "min")
+
+    def _minmax(self, e: ir.Expr) -> tuple[str, ir.Expr, ir.Expr] | None:
+        """``e`` as min or max of two 64-bit integers one of which is uniform: (which, the other, the uniform one)."""
+        callee = self.tf.callees.get(e.nid) if isinstance(e, ir.Call) else None
+        if callee is None or callee.kind != "builtin" or callee.name not in ("min", "max"):
+            return None
+        assert isinstance(e, ir.Call)
+        if len(e.args) != 2 or e.keywords or not self.walk.safe(e):
+            return None
+        a, b = e.args
+        if self.walk.uniform(b) and not self.walk.uniform(a):
+            return callee.name, a, b
+        if self.walk.uniform(a) and not self.walk.uniform(b):
+            return callee.name, b, a
+        return None
 
     def _element(self, index: tuple[int, ...] | None) -> tuple[int, ...] | None:
         """A tile element's index counted from the start on each axis (a negative one from the end, as
@@ -281,10 +354,64 @@ class _Shape:
         """The definitions the code after the barrier reads outside the forwarded reads (``skip``: their
         nodes), then that code."""
         used = {n.id for s in self.after for n in ir.walk(s) if isinstance(n, ir.Name) and n.nid not in skip}
+        for st in self.stores:  # the bounds of clamped reads (the same bounds as the copy's)
+            assert isinstance(st.stmt.value, ir.Subscript)
+            for index in _index(st.stmt.value):
+                clamp = self._clamp(index)
+                for bound in (clamp[1].lo, clamp[1].hi) if clamp is not None else ():
+                    used |= {n.id for n in ir.walk(bound) if isinstance(n, ir.Name)}
         return [*_needed(self.defs, used), *self.after]
 
 
-def _the_writer(assume: list[Form], writers: list[tuple[list[Form], bool, list[Form]]]) -> list[Form] | None:
+#: an element a store copies: per axis of the source, its index as a form and the clamp around it
+_Stored = list[tuple[Form, Clamp | None]]
+
+
+def _iterations(lin: LinearForms, loops: list[ir.ForRange], tx: int, ty: int) -> list[dict[str, int]] | None:
+    """The values of the copy loops' variables, iteration by iteration, for the thread (tx, ty): each
+    loop's range concrete for it (the thread's index and constants), at most 64 iterations in all;
+    None otherwise."""
+    out: list[dict[str, int]] = [{}]
+    for loop in loops:
+        more = []
+        for bound in out:
+            lin.bound = bound
+            args = [lin.form(a, tx, ty) for a in loop.args]
+            if any(f is None or not set(f) <= {""} for f in args):
+                lin.bound = {}
+                return None
+            values = [f.get("", 0) for f in args if f is not None]
+            start, stop, step = (0, values[0], 1) if len(values) == 1 else (*values, 1)[:3]
+            if step == 0:
+                lin.bound = {}
+                return None
+            more += [{**bound, loop.target.id: v} for v in range(start, stop, step)[:65]]
+        out = more
+        if len(out) > 64:
+            lin.bound = {}
+            return None
+    lin.bound = {}
+    return out
+
+
+def _keys(offsets: Offsets) -> list[tuple[str, int, object]]:
+    """``offsets`` compared by what they compute (a clamp's bounds by their expressions' text)."""
+    return [(a, k, None if c is None else (_key(c.lo), _key(c.hi), c.max_first)) for a, k, c in offsets]
+
+
+def _key(e: ir.Node) -> object:
+    """An expression's structure, without its node ids and places (the same text, the same value: the
+    clamps' bounds read only parameters, definitions and constants)."""
+    if isinstance(e, ir.Const):
+        return ("const", repr(e.value))
+    if isinstance(e, ir.Name):
+        return ("name", e.id)
+    own = tuple((f.name, getattr(e, f.name)) for f in fields(e) if isinstance(getattr(e, f.name), (str, int)))
+    own = tuple(x for x in own if x[0] not in ("nid",))
+    return (type(e).__name__, own, tuple(_key(c) for c in ir.children(e)))
+
+
+def _the_writer(assume: list[Form], writers: list[tuple[list[Form], bool, _Stored]]) -> _Stored | None:
     """The element stored by the one writer that provably stores under ``assume`` while every other
     provably does not; None otherwise."""
     firing = []
@@ -298,15 +425,15 @@ def _the_writer(assume: list[Form], writers: list[tuple[list[Form], bool, list[F
     return firing[0] if len(firing) == 1 else None
 
 
-def _relative(stored: list[Form], tx: int, ty: int) -> list[tuple[str, int]] | None:
-    """The stored element's index as (position axis, offset from the reader's global position)."""
-    out = []
-    for f in stored:
+def _relative(stored: _Stored, tx: int, ty: int) -> Offsets | None:
+    """The stored element's index as (position axis, offset from the reader's global position, clamp)."""
+    out: Offsets = []
+    for f, clamp in stored:
         symbols = {k: v for k, v in f.items() if k != "" and v}
         if len(symbols) != 1 or next(iter(symbols.values())) != 1 or next(iter(symbols)) not in ("X", "Y"):
             return None
         axis = "x" if "X" in symbols else "y"
-        out.append((axis, f.get("", 0) - (tx if axis == "x" else ty)))
+        out.append((axis, f.get("", 0) - (tx if axis == "x" else ty), clamp))
     return out
 
 
@@ -346,17 +473,26 @@ def _plain(tf: TypedFunction) -> bool:
     return barriers == 1
 
 
-def _stores(tf: TypedFunction, walk: _Walk, s: ir.Stmt, tests: list[ir.Expr], out: list[_Store]) -> bool:
-    """``s`` (before the barrier, not a definition) is an ``if`` tree of safe tests, without ``else``,
-    whose leaves store a safe element into an element of an array."""
+def _stores(
+    tf: TypedFunction, walk: _Walk, s: ir.Stmt, tests: list[ir.Expr], loops: list[ir.ForRange], out: list[_Store]
+) -> bool:
+    """``s`` (before the barrier, not a definition) is a tree of ``if`` (safe tests, without ``else``) and
+    ``for ... in range(...)`` (safe bounds: the loops over a block's share of the tile) whose leaves store
+    a safe element into an element of an array."""
     if isinstance(s, ir.If):
         if s.orelse or not walk.safe(s.test):
             return False
-        return all(_stores(tf, walk, x, [*tests, s.test], out) for x in s.body if not isinstance(x, ir.Pass))
+        inner = [x for x in s.body if not isinstance(x, ir.Pass)]
+        return all(_stores(tf, walk, x, [*tests, s.test], loops, out) for x in inner)
+    if isinstance(s, ir.ForRange):
+        if not all(walk.safe(a) for a in s.args) or s.target.id in walk.params:
+            return False
+        inner = [x for x in s.body if not isinstance(x, ir.Pass)]
+        return all(_stores(tf, walk, x, tests, [*loops, s], out) for x in inner)
     if isinstance(s, ir.Assign) and isinstance(s.target, ir.Subscript) and isinstance(s.value, ir.Subscript):
         element = not isinstance(tf.types.get(s.target.nid), ArrayT) and walk.safe(s.value)
         if element and all(walk.safe(i) for i in _index(s.target)):
-            out.append(_Store(s, tests))
+            out.append(_Store(s, tests, loops))
             return True
     return False
 

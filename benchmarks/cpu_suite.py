@@ -1,24 +1,28 @@
 """hatch-hybrid's native CPU code vs numba's parallel loops vs C + OpenMP vs NumPy vs the Python path, on this CPU.
 
-The six kernels of benchmarks/suite.py (saxpy, Mandelbrot, block reduction, tiled matmul, 2-D
-stencil, one bitonic-sort pass) and a shared-memory blur, each compiled into its package's native
-library exactly as a wheel build does (in-process: hatch_hybrid.pipeline + hook.artifacts, all CPU
-targets, this machine's library loaded). numba gets the plain loops a numba user would write, with
+The six kernels of benchmarks/suite.py (saxpy, Mandelbrot, block reduction, tiled matmul, 2-D stencil,
+one bitonic-sort pass), a shared-memory blur, and kernels written as CUDA code writes them, which numba
+and C meet with their plain loops (a clamped and a wrapped blur whose 18x18 tiles are loaded by the
+strided-loop idiom, a 1-D smoothing through a tile with a halo, a sum by one atomic add per element, a
+256-bin histogram with block-shared bins and atomics), each compiled into its package's native library
+exactly as a wheel build does (in-process: hatch_hybrid.pipeline + hook.artifacts, all CPU targets,
+this machine's library loaded). numba gets the plain loops a numba user would write, with
 ``@njit(parallel=True)``; C + OpenMP the same loops in C (``#pragma omp parallel for``; Mandelbrot's
-rows ``schedule(dynamic)``, as OpenMP codes write it; the sum a ``reduction(+:s)``), compiled now
+rows ``schedule(dynamic)``, as OpenMP codes write it; the sums a ``reduction(+:s)``, the histogram
+``reduction(+:bins[:256])``; numba, which has no atomics, a histogram per thread's chunk), compiled now
 by the system's C compiler ($CC, else cc, gcc or clang) with ``-O3 -march=native -ffp-contract=off
 -fopenmp -shared -fPIC`` into a temporary library called through ctypes (``-ffp-contract=off``: no
-fused multiply-adds, as in the other two, so that the same arithmetic gives the same bits); without
-a compiler or OpenMP that column is skipped with a note. Every result is checked before it is timed
+fused multiply-adds, as in the other two, so that the same arithmetic gives the same bits); without a
+compiler or OpenMP that column is skipped with a note. Every result is checked before it is timed
 (bit-identical where the arithmetic is the same, else against NumPy within float tolerance). Times:
-best of several rounds in which the implementations take turns, after a warm-up, each turn a few
-calls back to back once every other pool has gone quiet (a pool spins after its calls: libgomp's
-for some 20 ms, which took cores from whichever implementation ran next); all three at the
-same thread count (hatch-hybrid's: $HYBRID_CPU_THREADS, else every core this process may use).
-Then each kernel at 1, 2, 4, 8, 16 threads and this machine's count (``--threads`` to choose;
-hatch-hybrid through $HYBRID_CPU_THREADS, read at each launch; numba through
-``numba.set_num_threads``; C through ``omp_set_num_threads``), the launch overhead per call, and
-import-to-first-result in a fresh process for each.
+best of several rounds in which the implementations take turns, after a warm-up, each turn a few calls
+back to back once every other pool has gone quiet (a pool spins after its calls: libgomp's for some 20
+ms, which took cores from whichever implementation ran next); all three at the same thread count
+(hatch-hybrid's: $HYBRID_CPU_THREADS, else every core this process may use). Then each kernel at 1, 2,
+4, 8, 16 threads and this machine's count (``--threads`` to choose; hatch-hybrid through
+$HYBRID_CPU_THREADS, read at each launch; numba through ``numba.set_num_threads``; C through
+``omp_set_num_threads``), the launch overhead per call, and import-to-first-result in a fresh process
+for each.
     python benchmarks/cpu_suite.py [--markdown FILE] [--quick] [--threads 1,2,4] [--installed]
 """
 
@@ -151,7 +155,7 @@ def best_ms(fn: Callable[[], object], runs: int = 7) -> float:
 
 # ------------------------------------------------------------------------------------------ numba
 def numba_kernels():  # type: ignore[no-untyped-def]
-    from numba import njit, prange
+    from numba import get_num_threads, njit, prange
 
     f32 = np.float32
 
@@ -225,7 +229,61 @@ def numba_kernels():  # type: ignore[no-untyped-def]
             if n < 0:
                 x[0] = y[0]
 
-    return saxpy, mandelbrot, total, matmul, stencil, bitonic_pass, blur, empty3
+    @njit(parallel=True)
+    def blur_clamp(src, dst):  # type: ignore[no-untyped-def]
+        h, w = src.shape
+        for i in prange(h):
+            up = max(i - 1, 0)
+            down = min(i + 1, h - 1)
+            for j in range(w):
+                left = max(j - 1, 0)
+                right = min(j + 1, w - 1)
+                dst[i, j] = f32(0.2) * (src[i, j] + src[up, j] + src[down, j] + src[i, left] + src[i, right])
+
+    @njit(parallel=True)
+    def blur_wrap(src, dst):  # type: ignore[no-untyped-def]
+        h, w = src.shape
+        for i in prange(h):
+            up = (i - 1) % h
+            down = (i + 1) % h
+            for j in range(w):
+                left = (j - 1) % w
+                right = (j + 1) % w
+                dst[i, j] = f32(0.2) * (src[i, j] + src[up, j] + src[down, j] + src[i, left] + src[i, right])
+
+    @njit(parallel=True)
+    def smooth1d(x, y):  # type: ignore[no-untyped-def]
+        n = len(x)
+        for i in prange(n):
+            y[i] = f32(0.25) * (x[max(i - 1, 0)] + f32(2) * x[i] + x[min(i + 1, n - 1)])
+
+    @njit(parallel=True)
+    def histogram(keys, bins):  # type: ignore[no-untyped-def]
+        # a private histogram per thread's chunk, then their sum: numba has no atomics
+        chunks = get_num_threads()
+        n = len(keys)
+        part = np.zeros((chunks, 256), np.uint32)
+        for c in prange(chunks):
+            for i in range(c * n // chunks, (c + 1) * n // chunks):
+                part[c, keys[i] & 255] += 1
+        for b in range(256):
+            for c in range(chunks):
+                bins[b] += part[c, b]
+
+    return (
+        saxpy,
+        mandelbrot,
+        total,
+        matmul,
+        stencil,
+        bitonic_pass,
+        blur,
+        empty3,
+        blur_clamp,
+        blur_wrap,
+        smooth1d,
+        histogram,
+    )
 
 
 # ------------------------------------------------------------------------------------------ C + OpenMP
@@ -308,6 +366,42 @@ void blur(int64_t h, int64_t w, const float *src, float *dst) {
                                      src[i * w + j - 1] + src[i * w + j + 1]);
 }
 
+void blur_clamp(int64_t h, int64_t w, const float *src, float *dst) {
+#pragma omp parallel for
+    for (int64_t i = 0; i < h; i++) {
+        int64_t up = i > 0 ? i - 1 : 0, down = i < h - 1 ? i + 1 : h - 1;
+        for (int64_t j = 0; j < w; j++) {
+            int64_t left = j > 0 ? j - 1 : 0, right = j < w - 1 ? j + 1 : w - 1;
+            dst[i * w + j] = 0.2f * (src[i * w + j] + src[up * w + j] + src[down * w + j] + src[i * w + left] +
+                                     src[i * w + right]);
+        }
+    }
+}
+
+void blur_wrap(int64_t h, int64_t w, const float *src, float *dst) {
+#pragma omp parallel for
+    for (int64_t i = 0; i < h; i++) {
+        int64_t up = (i - 1 + h) % h, down = (i + 1) % h;
+        for (int64_t j = 0; j < w; j++) {
+            int64_t left = (j - 1 + w) % w, right = (j + 1) % w;
+            dst[i * w + j] = 0.2f * (src[i * w + j] + src[up * w + j] + src[down * w + j] + src[i * w + left] +
+                                     src[i * w + right]);
+        }
+    }
+}
+
+void smooth1d(int64_t n, const float *x, float *y) {
+#pragma omp parallel for
+    for (int64_t i = 0; i < n; i++)
+        y[i] = 0.25f * (x[i > 0 ? i - 1 : 0] + 2.0f * x[i] + x[i < n - 1 ? i + 1 : n - 1]);
+}
+
+void histogram(int64_t n, const uint32_t *keys, uint32_t *bins) {
+#pragma omp parallel for reduction(+ : bins[:256])
+    for (int64_t i = 0; i < n; i++)
+        bins[keys[i] & 255]++;
+}
+
 void bitonic_pass(float *x, int64_t n, int64_t j, int64_t k) {
 #pragma omp parallel for
     for (int64_t i = 0; i < n; i++) {
@@ -350,6 +444,7 @@ class OpenMP:
         lib = ctypes.CDLL(str(library))
         f32p = np.ctypeslib.ndpointer(np.float32, flags="C_CONTIGUOUS")
         i32p = np.ctypeslib.ndpointer(np.int32, flags="C_CONTIGUOUS")
+        u32p = np.ctypeslib.ndpointer(np.uint32, flags="C_CONTIGUOUS")
         i64, f32 = ctypes.c_int64, ctypes.c_float
         for name, argtypes, restype in (
             ("set_threads", [ctypes.c_int], None),
@@ -362,6 +457,10 @@ class OpenMP:
             ("stencil", [i64, i64, f32p, f32p], None),
             ("blur", [i64, i64, f32p, f32p], None),
             ("bitonic_pass", [f32p, i64, i64, i64], None),
+            ("blur_clamp", [i64, i64, f32p, f32p], None),
+            ("blur_wrap", [i64, i64, f32p, f32p], None),
+            ("smooth1d", [i64, f32p, f32p], None),
+            ("histogram", [i64, u32p, u32p], None),
         ):
             fn = getattr(lib, name)
             fn.argtypes, fn.restype = argtypes, restype
@@ -392,6 +491,18 @@ class OpenMP:
 
     def bitonic_pass(self, x, j, k):  # type: ignore[no-untyped-def]
         self.lib.bitonic_pass(x, len(x), j, k)  # type: ignore[union-attr]
+
+    def blur_clamp(self, src, dst):  # type: ignore[no-untyped-def]
+        self.lib.blur_clamp(src.shape[0], src.shape[1], src, dst)  # type: ignore[union-attr]
+
+    def blur_wrap(self, src, dst):  # type: ignore[no-untyped-def]
+        self.lib.blur_wrap(src.shape[0], src.shape[1], src, dst)  # type: ignore[union-attr]
+
+    def smooth1d(self, x, y):  # type: ignore[no-untyped-def]
+        self.lib.smooth1d(len(x), x, y)  # type: ignore[union-attr]
+
+    def histogram(self, keys, bins):  # type: ignore[no-untyped-def]
+        self.lib.histogram(len(keys), keys, bins)  # type: ignore[union-attr]
 
     def empty_region(self) -> None:
         self.lib.empty_region()  # type: ignore[union-attr]
@@ -425,6 +536,22 @@ def numpy_blur(src, dst):  # type: ignore[no-untyped-def]
     dst[1:-1, 1:-1] = np.float32(0.2) * (
         src[1:-1, 1:-1] + src[:-2, 1:-1] + src[2:, 1:-1] + src[1:-1, :-2] + src[1:-1, 2:]
     )
+
+
+def numpy_blur_padded(mode: str) -> Callable[..., None]:
+    """The 5-point blur of every pixel, the image padded by one with np.pad's ``mode`` ("edge": clamped,
+    "wrap": periodic)."""
+
+    def blur(src, dst):  # type: ignore[no-untyped-def]
+        p = np.pad(src, 1, mode=mode)
+        dst[:] = np.float32(0.2) * (p[1:-1, 1:-1] + p[:-2, 1:-1] + p[2:, 1:-1] + p[1:-1, :-2] + p[1:-1, 2:])
+
+    return blur
+
+
+def numpy_smooth1d(x, y):  # type: ignore[no-untyped-def]
+    p = np.pad(x, 1, mode="edge")
+    y[:] = np.float32(0.25) * (p[:-2] + np.float32(2) * p[1:-1] + p[2:])
 
 
 def numpy_bitonic_pass(x, j, k):  # type: ignore[no-untyped-def]
@@ -548,8 +675,34 @@ def run(table: Table, quick: bool, omp: OpenMP) -> tuple[list[Job], dict[str, Ca
     from bench_kernels import kernels as hk
     from hybrid_demo import mandelbrot_kernel
 
-    nb_saxpy, nb_mandelbrot, nb_total, nb_matmul, nb_stencil, nb_bitonic, nb_blur, nb_empty3 = numba_kernels()
-    for k in (hk.saxpy, hk.block_sum, hk.matmul, hk.stencil, hk.bitonic_pass, hk.blur, mandelbrot_kernel):
+    (
+        nb_saxpy,
+        nb_mandelbrot,
+        nb_total,
+        nb_matmul,
+        nb_stencil,
+        nb_bitonic,
+        nb_blur,
+        nb_empty3,
+        nb_blur_clamp,
+        nb_blur_wrap,
+        nb_smooth1d,
+        nb_histogram,
+    ) = numba_kernels()
+    for k in (
+        hk.saxpy,
+        hk.block_sum,
+        hk.matmul,
+        hk.stencil,
+        hk.bitonic_pass,
+        hk.blur,
+        hk.blur_loop_tile,
+        hk.blur_wrap_tile,
+        hk.smooth1d_tile,
+        hk.sum_atomic,
+        hk.histogram,
+        mandelbrot_kernel,
+    ):
         assert k.native_code() is not None, f"{k.qualname} has no native code for this machine"
     c = omp if omp.lib is not None else None
     rng = np.random.default_rng(0)
@@ -762,6 +915,114 @@ def run(table: Table, quick: bool, omp: OpenMP) -> tuple[list[Job], dict[str, Ca
 
     # blur: ours through a 16x16 block's shared 18x18 tile, the others straight from the image
     image("blur {s}^2 (shared tile)", hk.blur, (16, 16), nb_blur, numpy_blur, "blur")
+
+    # the tiled and atomic kernels as CUDA code writes them (tile loops, halos, atomics), each against
+    # the plain loop a numba or OpenMP user writes over the same data: no tiles, no atomics
+    image(
+        "blur clamped {s}^2 (tile loop)",
+        hk.blur_loop_tile,
+        (16, 16),
+        nb_blur_clamp,
+        numpy_blur_padded("edge"),
+        "blur_clamp",
+    )
+    image(
+        "blur wrapped {s}^2 (tile loop)",
+        hk.blur_wrap_tile,
+        (16, 16),
+        nb_blur_wrap,
+        numpy_blur_padded("wrap"),
+        "blur_wrap",
+    )
+
+    # 1-D smoothing through a shared tile of a block and its halo
+    def smooth1d() -> None:
+        n = 1 << (20 if quick else 24)
+        x = rng.standard_normal(n).astype(np.float32)
+        outs = {k: np.zeros_like(x) for k in ("ours", "numba", "numpy", "c")}
+        hk.smooth1d_tile.launch(256, n // 256, x, outs["ours"], device="cpu")
+        nb_smooth1d(x, outs["numba"])
+        numpy_smooth1d(x, outs["numpy"])
+        if c:
+            c.smooth1d(x, outs["c"])
+        else:
+            outs.pop("c")
+        assert all(same(outs["ours"], v) for v in outs.values()), "smooth1d results differ"
+        xs, ys = x[: 1 << 12].copy(), np.zeros(1 << 12, np.float32)
+        py = best_ms(lambda: hk.smooth1d_tile.launch(256, 16, xs, ys, device="cpu-python"), 1)
+        row(
+            f"smooth 1-D 2^{int(np.log2(n))} (tile)",
+            lambda: hk.smooth1d_tile.launch(256, n // 256, x, outs["ours"], device="cpu"),
+            lambda: nb_smooth1d(x, outs["numba"]),
+            lambda: c.smooth1d(x, outs["c"]),
+            best_ms(lambda: numpy_smooth1d(x, outs["numpy"])),
+            (py, "2^12"),
+        )
+
+    smooth1d()
+
+    # sum with one atomic add per element, against numba's and OpenMP's reductions
+    def sum_atomic() -> None:
+        n = 1 << (20 if quick else 24)
+        blocks = n // 256
+        tot = np.zeros(1, np.float32)
+        # first exactly: 0s and 1s, whose every partial sum (at most 2^24) an f32 holds, so that any
+        # order of the adds gives the same bits and a lost or repeated add shows
+        ones = rng.integers(0, 2, n).astype(np.float32)
+        hk.sum_atomic.launch(256, blocks, ones, tot, device="cpu")
+        exact = int(ones.sum(dtype=np.float64))
+        assert tot[0] == exact and nb_total(ones) == exact, "sum: a lost or repeated add"
+        assert c is None or c.total(ones) == exact, "sum: the C reduction lost or repeated an add"
+        # then the timed data, uniform in [0, 1): in whatever order the atomics come, each add rounds by
+        # at most half an ulp of the running sum (below 2^23: 0.5), errors of either sign that add up to
+        # some sqrt(n) * 0.15 ~ 600 of the ~2^23 sum (7e-5 of it) at n = 2^24; 1e-3 leaves room for the
+        # orders we do not know while catching a lost share of the work
+        x = rng.random(n, dtype=np.float32)
+        want = x.sum(dtype=np.float64)
+        tot[0] = 0
+        hk.sum_atomic.launch(256, blocks, x, tot, device="cpu")
+        assert np.isclose(tot[0], want, rtol=1e-3), f"sum: {tot[0]} against {want}"
+        assert np.isclose(nb_total(x), want, rtol=1e-3)
+        assert c is None or np.isclose(c.total(x), want, rtol=1e-3), "sum: the C sum is off"
+        xs, ts = x[: 1 << 12].copy(), np.zeros(1, np.float32)
+        py = best_ms(lambda: hk.sum_atomic.launch(256, 16, xs, ts, device="cpu-python"), 1)
+        row(
+            f"sum 2^{int(np.log2(n))} (atomic add)",
+            lambda: hk.sum_atomic.launch(256, blocks, x, tot, device="cpu"),  # (adds to the total: not reset)
+            lambda: nb_total(x),
+            lambda: c.total(x),
+            best_ms(lambda: x.sum()),
+            (py, "2^12"),
+        )
+
+    sum_atomic()
+
+    # 256-bin histogram: ours with block-shared bins and atomics; numba (which has no atomics) with
+    # a private histogram per thread's chunk, then their sum; C with OpenMP's array reduction
+    def histogram() -> None:
+        n = 1 << (20 if quick else 24)
+        keys = rng.integers(0, 2**32, n, dtype=np.uint32)
+        want = np.bincount(keys & 255, minlength=256).astype(np.uint32)
+        bins = {k: np.zeros(256, np.uint32) for k in ("ours", "numba", "c")}
+        hk.histogram.launch(256, 256, keys, bins["ours"], device="cpu")
+        nb_histogram(keys, bins["numba"])
+        if c:
+            c.histogram(keys, bins["c"])
+        else:
+            bins.pop("c")
+        assert all(same(want, v) for v in bins.values()), "histogram counts differ"
+        ks, bs = keys[: 1 << 12].copy(), np.zeros(256, np.uint32)
+        py = best_ms(lambda: hk.histogram.launch(256, 16, ks, bs, device="cpu-python"), 1)
+        row(  # (each call adds to its bins)
+            f"histogram 2^{int(np.log2(n))} (shared atomics)",
+            lambda: hk.histogram.launch(256, 256, keys, bins["ours"], device="cpu"),
+            lambda: nb_histogram(keys, bins["numba"]),
+            lambda: c.histogram(keys, bins["c"]),
+            best_ms(lambda: np.bincount(keys & 255, minlength=256)),
+            (py, "2^12"),
+        )
+
+    histogram()
 
     # launch overhead: one call each, timed alone
     z = np.zeros(1, np.float32)

@@ -175,3 +175,84 @@ def histogram(keys: Array[u32], bins: Array[u32]):
         i += stride
     gpu.syncthreads()
     gpu.atomic_add(bins, t, counts[t])
+
+
+@kernel
+def blur_loop_tile(src: Array[f32, 2], dst: Array[f32, 2]):
+    """5-point box blur clamped at the image's edges, launched with 16x16 blocks, written the CUDA way:
+    the block's 18x18 tile (its pixels and a one-pixel halo) loaded by the strided-loop idiom, each
+    thread a cell in every 16th row and column of it, then ``dst[r, c] = 0.2 * (centre + up + down +
+    left + right)`` (f32, added in that order) for every pixel, a neighbour outside the image being
+    the nearest edge pixel."""
+    tile = gpu.shared_array(f32, (TILE + 2, TILE + 2))
+    tx = gpu.thread_idx_x()
+    ty = gpu.thread_idx_y()
+    r0 = gpu.block_idx_y() * TILE
+    c0 = gpu.block_idx_x() * TILE
+    h = src.shape[0]
+    w = src.shape[1]
+    for k in range(ty, TILE + 2, TILE):
+        for m in range(tx, TILE + 2, TILE):
+            tile[k, m] = src[min(max(r0 + k - 1, 0), h - 1), min(max(c0 + m - 1, 0), w - 1)]
+    gpu.syncthreads()
+    r = r0 + ty
+    c = c0 + tx
+    if r < h and c < w:
+        dst[r, c] = f32(0.2) * (
+            tile[ty + 1, tx + 1] + tile[ty, tx + 1] + tile[ty + 2, tx + 1] + tile[ty + 1, tx] + tile[ty + 1, tx + 2]
+        )
+
+
+@kernel
+def blur_wrap_tile(src: Array[f32, 2], dst: Array[f32, 2]):
+    """:func:`blur_loop_tile` on a torus: a neighbour outside the image is the pixel on the opposite
+    edge (the tile loaded with the indices taken modulo the image's size)."""
+    tile = gpu.shared_array(f32, (TILE + 2, TILE + 2))
+    tx = gpu.thread_idx_x()
+    ty = gpu.thread_idx_y()
+    r0 = gpu.block_idx_y() * TILE
+    c0 = gpu.block_idx_x() * TILE
+    h = src.shape[0]
+    w = src.shape[1]
+    for k in range(ty, TILE + 2, TILE):
+        for m in range(tx, TILE + 2, TILE):
+            tile[k, m] = src[(r0 + k - 1) % h, (c0 + m - 1) % w]
+    gpu.syncthreads()
+    r = r0 + ty
+    c = c0 + tx
+    if r < h and c < w:
+        dst[r, c] = f32(0.2) * (
+            tile[ty + 1, tx + 1] + tile[ty, tx + 1] + tile[ty + 2, tx + 1] + tile[ty + 1, tx] + tile[ty + 1, tx + 2]
+        )
+
+
+BLOCK_1D = 256
+
+
+@kernel
+def smooth1d_tile(x: Array[f32], y: Array[f32]):
+    """``y[i] = 0.25 * (x[i - 1] + 2 x[i] + x[i + 1])``, clamped at the ends, launched with 256-thread
+    blocks: each thread loads its element into a shared tile of 258, the block's first and last
+    threads the halo beside them."""
+    tile = gpu.shared_array(f32, BLOCK_1D + 2)
+    t = gpu.thread_idx_x()
+    i = gpu.global_tid_x()
+    n = len(x)
+    if i < n:
+        tile[t + 1] = x[i]
+        if t == 0:
+            tile[0] = x[max(i - 1, 0)]
+        if t == gpu.block_dim_x() - 1 or i == n - 1:
+            tile[t + 2] = x[min(i + 1, n - 1)]
+    gpu.syncthreads()
+    if i < n:
+        y[i] = f32(0.25) * (tile[t] + f32(2) * tile[t + 1] + tile[t + 2])
+
+
+@kernel
+def sum_atomic(x: Array[f32], total: Array[f32]):
+    """The sum of ``x`` into ``total[0]`` (zeroed by the caller), one thread an element, each adding
+    its element with an atomic: the sum's order, and so its last bits, unspecified."""
+    i = gpu.global_tid_x()
+    if i < len(x):
+        gpu.atomic_add(total, 0, x[i])

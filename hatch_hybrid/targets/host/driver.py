@@ -72,14 +72,16 @@ class _Builder:
 class Forward:
     """A kernel's forwarded function (lowering/tile_forward.py): run for launches of this block shape
     (x, y; z 1) whose source array (parameter ``source``) overlaps no other array argument; ``ranged``:
-    its range function, if it has one (as ``add_entry``'s); ``per_block``: run block by block, not as rows
-    of blocks."""
+    its range function, if it has one (as ``add_entry``'s); ``per_block``: it reads the thread's x index,
+    the block's or its linear index; ``inner``: the function without its clamps on x, for the x positions
+    the range function gives (``inner_lo_x``, ``inner_hi_x``)."""
 
     fn: llir.Function
     block: tuple[int, int]
     source: int
     ranged: llir.Function | None = None
-    per_block: bool = False  # it reads a thread's index in its block or the block's x index: block by block
+    per_block: bool = False  # it reads a thread's index in its block or the block's x index
+    inner: llir.Function | None = None  # the function for the x positions its clamped reads clamp nothing at
 
 
 def _word(b: llir.IRBuilder, base: llir.Value, k: int | llir.Value) -> llir.Value:
@@ -231,9 +233,14 @@ def add_entry(
             def call_forward(ctx: llir.Value) -> llir.Value:
                 return checked(forward.fn, [ctx, *values])
 
+            def call_inner(ctx: llir.Value) -> llir.Value:
+                assert forward.inner is not None
+                return checked(forward.inner, [ctx, *values])
+
             bounds = thread_range(ctx, forward.ranged)
             per_block = forward.block[0] if forward.per_block else None
-            _rows_of_blocks(lb, ops, ctx, (first, end), grid, block, fill_block, call_forward, bounds, per_block)
+            inner = call_inner if forward.inner is not None else None
+            _rows_of_blocks(lb, ops, ctx, (first, end), grid, block, fill_block, call_forward, bounds, per_block, inner)
             b.ret(llir.Constant(I32, 0))
             b.position_at_end(blocks_)
 
@@ -409,13 +416,15 @@ def _rows_of_blocks(
     call: Callable[[llir.Value], llir.Value],
     bounds: dict[str, llir.Value] | None,
     block_x: int | None = None,
+    inner: Callable[[llir.Value], llir.Value] | None = None,
 ) -> None:
     """Kernels that see a thread's x position only as ``global_tid_x`` (no barriers): the blocks of a
     grid row in ``[first, end)`` run as one loop over global x, so that the innermost loop is long
     (and vectorised once, not once per block); with ``bounds`` (the kernel's range), only the global
     positions in it. ``block_x``: the launch's block size on x, a constant (a forwarded tile's proved
     shape), for a kernel that reads its thread's x index, block's x index or linear index too: they are
-    the global position's quotient and remainder by it (which LLVM folds back where a kernel adds them)."""
+    the global position's quotient and remainder by it (which LLVM folds back where a kernel adds them).
+    ``inner``: what runs the positions in ``bounds``' ``[inner_lo_x, inner_hi_x)`` instead of ``call``."""
     b, fn = lb.b, lb.fn
     first, end = blocks
     zero = llir.Constant(I64, 0)
@@ -445,18 +454,29 @@ def _rows_of_blocks(
                 dim = block[1] if axis == "y" else block[2]
                 b.store(b.add(b.mul(bid, dim), t), _word(b, ctx, hx.CTX[f"global_tid_{axis}"]))
 
-            def x_body(gx: llir.Value) -> None:
-                b.store(gx, _word(b, ctx, hx.CTX["global_tid_x"]))
-                if block_x is not None:
-                    size = llir.Constant(I64, block_x)
-                    tx = b.urem(gx, size)
-                    b.store(tx, _word(b, ctx, hx.CTX["thread_idx_x"]))
-                    b.store(b.udiv(gx, size), _word(b, ctx, hx.CTX["block_idx_x"]))
-                    row = b.mul(size, b.add(ty, b.mul(block[1], tz)))
-                    b.store(b.add(tx, row), _word(b, ctx, hx.CTX["linear"]))
-                call(ctx)
+            def x_body(run: Callable[[llir.Value], llir.Value]) -> Callable[[llir.Value], None]:
+                def body(gx: llir.Value) -> None:
+                    b.store(gx, _word(b, ctx, hx.CTX["global_tid_x"]))
+                    if block_x is not None:
+                        size = llir.Constant(I64, block_x)
+                        tx = b.urem(gx, size)
+                        b.store(tx, _word(b, ctx, hx.CTX["thread_idx_x"]))
+                        b.store(b.udiv(gx, size), _word(b, ctx, hx.CTX["block_idx_x"]))
+                        row = b.mul(size, b.add(ty, b.mul(block[1], tz)))
+                        b.store(b.add(tx, row), _word(b, ctx, hx.CTX["linear"]))
+                    run(ctx)
 
-            lb.loop(x_first, x_end, x_body, "gx")
+                return body
+
+            if inner is None or bounds is None:
+                lb.loop(x_first, x_end, x_body(call), "gx")
+                return
+            # [x_first, a) and [c, x_end) clamped, [a, c) not
+            a = ops.minmax("min", [ops.minmax("max", [bounds["inner_lo_x"], x_first], I64_TYPE), x_end], I64_TYPE)
+            c = ops.minmax("min", [ops.minmax("max", [bounds["inner_hi_x"], a], I64_TYPE), x_end], I64_TYPE)
+            lb.loop(x_first, a, x_body(call), "gx.low")
+            lb.loop(a, c, x_body(inner), "gx.inner")
+            lb.loop(c, x_end, x_body(call), "gx.high")
 
         lb.loop(*y_range, y_body, "ty")
 

@@ -30,7 +30,7 @@ from .lowering.record import host_record
 from .lowering.sanitize_owned import owned_params
 from .lowering.thread_range import RANGE_SUFFIX
 from .lowering.threads import NativeUnsupported
-from .lowering.tile_forward import FORWARD_SUFFIX
+from .lowering.tile_forward import FORWARD_SUFFIX, INNER_SUFFIX
 
 
 @dataclass
@@ -219,7 +219,8 @@ def _forward_entry(lowerer: ModuleLowerer, typed: TypedFunction) -> host_driver.
     fn = lowerer.functions[typed.symbol + FORWARD_SUFFIX]
     ranged = lowerer.functions.get(typed.symbol + FORWARD_SUFFIX + RANGE_SUFFIX)
     source = params.index(record.forward.source)
-    return host_driver.Forward(fn, record.forward.block, source, ranged, record.forward.per_block)
+    inner = lowerer.functions.get(typed.symbol + FORWARD_SUFFIX + INNER_SUFFIX)
+    return host_driver.Forward(fn, record.forward.block, source, ranged, record.forward.per_block, inner)
 
 
 def _granule(items: set[int]) -> int:

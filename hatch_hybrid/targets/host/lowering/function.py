@@ -35,7 +35,7 @@ from .record import host_record
 from .sanitize import SanitizeLowerer
 from .thread_range import RANGE_SUFFIX, RANGE_WORDS, ThreadRange, thread_range
 from .threads import Frame, HostLowerer, Yield, hoist_warp_calls
-from .tile_forward import FORWARD_SUFFIX, Forwarding, Offsets, forwarding
+from .tile_forward import FORWARD_SUFFIX, INNER_SUFFIX, Forwarding, Offsets, forwarding
 
 
 class HostFunctionLowerer(FissionLowerer, HostLowerer, SanitizeLowerer, FunctionLowerer):
@@ -106,7 +106,9 @@ class HostFunctionLowerer(FissionLowerer, HostLowerer, SanitizeLowerer, Function
         for axis, offset, clamp in offsets:
             position = hx.special_register(self.ops, self.ctx, f"global_tid_{axis}")
             index = self.b.add(position, llir.Constant(I64, offset)) if offset else position
-            if clamp is not None:
+            if clamp is not None and axis == "x" and self.parent.suffix.endswith(INNER_SUFFIX):
+                self.ops.nonnegative.add(id(index))  # the range function's inner_lo_x saw to it
+            elif clamp is not None:
                 lo, hi = (self.coerce(bound, I64_TYPE) for bound in (clamp.lo, clamp.hi))
                 if clamp.max_first:
                     index = self.ops.minmax("min", [self.ops.minmax("max", [index, lo], I64_TYPE), hi], I64_TYPE)
@@ -160,6 +162,17 @@ class HostFunctionLowerer(FissionLowerer, HostLowerer, SanitizeLowerer, Function
                 # subtract a block's offset from it)
                 value = self.ops.minmax("max" if end == "lo" else "min", values, I64_TYPE)
                 out[f"{end}_{axis}"] = value if end == "lo" else self.ops.minmax("max", [value, zero], I64_TYPE)
+        # a forwarded kernel's clamped reads clamp nothing for x in [lo - offset, hi - offset], each, and read
+        # no index from the end (lo at least 0)
+        lows: list[llir.Value] = [llir.Constant(I64, -(1 << 63))]
+        highs: list[llir.Value] = [llir.Constant(I64, (1 << 63) - 1)]
+        for lo, hi, offset in rng.inner:  # (at least 0 - offset too: no index there counts from the end)
+            low = self.ops.minmax("max", [self.coerce(lo, I64_TYPE), zero], I64_TYPE)
+            lows.append(b.call(sat, [low, llir.Constant(I64, -offset)]))
+            highs.append(b.call(sat, [self.coerce(hi, I64_TYPE), llir.Constant(I64, 1 - offset)]))
+        inner = bool(rng.inner)
+        out["inner_lo_x"] = self.ops.minmax("max", lows, I64_TYPE) if inner else zero
+        out["inner_hi_x"] = self.ops.minmax("min", highs, I64_TYPE) if inner else zero
         return out
 
     def known_link(self, nid: int, k: int) -> bool | None:
@@ -348,7 +361,8 @@ def lower_forward_function(lowerer: ModuleLowerer, tf: TypedFunction) -> Forward
         return None
     record.forward, record.forwarding = found, True
     try:
-        for suffix in (FORWARD_SUFFIX, FORWARD_SUFFIX + RANGE_SUFFIX) if found.range else (FORWARD_SUFFIX,):
+        suffixes = [FORWARD_SUFFIX] + [FORWARD_SUFFIX + RANGE_SUFFIX] * bool(found.range)
+        for suffix in suffixes + [FORWARD_SUFFIX + INNER_SUFFIX] * bool(found.range and found.range.inner):
             _lower_as(lowerer, tf, suffix)
     finally:
         record.forwarding = False

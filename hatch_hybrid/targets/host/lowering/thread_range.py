@@ -53,6 +53,8 @@ RANGE_SUFFIX = "__range"  # the range function: <symbol>__range__thread
 RANGE_WORDS = {
     f"{end}_{axis}": CTX_WORDS + k for k, (end, axis) in enumerate((e, a) for a in "xy" for e in ("lo", "hi"))
 }
+# a forwarded tile's kernel (tile_forward.py): the global x positions whose clamped reads clamp nothing
+RANGE_WORDS.update(inner_lo_x=CTX_WORDS + 4, inner_hi_x=CTX_WORDS + 5)
 assert AGG_BASE == CTX_WORDS + len(RANGE_WORDS)  # (the entry's combined atomics follow these words)
 
 #: ``gpu`` intrinsics with neither effect nor failure
@@ -84,6 +86,8 @@ class ThreadRange:
     axes: dict[str, AxisRange]  # "x" and/or "y"
     defs: list[ir.Assign]  # the assignments of the uniform locals the bounds read, in order
     known: set[tuple[int, int]]  # (compare node id, link): the links the range makes true
+    # a forwarded kernel's reads at x + offset clamped to [lo, hi]: (lo, hi, offset) of each (tile_forward.py)
+    inner: list[tuple[ir.Expr, ir.Expr, int]] = field(default_factory=list)
 
 
 def thread_range(

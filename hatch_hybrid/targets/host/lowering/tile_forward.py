@@ -62,6 +62,7 @@ from .sanitize_segments import assignment_counts
 from .thread_range import ThreadRange, _needed, _Walk, thread_range
 
 FORWARD_SUFFIX = "__fwd"
+INNER_SUFFIX = "__inner"  # the forwarded kernel for x positions whose clamped reads clamp nothing
 _PER_BLOCK_X = {"thread_idx_x", "block_idx_x", "lane_id"}  # what a row of blocks run as one loop does not keep
 
 
@@ -111,6 +112,7 @@ def forwarding(tf: TypedFunction) -> Forwarding | None:
         found = shape.prove(bx, by)
         if found is not None:
             found.range = thread_range(tf, found.body, found.block)
+            shape.inner_range(found)
             return found
     return None
 
@@ -293,6 +295,26 @@ class _Shape:
             for callee in [self.tf.callees.get(n.nid) if isinstance(n, ir.Call) and n.nid not in skip else None]
         )
         return Forwarding((bx, by), self.source, reads, body, per_block=per_block)
+
+    def inner_range(self, found: Forwarding) -> None:
+        """The x positions where ``found``'s clamped reads on x clamp nothing, for the entry to run them
+        without the clamps (vectorised: a clamped index is no consecutive access), given by the range
+        function, which evaluates the clamps' bounds (safe, uniform)."""
+        inner = {
+            (_key(c.lo), _key(c.hi), offset): (c.lo, c.hi, offset)
+            for offsets in found.reads.values()
+            for axis, offset, c in offsets
+            if axis == "x" and c is not None
+        }
+        if not inner:
+            return
+        if found.range is None:
+            found.range = ThreadRange({}, [], set())
+        names = {n.id for lo, hi, _ in inner.values() for b in (lo, hi) for n in ir.walk(b) if isinstance(n, ir.Name)}
+        defs = {id(d): d for d in [*found.range.defs, *_needed(self.defs, names)]}
+        order = {id(s): k for k, s in enumerate(self.tf.fn.body)}
+        found.range.defs = sorted(defs.values(), key=lambda d: order[id(d)])
+        found.range.inner = list(inner.values())
 
     def _stored(self, lin: LinearForms, e: ir.Expr, tx: int, ty: int) -> tuple[Form, Clamp | None] | None:
         """An index of the element a store copies: a form, or a form clamped by bounds the same for the

@@ -406,9 +406,15 @@ class FissionLowerer(WarpCallLowerer):
         key, saved = self.enter_loop(p.stmt)
         head, after = self.fn.append_basic_block("lane.head"), self.fn.append_basic_block("lane.end")
         going = self._alloca(I1, "lane.any")
+        steps = self.fn.append_basic_block("lane.steps")
+        leaves = any(isinstance(n, (ir.Return, ir.Break, ir.Continue)) for s in p.body for n in ir.walk(s))
+        full = p.plain_test and saved is None and not fs.exits and not leaves
+        everyone = self._full_rounds(p, key) if full else None
         b.branch(head)
         b.position_at_end(head)
         b.store(llir.Constant(I1, 0), going)
+        if everyone is not None:
+            self._full_round(p, everyone, going, steps)
 
         def round_(t: llir.Value, nxt: llir.Block) -> None:
             c = self.condition(p.stmt.test)
@@ -422,6 +428,8 @@ class FissionLowerer(WarpCallLowerer):
             self.block(p.body)
 
         self.thread_loop(round_, guard=not p.plain_test)
+        b.branch(steps)
+        b.position_at_end(steps)
         for step in p.steps:
             assert isinstance(step.target, ir.Name)
             ops = self.tf.optypes[step.nid]
@@ -432,6 +440,49 @@ class FissionLowerer(WarpCallLowerer):
         b.cbranch(b.load(going, typ=I1), head, after)
         b.position_at_end(after)
         fs.mask = saved
+
+    def _full_rounds(self, p: LaneLoop, key: tuple[Any, ...]) -> llir.AllocaInstr:
+        """Whether every thread of the block is in lane loop ``p`` (at its start: every thread that entered
+        it; each round that every thread's condition held keeps it so): a flag, set here."""
+        b = self.b
+        everyone = self._alloca(I1, "lane.everyone")
+        b.store(llir.Constant(I1, 1), everyone)
+
+        def entered(t: llir.Value, nxt: llir.Block) -> None:
+            b.store(b.and_(b.load(everyone, typ=I1), self.active(t)), everyone)
+
+        self.thread_loop(entered, guard=False)
+        return everyone
+
+    def _full_round(self, p: LaneLoop, everyone: llir.AllocaInstr, going: llir.AllocaInstr, steps: llir.Block) -> None:
+        """A round of lane loop ``p`` (its condition plain: no memory read, no failure) while every thread
+        is in it: where every thread's condition holds (tested first, for all of them: one vectorisable
+        pass), the body for every thread without the per-thread flags (their flags stay set), then the
+        steps; otherwise on to the round with the flags, and no more such rounds (a grid-stride loop's
+        threads leave it for good: the round that tests a thread out is the last with everyone)."""
+        b = self.b
+        check, full, masked = (self.fn.append_basic_block(f"lane.full.{k}") for k in ("check", "body", "masked"))
+        b.cbranch(b.load(everyone, typ=I1), check, masked)
+        b.position_at_end(check)
+        holds = self._alloca(I1, "lane.holds")
+        b.store(llir.Constant(I1, 1), holds)
+
+        def test(t: llir.Value, nxt: llir.Block) -> None:
+            b.store(b.and_(b.load(holds, typ=I1), self.condition(p.stmt.test)), holds)
+
+        self.thread_loop(test, guard=False)
+        all_hold = b.load(holds, typ=I1)
+        b.store(all_hold, everyone)
+        b.cbranch(all_hold, full, masked)
+        b.position_at_end(full)
+
+        def run(t: llir.Value, nxt: llir.Block) -> None:
+            self.block(p.body)
+
+        self.thread_loop(run, guard=False)
+        b.store(llir.Constant(I1, 1), going)
+        b.branch(steps)
+        b.position_at_end(masked)
 
     def drifted(self, name: str) -> llir.Value:
         """A LaneLoop's stepped local at the thread being lowered for: its first value plus the drift."""

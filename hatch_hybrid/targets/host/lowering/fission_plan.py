@@ -19,7 +19,7 @@ from ....lint.divergence import UNIFORM, Divergence, FunctionLevels
 from ....typecheck.arguments import bound_nodes
 from ....typecheck.rules import GPU_INDEX, WARP_CALLS
 from ....typecheck.typed import TypedFunction
-from ....types import Scalar, Weak
+from ....types import ArrayT, Scalar, Weak
 from .fission_pieces import (
     Barrier,
     Exchange,
@@ -261,9 +261,14 @@ class _Planner:
         return LaneLoop(s, body, steps, self._plain_test(s.test))
 
     def _plain_test(self, e: ir.Expr) -> bool:
-        """Comparisons of integer sums and products of locals and constants: no memory read, no call,
-        no check, no branch (``and``/``or`` would be one)."""
+        """Comparisons of integer sums and products of locals, constants, array shapes and the launch's
+        indices and sizes: no memory read, no check, no branch (``and``/``or`` would be one)."""
+        shapes = {id(x) for n in ir.walk(e) if self._shape(n) for x in ir.walk(n)}  # (and their parts)
         for n in ir.walk(e):
+            if id(n) in shapes:
+                continue
+            if isinstance(n, ir.Call) and self.gpu_call(n) in GPU_INDEX and not n.args:
+                continue
             if isinstance(n, ir.Call) or (isinstance(n, ir.BinOp) and n.op not in ("+", "-", "*")):
                 return False
             if not isinstance(n, (ir.Compare, ir.BinOp, ir.Name, ir.Const)) and n.nid not in self.tf.consts:
@@ -271,6 +276,25 @@ class _Planner:
             if isinstance(n, ir.Name) and not self._integer(n.id) and n.nid not in self.tf.consts:
                 return False
         return True
+
+    def _shape(self, e: ir.Node) -> bool:
+        """``len(a)``, ``a.shape[k]`` (``k`` a constant) or ``a.size`` of an array ``a`` named directly."""
+        tf = self.tf
+        if isinstance(e, ir.Call):
+            callee = tf.callees.get(e.nid)
+            named = len(e.args) == 1 and isinstance(e.args[0], ir.Name)
+            return (
+                callee is not None
+                and callee.kind == "builtin"
+                and callee.name == "len"
+                and named
+                and (isinstance(tf.types.get(e.args[0].nid), ArrayT))
+            )
+        if isinstance(e, ir.Subscript) and isinstance(e.value, ir.Attribute) and e.value.attr == "shape":
+            return self._shape(e.value) and isinstance(tf.consts.get(e.index.nid), int)
+        if isinstance(e, ir.Attribute) and e.attr in ("shape", "size"):
+            return isinstance(e.value, ir.Name) and isinstance(tf.types.get(e.value.nid), ArrayT)
+        return False
 
     def _nonnegative(self, e: ir.Expr, depth: int = 0) -> bool:
         """Is ``e`` never negative: sums and products of non-negative constants, thread and block

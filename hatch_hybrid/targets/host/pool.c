@@ -11,7 +11,8 @@
  * One launch is one call of hybrid_pool1_launch: the calling thread is participant 0, workers join
  * as participants 1, 2, ... up to the number asked for (never more than the launch has chunks of
  * blocks: a 1-block launch wakes no worker). The blocks are split into as many parts as participants,
- * each with an atomic counter; each participant takes chunks of blocks from its own part first (the
+ * each with an atomic counter; each participant takes chunks of blocks from its own part first (halving
+ * towards the part's end, down to single blocks: guided self-scheduling; the
  * caller part 0, worker k part k: the same blocks fall to the same thread at every launch, as with
  * OpenMP's static schedule, so that they find their data in that core's caches), then from the others
  * in turn (work stealing: a late or slow thread's blocks are not waited for). Each participant
@@ -225,7 +226,8 @@ static unsigned wait_change(event *e, unsigned seen, atomic_uint *parked) {
 /* ------------------------------------------------------------------ the pool */
 
 /* The blocks are split into one part per participant (at most MAX_PARTS), each with its own counter;
- * a participant takes chunks from its home part first, then from the others in turn. */
+ * a participant takes chunks from its home part first, then from the others in turn. A part's counter
+ * only grows, up to its end. */
 struct part {
     _Alignas(64) _Atomic uint64_t next; /* the first block of the part not yet taken */
     uint64_t end;
@@ -268,16 +270,25 @@ static void participate(struct run *r, int64_t slot, uint64_t home) {
     uint64_t chunk = r->chunk;
     for (uint64_t k = 0; k < r->parts; k++) {
         struct part *p = &r->part[(home + k) % r->parts];
+        uint64_t first = atomic_load_explicit(&p->next, memory_order_relaxed);
         while (!atomic_load_explicit(&r->status, memory_order_relaxed)) {
-            uint64_t first = atomic_fetch_add_explicit(&p->next, chunk, memory_order_relaxed);
             if (first >= p->end) break;
-            uint64_t end = p->end - first < chunk ? p->end : first + chunk;
+            /* guided: half of what the part has left, at most a chunk, at least a block, so that the
+             * last blocks of a part go one by one to whoever is free (a grid's costly blocks at its
+             * end, or few blocks per participant, are not left to one thread while the others wait) */
+            uint64_t take = (p->end - first) / 2;
+            take = take > chunk ? chunk : take < 1 ? 1 : take;
+            if (!atomic_compare_exchange_weak_explicit(&p->next, &first, first + take, memory_order_relaxed,
+                                                       memory_order_relaxed))
+                continue; /* (first is the counter's value now) */
+            uint64_t end = first + take;
             int32_t status = job->entry(job->params, words, (int64_t)first, (int64_t)end);
             if (status) {
                 int expected = 0;
                 atomic_compare_exchange_strong(&r->status, &expected, status);
                 return;
             }
+            first = atomic_load_explicit(&p->next, memory_order_relaxed);
         }
     }
 }

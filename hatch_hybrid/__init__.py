@@ -1,4 +1,5 @@
-"""hatch-hybrid: compile ``@kernel`` Python functions to PTX when a wheel is built."""
+"""hatch-hybrid: compile ``@kernel`` Python functions when a wheel is built: PTX (and cubins) for CUDA,
+native code for the CPUs, WGSL for WebGPU."""
 
 from __future__ import annotations
 

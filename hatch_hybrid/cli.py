@@ -145,7 +145,7 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     p_list = sub.add_parser("list", help="kernels and what each reaches")
     p_list.add_argument("path", nargs="?", default=".", type=Path)
-    p_show = sub.add_parser("show", help="one kernel's typed IR, LLVM IR or PTX")
+    p_show = sub.add_parser("show", help="one kernel's typed IR, LLVM IR, PTX or WGSL")
     p_show.add_argument("kernel")
     p_show.add_argument("path", nargs="?", default=".", type=Path)
     p_show.add_argument("--stage", choices=["typed", "llvm", "opt", "ptx", "wgsl"], default="ptx")

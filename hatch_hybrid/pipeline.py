@@ -1,4 +1,5 @@
-"""The compiler's stages in order: discover -> parse -> typecheck -> lower -> optimise -> PTX.
+"""The compiler's stages in order: discover -> parse -> typecheck -> lower -> optimise -> each target's code
+(PTX and cubins for CUDA, native libraries for the CPUs, WGSL for WebGPU, the Python path's conversions).
 
 Knows nothing of hatchling: :func:`compile_packages` takes package folders and returns compiled
 kernels, which :mod:`.hook.plugin` turns into wheel contents.

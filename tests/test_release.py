@@ -38,3 +38,13 @@ def test_release_builds_everything_into_dist(tmp_path):
     with tarfile.open(next(out.glob("hatch_hybrid-*.tar.gz"))) as tar:
         members = {m.name.split("/", 1)[1] for m in tar.getmembers() if "/" in m.name}
     assert {"LICENSE", "CHANGELOG.md", "README.md", "runtime/hybrid_runtime/__init__.py"} <= members
+    # only the project's own files: a README.md or LICENSE deeper in the tree (an ignored folder's) is not one
+    strays = {m for m in members if m.split("/")[0] not in ("hatch_hybrid", "runtime") and "/" in m}
+    assert not strays and {m for m in members if "/" not in m} <= {
+        "LICENSE",
+        "CHANGELOG.md",
+        "README.md",
+        "pyproject.toml",
+        "PKG-INFO",
+        ".gitignore",
+    }, sorted(members)[:20]

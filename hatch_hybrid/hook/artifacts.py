@@ -1,4 +1,5 @@
-"""What a build embeds in a package: PTX per kernel and arch, and ``_hybrid/manifest.json``.
+"""What a build embeds in a package: PTX (and cubins) per kernel and arch, each CPU target's native library,
+WGSL shaders, and ``_hybrid/manifest.json``.
 
 The manifest format is read by :mod:`hybrid_runtime.manifest`; its layout is versioned there.
 Output is deterministic: no paths, no timestamps, sorted keys.

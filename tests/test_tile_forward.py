@@ -105,12 +105,20 @@ def blur_loop(src: Array[f32, 2], dst: Array[f32, 2]):
         )
 """
 
+# the same on a torus: the copy's indices wrapped (Python's modulo) instead of clamped
+BLUR_WRAP = (
+    BLUR_LOOP.replace("def blur_loop(", "def blur_wrap(")
+    .replace("min(max(r0 + k - 1, 0), h - 1)", "(r0 + k - 1) % h")
+    .replace("max(min(c0 + m - 1, w - 1), 0)", "(c0 + m - 1) % w")
+)
+
 SOURCE = (
     TILE_PRELUDE
     + BLUR.format(right=RIGHT, before="pass", after="pass")
     + BLUR_ANY
     + SMOOTH.format(halo=HALO)
     + BLUR_LOOP
+    + BLUR_WRAP
 )
 
 
@@ -141,6 +149,7 @@ def test_the_proof_accepts_the_tiled_stencils(built) -> None:  # type: ignore[no
     assert manifest_entry(built, "blur_any")["forwarded"] == [16, 16]
     assert manifest_entry(built, "smooth")["forwarded"] == [16, 1]
     assert manifest_entry(built, "blur_loop")["forwarded"] == [16, 16]
+    assert manifest_entry(built, "blur_wrap")["forwarded"] == [16, 16]
 
 
 @pytest.mark.parametrize("shape", [(16, 16), (37, 53), (1, 70), (70, 1), (2, 2), (100, 130)])
@@ -152,6 +161,27 @@ def test_a_tile_loaded_by_loops_with_clamped_edges_is_forwarded(built, shape: tu
     p = np.pad(src, 1, mode="edge")  # the clamped neighbours, added in the kernel's order
     centre, up, down, left, right = p[1:-1, 1:-1], p[:-2, 1:-1], p[2:, 1:-1], p[1:-1, :-2], p[1:-1, 2:]
     assert same_bits(native[1], np.float32(0.2) * ((((centre + up) + down) + left) + right))
+
+
+@pytest.mark.parametrize("shape", [(16, 16), (37, 53), (1, 70), (70, 1), (2, 2), (100, 130)])
+def test_a_tile_loaded_with_wrapped_indices_is_forwarded(built, shape: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
+    h, w = shape
+    src = np.random.default_rng(h * 5 + w).standard_normal(shape).astype(np.float32)
+    dst = np.full(shape, -7.0, np.float32)
+    native = assert_same(built.blur_wrap, (-(-w // 16), -(-h // 16)), (16, 16), src, dst)
+    p = np.pad(src, 1, mode="wrap")
+    centre, up, down, left, right = p[1:-1, 1:-1], p[:-2, 1:-1], p[2:, 1:-1], p[1:-1, :-2], p[1:-1, 2:]
+    assert same_bits(native[1], np.float32(0.2) * ((((centre + up) + down) + left) + right))
+
+
+def test_a_wrapped_copy_by_zero_raises_as_the_tiled_code_does(built) -> None:  # type: ignore[no-untyped-def]
+    """An empty image launched with a block: the tiled copy divides by its height 0 (Python's
+    ZeroDivisionError, on every path); the forwarded kernel, which would read nothing, is not run."""
+    for device in ("cpu-python", "cpu"):
+        with pytest.raises(ZeroDivisionError):
+            built.blur_wrap.launch(
+                (16, 16), (1, 1), np.zeros((0, 5), np.float32), np.zeros((0, 5), np.float32), device=device
+            )
 
 
 @pytest.mark.parametrize("shape", [(16, 16), (37, 53), (1, 70), (70, 1), (48, 33), (2, 2), (100, 130)])

@@ -226,6 +226,9 @@ def add_entry(
         frames = b.inttoptr(word["frames"], PTR)
         if forward is not None:  # launches the forwarding was proved for run its function as rows of blocks
             fits = _forwards(ops, forward, block, _arrays(tf, values))
+            bounds = thread_range(ctx, forward.ranged)  # (its words: safe to compute for any launch)
+            if bounds is not None:  # and no wrapped read's divisor is 0 (the tiled code raises there)
+                fits = b.and_(fits, b.icmp_unsigned("!=", bounds["forward_ok"], zero))
             rows, blocks_ = fn.append_basic_block("forward.rows"), fn.append_basic_block("forward.blocks")
             b.cbranch(fits, rows, blocks_)
             b.position_at_end(rows)
@@ -237,7 +240,6 @@ def add_entry(
                 assert forward.inner is not None
                 return checked(forward.inner, [ctx, *values])
 
-            bounds = thread_range(ctx, forward.ranged)
             per_block = forward.block[0] if forward.per_block else None
             inner = call_inner if forward.inner is not None else None
             _rows_of_blocks(lb, ops, ctx, (first, end), grid, block, fill_block, call_forward, bounds, per_block, inner)

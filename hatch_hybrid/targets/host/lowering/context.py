@@ -40,7 +40,7 @@ CTX = {
 CTX_WORDS = 30  # a kernel whose threads meet keeps its locals right after its context (its frame)
 #: the entry's combined atomics (.aggregate) take two words each from here: after the context and the range
 #: words (thread_range.RANGE_WORDS), in the context the entry of a kernel whose threads never meet keeps
-AGG_BASE = CTX_WORDS + 6
+AGG_BASE = CTX_WORDS + 7
 # what a kernel may read for the driver to run a row of blocks as one loop over global x
 PER_BLOCK_X = {"thread_idx_x", "block_idx_x", "linear"}
 EXCHANGE_SLOT = 4  # i64 words per lane and buffer: value, argument, tag, padding

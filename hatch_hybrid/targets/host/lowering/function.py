@@ -35,7 +35,7 @@ from .record import host_record
 from .sanitize import SanitizeLowerer
 from .thread_range import RANGE_SUFFIX, RANGE_WORDS, ThreadRange, thread_range
 from .threads import Frame, HostLowerer, Yield, hoist_warp_calls
-from .tile_forward import FORWARD_SUFFIX, INNER_SUFFIX, Forwarding, Offsets, forwarding
+from .tile_forward import FORWARD_SUFFIX, INNER_SUFFIX, Forwarding, Offsets, Wrap, forwarding
 
 
 class HostFunctionLowerer(FissionLowerer, HostLowerer, SanitizeLowerer, FunctionLowerer):
@@ -108,6 +108,8 @@ class HostFunctionLowerer(FissionLowerer, HostLowerer, SanitizeLowerer, Function
             index = self.b.add(position, llir.Constant(I64, offset)) if offset else position
             if clamp is not None and axis == "x" and self.parent.suffix.endswith(INNER_SUFFIX):
                 self.ops.nonnegative.add(id(index))  # the range function's inner_lo_x saw to it
+            elif isinstance(clamp, Wrap):  # Python's modulo (floor), the divisor nonzero (forward_ok)
+                index = self.ops.binop("%", index, self.coerce(clamp.n, I64_TYPE), I64_TYPE)
             elif clamp is not None:
                 lo, hi = (self.coerce(bound, I64_TYPE) for bound in (clamp.lo, clamp.hi))
                 if clamp.max_first:
@@ -166,13 +168,17 @@ class HostFunctionLowerer(FissionLowerer, HostLowerer, SanitizeLowerer, Function
         # no index from the end (lo at least 0)
         lows: list[llir.Value] = [llir.Constant(I64, -(1 << 63))]
         highs: list[llir.Value] = [llir.Constant(I64, (1 << 63) - 1)]
-        for lo, hi, offset in rng.inner:  # (at least 0 - offset too: no index there counts from the end)
-            low = self.ops.minmax("max", [self.coerce(lo, I64_TYPE), zero], I64_TYPE)
+        for lo, hi, offset, inclusive in rng.inner:  # (at least 0 - offset: no index there counts from the end)
+            low = self.ops.minmax("max", [self.coerce(lo, I64_TYPE), zero], I64_TYPE) if lo is not None else zero
             lows.append(b.call(sat, [low, llir.Constant(I64, -offset)]))
-            highs.append(b.call(sat, [self.coerce(hi, I64_TYPE), llir.Constant(I64, 1 - offset)]))
+            highs.append(b.call(sat, [self.coerce(hi, I64_TYPE), llir.Constant(I64, int(inclusive) - offset)]))
         inner = bool(rng.inner)
         out["inner_lo_x"] = self.ops.minmax("max", lows, I64_TYPE) if inner else zero
         out["inner_hi_x"] = self.ops.minmax("min", highs, I64_TYPE) if inner else zero
+        ok: llir.Value = llir.Constant(llir.IntType(1), 1)
+        for n in rng.nonzero:
+            ok = b.and_(ok, b.icmp_signed("!=", self.coerce(n, I64_TYPE), zero))
+        out["forward_ok"] = b.zext(ok, I64)
         return out
 
     def known_link(self, nid: int, k: int) -> bool | None:

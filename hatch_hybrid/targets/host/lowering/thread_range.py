@@ -55,6 +55,7 @@ RANGE_WORDS = {
 }
 # a forwarded tile's kernel (tile_forward.py): the global x positions whose clamped reads clamp nothing
 RANGE_WORDS.update(inner_lo_x=CTX_WORDS + 4, inner_hi_x=CTX_WORDS + 5)
+RANGE_WORDS.update(forward_ok=CTX_WORDS + 6)  # ... and whether its wrapped reads' divisors are all nonzero
 assert AGG_BASE == CTX_WORDS + len(RANGE_WORDS)  # (the entry's combined atomics follow these words)
 
 #: ``gpu`` intrinsics with neither effect nor failure
@@ -86,8 +87,10 @@ class ThreadRange:
     axes: dict[str, AxisRange]  # "x" and/or "y"
     defs: list[ir.Assign]  # the assignments of the uniform locals the bounds read, in order
     known: set[tuple[int, int]]  # (compare node id, link): the links the range makes true
-    # a forwarded kernel's reads at x + offset clamped to [lo, hi]: (lo, hi, offset) of each (tile_forward.py)
-    inner: list[tuple[ir.Expr, ir.Expr, int]] = field(default_factory=list)
+    # a forwarded kernel's reads at x + offset that clamp or wrap (tile_forward.py): each one's (lo, hi,
+    # offset, inclusive): they change nothing for x + offset in [lo, hi] (inclusive) or [0, hi) (lo None)
+    inner: list[tuple[ir.Expr | None, ir.Expr, int, bool]] = field(default_factory=list)
+    nonzero: list[ir.Expr] = field(default_factory=list)  # its wrapped reads' divisors (forward_ok)
 
 
 def thread_range(

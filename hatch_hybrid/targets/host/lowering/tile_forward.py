@@ -59,7 +59,7 @@ from ....types import ArrayT, Scalar
 from .fission_plan import all_stmts as ir_all
 from .linear_forms import Form, LinearForms, negate, unsat
 from .sanitize_segments import assignment_counts
-from .thread_range import ThreadRange, _needed, _Walk, thread_range
+from .thread_range import ThreadRange, _int64, _needed, _Walk, thread_range
 
 FORWARD_SUFFIX = "__fwd"
 INNER_SUFFIX = "__inner"  # the forwarded kernel for x positions whose clamped reads clamp nothing
@@ -76,8 +76,16 @@ class Clamp:
     max_first: bool
 
 
-#: per axis of the source: (position axis, offset from the reader's global position, its clamp if any)
-Offsets = list[tuple[str, int, Clamp | None]]
+@dataclass(frozen=True)
+class Wrap:
+    """An index of the source taken modulo ``n`` as the copy wrote it (``i % n``, Python's: floor), ``n``
+    the same for the whole launch; the entry runs the tiled code where it is 0 (ZeroDivisionError)."""
+
+    n: ir.Expr
+
+
+#: per axis of the source: (position axis, offset from the reader's global position, its clamp or wrap)
+Offsets = list[tuple[str, int, Clamp | Wrap | None]]
 
 
 @dataclass
@@ -300,25 +308,36 @@ class _Shape:
         """The x positions where ``found``'s clamped reads on x clamp nothing, for the entry to run them
         without the clamps (vectorised: a clamped index is no consecutive access), given by the range
         function, which evaluates the clamps' bounds (safe, uniform)."""
-        inner = {
-            (_key(c.lo), _key(c.hi), offset): (c.lo, c.hi, offset)
-            for offsets in found.reads.values()
-            for axis, offset, c in offsets
-            if axis == "x" and c is not None
-        }
-        if not inner:
+        windows = [(axis, offset, c) for offsets in found.reads.values() for axis, offset, c in offsets if c]
+        inner: dict[object, tuple[ir.Expr | None, ir.Expr, int, bool]] = {}
+        nonzero: dict[object, ir.Expr] = {}
+        for axis, offset, c in windows:
+            if isinstance(c, Wrap):
+                nonzero[_key(c.n)] = c.n
+            if axis == "x" and isinstance(c, Clamp):
+                inner[(_key(c.lo), _key(c.hi), offset)] = (c.lo, c.hi, offset, True)
+            elif axis == "x" and isinstance(c, Wrap):
+                inner[(_key(c.n), offset)] = (None, c.n, offset, False)
+        if not windows:
             return
         if found.range is None:
             found.range = ThreadRange({}, [], set())
-        names = {n.id for lo, hi, _ in inner.values() for b in (lo, hi) for n in ir.walk(b) if isinstance(n, ir.Name)}
+        bounds = [b for lo, hi, _, _ in inner.values() for b in (lo, hi) if b is not None] + list(nonzero.values())
+        names = {n.id for b in bounds for n in ir.walk(b) if isinstance(n, ir.Name)}
         defs = {id(d): d for d in [*found.range.defs, *_needed(self.defs, names)]}
         order = {id(s): k for k, s in enumerate(self.tf.fn.body)}
         found.range.defs = sorted(defs.values(), key=lambda d: order[id(d)])
         found.range.inner = list(inner.values())
+        found.range.nonzero = list(nonzero.values())
 
-    def _stored(self, lin: LinearForms, e: ir.Expr, tx: int, ty: int) -> tuple[Form, Clamp | None] | None:
+    def _stored(self, lin: LinearForms, e: ir.Expr, tx: int, ty: int) -> tuple[Form, Clamp | Wrap | None] | None:
         """An index of the element a store copies: a form, or a form clamped by bounds the same for the
-        whole launch (``min(max(i, lo), hi)``: a stencil's edge), which the forwarded read clamps alike."""
+        whole launch (``min(max(i, lo), hi)``: a stencil's edge) or taken modulo such a value (``i % n``: a
+        torus), which the forwarded read clamps or wraps alike."""
+        wrap = _wrap(self.tf, self.walk, e)
+        if wrap is not None:
+            found = lin.form(wrap[0], tx, ty)
+            return None if found is None else (found, wrap[1])
         clamp = self._clamp(e)
         if clamp is None:
             found = lin.form(e, tx, ty)
@@ -376,11 +395,12 @@ class _Shape:
         """The definitions the code after the barrier reads outside the forwarded reads (``skip``: their
         nodes), then that code."""
         used = {n.id for s in self.after for n in ir.walk(s) if isinstance(n, ir.Name) and n.nid not in skip}
-        for st in self.stores:  # the bounds of clamped reads (the same bounds as the copy's)
+        for st in self.stores:  # the bounds of clamped reads and the divisors of wrapped ones (the copy's)
             assert isinstance(st.stmt.value, ir.Subscript)
             for index in _index(st.stmt.value):
-                clamp = self._clamp(index)
-                for bound in (clamp[1].lo, clamp[1].hi) if clamp is not None else ():
+                clamp, wrap = self._clamp(index), _wrap(self.tf, self.walk, index)
+                bounds = [clamp[1].lo, clamp[1].hi] if clamp is not None else [wrap[1].n] if wrap is not None else []
+                for bound in bounds:
                     used |= {n.id for n in ir.walk(bound) if isinstance(n, ir.Name)}
         return [*_needed(self.defs, used), *self.after]
 
@@ -417,8 +437,34 @@ def _iterations(lin: LinearForms, loops: list[ir.ForRange], tx: int, ty: int) ->
 
 
 def _keys(offsets: Offsets) -> list[tuple[str, int, object]]:
-    """``offsets`` compared by what they compute (a clamp's bounds by their expressions' text)."""
-    return [(a, k, None if c is None else (_key(c.lo), _key(c.hi), c.max_first)) for a, k, c in offsets]
+    """``offsets`` compared by what they compute (a clamp's bounds, a wrap's divisor by their text)."""
+    return [
+        (
+            a,
+            k,
+            ("wrap", _key(c.n))
+            if isinstance(c, Wrap)
+            else None
+            if c is None
+            else (_key(c.lo), _key(c.hi), c.max_first),
+        )
+        for a, k, c in offsets
+    ]
+
+
+def _wrap(tf: TypedFunction, walk: _Walk, e: ir.Expr) -> tuple[ir.Expr, Wrap] | None:
+    """``e`` as ``i % n`` of 64-bit integers, ``i`` safe and ``n`` the same for the whole launch: (i, the wrap)."""
+    if not isinstance(e, ir.BinOp) or e.op != "%" or e.nid in tf.callees:
+        return None
+    ops = tf.optypes.get(e.nid)
+    if ops is None or not all(_int64(t) for t in (ops.left, ops.right, tf.types.get(e.nid))):
+        return None
+    names = {n.id for n in ir.walk(e.right) if isinstance(n, ir.Name)}
+    if not (walk.safe(e.left) and walk.safe(e.right) and walk.uniform(e.right)):
+        return None
+    if not names <= walk.params | set(walk.uniform_defs):
+        return None
+    return e.left, Wrap(e.right)
 
 
 def _key(e: ir.Node) -> object:
@@ -512,11 +558,20 @@ def _stores(
         inner = [x for x in s.body if not isinstance(x, ir.Pass)]
         return all(_stores(tf, walk, x, tests, [*loops, s], out) for x in inner)
     if isinstance(s, ir.Assign) and isinstance(s.target, ir.Subscript) and isinstance(s.value, ir.Subscript):
-        element = not isinstance(tf.types.get(s.target.nid), ArrayT) and walk.safe(s.value)
+        element = not isinstance(tf.types.get(s.target.nid), ArrayT) and _safe_copy(tf, walk, s.value)
         if element and all(walk.safe(i) for i in _index(s.target)):
             out.append(_Store(s, tests, loops))
             return True
     return False
+
+
+def _safe_copy(tf: TypedFunction, walk: _Walk, value: ir.Subscript) -> bool:
+    """An element of an array whose indices cannot fail, but for a modulo by a divisor the same for the
+    whole launch (a torus's edge: the entry runs the tiled code, which raises, where it is 0)."""
+    if not isinstance(value.value, ir.Name) or isinstance(tf.types.get(value.nid), ArrayT):
+        return False
+    index = _index(value)
+    return all(not isinstance(i, ir.Slice) and (walk.safe(i) or _wrap(tf, walk, i) is not None) for i in index)
 
 
 def _targets(s: ir.Stmt) -> list[ir.Expr]:

@@ -109,11 +109,14 @@ class CpuLaunch:
                 )
             participants = blocks
         # a thread's blocks are its own part of the grid first (the pool's static split), then what others
-        # leave: chunks small enough that no thread waits long for another at the end (a thirty-second
-        # of a thread's share), big enough (1024 threads) that taking one costs nothing next to running it
-        chunk = max(blocks // (participants * 32), -(-1024 // config.threads_per_block))
-        chunk = max(1, min(chunk, blocks // participants)) if not kernel.cooperative else 1
-        participants = min(participants, -(-blocks // chunk))
+        # leave, in chunks of at most a thirty-second of a thread's share (the pool halves them towards a
+        # part's end, down to single blocks), so that no thread waits long for another at the end. A
+        # launch wakes a thread per 1024 of its threads at most (a small launch is not worth waking the
+        # pool for). Mandelbrot 256^2 (256 blocks) at 16 threads: 0.417 ms with chunks of at least 1024
+        # threads (4 blocks), 0.357 ms with single blocks, C + OpenMP's dynamic rows 0.30-0.33 ms.
+        if not kernel.cooperative:
+            participants = max(1, min(participants, -(-blocks * config.threads_per_block // 1024)))
+        chunk = max(1, min(blocks // (participants * 32), blocks // participants)) if not kernel.cooperative else 1
         self.workers = participants - 1  # the caller is one of them
         # a participant's memory: its launch words, shared memory, its threads' frames and exchange buffers
         n = config.threads_per_block

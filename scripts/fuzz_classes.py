@@ -537,7 +537,10 @@ class Atomics:
     returns as a multiset where every thread of an element applies the same operand, else not at all."""
 
     INDICES = ("i % 8", "(i * 5 + 3) % 8", "a[i] % 8", "(a[i] & 7)", "abs(i - 32) % 8", "i // 8",
-               "i64(b[i] > 0) * 3", "gpu.lane_id() % 4", "7 - i % 8")  # fmt: skip
+               "i64(b[i] > 0) * 3", "gpu.lane_id() % 4", "7 - i % 8",
+               # the same element for every thread (native code combines such atomics per worker, when
+               # they are statements: targets/host/lowering/aggregate.py)
+               "3", "len(a) % 8", "gpu.block_dim_x() % 8")  # fmt: skip
 
     def __init__(self, rng: random.Random, indices: tuple[str, ...] = INDICES) -> None:
         self.r, self.indices = rng, indices
@@ -573,6 +576,9 @@ class Atomics:
             # then), old values not kept
             lines += ["for q in range(3):", f"    {call.replace('T', target).replace(' j,', ' (j + q) % 8,')}",
                       "old = j"]  # fmt: skip
+            compare = "ignore"
+        elif r.random() < 0.3:  # a statement: its old value unused
+            lines += [call.replace("T", target), "old = j"]
             compare = "ignore"
         else:
             lines.append(f"old = {call.replace('T', target)}")

@@ -112,6 +112,29 @@ BLUR_WRAP = (
     .replace("max(min(c0 + m - 1, w - 1), 0)", "(c0 + m - 1) % w")
 )
 
+# two tiles, each copying its own array (their reads mixed in one expression)
+TWO_TILES = """
+@kernel
+def two_tiles(a: Array[f32, 2], b: Array[f32, 2], out: Array[f32, 2]):
+    ta = gpu.shared_array(f32, (TILE + 2, TILE + 2))
+    tb = gpu.shared_array(f32, (TILE + 2, TILE + 2))
+    tx = gpu.thread_idx_x()
+    ty = gpu.thread_idx_y()
+    r0 = gpu.block_idx_y() * TILE
+    c0 = gpu.block_idx_x() * TILE
+    h = a.shape[0]
+    w = a.shape[1]
+    for k in range(ty, TILE + 2, TILE):
+        for m in range(tx, TILE + 2, TILE):
+            ta[k, m] = a[min(max(r0 + k - 1, 0), h - 1), min(max(c0 + m - 1, 0), w - 1)]
+            tb[k, m] = b[(r0 + k - 1) % h, (c0 + m - 1) % w]
+    gpu.syncthreads()
+    r = r0 + ty
+    c = c0 + tx
+    if r < h and c < w:
+        out[r, c] = (ta[ty, tx + 1] + ta[ty + 2, tx + 1]) * tb[ty + 1, tx] - tb[ty + 1, tx + 2]
+"""
+
 SOURCE = (
     TILE_PRELUDE
     + BLUR.format(right=RIGHT, before="pass", after="pass")
@@ -119,6 +142,7 @@ SOURCE = (
     + SMOOTH.format(halo=HALO)
     + BLUR_LOOP
     + BLUR_WRAP
+    + TWO_TILES
 )
 
 
@@ -172,6 +196,23 @@ def test_a_tile_loaded_with_wrapped_indices_is_forwarded(built, shape: tuple[int
     p = np.pad(src, 1, mode="wrap")
     centre, up, down, left, right = p[1:-1, 1:-1], p[:-2, 1:-1], p[2:, 1:-1], p[1:-1, :-2], p[1:-1, 2:]
     assert same_bits(native[1], np.float32(0.2) * ((((centre + up) + down) + left) + right))
+
+
+@pytest.mark.parametrize("shape", [(16, 16), (37, 53), (1, 70), (70, 1)])
+def test_several_tiles_each_with_its_source_are_forwarded(built, shape: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
+    assert manifest_entry(built, "two_tiles")["forwarded"] == [16, 16]
+    h, w = shape
+    rng = np.random.default_rng(h + w)
+    a, b = (rng.standard_normal(shape).astype(np.float32) for _ in range(2))
+    native = assert_same(built.two_tiles, (-(-w // 16), -(-h // 16)), (16, 16), a, b, np.zeros(shape, np.float32))
+    pa, pb = np.pad(a, 1, mode="edge"), np.pad(b, 1, mode="wrap")
+    expected = (pa[:-2, 1:-1] + pa[2:, 1:-1]) * pb[1:-1, :-2] - pb[1:-1, 2:]
+    assert same_bits(native[2], expected)
+    same_array = assert_same(built.two_tiles, (-(-w // 16), -(-h // 16)), (16, 16), a, a, np.zeros(shape, np.float32))
+    assert same_bits(
+        same_array[2],
+        (pa[:-2, 1:-1] + pa[2:, 1:-1]) * np.pad(a, 1, mode="wrap")[1:-1, :-2] - np.pad(a, 1, mode="wrap")[1:-1, 2:],
+    )
 
 
 def test_a_wrapped_copy_by_zero_raises_as_the_tiled_code_does(built) -> None:  # type: ignore[no-untyped-def]

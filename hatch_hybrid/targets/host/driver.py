@@ -71,14 +71,14 @@ class _Builder:
 @dataclass
 class Forward:
     """A kernel's forwarded function (lowering/tile_forward.py): run for launches of this block shape
-    (x, y; z 1) whose source array (parameter ``source``) overlaps no other array argument; ``ranged``:
+    (x, y; z 1) whose source arrays (parameters ``sources``) overlap no other array argument; ``ranged``:
     its range function, if it has one (as ``add_entry``'s); ``per_block``: it reads the thread's x index,
     the block's or its linear index; ``inner``: the function without its clamps on x, for the x positions
     the range function gives (``inner_lo_x``, ``inner_hi_x``)."""
 
     fn: llir.Function
     block: tuple[int, int]
-    source: int
+    sources: list[int]
     ranged: llir.Function | None = None
     per_block: bool = False  # it reads a thread's index in its block or the block's x index
     inner: llir.Function | None = None  # the function for the x positions its clamped reads clamp nothing at
@@ -518,20 +518,22 @@ def _apply_combined(lb: _Builder, ops: Ops, ctx: llir.Value, aggregated: tuple[A
 def _forwards(
     ops: Ops, forward: Forward, block: list[llir.Value], arrays: list[tuple[int, list[llir.Value], int]]
 ) -> llir.Value:
-    """Does the launch run ``forward``'s function: its block shape is the one proved, and the source
-    array's bytes overlap no other array argument's (else the source may change while it is read)."""
+    """Does the launch run ``forward``'s function: its block shape is the one proved, and no source
+    array's bytes overlap another array argument's but another source's (else a source may change while
+    it is read; sources are only read)."""
     b = ops.b
     shape = (*forward.block, 1)
     ok: llir.Value = llir.Constant(I1, 1)
     for dim, want in zip(block, shape):
         ok = b.and_(ok, b.icmp_unsigned("==", dim, llir.Constant(I64, want)))
     spans = {k: _span(b, values, item) for k, values, item in arrays}
-    lo, hi, empty = spans[forward.source]
-    for k, (other_lo, other_hi, other_empty) in spans.items():
-        if k == forward.source:
-            continue
-        apart = b.or_(b.icmp_signed("<=", hi, other_lo), b.icmp_signed("<=", other_hi, lo))
-        ok = b.and_(ok, b.or_(b.or_(empty, other_empty), apart))
+    for source in forward.sources:
+        lo, hi, empty = spans[source]
+        for k, (other_lo, other_hi, other_empty) in spans.items():
+            if k in forward.sources:
+                continue
+            apart = b.or_(b.icmp_signed("<=", hi, other_lo), b.icmp_signed("<=", other_hi, lo))
+            ok = b.and_(ok, b.or_(b.or_(empty, other_empty), apart))
     return ok
 
 

@@ -218,9 +218,9 @@ def _forward_entry(lowerer: ModuleLowerer, typed: TypedFunction) -> host_driver.
     params = [p.name for p in typed.fn.params]
     fn = lowerer.functions[typed.symbol + FORWARD_SUFFIX]
     ranged = lowerer.functions.get(typed.symbol + FORWARD_SUFFIX + RANGE_SUFFIX)
-    source = params.index(record.forward.source)
+    sources = [params.index(name) for name in record.forward.sources]
     inner = lowerer.functions.get(typed.symbol + FORWARD_SUFFIX + INNER_SUFFIX)
-    return host_driver.Forward(fn, record.forward.block, source, ranged, record.forward.per_block, inner)
+    return host_driver.Forward(fn, record.forward.block, sources, ranged, record.forward.per_block, inner)
 
 
 def _granule(items: set[int]) -> int:

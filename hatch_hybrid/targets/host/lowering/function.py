@@ -100,7 +100,7 @@ class HostFunctionLowerer(FissionLowerer, HostLowerer, SanitizeLowerer, Function
         """A read of the forwarded tile: the source's element at this thread's global position plus the
         offsets, clamped as the copy clamped it (tile_forward.py proved it is the element the tile held)."""
         assert self.forward is not None
-        source = self.load_local(self.forward.source)
+        source = self.load_local(self.forward.read_sources[e.nid])
         assert isinstance(source, ArrayValue)
         indices = []
         for axis, offset, clamp in offsets:

@@ -91,8 +91,9 @@ Offsets = list[tuple[str, int, Clamp | Wrap | None]]
 @dataclass
 class Forwarding:
     block: tuple[int, int]  # (x, y): the threads per block it was proved for (z: 1)
-    source: str  # the global array the tile copies
-    reads: dict[int, Offsets]  # tile read node id -> where in the source it reads
+    sources: list[str]  # the global arrays the tiles copy
+    reads: dict[int, Offsets]  # tile read node id -> where in its source it reads
+    read_sources: dict[int, str]  # tile read node id -> that source
     body: list[ir.Stmt]  # the forwarded kernel's statements
     range: ThreadRange | None = None  # theirs (thread_range.py), if they have one
     per_block: bool = False  # they read a thread's index in its block or the block's x index
@@ -133,16 +134,15 @@ class _Shape:
         tf: TypedFunction,
         walk: _Walk,
         defs: dict[str, ir.Assign],
-        tile: tuple[str, tuple[int, ...]],
-        source: str,
+        tiles: dict[str, tuple[int, ...]],
+        sources: dict[str, str],
         stores: list[_Store],
         after: list[ir.Stmt],
     ) -> None:
-        """``tile``: the tile's name and shape; ``source``: the array it copies; ``stores``: the copy;
+        """``tiles``: each tile's name and shape; ``sources``: the array each copies; ``stores``: the copy;
         ``after``: the code after the barrier."""
         self.tf, self.walk, self.defs, self.stores, self.after = tf, walk, defs, stores, after
-        self.tile, self.tile_shape = tile
-        self.source = source
+        self.tiles, self.sources = tiles, sources
         self.reads: list[_Read] = []
 
     @classmethod
@@ -155,27 +155,24 @@ class _Shape:
         counts = assignment_counts(tf.fn.body)
         walk = _Walk(tf)
         defs: dict[str, ir.Assign] = {}
-        tile: str | None = None
-        tile_shape: tuple[int, ...] = ()
+        tiles: dict[str, tuple[int, ...]] = {}
         rest: list[ir.Stmt] = []
         for s in before:
             if isinstance(s, ir.Assign) and isinstance(s.target, ir.Name) and counts.get(s.target.id) == 1:
                 callee = tf.callees.get(s.value.nid)
                 if callee is not None and callee.kind == "gpu" and callee.name == "shared_array":
-                    if tile is not None:
-                        return None  # one tile
                     found = tf.consts[s.value.nid]
-                    tile, tile_shape = s.target.id, tuple(found) if isinstance(found, (tuple, list)) else (found,)
+                    tiles[s.target.id] = tuple(found) if isinstance(found, (tuple, list)) else (found,)
                     continue
                 if walk.safe(s.value):
                     defs[s.target.id] = s
                     continue
             rest.append(s)
-        if tile is None:
+        if not tiles:
             return None
-        for s in ir_all(tf.fn.body):  # an array given another name could write the source or the tile
+        for s in ir_all(tf.fn.body):  # an array given another name could write a source or a tile
             if isinstance(s, ir.Assign) and isinstance(tf.types.get(s.value.nid), ArrayT):
-                if not (isinstance(s.target, ir.Name) and s.target.id == tile):
+                if not (isinstance(s.target, ir.Name) and s.target.id in tiles):
                     return None
         stores: list[_Store] = []
         if not all(_stores(tf, walk, s, [], [], stores) for s in rest) or not stores:
@@ -185,44 +182,47 @@ class _Shape:
         after_names = {n.id for s in after for n in ir.walk(s) if isinstance(n, ir.Name)}
         if any(counts.get(v) != 2 or v in after_names or v in defs for v in loop_vars):
             return None
-        source = _array_name(stores[0].stmt.value)
-        if source is None or source not in walk.params:  # a parameter never assigned
+        sources: dict[str, str] = {}  # each tile's one source: a parameter never assigned
+        for st in stores:
+            tile, source = _array_name(st.stmt.target), _array_name(st.stmt.value)
+            if (
+                tile not in tiles
+                or source is None
+                or source not in walk.params
+                or sources.setdefault(tile, source) != source
+            ):
+                return None
+            tile_t, source_t = tf.types[st.stmt.target.nid], tf.types[st.stmt.value.nid]
+            if not isinstance(tile_t, Scalar) or tile_t != source_t or not _plain_number(tile_t):
+                return None  # a plain element, stored unchanged
+        if set(sources) != set(tiles) or set(sources.values()) & set(tiles):
             return None
-        tile_t, source_t = tf.types[stores[0].stmt.target.nid], tf.types[stores[0].stmt.value.nid]
-        if not isinstance(tile_t, Scalar) or tile_t != source_t or not _plain_number(tile_t):
-            return None  # a plain element, stored unchanged
         for d in defs.values():  # the forwarded kernel evaluates them where the code after the barrier runs:
-            # they may read no memory but the source's (the tile is not stored there, other arrays may be)
+            # they may read no memory but the sources' (a tile is not stored there, other arrays may be)
             for n in ir.walk(d.value):
                 if isinstance(n, ir.Subscript) and isinstance(tf.types.get(n.value.nid), ArrayT):
-                    if _array_name(n) != source:
+                    if _array_name(n) not in sources.values():
                         return None
-        for st in stores:
-            target = st.stmt.target
-            assert isinstance(target, ir.Subscript)
-            if _array_name(target) != tile or _array_name(st.stmt.value) != source:
-                return None
-        shape = cls(tf, walk, defs, (tile, tile_shape), source, stores, after)
+        shape = cls(tf, walk, defs, tiles, sources, stores, after)
         if not shape._after_reads():
             return None
         return shape
 
     def _after_reads(self) -> bool:
-        """The code after the barrier reads the tile only as whole elements and writes neither it nor the
-        source; collects the reads with the tests around them."""
-        tf, tile, source = self.tf, self.tile, self.source
-        uses: set[int] = set()  # the Name nodes of the tile that are read elements' bases
+        """The code after the barrier reads the tiles only as whole elements and writes neither them nor
+        their sources; collects the reads with the tests around them."""
+        tf, tiles = self.tf, set(self.tiles)
+        kept = tiles | set(self.sources.values())
+        uses: set[int] = set()  # the Name nodes of the tiles that are read elements' bases
 
         def visit(stmts: list[ir.Stmt], tests: list[ir.Expr]) -> bool:
             for s in stmts:
                 for target in _targets(s):
-                    if _array_name(target) in (tile, source) or (
-                        isinstance(target, ir.Name) and target.id in (tile, source)
-                    ):
+                    if _array_name(target) in kept or (isinstance(target, ir.Name) and target.id in kept):
                         return False
                 for e in _exprs(s):
                     for n in ir.walk(e):
-                        if isinstance(n, ir.Subscript) and isinstance(n.value, ir.Name) and n.value.id == tile:
+                        if isinstance(n, ir.Subscript) and isinstance(n.value, ir.Name) and n.value.id in tiles:
                             if isinstance(tf.types.get(n.nid), ArrayT):
                                 return False  # a row or a slice of the tile
                             self.reads.append(_Read(n, list(tests)))
@@ -238,7 +238,7 @@ class _Shape:
         if not visit(self.after, []):
             return False
         names = [n for s in self.after for n in ir.walk(s) if isinstance(n, ir.Name)]
-        return bool(self.reads) and all(n.nid in uses for n in names if n.id == tile)
+        return bool(self.reads) and all(n.nid in uses for n in names if n.id in tiles)
 
     def candidates(self) -> list[tuple[int, int]]:
         """Block shapes to try: the tile's extent on each axis, less a halo of 0 to 2; powers of two
@@ -247,13 +247,16 @@ class _Shape:
         def sizes(extent: int) -> list[int]:
             return sorted((extent - h for h in (2, 1, 0)), key=lambda n: (n & (n - 1) != 0, -n))
 
-        xs = sizes(self.tile_shape[-1])
-        ys = sizes(self.tile_shape[-2]) if len(self.tile_shape) == 2 else [1]
-        return [(x, y) for y, x in product(ys, xs) if x >= 1 and y >= 1 and x * y <= 1024]
+        found: list[tuple[int, int]] = []
+        for shape in self.tiles.values():  # (several tiles: each one's, the first's first)
+            xs = sizes(shape[-1])
+            ys = sizes(shape[-2]) if len(shape) == 2 else [1]
+            found += [(x, y) for y, x in product(ys, xs) if x >= 1 and y >= 1 and x * y <= 1024 and (x, y) not in found]
+        return found
 
     def prove(self, bx: int, by: int) -> Forwarding | None:
         lin = LinearForms(self.tf, self.defs, self.walk.params, bx, by)
-        writers: dict[tuple[int, ...], list[tuple[list[Form], bool, _Stored]]] = {}
+        writers: dict[tuple[str, tuple[int, ...]], list[tuple[list[Form], bool, _Stored]]] = {}
         for st in self.stores:
             target, value = st.stmt.target, st.stmt.value
             assert isinstance(target, ir.Subscript) and isinstance(value, ir.Subscript)
@@ -266,11 +269,13 @@ class _Shape:
                     guard = lin.conjunction(st.tests, tx, ty)
                     if guard is None:
                         continue  # a test false for this thread whatever the launch: it stores nothing
-                    element = self._element(lin.concrete(_index(target), tx, ty))
+                    tile = _array_name(target)
+                    assert tile is not None
+                    element = self._element(tile, lin.concrete(_index(target), tx, ty))
                     stored = [self._stored(lin, i, tx, ty) for i in _index(value)]
                     if element is None or any(f is None for f in stored):
                         return None
-                    writers.setdefault(element, []).append((guard[0], guard[1], stored))  # type: ignore[arg-type]
+                    writers.setdefault((tile, element), []).append((guard[0], guard[1], stored))  # type: ignore[arg-type]
                 lin.bound = {}
         reads: dict[int, Offsets] = {}
         for rd in self.reads:
@@ -279,10 +284,12 @@ class _Shape:
                 assume = lin.assumptions(rd.tests, tx, ty)
                 if assume is None or unsat(assume):
                     continue  # this thread never reads here
-                element = self._element(lin.concrete(_index(rd.node), tx, ty))
+                tile = _array_name(rd.node)
+                assert tile is not None
+                element = self._element(tile, lin.concrete(_index(rd.node), tx, ty))
                 if element is None:
                     return None
-                found = _the_writer(assume, writers.get(element, []))
+                found = _the_writer(assume, writers.get((tile, element), []))
                 if found is None:
                     return None
                 mine = _relative(found, tx, ty)
@@ -302,7 +309,9 @@ class _Shape:
             for n in ir.walk(s)
             for callee in [self.tf.callees.get(n.nid) if isinstance(n, ir.Call) and n.nid not in skip else None]
         )
-        return Forwarding((bx, by), self.source, reads, body, per_block=per_block)
+        read_sources = {rd.node.nid: self.sources[rd.node.value.id] for rd in self.reads}  # type: ignore[attr-defined]
+        sources = sorted(set(self.sources.values()))
+        return Forwarding((bx, by), sources, reads, read_sources, body, per_block=per_block)
 
     def inner_range(self, found: Forwarding) -> None:
         """The x positions where ``found``'s clamped reads on x clamp nothing, for the entry to run them
@@ -378,13 +387,14 @@ class _Shape:
             return callee.name, b, a
         return None
 
-    def _element(self, index: tuple[int, ...] | None) -> tuple[int, ...] | None:
+    def _element(self, tile: str, index: tuple[int, ...] | None) -> tuple[int, ...] | None:
         """A tile element's index counted from the start on each axis (a negative one from the end, as
         Python counts); None past the tile (its store or read would be out of bounds: no proof)."""
-        if index is None or len(index) != len(self.tile_shape):
+        shape = self.tiles[tile]
+        if index is None or len(index) != len(shape):
             return None
         out = []
-        for k, dim in zip(index, self.tile_shape):
+        for k, dim in zip(index, shape):
             k = k + dim if -dim <= k < 0 else k
             if not 0 <= k < dim:
                 return None

@@ -135,6 +135,37 @@ def two_tiles(a: Array[f32, 2], b: Array[f32, 2], out: Array[f32, 2]):
         out[r, c] = (ta[ty, tx + 1] + ta[ty + 2, tx + 1]) * tb[ty + 1, tx] - tb[ty + 1, tx + 2]
 """
 
+# a 3-D tile (8 x 8 x 4 threads, a one-cell halo on every side) for a 7-point stencil
+CUBE = """
+@kernel
+def cube(src: Array[f32, 3], dst: Array[f32, 3]):
+    t = gpu.shared_array(f32, (6, 10, 10))
+    tx = gpu.thread_idx_x()
+    ty = gpu.thread_idx_y()
+    tz = gpu.thread_idx_z()
+    x0 = gpu.block_idx_x() * 8
+    y0 = gpu.block_idx_y() * 8
+    z0 = gpu.block_idx_z() * 4
+    d = src.shape[0]
+    h = src.shape[1]
+    w = src.shape[2]
+    for kz in range(tz, 6, 4):
+        for ky in range(ty, 10, 8):
+            for kx in range(tx, 10, 8):
+                t[kz, ky, kx] = src[
+                    min(max(z0 + kz - 1, 0), d - 1), min(max(y0 + ky - 1, 0), h - 1), min(max(x0 + kx - 1, 0), w - 1)
+                ]
+    gpu.syncthreads()
+    z = z0 + tz
+    y = y0 + ty
+    x = x0 + tx
+    if z < d and y < h and x < w:
+        dst[z, y, x] = (
+            t[tz + 1, ty + 1, tx + 1] + t[tz, ty + 1, tx + 1] + t[tz + 2, ty + 1, tx + 1] + t[tz + 1, ty, tx + 1]
+            + t[tz + 1, ty + 2, tx + 1] + t[tz + 1, ty + 1, tx] + t[tz + 1, ty + 1, tx + 2]
+        )
+"""
+
 SOURCE = (
     TILE_PRELUDE
     + BLUR.format(right=RIGHT, before="pass", after="pass")
@@ -143,6 +174,7 @@ SOURCE = (
     + BLUR_LOOP
     + BLUR_WRAP
     + TWO_TILES
+    + CUBE
 )
 
 
@@ -213,6 +245,29 @@ def test_several_tiles_each_with_its_source_are_forwarded(built, shape: tuple[in
         same_array[2],
         (pa[:-2, 1:-1] + pa[2:, 1:-1]) * np.pad(a, 1, mode="wrap")[1:-1, :-2] - np.pad(a, 1, mode="wrap")[1:-1, 2:],
     )
+
+
+@pytest.mark.parametrize("shape", [(4, 8, 8), (5, 9, 17), (1, 1, 30), (9, 3, 1)])
+def test_a_three_dimensional_tile_is_forwarded(built, shape: tuple[int, int, int]) -> None:  # type: ignore[no-untyped-def]
+    assert manifest_entry(built, "cube")["forwarded"] == [8, 8, 4]
+    d, h, w = shape
+    src = np.random.default_rng(d * 100 + h * 10 + w).standard_normal(shape).astype(np.float32)
+    dst = np.full(shape, -7.0, np.float32)
+    native = assert_same(built.cube, (-(-w // 8), -(-h // 8), -(-d // 4)), (8, 8, 4), src, dst)
+    p = np.pad(src, 1, mode="edge")
+    c = p[1:-1, 1:-1, 1:-1]
+    terms = [
+        p[:-2, 1:-1, 1:-1],
+        p[2:, 1:-1, 1:-1],
+        p[1:-1, :-2, 1:-1],
+        p[1:-1, 2:, 1:-1],
+        p[1:-1, 1:-1, :-2],
+        p[1:-1, 1:-1, 2:],
+    ]
+    expected = c
+    for term in terms:  # the kernel's order of additions
+        expected = expected + term
+    assert same_bits(native[1], expected)
 
 
 def test_a_wrapped_copy_by_zero_raises_as_the_tiled_code_does(built) -> None:  # type: ignore[no-untyped-def]
@@ -360,7 +415,7 @@ def test_a_bare_parameter_bound_is_still_proved(build) -> None:  # type: ignore[
     source = ONE_D.format(second="pass", after="pass").replace(barrier, barrier.replace("i <", "i < n and i <"))
     b = build(TILE_PRELUDE + source, archs=["sm_70"], native=False)
     found = forwarding(b.kernels["k"].typed)
-    assert found is not None and found.block == (16, 1)
+    assert found is not None and found.block == (16, 1, 1)
 
 
 def test_the_forwarded_kernel_gets_the_range_of_its_guard(build) -> None:  # type: ignore[no-untyped-def]

@@ -100,7 +100,7 @@ class HybridBuildHook(BuildHookInterface):  # type: ignore[type-arg]
                 if k.cpu.state_machine:  # threads meet where they cannot run as loops: slower natively
                     what += f" (CPU threads as a state machine: {k.cpu.state_machine})"
                 if k.cpu.forwarded:  # the shared tile is read from the global array (lowering/tile_forward.py)
-                    what += f" (CPU: tile forwarded for {k.cpu.forwarded[0]}x{k.cpu.forwarded[1]} blocks)"
+                    what += f" (CPU: tile forwarded for {'x'.join(map(str, k.cpu.forwarded))} blocks)"
                 if k.cpu.combined:  # lowering/aggregate.py
                     what += f" (CPU: atomics combined at {', '.join(k.cpu.combined)})"
             if k.wgsl is not None:

@@ -77,7 +77,7 @@ class Forward:
     the range function gives (``inner_lo_x``, ``inner_hi_x``)."""
 
     fn: llir.Function
-    block: tuple[int, int]
+    block: tuple[int, int, int]
     sources: list[int]
     ranged: llir.Function | None = None
     per_block: bool = False  # it reads a thread's index in its block or the block's x index
@@ -522,7 +522,7 @@ def _forwards(
     array's bytes overlap another array argument's but another source's (else a source may change while
     it is read; sources are only read)."""
     b = ops.b
-    shape = (*forward.block, 1)
+    shape = forward.block
     ok: llir.Value = llir.Constant(I1, 1)
     for dim, want in zip(block, shape):
         ok = b.and_(ok, b.icmp_unsigned("==", dim, llir.Constant(I64, want)))

@@ -179,7 +179,7 @@ class HostTarget(Target):
             barriers=typed.uses_barrier,
             state_machine=record.fission_reason if typed.uses_barrier and not record.fission else "",
             lane_loops=record.lane_loops,
-            forwarded=list(record.forward.block) if record.forward is not None else [],
+            forwarded=_forwarded_shape(record.forward.block) if record.forward is not None else [],
             combined=[site.where for site in record.aggregated],
             libm=sorted(lowerer.libdevice),
             checks=[job.site_entry(site) for site in lowerer.checks.sites],
@@ -221,6 +221,11 @@ def _forward_entry(lowerer: ModuleLowerer, typed: TypedFunction) -> host_driver.
     sources = [params.index(name) for name in record.forward.sources]
     inner = lowerer.functions.get(typed.symbol + FORWARD_SUFFIX + INNER_SUFFIX)
     return host_driver.Forward(fn, record.forward.block, sources, ranged, record.forward.per_block, inner)
+
+
+def _forwarded_shape(block: tuple[int, int, int]) -> list[int]:
+    """The manifest's and the build output's forwarded block shape: x and y, and z where it is not 1."""
+    return list(block) if block[2] != 1 else list(block[:2])
 
 
 def _granule(items: set[int]) -> int:

@@ -23,10 +23,13 @@ _COEFFICIENT = 1 << 10  # the largest coefficient of a form's symbol
 class LinearForms:
     """Linear forms of one kernel's integers for one block shape, at a thread given by its index."""
 
-    def __init__(self, tf: TypedFunction, defs: dict[str, ir.Assign], params: set[str], bx: int, by: int) -> None:
+    def __init__(
+        self, tf: TypedFunction, defs: dict[str, ir.Assign], params: set[str], bx: int, by: int, bz: int = 1
+    ) -> None:
         """``defs``: the locals assigned once whose value a form may stand for; ``params``: the
-        parameters never assigned; ``bx``, ``by``: the block's shape (its z: 1)."""
-        self.tf, self.defs, self.params, self.bx, self.by = tf, defs, params, bx, by
+        parameters never assigned; ``bx``, ``by``, ``bz``: the block's shape."""
+        self.tf, self.defs, self.params, self.bx, self.by, self.bz = tf, defs, params, bx, by, bz
+        self.tz = 0  # the thread's z index (the methods take x and y: a block is mostly flat)
         self.bound: dict[str, int] = {}  # loop variables at the iteration being looked at
 
     def form(self, e: ir.Expr, tx: int, ty: int, depth: int = 0) -> Form | None:
@@ -106,7 +109,7 @@ class LinearForms:
         if callee is None or callee.kind != "gpu" or not callee.name.startswith("block_idx_"):
             return None
         axis = callee.name[-1]
-        size = {"x": self.bx, "y": self.by, "z": 1}.get(axis)
+        size = {"x": self.bx, "y": self.by, "z": self.bz}.get(axis)
         factor = self.form(times, tx, ty, depth + 1)
         if size is None or factor is None or not set(factor) <= {""} or factor.get("", 0) % size:
             return None
@@ -114,10 +117,10 @@ class LinearForms:
 
     def _index(self, name: str, tx: int, ty: int) -> Form | None:
         what, _, axis = name.rpartition("_")
-        size = {"x": self.bx, "y": self.by, "z": 1}.get(axis)
+        size = {"x": self.bx, "y": self.by, "z": self.bz}.get(axis)
         if size is None:
             return None
-        thread = {"x": tx, "y": ty, "z": 0}[axis]
+        thread = {"x": tx, "y": ty, "z": self.tz}[axis]
         origin = {"x": {"X": 1}, "y": {"Y": 1}, "z": {"Z": 1}}[axis]
         if what == "thread_idx":
             return {"": thread}

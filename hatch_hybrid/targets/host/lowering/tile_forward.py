@@ -90,7 +90,7 @@ Offsets = list[tuple[str, int, Clamp | Wrap | None]]
 
 @dataclass
 class Forwarding:
-    block: tuple[int, int]  # (x, y): the threads per block it was proved for (z: 1)
+    block: tuple[int, int, int]  # (x, y, z): the threads per block it was proved for
     sources: list[str]  # the global arrays the tiles copy
     reads: dict[int, Offsets]  # tile read node id -> where in its source it reads
     read_sources: dict[int, str]  # tile read node id -> that source
@@ -117,10 +117,10 @@ def forwarding(tf: TypedFunction) -> Forwarding | None:
     shape = _Shape.of(tf)
     if shape is None:
         return None
-    for bx, by in shape.candidates():
-        found = shape.prove(bx, by)
+    for bx, by, bz in shape.candidates():
+        found = shape.prove(bx, by, bz)
         if found is not None:
-            found.range = thread_range(tf, found.body, found.block)
+            found.range = thread_range(tf, found.body, found.block[:2])
             shape.inner_range(found)
             return found
     return None
@@ -240,27 +240,34 @@ class _Shape:
         names = [n for s in self.after for n in ir.walk(s) if isinstance(n, ir.Name)]
         return bool(self.reads) and all(n.nid in uses for n in names if n.id in tiles)
 
-    def candidates(self) -> list[tuple[int, int]]:
+    def candidates(self) -> list[tuple[int, int, int]]:
         """Block shapes to try: the tile's extent on each axis, less a halo of 0 to 2; powers of two
         first (the shape a kernel is launched with: a tile of 18 is 16 and its halo, one of 16 is 16)."""
 
         def sizes(extent: int) -> list[int]:
             return sorted((extent - h for h in (2, 1, 0)), key=lambda n: (n & (n - 1) != 0, -n))
 
-        found: list[tuple[int, int]] = []
+        found: list[tuple[int, int, int]] = []
         for shape in self.tiles.values():  # (several tiles: each one's, the first's first)
             xs = sizes(shape[-1])
-            ys = sizes(shape[-2]) if len(shape) == 2 else [1]
-            found += [(x, y) for y, x in product(ys, xs) if x >= 1 and y >= 1 and x * y <= 1024 and (x, y) not in found]
+            ys = sizes(shape[-2]) if len(shape) >= 2 else [1]
+            zs = sizes(shape[-3]) if len(shape) == 3 else [1]
+            found += [
+                (x, y, z)
+                for z, y, x in product(zs, ys, xs)
+                if min(x, y, z) >= 1 and x * y * z <= 1024 and (x, y, z) not in found
+            ]
         return found
 
-    def prove(self, bx: int, by: int) -> Forwarding | None:
-        lin = LinearForms(self.tf, self.defs, self.walk.params, bx, by)
+    def prove(self, bx: int, by: int, bz: int = 1) -> Forwarding | None:
+        lin = LinearForms(self.tf, self.defs, self.walk.params, bx, by, bz)
+        threads = [(tz, ty, tx) for tz, ty, tx in product(range(bz), range(by), range(bx))]
         writers: dict[tuple[str, tuple[int, ...]], list[tuple[list[Form], bool, _Stored]]] = {}
         for st in self.stores:
             target, value = st.stmt.target, st.stmt.value
             assert isinstance(target, ir.Subscript) and isinstance(value, ir.Subscript)
-            for ty, tx in product(range(by), range(bx)):
+            for tz, ty, tx in threads:
+                lin.tz = tz
                 iterations = _iterations(lin, st.loops, tx, ty)
                 if iterations is None:
                     return None
@@ -280,7 +287,8 @@ class _Shape:
         reads: dict[int, Offsets] = {}
         for rd in self.reads:
             offsets: Offsets | None = None
-            for ty, tx in product(range(by), range(bx)):
+            for tz, ty, tx in threads:
+                lin.tz = tz
                 assume = lin.assumptions(rd.tests, tx, ty)
                 if assume is None or unsat(assume):
                     continue  # this thread never reads here
@@ -292,7 +300,7 @@ class _Shape:
                 found = _the_writer(assume, writers.get((tile, element), []))
                 if found is None:
                     return None
-                mine = _relative(found, tx, ty)
+                mine = _relative(found, tx, ty, tz)
                 if mine is None or (offsets is not None and _keys(mine) != _keys(offsets)):
                     return None
                 offsets = mine
@@ -311,7 +319,7 @@ class _Shape:
         )
         read_sources = {rd.node.nid: self.sources[rd.node.value.id] for rd in self.reads}  # type: ignore[attr-defined]
         sources = sorted(set(self.sources.values()))
-        return Forwarding((bx, by), sources, reads, read_sources, body, per_block=per_block)
+        return Forwarding((bx, by, bz), sources, reads, read_sources, body, per_block=per_block)
 
     def inner_range(self, found: Forwarding) -> None:
         """The x positions where ``found``'s clamped reads on x clamp nothing, for the entry to run them
@@ -503,15 +511,15 @@ def _the_writer(assume: list[Form], writers: list[tuple[list[Form], bool, _Store
     return firing[0] if len(firing) == 1 else None
 
 
-def _relative(stored: _Stored, tx: int, ty: int) -> Offsets | None:
+def _relative(stored: _Stored, tx: int, ty: int, tz: int = 0) -> Offsets | None:
     """The stored element's index as (position axis, offset from the reader's global position, clamp)."""
     out: Offsets = []
     for f, clamp in stored:
         symbols = {k: v for k, v in f.items() if k != "" and v}
-        if len(symbols) != 1 or next(iter(symbols.values())) != 1 or next(iter(symbols)) not in ("X", "Y"):
+        if len(symbols) != 1 or next(iter(symbols.values())) != 1 or next(iter(symbols)) not in ("X", "Y", "Z"):
             return None
-        axis = "x" if "X" in symbols else "y"
-        out.append((axis, f.get("", 0) - (tx if axis == "x" else ty), clamp))
+        axis = next(iter(symbols)).lower()
+        out.append((axis, f.get("", 0) - {"x": tx, "y": ty, "z": tz}[axis], clamp))
     return out
 
 

@@ -166,6 +166,14 @@ def cube(src: Array[f32, 3], dst: Array[f32, 3]):
         )
 """
 
+# the copy loop names the source's indices first (rows wrapped, columns clamped)
+BLUR_LETS = BLUR_LOOP.replace("def blur_loop(", "def blur_lets(").replace(
+    "            tile[k, m] = src[min(max(r0 + k - 1, 0), h - 1), max(min(c0 + m - 1, w - 1), 0)]",
+    "            gr = (r0 + k - 1) % h\n"
+    "            gc = max(min(c0 + m - 1, w - 1), 0)\n"
+    "            tile[k, m] = src[gr, gc]",
+)
+
 SOURCE = (
     TILE_PRELUDE
     + BLUR.format(right=RIGHT, before="pass", after="pass")
@@ -175,6 +183,7 @@ SOURCE = (
     + BLUR_WRAP
     + TWO_TILES
     + CUBE
+    + BLUR_LETS
 )
 
 
@@ -268,6 +277,23 @@ def test_a_three_dimensional_tile_is_forwarded(built, shape: tuple[int, int, int
     for term in terms:  # the kernel's order of additions
         expected = expected + term
     assert same_bits(native[1], expected)
+
+
+@pytest.mark.parametrize("shape", [(16, 16), (37, 53), (1, 70), (70, 1)])
+def test_indices_the_copy_loop_names_first_are_followed(built, shape: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
+    assert "gr = (r0 + k - 1) % h" in BLUR_LETS and manifest_entry(built, "blur_lets")["forwarded"] == [16, 16]
+    h, w = shape
+    src = np.random.default_rng(h * 3 + w).standard_normal(shape).astype(np.float32)
+    native = assert_same(built.blur_lets, (-(-w // 16), -(-h // 16)), (16, 16), src, np.zeros(shape, np.float32))
+    p = np.pad(np.pad(src, ((1, 1), (0, 0)), mode="wrap"), ((0, 0), (1, 1)), mode="edge")
+    centre, up, down, left, right = p[1:-1, 1:-1], p[:-2, 1:-1], p[2:, 1:-1], p[1:-1, :-2], p[1:-1, 2:]
+    assert same_bits(native[1], np.float32(0.2) * ((((centre + up) + down) + left) + right))
+
+
+def test_a_named_index_read_after_the_barrier_is_refused(build) -> None:  # type: ignore[no-untyped-def]
+    source = BLUR_LETS.replace("if r < h and c < w:", "if r < h and c < w + gc:")
+    b = build(TILE_PRELUDE + source, archs=["sm_70"], native=False)
+    assert forwarding(b.kernels["blur_lets"].typed) is None
 
 
 def test_a_wrapped_copy_by_zero_raises_as_the_tiled_code_does(built) -> None:  # type: ignore[no-untyped-def]

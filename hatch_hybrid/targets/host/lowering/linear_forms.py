@@ -30,6 +30,7 @@ class LinearForms:
         parameters never assigned; ``bx``, ``by``, ``bz``: the block's shape."""
         self.tf, self.defs, self.params, self.bx, self.by, self.bz = tf, defs, params, bx, by, bz
         self.tz = 0  # the thread's z index (the methods take x and y: a block is mostly flat)
+        self.lets: dict[str, ir.Expr] = {}  # values a copy loop names, at the iteration being looked at
         self.bound: dict[str, int] = {}  # loop variables at the iteration being looked at
 
     def form(self, e: ir.Expr, tx: int, ty: int, depth: int = 0) -> Form | None:
@@ -66,6 +67,8 @@ class LinearForms:
         if isinstance(e, ir.Name):
             if e.id in self.bound:
                 return {"": self.bound[e.id]}
+            if e.id in self.lets:
+                return self.form(self.lets[e.id], tx, ty, depth + 1)
             return self.form(self.defs[e.id].value, tx, ty, depth + 1) if e.id in self.defs else None
         if isinstance(e, ir.BinOp) and e.nid not in tf.callees and e.op == "*":
             origin = self._block_origin(e.left, e.right, tx, ty, depth) or self._block_origin(

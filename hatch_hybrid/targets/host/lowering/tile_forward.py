@@ -144,6 +144,7 @@ class _Shape:
         self.tf, self.walk, self.defs, self.stores, self.after = tf, walk, defs, stores, after
         self.tiles, self.sources = tiles, sources
         self.reads: list[_Read] = []
+        self.lets: dict[str, ir.Expr] = {}  # values the copy loops name (their values stand in for them)
 
     @classmethod
     def of(cls, tf: TypedFunction) -> _Shape | None:
@@ -175,12 +176,16 @@ class _Shape:
                 if not (isinstance(s.target, ir.Name) and s.target.id in tiles):
                     return None
         stores: list[_Store] = []
-        if not all(_stores(tf, walk, s, [], [], stores) for s in rest) or not stores:
+        lets: dict[str, ir.Expr] = {}
+        if not all(_stores(tf, walk, s, [], [], stores, lets) for s in rest) or not stores:
             return None
         # a copy loop's variable is the loop's alone (assigned nowhere else, read nowhere after the barrier)
         loop_vars = {loop.target.id for st in stores for loop in st.loops}
         after_names = {n.id for s in after for n in ir.walk(s) if isinstance(n, ir.Name)}
         if any(counts.get(v) != 2 or v in after_names or v in defs for v in loop_vars):
+            return None
+        # a copy loop's named value is the loop's alone too (the forwarded kernel has no copy to assign it)
+        if any(counts.get(v) != 1 or v in after_names or v in defs or v in loop_vars for v in lets):
             return None
         sources: dict[str, str] = {}  # each tile's one source: a parameter never assigned
         for st in stores:
@@ -204,6 +209,7 @@ class _Shape:
                     if _array_name(n) not in sources.values():
                         return None
         shape = cls(tf, walk, defs, tiles, sources, stores, after)
+        shape.lets = lets
         if not shape._after_reads():
             return None
         return shape
@@ -261,6 +267,7 @@ class _Shape:
 
     def prove(self, bx: int, by: int, bz: int = 1) -> Forwarding | None:
         lin = LinearForms(self.tf, self.defs, self.walk.params, bx, by, bz)
+        lin.lets = self.lets
         threads = [(tz, ty, tx) for tz, ty, tx in product(range(bz), range(by), range(bx))]
         writers: dict[tuple[str, tuple[int, ...]], list[tuple[list[Form], bool, _Stored]]] = {}
         for st in self.stores:
@@ -335,7 +342,11 @@ class _Shape:
                 inner[(_key(c.lo), _key(c.hi), offset)] = (c.lo, c.hi, offset, True)
             elif axis == "x" and isinstance(c, Wrap):
                 inner[(_key(c.n), offset)] = (None, c.n, offset, False)
-        if not windows:
+        for value in self.lets.values():  # (a named wrap no read uses still divides in the tiled code)
+            named = _wrap(self.tf, self.walk, value)
+            if named is not None:
+                nonzero[_key(named[1].n)] = named[1].n
+        if not windows and not nonzero:
             return
         if found.range is None:
             found.range = ThreadRange({}, [], set())
@@ -351,6 +362,9 @@ class _Shape:
         """An index of the element a store copies: a form, or a form clamped by bounds the same for the
         whole launch (``min(max(i, lo), hi)``: a stencil's edge) or taken modulo such a value (``i % n``: a
         torus), which the forwarded read clamps or wraps alike."""
+        for _ in range(8):  # a value the copy loop named: its expression
+            if isinstance(e, ir.Name) and e.id in self.lets:
+                e = self.lets[e.id]
         wrap = _wrap(self.tf, self.walk, e)
         if wrap is not None:
             found = lin.form(wrap[0], tx, ty)
@@ -416,6 +430,9 @@ class _Shape:
         for st in self.stores:  # the bounds of clamped reads and the divisors of wrapped ones (the copy's)
             assert isinstance(st.stmt.value, ir.Subscript)
             for index in _index(st.stmt.value):
+                for _ in range(8):
+                    if isinstance(index, ir.Name) and index.id in self.lets:
+                        index = self.lets[index.id]
                 clamp, wrap = self._clamp(index), _wrap(self.tf, self.walk, index)
                 bounds = [clamp[1].lo, clamp[1].hi] if clamp is not None else [wrap[1].n] if wrap is not None else []
                 for bound in bounds:
@@ -560,21 +577,36 @@ def _plain(tf: TypedFunction) -> bool:
 
 
 def _stores(
-    tf: TypedFunction, walk: _Walk, s: ir.Stmt, tests: list[ir.Expr], loops: list[ir.ForRange], out: list[_Store]
+    tf: TypedFunction,
+    walk: _Walk,
+    s: ir.Stmt,
+    tests: list[ir.Expr],
+    loops: list[ir.ForRange],
+    out: list[_Store],
+    lets: dict[str, ir.Expr] | None = None,
 ) -> bool:
     """``s`` (before the barrier, not a definition) is a tree of ``if`` (safe tests, without ``else``) and
     ``for ... in range(...)`` (safe bounds: the loops over a block's share of the tile) whose leaves store
-    a safe element into an element of an array."""
+    a safe element into an element of an array; a loop's body may name values first (``r = min(max(...))``:
+    ``lets``, each assigned there alone, a safe value or a wrapped index)."""
     if isinstance(s, ir.If):
         if s.orelse or not walk.safe(s.test):
             return False
         inner = [x for x in s.body if not isinstance(x, ir.Pass)]
-        return all(_stores(tf, walk, x, [*tests, s.test], loops, out) for x in inner)
+        return all(_stores(tf, walk, x, [*tests, s.test], loops, out, lets) for x in inner)
     if isinstance(s, ir.ForRange):
         if not all(walk.safe(a) for a in s.args) or s.target.id in walk.params:
             return False
         inner = [x for x in s.body if not isinstance(x, ir.Pass)]
-        return all(_stores(tf, walk, x, tests, [*loops, s], out) for x in inner)
+        for x in inner:
+            if isinstance(x, ir.Assign) and isinstance(x.target, ir.Name) and lets is not None:
+                value_ok = walk.safe(x.value) or _wrap(tf, walk, x.value) is not None
+                if not value_ok or x.target.id in lets or not _int64(tf.types.get(x.value.nid)):
+                    return False
+                lets[x.target.id] = x.value
+            elif not _stores(tf, walk, x, tests, [*loops, s], out, lets):
+                return False
+        return True
     if isinstance(s, ir.Assign) and isinstance(s.target, ir.Subscript) and isinstance(s.value, ir.Subscript):
         element = not isinstance(tf.types.get(s.target.nid), ArrayT) and _safe_copy(tf, walk, s.value)
         if element and all(walk.safe(i) for i in _index(s.target)):

@@ -488,14 +488,9 @@ def _rows_of_blocks(
     b.position_at_end(after)
 
 
-def _combined_words(b: llir.IRBuilder, ctx: llir.Value, site: Aggregated) -> tuple[llir.Value, llir.Value]:
-    """The entry's words of a combined atomic: its value and its element's address (0: no thread reached it)."""
-    return _word(b, ctx, hx.AGG_BASE + 2 * site.k), _word(b, ctx, hx.AGG_BASE + 2 * site.k + 1)
-
-
 def _start_combined(b: llir.IRBuilder, ctx: llir.Value, aggregated: tuple[Aggregated, ...]) -> None:
     for site in aggregated:
-        value, address = _combined_words(b, ctx, site)
+        value, address = hx.combined_words(b, ctx, site.k)
         start = start_value(site)
         b.store(start, b.bitcast(value, start.type.as_pointer()))
         b.store(llir.Constant(I64, 0), address)
@@ -505,7 +500,7 @@ def _apply_combined(lb: _Builder, ops: Ops, ctx: llir.Value, aggregated: tuple[A
     """Each combined atomic, once, where a thread of the entry's blocks reached it."""
     b = lb.b
     for site in aggregated:
-        value_word, address_word = _combined_words(b, ctx, site)
+        value_word, address_word = hx.combined_words(b, ctx, site.k)
         address = b.load(address_word, typ=I64)
 
         def apply(site: Aggregated = site, value_word: llir.Value = value_word, address: llir.Value = address) -> None:

@@ -52,6 +52,13 @@ EXCHANGE_BYTES = 2 * EXCHANGE_SLOT * 8  # per thread: two buffers, used in turn
 DONE, FAILED, AT_BARRIER, AT_WARP, EXITED = 0, 1, 2, 3, 4
 
 
+def combined_words(b: llir.IRBuilder, ctx: llir.Value, k: int) -> tuple[llir.Value, llir.Value]:
+    """The entry's words of its combined atomic ``k`` (.aggregate): the combined value and the element's
+    address (0: no thread reached it)."""
+    value = b.gep(ctx, [llir.Constant(I64, AGG_BASE + 2 * k)], source_etype=I64)
+    return value, b.gep(ctx, [llir.Constant(I64, AGG_BASE + 2 * k + 1)], source_etype=I64)
+
+
 def ctx_slot(ops: Ops, ctx: llir.Value, word: str) -> llir.Value:
     return ops.b.gep(ctx, [llir.Constant(I64, CTX[word])], source_etype=I64)
 

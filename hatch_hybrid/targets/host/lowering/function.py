@@ -283,9 +283,7 @@ class HostFunctionLowerer(FissionLowerer, HostLowerer, SanitizeLowerer, Function
         element's address kept for the entry's one atomic. Returns nothing anyone reads (a statement's)."""
         b = self.b
         _, ptr, values = self.atomic_operands(e)
-        value_slot, address_slot = (
-            b.gep(self.ctx, [llir.Constant(I64, hx.AGG_BASE + 2 * site.k + w)], source_etype=I64) for w in (0, 1)
-        )
+        value_slot, address_slot = hx.combined_words(b, self.ctx, site.k)
         combined = b.load(value_slot, typ=values[0].type)
         b.store(combine(b, site, combined, values[0]), b.bitcast(value_slot, combined.type.as_pointer()))
         b.store(b.ptrtoint(ptr, I64), address_slot)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import linecache
 import os
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -54,6 +55,9 @@ class CompileError(Exception):
         self.hint = hint
         self.notes = notes or []
         super().__init__(self.format())
+
+    def __reduce__(self) -> tuple[type[CompileError], tuple[Any, ...]]:  # from a build's worker process
+        return CompileError, (self.loc, self.message, self.hint, self.notes)
 
     def format(self) -> str:
         parts = [_render(self.loc, f"error: {self.message}")]

@@ -11,10 +11,10 @@ import dataclasses
 import hashlib
 import os
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import llvmlite
 from hybrid_runtime.numba_signatures import SignatureError, parse_signatures
@@ -27,7 +27,7 @@ from .frontend import factories
 from .frontend.discover import EnumSym, FunctionSym, KernelDecl, ModuleIndex, ModuleSym
 from .lint import LintSettings, from_json, lint_kernel, select, to_json
 from .lower.abi import INDEX32_SUFFIX
-from .targets.base import KernelJob, Target
+from .targets.base import Code, KernelJob, Target
 from .targets.host.target import HostCode, HostTarget
 from .targets.ptx.cubin import find_ptxas, ptxas_version
 from .targets.ptx.target import PtxCode, PtxTarget
@@ -37,6 +37,7 @@ from .typecheck.program import Program
 from .typecheck.typed import TypedFunction
 from .typecheck.user_types import annotation_typevar
 from .types import ArrayT, EnumT, Scalar, StructT, TupleT, Type
+from .work import Work, build_jobs
 
 DEFAULT_ARCHS = ("sm_70", "sm_80", "sm_90")
 
@@ -234,6 +235,7 @@ class Options:
     # numba's signatures of kernels typed at launch, by qualified name (the hook's `signatures`, recorded ones)
     signatures: dict[str, list[str]] = field(default_factory=dict)
     untyped: list[str] = field(default_factory=list)  # out: kernels typed at launch with none declared
+    jobs: int | None = None  # worker processes for the LLVM work (None: $HYBRID_BUILD_JOBS, else every core)
 
     def ptxas(self) -> str | None:
         if self.cubin is False:
@@ -277,22 +279,29 @@ def _check_options(decl: KernelDecl) -> None:
             raise CompileError(decl.loc, f"@kernel({name}=...) takes a number of bytes (8 or more)")
 
 
-def compile_kernel(program: Program, decl: KernelDecl, options: Options) -> list[CompiledKernel]:
+def compile_kernel(
+    program: Program, decl: KernelDecl, options: Options, work: Work | None = None
+) -> list[CompiledKernel]:
     """One kernel (one result per specialisation of a generic kernel): from the cache when its source is
     unchanged, else compiled. Raises only CompileError."""
+    return [pending.result() for pending in start_kernel(program, decl, options, work or Work())]
+
+
+def start_kernel(program: Program, decl: KernelDecl, options: Options, work: Work) -> list[PendingKernel]:
+    """One kernel's specialisations, type-checked and lowered here, their targets' LLVM work handed to
+    ``work``: each result is complete after :meth:`PendingKernel.result`."""
     _check_options(decl)
     if decl.options.get("lazy"):
         typed = _declared_signatures(program, decl, options)
         if typed is None:
             return []
         decl = typed
-    variants = program.variants(decl)
-    results = [_compile_variant(program, decl, options, typevars) for typevars in variants]
-    if decl.factory is not None:
+    started = [_start_variant(program, decl, options, typevars, work) for typevars in program.variants(decl)]
+    if decl.factory is not None:  # (after the kernel's own errors, which point into its body)
         site = factories.manifest_entry(program.index, decl.factory)
-        for result in results:
-            result.factory = site
-    return results
+        for pending in started:
+            pending.compiled.factory = site
+    return started
 
 
 def _declared_signatures(program: Program, decl: KernelDecl, options: Options) -> KernelDecl | None:
@@ -323,7 +332,46 @@ def untyped_message(qualname: str) -> str:
     )
 
 
-def _compile_variant(program: Program, decl: KernelDecl, options: Options, typevars: dict[str, Type]) -> CompiledKernel:
+@dataclass
+class PendingKernel:
+    """A kernel specialisation whose targets' work may still be running in the build's workers."""
+
+    decl: KernelDecl
+    compiled: CompiledKernel
+    codes: list[Code]  # what result() waits for
+    key: str  # its cache key
+    options: Options
+    start: float
+
+    def done(self) -> bool:
+        """Could :meth:`result` return without waiting?"""
+        return all(code.ready() for code in self.codes)
+
+    def result(self) -> CompiledKernel:
+        """The compiled kernel, once its targets' work is done (saved in the cache, dumped when asked).
+        Raises only CompileError."""
+        if self.codes:
+            codes, self.codes = self.codes, []
+            _located(self.decl, lambda: _finish(codes))
+            self.compiled.seconds = time.perf_counter() - self.start
+            self.options.cache.save(self.key, self.compiled.cache_entry())
+            if self.options.dump_dir is not None:
+                dump(self.compiled, self.options.dump_dir)
+        return self.compiled
+
+
+def _finish(codes: list[Code]) -> None:
+    for code in codes:
+        code.finish()
+
+
+def _start_variant(
+    program: Program,
+    decl: KernelDecl,
+    options: Options,
+    typevars: dict[str, Type],
+    work: Work,
+) -> PendingKernel:
     start = time.perf_counter()
     targets = options.targets()
     ptxas = options.ptxas()
@@ -337,14 +385,25 @@ def _compile_variant(program: Program, decl: KernelDecl, options: Options, typev
         result = CompiledKernel.from_cache(decl, entry)
         result.lints = [from_json(e, lambda m: str(program.index.module(m).path)) for e in entry.get("lints", [])]
         result.seconds = time.perf_counter() - start
-        return result
+        return PendingKernel(decl, result, [], key, options, start)
+    result, codes = _located(decl, lambda: _compile(program, decl, targets, typevars, work))
+    return PendingKernel(decl, result, codes, key, options, start)
+
+
+T = TypeVar("T")
+
+
+def _located(decl: KernelDecl, step: Callable[[], T]) -> T:
+    """``step()``, its errors located at the kernel: a CompileError without a place (libdevice missing)
+    says which kernel needed it; an internal failure becomes an internal compiler error there, with no
+    compiler frames (HYBRID_DEBUG=1 shows them)."""
     try:
-        result = _compile(program, decl, targets, typevars)
+        return step()
     except CompileError as exc:
-        if exc.loc is None:  # e.g. libdevice missing: say which kernel needed it
+        if exc.loc is None:
             raise CompileError(decl.loc, f"kernel `{decl.label}`: {exc.message}", exc.hint) from None
         raise
-    except Exception as exc:  # an internal failure: still point at the kernel, no compiler frames
+    except Exception as exc:
         if debug_enabled():
             raise
         raise CompileError(
@@ -352,15 +411,13 @@ def _compile_variant(program: Program, decl: KernelDecl, options: Options, typev
             f"internal compiler error while compiling kernel `{decl.label}`: {type(exc).__name__}: {exc}",
             "set HYBRID_DEBUG=1 to see the compiler traceback, and please report it",
         ) from None
-    result.seconds = time.perf_counter() - start
-    options.cache.save(key, result.cache_entry())
-    if options.dump_dir is not None:
-        dump(result, options.dump_dir)
-    return result
 
 
-def _compile(program: Program, decl: KernelDecl, targets: list[Target], typevars: dict[str, Type]) -> CompiledKernel:
-    """Type-check the kernel once, then build it for every target that supports what it uses."""
+def _compile(
+    program: Program, decl: KernelDecl, targets: list[Target], typevars: dict[str, Type], work: Work
+) -> tuple[CompiledKernel, list[Code]]:
+    """Type-check the kernel once, then build it for every target that supports what it uses (the
+    targets' code is complete after each code's finish())."""
     typed = program.check_kernel(decl, typevars)
     reached = _reached(typed)
     deps = dependencies(
@@ -389,14 +446,16 @@ def _compile(program: Program, decl: KernelDecl, targets: list[Target], typevars
         lints=lints,
         lint_entries=[to_json(w, {tf.fn.loc.file: tf.fn.module for tf in reached}) for w in lints],
     )
-    job = KernelJob(program, decl, typed, reached, lambda module: installed_path(program, module))
+    job = KernelJob(program, decl, typed, reached, lambda module: installed_path(program, module), work)
+    codes: list[Code] = []
     for target in targets:
         reason = target.unsupported(job)
         if reason is not None:
             result.not_built[target.name] = reason
             continue
         code = target.build(job)
-        if isinstance(code, PtxCode):
+        codes.append(code)
+        if isinstance(code, PtxCode):  # (its dicts are filled in place by finish())
             result.ptx, result.cubin, result.index32 = code.ptx, code.cubin, code.index32
             result.checks, result.prints = code.checks, code.prints
             result.llvm_ir, result.optimised_ir = code.llvm_ir, code.optimised_ir
@@ -408,7 +467,7 @@ def _compile(program: Program, decl: KernelDecl, targets: list[Target], typevars
             result.python = code
         else:  # pragma: no cover - every target's code is one of the above
             raise TypeError(f"target {target.name} built a {type(code).__name__}")
-    return result
+    return result, codes
 
 
 def installed_path(program: Program, module: str) -> str:
@@ -459,15 +518,30 @@ def compile_packages(
     *,
     options: Options | None = None,
     search_path: list[str] | None = None,
+    progress: Callable[[CompiledKernel], None] | None = None,
 ) -> list[CompiledKernel]:
-    """Discover and compile every kernel of the packages in these folders."""
+    """Discover and compile every kernel of the packages in these folders, the LLVM work in ``options.jobs``
+    processes; ``progress`` is called with each kernel as it is done, in order."""
     if options is None:
         options = Options(list(archs), cubin=False, dump_dir=dump_dir)
     if options.dump_dir is None and os.environ.get("HYBRID_DUMP"):
         options.dump_dir = Path(os.environ["HYBRID_DUMP"])
     index = index_packages(packages, search_path)
     program = Program(index)
-    kernels = [k for decl in index.kernels() for k in compile_kernel(program, decl, options)]
+    kernels: list[CompiledKernel] = []
+    waiting: list[PendingKernel] = []
+
+    def finished(block: bool) -> None:  # in the kernels' order: as soon as each is done
+        while waiting and (block or waiting[0].done()):
+            kernels.append(waiting.pop(0).result())
+            if progress is not None:
+                progress(kernels[-1])
+
+    with Work(build_jobs(options.jobs)) as work:
+        for decl in index.kernels():
+            waiting += start_kernel(program, decl, options, work)
+            finished(block=False)
+        finished(block=True)
     check_symbols(kernels)
     found = lint_report(kernels, options.lints)
     if found and options.lints.mode == "error":

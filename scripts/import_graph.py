@@ -6,7 +6,7 @@ Every import counts: at module level, under ``if TYPE_CHECKING:`` and inside fun
 to bottom (an import may go to the same layer or a lower one):
 
     cli, __main__, hook  ->  pipeline, cache  ->  targets  ->  lower, lint  ->  typecheck  ->  frontend
-    ->  ir, types, errors (and the package's own ``__init__``, which holds the version)
+    ->  ir, types, errors, work (and the package's own ``__init__``, which holds the version)
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ LAYERS: list[tuple[str, int]] = [
     ("ir", 0),
     ("types", 0),
     ("errors", 0),
+    ("work", 0),  # the build's worker processes: the targets hand them their LLVM work
 ]
 
 Graph = dict[str, set[str]]

@@ -65,6 +65,9 @@ def saxpy(a: f32, x: Array[f32], y: Array[f32]):
 )
 _counter = itertools.count()
 ROOT = Path(__file__).resolve().parents[1]
+#: Builds run their LLVM work in this process: the test workers already use every core (and a pool per
+#: build would cost each build its start). tests/test_build_jobs.py runs builds with worker processes.
+os.environ.setdefault("HYBRID_BUILD_JOBS", "1")
 
 #: Hypothesis profiles. ``ci``, the default: each property test replays one fixed set of examples
 #: (derandomised: drawn from a seed made from the test's own source, no example database), so a test

@@ -16,6 +16,8 @@ Plain functions of the option table, shared by the build hook (:mod:`.plugin`) a
 ``wgsl``       a WebGPU shader per kernel too, for ``device="wgpu"`` (Vulkan, Metal, Direct3D 12; default true)
 ``lineinfo``   Python file and line of each PTX instruction, for profilers and compute-sanitizer (default true)
 ``lints``      GPU lints: "warn" (default), "error" or false; ``lints-ignore``: lint names to skip
+``jobs``       worker processes for the LLVM work, kernels and targets in parallel (default: ``$HYBRID_BUILD_JOBS``,
+               else every core the build may use; 1: in the build's own process)
 ``signatures`` numba signatures of kernels typed at launch (``@cuda.jit`` without a signature or
                annotations), by kernel: ``{"pkg.mod.k" = ["void(float32[:], int32)"]}``; merged with
                ``signatures-file`` (default ``hybrid-signatures.json``, which ``hatch-hybrid record`` writes)
@@ -39,7 +41,7 @@ except ImportError:  # Python 3.10: hatchling brings tomli
 HOOK = "hybrid"
 OPTIONS = (
     "arch", "packages", "dump", "cubin", "cache", "cache-dir", "cpu", "cpu-checks", "cpu-sanitize", "lineinfo",
-    "lints", "lints-ignore", "wgsl", "signatures", "signatures-file",
+    "lints", "lints-ignore", "wgsl", "signatures", "signatures-file", "jobs",
 )  # fmt: skip
 #: Options hatchling itself reads from every build hook's table.
 HATCHLING_OPTIONS = ("dependencies", "require-runtime-dependencies", "require-runtime-features", "enable-by-default")
@@ -149,6 +151,14 @@ def lint_settings(config: Mapping[str, Any]) -> LintSettings:
     return LintSettings(mode, frozenset(ignore))
 
 
+def jobs(config: Mapping[str, Any]) -> int | None:
+    """``jobs``: a positive number of worker processes (None: not set)."""
+    value = config.get("jobs")
+    if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 1):
+        raise OptionError(f"{_option('jobs')} must be a positive integer (the build's worker processes)")
+    return value
+
+
 def _string(config: Mapping[str, Any], name: str) -> str | None:
     value = config.get(name)
     if value is not None and not isinstance(value, str):
@@ -176,6 +186,7 @@ def options(config: Mapping[str, Any], root: Path) -> Options:
         cache=KernelCache((root / cache_dir if cache_dir else default_cache_dir()) if use_cache is not False else None),
         dump_dir=root / dump if dump else None,
         signatures=signatures(config, root),
+        jobs=jobs(config),
     )
 
 

@@ -15,7 +15,8 @@ from typing import Any, NoReturn
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
 from ..errors import CompileError
-from ..pipeline import Options
+from ..pipeline import CompiledKernel, Options
+from ..work import build_jobs
 from . import options as hook_options
 from .options import OptionError, normalise, requirement_name
 
@@ -71,7 +72,8 @@ class HybridBuildHook(BuildHookInterface):  # type: ignore[type-arg]
     def initialize(self, version: str, build_data: dict[str, Any]) -> None:
         try:
             options, packages = self.options(), self.package_dirs()
-        except OptionError as exc:
+            options.jobs = build_jobs(options.jobs)
+        except (OptionError, ValueError) as exc:  # (ValueError: a bad $HYBRID_BUILD_JOBS)
             self._abort(str(exc))
         archs = options.archs
         if self.target_name != "wheel":
@@ -84,8 +86,8 @@ class HybridBuildHook(BuildHookInterface):  # type: ignore[type-arg]
         from .artifacts import write_package_artifacts
 
         start = time.perf_counter()
-        try:
-            kernels = compile_packages(packages, options=options)
+        try:  # each kernel's line as soon as it is done (the LLVM work runs in every core's process)
+            kernels = compile_packages(packages, options=options, progress=lambda k: self._report(k, archs))
         except CompileError as exc:
             self.app.display_error(f"hatch-hybrid: cannot compile kernels\n{exc}")
             self._abort("hatch-hybrid: build failed (see the error above)")
@@ -93,22 +95,6 @@ class HybridBuildHook(BuildHookInterface):  # type: ignore[type-arg]
             self.app.display_warning(f"hatch-hybrid: {warning.format()}")
         for name in options.untyped:
             self.app.display_warning(f"hatch-hybrid: {untyped_message(name)}")
-        for k in kernels:
-            what = "PTX + cubin" if k.cubin else "PTX"
-            if k.cpu is not None:
-                what += " + CPU" if not k.cpu.unsupported else " (CPU: Python path)"
-                if k.cpu.state_machine:  # threads meet where they cannot run as loops: slower natively
-                    what += f" (CPU threads as a state machine: {k.cpu.state_machine})"
-                if k.cpu.forwarded:  # the shared tile is read from the global array (lowering/tile_forward.py)
-                    what += f" (CPU: tile forwarded for {'x'.join(map(str, k.cpu.forwarded))} blocks)"
-                if k.cpu.combined:  # lowering/aggregate.py
-                    what += f" (CPU: atomics combined at {', '.join(k.cpu.combined)})"
-            if k.wgsl is not None:
-                what += " + WGSL"
-            elif "wgsl" in k.not_built:
-                what += f" (no WGSL: {k.not_built['wgsl']})"
-            how = "from cache" if k.cached else f"compiled in {k.seconds * 1000:.0f} ms"
-            self.app.display_info(f"hatch-hybrid: {k.decl.qualname} -> {k.symbol} ({what}, {', '.join(archs)}): {how}")
         hits = sum(k.cached for k in kernels)
         if version == "editable":
             # the package is imported from the source tree: put the artifacts next to it
@@ -129,6 +115,24 @@ class HybridBuildHook(BuildHookInterface):  # type: ignore[type-arg]
             f"hatch-hybrid: {len(kernels)} kernel(s) for {', '.join(archs)}: {len(kernels) - hits} compiled, "
             f"{hits} from cache ({options.cache.directory or 'cache off'}), {time.perf_counter() - start:.2f} s"
         )
+
+    def _report(self, k: CompiledKernel, archs: list[str]) -> None:
+        """The build's line for one kernel: what it was built for, and how."""
+        what = "PTX + cubin" if k.cubin else "PTX"
+        if k.cpu is not None:
+            what += " + CPU" if not k.cpu.unsupported else " (CPU: Python path)"
+            if k.cpu.state_machine:  # threads meet where they cannot run as loops: slower natively
+                what += f" (CPU threads as a state machine: {k.cpu.state_machine})"
+            if k.cpu.forwarded:  # the shared tile is read from the global array (lowering/tile_forward.py)
+                what += f" (CPU: tile forwarded for {'x'.join(map(str, k.cpu.forwarded))} blocks)"
+            if k.cpu.combined:  # lowering/aggregate.py
+                what += f" (CPU: atomics combined at {', '.join(k.cpu.combined)})"
+        if k.wgsl is not None:
+            what += " + WGSL"
+        elif "wgsl" in k.not_built:
+            what += f" (no WGSL: {k.not_built['wgsl']})"
+        how = "from cache" if k.cached else f"compiled in {k.seconds * 1000:.0f} ms"
+        self.app.display_info(f"hatch-hybrid: {k.decl.qualname} -> {k.symbol} ({what}, {', '.join(archs)}): {how}")
 
     def finalize(self, version: str, build_data: dict[str, Any], artifact_path: str) -> None:
         staging = getattr(self, "_staging", None)

@@ -6,18 +6,20 @@ itself from the typed IR (:meth:`Target.build`), through the stages it names.
 In: a :class:`KernelJob` (one kernel specialisation, type-checked, with the build's options).
 Out: the target's code object (:class:`~.ptx.target.PtxCode`, :class:`~.host.target.HostCode`,
 :class:`~.wgsl.target.WgslCode`), which the pipeline keeps in the kernel's result and the hook writes
-into the wheel.
+into the wheel. A target may hand its LLVM work to the build's worker processes (``job.work``, see
+:mod:`..work`): its code is complete once :meth:`Code.finish` has returned.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..frontend.discover import KernelDecl
 from ..typecheck.typed import TypedFunction
+from ..work import Work
 
 if TYPE_CHECKING:
     from ..typecheck.program import Program
@@ -47,6 +49,7 @@ class KernelJob:
     typed: TypedFunction
     reached: list[TypedFunction]
     installed_path: Callable[[str], str]  # a module's file as installed (`pkg/kernels.py`): no build paths
+    work: Work = field(default_factory=Work)  # where the target's LLVM work runs (the build's processes)
 
     def site_entry(self, site: dict[str, Any]) -> dict[str, Any]:
         """A check or print site for the manifest: the file relative to its package root."""
@@ -55,6 +58,18 @@ class KernelJob:
     def print_entry(self, sites: list[dict[str, Any]], capacity: int) -> dict[str, Any]:
         """The kernel's print() sites and the bytes of its print buffer ({} when it never prints)."""
         return {"sites": [self.site_entry(s) for s in sites], "bytes": capacity} if sites else {}
+
+
+class Code:
+    """What a target's code object is to the pipeline: complete after :meth:`finish`."""
+
+    def ready(self) -> bool:
+        """Would :meth:`finish` return without waiting?"""
+        return True
+
+    def finish(self) -> None:
+        """Wait for the work the target handed to the build's workers, and take its results (raises what
+        a task raised). Nothing to wait for by default."""
 
 
 class Target(ABC):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import dataclasses
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -19,7 +20,7 @@ from hybrid_runtime.abi import SANITIZER_LAYOUT
 from ...lower.function import ModuleLowerer
 from ...lower.printing import DEFAULT_PRINT_BUFFER
 from ...typecheck.typed import TypedFunction
-from ..base import Capabilities, KernelJob, Target
+from ..base import Capabilities, Code, KernelJob, Target
 from . import driver as host_driver
 from . import emit as host_emit
 from .cpus import TARGETS, entry_symbol
@@ -32,9 +33,12 @@ from .lowering.thread_range import RANGE_SUFFIX
 from .lowering.threads import NativeUnsupported
 from .lowering.tile_forward import FORWARD_SUFFIX, INNER_SUFFIX
 
+# objects the build's workers are making: their keys, the work (object and optimised IR each), their dump files
+Pending = tuple[list[str], Future[list[tuple[bytes, str]]], list[Path | None]]
+
 
 @dataclass
-class HostCode:
+class HostCode(Code):
     """A kernel's native CPU code: an object file per target (linked per package by the hook), or
     why the kernel cannot run natively (it then runs through its Python function)."""
 
@@ -52,6 +56,19 @@ class HostCode:
     lane_loops: list[str] = field(default_factory=list)  # grid-stride loops run with the threads as lanes: where
     forwarded: list[int] = field(default_factory=list)  # the block shape (x, y) whose launches read no tile ([]: none)
     combined: list[str] = field(default_factory=list)  # atomics the entry combines (lowering/aggregate.py): where
+    # objects still being made by the build's workers: (their keys, the work, where to dump their optimised IR)
+    pending: list[Pending] = field(default_factory=list, repr=False)
+
+    def ready(self) -> bool:
+        return all(future.done() for _, future, _ in self.pending)
+
+    def finish(self) -> None:
+        for keys, future, dumps in self.pending:
+            for key, (blob, optimised), dump in zip(keys, future.result(), dumps):
+                self.objects[key] = blob
+                if dump is not None:
+                    dump.write_text(optimised)
+        self.pending = []
 
     def manifest_entry(self, symbol: str) -> dict[str, Any]:
         if self.unsupported:
@@ -80,7 +97,9 @@ class HostCode:
 
     def cache_entry(self) -> dict[str, Any]:
         objects = {t: base64.b64encode(blob).decode() for t, blob in self.objects.items()}
-        return {**dataclasses.asdict(self), "objects": objects}
+        entry = dataclasses.asdict(dataclasses.replace(self, objects={}, pending=[]))
+        del entry["pending"]
+        return {**entry, "objects": objects}
 
     @classmethod
     def from_cache(cls, entry: dict[str, Any]) -> HostCode:
@@ -134,21 +153,30 @@ class HostTarget(Target):
             )
             _add_entry(sanitized, typed, typed.symbol + SANITIZED_SUFFIX, san.frame_bytes, sanitize=True)
         text = lowerer.text()
-        if self.dump_dir is not None:
-            self.dump_dir.mkdir(parents=True, exist_ok=True)
-            (self.dump_dir / f"{typed.symbol}.host.ll").write_text(text)
-        for target in self.cpus:
+        dump = self.dump_dir
+        if dump is not None:
+            dump.mkdir(parents=True, exist_ok=True)
+            (dump / f"{typed.symbol}.host.ll").write_text(text)
+
+        def submit(keys: list[str], ir: str, symbol: str, group: list[str], level: str, dumps: list[str]) -> None:
+            work = job.work.submit(host_emit.object_files, ir, symbol, group, level, dump is not None)
+            paths = [dump / f"{typed.symbol}.{name}.opt.ll" if dump is not None else None for name in dumps]
+            code.pending.append((keys, work, paths))
+
+        for target in self.cpus:  # (the objects in this order, whichever finishes first)
             for level in ["", *(level for level, _ in TARGETS[target].levels)]:
-                mod = host_emit.optimise(text, {symbols[level]}, target, level)
-                key = f"{target}/{level}" if level else target
-                if self.dump_dir is not None:
-                    (self.dump_dir / f"{typed.symbol}.{key.replace('/', '.')}.opt.ll").write_text(str(mod))
-                code.objects[key] = host_emit.emit_object(mod, target, level)
+                code.objects[f"{target}/{level}" if level else target] = b""
             if sanitized is not None:
-                mod = host_emit.optimise(sanitized.text(), {typed.symbol + SANITIZED_SUFFIX}, target)
-                if self.dump_dir is not None:
-                    (self.dump_dir / f"{typed.symbol}.{target}.san.opt.ll").write_text(str(mod))
-                code.objects[f"{target}/{SANITIZED_SUFFIX}"] = host_emit.emit_object(mod, target)
+                code.objects[f"{target}/{SANITIZED_SUFFIX}"] = b""
+        san_text = sanitized.text() if sanitized is not None else ""
+        for group in host_emit.same_cpu(self.cpus):  # one O3 run for the targets of one CPU
+            for level in ["", *(level for level, _ in TARGETS[group[0]].levels)]:
+                keys = [f"{target}/{level}" if level else target for target in group]
+                submit(keys, text, symbols[level], group, level, [key.replace("/", ".") for key in keys])
+            if sanitized is not None:
+                entry = typed.symbol + SANITIZED_SUFFIX
+                keys = [f"{target}/{SANITIZED_SUFFIX}" for target in group]
+                submit(keys, san_text, entry, group, "", [f"{target}.san" for target in group])
         return code
 
     def _lower(self, job: KernelJob, sanitize: bool) -> tuple[HostCode, ModuleLowerer]:

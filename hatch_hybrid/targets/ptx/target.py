@@ -6,6 +6,7 @@ check and print sites that the CUDA runtime reads back after a launch.
 
 from __future__ import annotations
 
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,15 +17,17 @@ from ...lower.function import ModuleLowerer
 from ...lower.lineinfo import LineInfo
 from ...lower.printing import DEFAULT_PRINT_BUFFER
 from ...types import ArrayT
-from ..base import Capabilities, KernelJob, Target
+from ..base import Capabilities, Code, KernelJob, Target
 from .cubin import assemble
 from .emit import emit_ptx
 from .flavour import PtxFlavour
 from .optimize import data_layout, optimise
 
+ArchCode = tuple[str, str, bytes | None]  # one arch's optimised IR, PTX and cubin (None: none)
+
 
 @dataclass
-class PtxCode:
+class PtxCode(Code):
     ptx: dict[str, str] = field(default_factory=dict)  # arch -> PTX text
     cubin: dict[str, bytes] = field(default_factory=dict)  # arch -> machine code
     index32: bool = False  # the PTX also has the 32-bit-index entry point (symbol + "__i32")
@@ -32,6 +35,27 @@ class PtxCode:
     prints: dict[str, Any] = field(default_factory=dict)  # print() sites and buffer bytes (lower.printing)
     llvm_ir: str = ""
     optimised_ir: dict[str, str] = field(default_factory=dict)
+    pending: dict[str, Future[ArchCode]] = field(default_factory=dict, repr=False)  # arch -> its work
+
+    def ready(self) -> bool:
+        return all(future.done() for future in self.pending.values())
+
+    def finish(self) -> None:
+        for arch, future in self.pending.items():
+            self.optimised_ir[arch], self.ptx[arch], cubin = future.result()
+            if cubin is not None:
+                self.cubin[arch] = cubin
+        self.pending = {}
+
+
+def arch_code(
+    llvm_ir: str, entries: set[str], arch: str, libdevice: bool, kernel: str, ptxas: str | None, lineinfo: bool
+) -> ArchCode:
+    """One arch's code (a task of the build's workers): O3 (with libdevice), PTX, and the cubin when
+    ptxas is there (None where this ptxas does not know the arch)."""
+    mod = optimise(llvm_ir, entries, arch, libdevice)
+    ptx = emit_ptx(mod, arch)
+    return str(mod), ptx, assemble(ptx, arch, kernel, ptxas, lineinfo) if ptxas is not None else None
 
 
 class PtxTarget(Target):
@@ -84,11 +108,8 @@ class PtxTarget(Target):
                     f"which needs sm_70 or newer; the build's arch list has {arch}",
                     "drop the older archs from the build hook's `arch` list (the default is sm_70, sm_80, sm_90)",
                 )
-            mod = optimise(code.llvm_ir, entries, arch, bool(lowerer.libdevice))
-            code.optimised_ir[arch] = str(mod)
-            code.ptx[arch] = emit_ptx(mod, arch)
-            if self.ptxas is not None:
-                cubin = assemble(code.ptx[arch], arch, job.decl.qualname, self.ptxas, self.lineinfo)
-                if cubin is not None:
-                    code.cubin[arch] = cubin
+            code.pending[arch] = job.work.submit(
+                arch_code, code.llvm_ir, entries, arch, bool(lowerer.libdevice), job.decl.qualname, self.ptxas,
+                self.lineinfo,
+            )  # fmt: skip
         return code

@@ -27,11 +27,11 @@ from ...errors import Loc
 from ...typecheck.conversions import WRAPPED_INT
 from ...typecheck.typed import TypedFunction
 from ...types import Scalar, Weak
-from ..base import Capabilities, KernelJob, Target
+from ..base import Capabilities, Code, KernelJob, Target
 
 
 @dataclass
-class PythonCode:
+class PythonCode(Code):
     functions: list[dict[str, Any]] = field(default_factory=list)  # [0] is the kernel; [] nothing to convert
 
     def manifest_entry(self) -> dict[str, Any]:

@@ -19,13 +19,13 @@ from typing import Any
 
 from ...errors import debug_enabled
 from ...types import ArrayT, Scalar, StructT, TupleT, Type, Weak, storage
-from ..base import Capabilities, KernelJob, Target
+from ..base import Capabilities, Code, KernelJob, Target
 from .render import ModuleRenderer
 from .shader import WGSL_SCALARS, WgslUnsupported
 
 
 @dataclass
-class WgslCode:
+class WgslCode(Code):
     source: str = ""
     fields: list[list[Any]] = field(default_factory=list)  # the uniform's [name, WGSL type, byte offset]
     uniform_bytes: int = 0

@@ -11,7 +11,6 @@ recompiles exactly the kernels that reach it, in whichever package they are.
 from __future__ import annotations
 
 import ast
-import base64
 import hashlib
 import json
 import os
@@ -20,12 +19,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import llvmlite
 import llvmlite.binding as llvm
 from hybrid_runtime import staleness
 
+from . import __version__
 from .frontend.discover import ModuleIndex, ModuleInfo
 
-FORMAT = 1
+FORMAT = 2  # 2: each target's code in its own field (codes), cubins inside the PTX target's
 TOP_LEVEL = staleness.TOP_LEVEL  # the "function name" of a module's top-level statements
 
 
@@ -78,17 +79,32 @@ def still_valid(index: ModuleIndex, deps: list[Dependency]) -> bool:
     return True
 
 
+def _compiler_fingerprint() -> str:
+    """A hash of the compiler's own source, every module of every stage package: a changed compiler
+    never reuses cached kernels."""
+    root = Path(__file__).parent
+    h = hashlib.sha256()
+    for path in sorted(root.rglob("*.py")):
+        h.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes())
+    return h.hexdigest()[:12]
+
+
+#: The compiler that made a kernel (its version, its source, LLVM's): part of every cache key, and of
+#: the manifest
+COMPILER_ID = f"hatch-hybrid {__version__}+{_compiler_fingerprint()} (llvmlite {llvmlite.__version__})"
+
+
 @dataclass
 class KernelCache:
     """Entries under ``directory`` (``None``: caching off)."""
 
     directory: Path | None
 
-    def key(self, qualname: str, options: dict[str, Any], archs: list[str], cubin: str, compiler: str) -> str:
-        """``cubin``: which ptxas makes machine code ("" for none)."""
+    def key(self, qualname: str, options: dict[str, Any], targets: list[str], compiler: str = COMPILER_ID) -> str:
+        """``targets``: what of the build's options changes each target's code (Target.cache_key)."""
         # non-literal options (types in specialize=) are syntax trees: their source text identifies them
         opts = repr(sorted((k, ast.unparse(v) if isinstance(v, ast.AST) else v) for k, v in options.items()))
-        material = json.dumps([FORMAT, compiler, llvm.llvm_version_info, qualname, opts, archs, cubin])
+        material = json.dumps([FORMAT, compiler, llvm.llvm_version_info, qualname, opts, targets])
         return hashlib.sha256(material.encode()).hexdigest()
 
     def _path(self, key: str) -> Path:
@@ -105,17 +121,12 @@ class KernelCache:
         deps = [tuple(d) for d in entry.get("deps", [])]
         if entry.get("format") != FORMAT or not still_valid(index, deps):
             return None
-        entry["cubin"] = {arch: base64.b64decode(data) for arch, data in entry.get("cubin", {}).items()}
         return entry
 
     def save(self, key: str, entry: dict[str, Any]) -> None:
         if self.directory is None:
             return
-        data = dict(
-            entry,
-            format=FORMAT,
-            cubin={arch: base64.b64encode(blob).decode() for arch, blob in entry.get("cubin", {}).items()},
-        )
+        data = dict(entry, format=FORMAT)
         path = self._path(key)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)

@@ -97,17 +97,14 @@ def _show(result: CompiledKernel, stage: str, arch: str) -> None:
     if stage == "typed":
         assert result.typed is not None
         print("\n\n".join(tf.dump() for tf in _reached(result.typed)))
-    elif stage == "llvm":
-        print(result.llvm_ir)
-    elif stage == "opt":
-        print(result.optimised_ir[arch])
-    elif stage == "wgsl":
-        if result.wgsl is None:
-            print(f"no WebGPU shader: {result.not_built.get('wgsl', 'not built')}")
-        else:
-            print(result.wgsl.source, end="")
-    else:
-        print(result.ptx[arch], end="")
+        return
+    for code in result.codes.values():
+        text = code.show(stage, arch)
+        if text is not None:
+            print(text, end="" if stage in ("ptx", "wgsl") else "\n")
+            return
+    why = "; ".join(f"{target}: {reason}" for target, reason in result.not_built.items())
+    print(f"no {stage} for {result.decl.qualname}" + (f" ({why})" if why else ""))
 
 
 def cmd_check(path: Path, archs: list[str] | None) -> int:

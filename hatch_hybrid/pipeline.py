@@ -16,23 +16,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
-import llvmlite
 from hybrid_runtime.numba_signatures import SignatureError, parse_signatures
 from hybrid_runtime.structs import dtype_to_json
 
-from . import __version__, ir
-from .cache import Dependency, KernelCache, dependencies
+from . import ir
+from .cache import COMPILER_ID, Dependency, KernelCache, dependencies
 from .errors import CompileError, LintWarning, debug_enabled
 from .frontend import factories
 from .frontend.discover import EnumSym, FunctionSym, KernelDecl, ModuleIndex, ModuleSym
 from .lint import LintSettings, from_json, lint_kernel, select, to_json
-from .lower.abi import INDEX32_SUFFIX
 from .targets.base import Code, KernelJob, Target
-from .targets.host.target import HostCode, HostTarget
-from .targets.ptx.cubin import find_ptxas, ptxas_version
-from .targets.ptx.target import PtxCode, PtxTarget
-from .targets.python.target import PythonCode, PythonTarget
-from .targets.wgsl.target import WgslCode, WgslTarget
+from .targets.registry import configured_targets, registered, targets
 from .typecheck.program import Program
 from .typecheck.typed import TypedFunction
 from .typecheck.user_types import annotation_typevar
@@ -42,54 +36,35 @@ from .work import Work, build_jobs
 DEFAULT_ARCHS = ("sm_70", "sm_80", "sm_90")
 
 
-def _compiler_fingerprint() -> str:
-    """A hash of the compiler's own source, every module of every stage package: a changed compiler
-    never reuses cached kernels."""
-    root = Path(__file__).parent
-    h = hashlib.sha256()
-    for path in sorted(root.rglob("*.py")):
-        h.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes())
-    return h.hexdigest()[:12]
-
-
-COMPILER_ID = f"hatch-hybrid {__version__}+{_compiler_fingerprint()} (llvmlite {llvmlite.__version__})"
-
-
 @dataclass
 class CompiledKernel:
-    """A kernel's compiled artifacts and launch ABI (from a compilation or from the cache)."""
+    """A kernel's compiled code, one code object per target that built it, and its launch ABI (from a
+    compilation or from the cache)."""
 
     decl: KernelDecl
     symbol: str
     params: list[dict[str, Any]]  # the launch ABI, as recorded in the manifest
     uses_barrier: bool
     variant: dict[str, str] = field(default_factory=dict)  # generic kernels: TypeVar name -> type name
-    index32: bool = False  # the PTX also has the 32-bit-index entry point (symbol + "__i32")
-    checks: list[dict[str, Any]] = field(default_factory=list)  # device-side check sites (assert, bounds)
-    prints: dict[str, Any] = field(default_factory=dict)  # print() sites and buffer bytes (lower.printing)
-    ptx: dict[str, str] = field(default_factory=dict)  # arch -> PTX text
-    cubin: dict[str, bytes] = field(default_factory=dict)  # arch -> machine code
+    codes: dict[str, Code] = field(default_factory=dict)  # target name -> its code, in the targets' order
+    not_built: dict[str, str] = field(default_factory=dict)  # target -> why the kernel is not built for it
     deps: list[Dependency] = field(default_factory=list)  # the source it was compiled from
     source_hash: str = ""
     seconds: float = 0.0
     cached: bool = False
-    cpu: HostCode | None = None  # native CPU code (None: not asked for)
     lints: list[LintWarning] = field(default_factory=list)  # every lint's findings (see .lint)
     lint_entries: list[dict[str, Any]] = field(default_factory=list)  # the same, as cached
-    typed: TypedFunction | None = None  # these three only when compiled in this process
-    llvm_ir: str = ""
-    optimised_ir: dict[str, str] = field(default_factory=dict)
+    typed: TypedFunction | None = None  # only when compiled in this process
     factory: dict[str, Any] | None = None  # a kernel factory's call: its site and closure (frontend.factories)
-    wgsl: WgslCode | None = None  # the WebGPU shader (None: not asked for, or not built: see not_built)
-    not_built: dict[str, str] = field(default_factory=dict)  # target -> why the kernel is not built for it
-    python: PythonCode = field(default_factory=PythonCode)  # the Python path's conversions (none: run as written)
     cooperative: bool = False  # a grid-wide barrier: every block must be resident at once (a cooperative launch)
 
     @property
     def writes(self) -> list[str]:
         return [p["name"] for p in self.params if p.get("writes")]
 
-    def manifest_entry(self, ptx_files: dict[str, str], cubin_files: dict[str, str]) -> dict[str, Any]:
+    def manifest_entry(self) -> dict[str, Any]:
+        """The kernel's manifest entry: its ABI, then what each target's code adds (and each target that
+        did not build it, why, where the runtime reads that)."""
         module, _, name = self.decl.qualname.rpartition(".")
         entry: dict[str, Any] = {
             "module": module,
@@ -99,31 +74,24 @@ class CompiledKernel:
             "writes": self.writes,
             "uses_barrier": self.uses_barrier,
             "source_hash": self.source_hash,
-            "ptx": ptx_files,
         }
-        if cubin_files:
-            entry["cubin"] = cubin_files
-        if self.checks:
-            entry["checks"] = self.checks
-        if self.prints:
-            entry["prints"] = self.prints
         if self.variant:
             entry["types"] = self.variant
-        if self.index32:
-            entry["symbol_index32"] = self.symbol + INDEX32_SUFFIX
         if self.cooperative:
             entry["cooperative"] = True
-        if self.cpu is not None:
-            entry["cpu"] = self.cpu.manifest_entry(self.symbol)
         if self.factory is not None:
             entry["factory"] = self.factory
-        if self.wgsl is not None:
-            entry["wgsl"] = {"file": f"{self.symbol}.wgsl", **self.wgsl.manifest_entry()}
-        elif "wgsl" in self.not_built:
-            entry["wgsl"] = {"unsupported": self.not_built["wgsl"]}
-        if self.python.functions:
-            entry["python"] = self.python.manifest_entry()
+        for code in self.codes.values():
+            entry.update(code.manifest_fields(self.symbol))
+        for target, reason in self.not_built.items():
+            entry.update(registered(target).not_built_fields(reason))
         return entry
+
+    def summary(self) -> str:
+        """What the build's line says the kernel was built for ("PTX + CPU + WGSL")."""
+        parts = [code.summary() for code in self.codes.values()]
+        parts += [registered(target).not_built_summary(reason) for target, reason in self.not_built.items()]
+        return "".join(parts).removeprefix(" + ")
 
     def cache_entry(self) -> dict[str, Any]:
         return {
@@ -131,18 +99,11 @@ class CompiledKernel:
             "params": self.params,
             "uses_barrier": self.uses_barrier,
             "variant": self.variant,
-            "index32": self.index32,
-            "checks": self.checks,
-            "prints": self.prints,
-            "ptx": self.ptx,
-            "cubin": self.cubin,
+            "codes": {name: code.cache_entry() for name, code in self.codes.items()},
             "deps": self.deps,
             "source_hash": self.source_hash,
-            "cpu": self.cpu.cache_entry() if self.cpu is not None else None,
-            "wgsl": self.wgsl.cache_entry() if self.wgsl is not None else None,
             "not_built": self.not_built,
             "lints": self.lint_entries,
-            "python": self.python.cache_entry(),
             "cooperative": self.cooperative,
         }
 
@@ -154,18 +115,11 @@ class CompiledKernel:
             entry["params"],
             entry["uses_barrier"],
             entry["variant"],
-            entry["index32"],
-            entry["checks"],
-            entry["prints"],
-            entry["ptx"],
-            entry["cubin"],
+            {t.name: t.code.from_cache(entry["codes"][t.name]) for t in targets() if t.name in entry["codes"]},
+            entry["not_built"],
             [tuple(d) for d in entry["deps"]],
             entry["source_hash"],
-            cpu=HostCode.from_cache(entry["cpu"]) if entry.get("cpu") is not None else None,
-            wgsl=WgslCode.from_cache(entry["wgsl"]) if entry.get("wgsl") is not None else None,
-            not_built=entry.get("not_built", {}),
-            cooperative=entry.get("cooperative", False),
-            python=PythonCode.from_cache(entry["python"]),
+            cooperative=entry["cooperative"],
             cached=True,
         )
 
@@ -237,28 +191,10 @@ class Options:
     untyped: list[str] = field(default_factory=list)  # out: kernels typed at launch with none declared
     jobs: int | None = None  # worker processes for the LLVM work (None: $HYBRID_BUILD_JOBS, else every core)
 
-    def ptxas(self) -> str | None:
-        if self.cubin is False:
-            return None
-        found = find_ptxas(search_path=bool(self.cubin))
-        if found is None and self.cubin:
-            raise CompileError(
-                None,
-                "cubin = true, but NVIDIA's ptxas was not found",
-                "pip install nvidia-cuda-nvcc-cu12 in the build environment, set $HYBRID_PTXAS, or set cubin = false",
-            )
-        return found
-
     def targets(self) -> list[Target]:
-        """The targets to build, in order: NVIDIA first (its lowering's sites are the kernel's), then the
-        native CPU, then WebGPU, then the Python path's conversions (always)."""
-        targets: list[Target] = [PtxTarget(self.archs, self.ptxas(), self.lineinfo)]
-        if self.cpu:
-            targets.append(HostTarget(self.cpu, self.cpu_checks, self.cpu_sanitize, self.dump_dir))
-        if self.wgsl:
-            targets.append(WgslTarget())
-        targets.append(PythonTarget())
-        return targets
+        """The targets to build, in the registry's order (NVIDIA first: its lowering's sites are the
+        kernel's), each as these options ask for it. Raises CompileError (cubin = true without ptxas)."""
+        return configured_targets(self)
 
 
 KERNEL_OPTIONS = {
@@ -374,12 +310,9 @@ def _start_variant(
 ) -> PendingKernel:
     start = time.perf_counter()
     targets = options.targets()
-    ptxas = options.ptxas()
-    machine_code = ptxas_version(ptxas) if ptxas is not None else ""
     variant = {name.rsplit(".", 1)[-1]: str(t) for name, t in typevars.items()}
     key_options = {**decl.options, "variant": variant} if variant else decl.options
-    key_targets = [part for target in targets for part in target.cache_key()]
-    key = options.cache.key(decl.qualname, key_options, key_targets, machine_code, COMPILER_ID)
+    key = options.cache.key(decl.qualname, key_options, [part for target in targets for part in target.cache_key()])
     entry = options.cache.load(key, program.index)
     if entry is not None:
         result = CompiledKernel.from_cache(decl, entry)
@@ -447,27 +380,13 @@ def _compile(
         lint_entries=[to_json(w, {tf.fn.loc.file: tf.fn.module for tf in reached}) for w in lints],
     )
     job = KernelJob(program, decl, typed, reached, lambda module: installed_path(program, module), work)
-    codes: list[Code] = []
     for target in targets:
         reason = target.unsupported(job)
         if reason is not None:
             result.not_built[target.name] = reason
             continue
-        code = target.build(job)
-        codes.append(code)
-        if isinstance(code, PtxCode):  # (its dicts are filled in place by finish())
-            result.ptx, result.cubin, result.index32 = code.ptx, code.cubin, code.index32
-            result.checks, result.prints = code.checks, code.prints
-            result.llvm_ir, result.optimised_ir = code.llvm_ir, code.optimised_ir
-        elif isinstance(code, HostCode):
-            result.cpu = code
-        elif isinstance(code, WgslCode):
-            result.wgsl = code
-        elif isinstance(code, PythonCode):
-            result.python = code
-        else:  # pragma: no cover - every target's code is one of the above
-            raise TypeError(f"target {target.name} built a {type(code).__name__}")
-    return result, codes
+        result.codes[target.name] = target.build(job)
+    return result, list(result.codes.values())
 
 
 def installed_path(program: Program, module: str) -> str:
@@ -477,17 +396,15 @@ def installed_path(program: Program, module: str) -> str:
 
 
 def dump(result: CompiledKernel, directory: Path) -> None:
-    """Write every stage's output: typed IR, LLVM IR before/after optimisation, PTX."""
+    """Write every stage's output: typed IR, then each target's (LLVM IR before and after optimisation,
+    PTX, ...)."""
     directory.mkdir(parents=True, exist_ok=True)
     base = directory / result.symbol
     if result.typed is not None:
         typed = "\n\n".join(tf.dump() for tf in _reached(result.typed))
         Path(f"{base}.typed.txt").write_text(typed + "\n")
-    Path(f"{base}.ll").write_text(result.llvm_ir)
-    for arch, text in result.optimised_ir.items():
-        Path(f"{base}.{arch}.opt.ll").write_text(text)
-    for arch, text in result.ptx.items():
-        Path(f"{base}.{arch}.ptx").write_text(text)
+    for code in result.codes.values():
+        code.dump(base)
 
 
 def index_packages(packages: Iterable[Path], search_path: list[str] | None = None) -> ModuleIndex:
@@ -497,18 +414,27 @@ def index_packages(packages: Iterable[Path], search_path: list[str] | None = Non
     return index
 
 
-def needs_libdevice(packages: Iterable[Path]) -> bool:
-    """Does any kernel of these packages call into libdevice? (Type-checks and lowers, no LLVM passes.)"""
+def build_requirements(packages: Iterable[Path], options: Options) -> list[str]:
+    """What the build environment needs installed for these packages' kernels, beyond hatch-hybrid:
+    each target's (CUDA's libdevice where a kernel calls into it, zig to link the CPU libraries); a target
+    that cannot tell (a kernel that does not compile yet) asks for nothing."""
     index = index_packages(packages)
     program = Program(index)
-    ptx = PtxTarget([], None, lineinfo=False)
-    for decl in index.kernels():
-        for typevars in program.variants(decl):
-            typed = program.check_kernel(decl, typevars)
-            job = KernelJob(program, decl, typed, [typed], lambda module: installed_path(program, module))
-            if ptx.lowerer(job).libdevice:
-                return True
-    return False
+
+    def jobs() -> Iterable[KernelJob]:
+        for decl in index.kernels():
+            for typevars in program.variants(decl):
+                typed = program.check_kernel(decl, typevars)
+                yield KernelJob(program, decl, typed, [typed], lambda module: installed_path(program, module))
+
+    needed = []
+    for cls in targets():
+        try:
+            if cls.configured(options) is not None:
+                needed += cls.build_requirements(jobs)
+        except Exception:  # a dependency not installed yet, a compile error: the build says; ask for nothing
+            continue
+    return needed
 
 
 def compile_packages(

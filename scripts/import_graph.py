@@ -5,7 +5,7 @@
 Every import counts: at module level, under ``if TYPE_CHECKING:`` and inside functions. Layers, top
 to bottom (an import may go to the same layer or a lower one):
 
-    cli, __main__, hook  ->  pipeline, cache  ->  targets  ->  lower, lint  ->  typecheck  ->  frontend
+    cli, __main__, hook  ->  pipeline  ->  targets  ->  lower, lint  ->  typecheck  ->  frontend, cache
     ->  ir, types, errors, work (and the package's own ``__init__``, which holds the version)
 """
 
@@ -25,12 +25,12 @@ LAYERS: list[tuple[str, int]] = [
     ("hook", 6),
     ("record", 6),  # hatch-hybrid record: the signatures a project's runs launch (the CLI and the hook read them)
     ("pipeline", 5),
-    ("cache", 5),
     ("targets", 4),
     ("lower", 3),
     ("lint", 3),
     ("typecheck", 2),
     ("frontend", 1),
+    ("cache", 1),  # keyed by the source's ASTs (frontend's); the targets' package steps keep their links in it
     ("ir", 0),
     ("types", 0),
     ("errors", 0),

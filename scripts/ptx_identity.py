@@ -50,11 +50,13 @@ def fingerprints(everything: bool = False) -> dict[str, dict[str, str]]:
         for kernel in compile_packages(packages(project), options=options, search_path=search_path):
             if kernel.symbol in result:
                 raise SystemExit(f"duplicate kernel symbol {kernel.symbol}")
-            found = {arch: _sha(ptx) for arch, ptx in sorted(kernel.ptx.items())}
-            if kernel.cpu is not None:
-                found.update({f"cpu:{key}": _sha(blob) for key, blob in sorted(kernel.cpu.objects.items())})
-            if kernel.wgsl is not None:
-                found["wgsl"] = _sha(kernel.wgsl.source)
+            found = {arch: _sha(ptx) for arch, ptx in sorted(kernel.codes["ptx"].ptx.items())}
+            if kernel.codes.get("cpu") is not None:
+                found.update(
+                    {f"cpu:{key}": _sha(blob) for key, blob in sorted(kernel.codes.get("cpu").objects.items())}
+                )
+            if kernel.codes.get("wgsl") is not None:
+                found["wgsl"] = _sha(kernel.codes.get("wgsl").source)
             result[kernel.symbol] = found
     return dict(sorted(result.items()))
 

@@ -49,11 +49,11 @@ def main() -> int:
     failed = 0
     with tempfile.TemporaryDirectory() as tmp:
         for k in compile_packages([args.package], options=options):
-            if k.wgsl is None:
+            if k.codes.get("wgsl") is None:
                 print(f"{k.decl.qualname}: no shader ({k.not_built.get('wgsl')})")
                 continue
             path = Path(tmp) / f"{k.symbol}.wgsl"
-            path.write_text(k.wgsl.source)
+            path.write_text(k.codes.get("wgsl").source)
             run = subprocess.run(
                 [sys.executable, "-c", PIPELINE, str(path), args.fused], capture_output=True, text=True, timeout=300
             )

@@ -135,7 +135,7 @@ class Built:
     package_dir: Path
 
     def ptx(self, name: str, arch: str = "sm_90") -> str:
-        return self.kernels[name].ptx[arch]
+        return self.kernels[name].codes["ptx"].ptx[arch]
 
 
 _shared_builds: dict[tuple[object, ...], Built] = {}  # build(..., shared=True) results in this process
@@ -173,7 +173,7 @@ def build(tmp_path: Path, request: pytest.FixtureRequest, tmp_path_factory: pyte
             [pkg], options=Options(list(archs), cubin=False, cpu=HOST_TARGETS if native else [], wgsl=wgsl)
         )
         for k in kernels:
-            for arch, text in k.ptx.items():
+            for arch, text in k.codes["ptx"].ptx.items():
                 assemble(text, arch, tmp_path)
         write_package_artifacts(kernels, archs, root)
         sys.path.insert(0, str(root))
@@ -247,7 +247,7 @@ def built_package(
     (root / name / "kern.py").write_text(textwrap.dedent(source))
     kernels = compile_fixture([root / name], root, cpu=HOST_TARGETS if native else [], cpu_sanitize=cpu_sanitize)
     for k in kernels if native else []:
-        for arch, text in k.ptx.items():
+        for arch, text in k.codes["ptx"].ptx.items():
             assemble(text, arch, root)
     if compiled is not None:
         compiled.update({k.decl.label: k for k in kernels})

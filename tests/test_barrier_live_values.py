@@ -429,9 +429,9 @@ def test_each_kernel_runs_as_loops_over_threads(planned, state_machine) -> None:
     """The planned build runs every kernel as loops over threads (the path that lost the values); the
     other build runs each on the state machine."""
     for name in [*CASES, "vb", "vote_any3"]:
-        cpu = planned.kernels[name].cpu
+        cpu = planned.kernels[name].codes.get("cpu")
         assert cpu.barriers and not cpu.state_machine, (name, cpu.state_machine)
-        assert "refused by the test" in state_machine.kernels[name].cpu.state_machine
+        assert "refused by the test" in state_machine.kernels[name].codes.get("cpu").state_machine
 
 
 @pytest.mark.parametrize("name", CASES)

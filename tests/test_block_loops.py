@@ -302,9 +302,9 @@ def test_block_loops_are_planned_for_structured_kernels(built) -> None:  # type:
         "masked_barrier_region",
         "three_d",
     ):
-        cpu = built.kernels[name].cpu
+        cpu = built.kernels[name].codes.get("cpu")
         assert cpu.barriers and not cpu.state_machine, (name, cpu.state_machine)
-    why = built.kernels["breaks_out"].cpu.state_machine
+    why = built.kernels["breaks_out"].codes.get("cpu").state_machine
     assert "`break` out of a loop that meets other threads" in why and "kern.py:" in why
 
 
@@ -355,13 +355,13 @@ def test_three_dimensional_blocks(built) -> None:  # type: ignore[no-untyped-def
 
 def test_grid_stride_loops_run_with_threads_as_lanes(built) -> None:  # type: ignore[no-untyped-def]
     for name in ("grid_sum", "two_walkers", "stepped_after_return", "rows_2d"):
-        where = built.kernels[name].cpu.lane_loops
+        where = built.kernels[name].codes.get("cpu").lane_loops
         assert len(where) == 1 and "kern.py:" in where[0], (name, where)
     # a stepped local read after its loop keeps the loop inside each thread's iteration
-    assert built.kernels["read_after_loop"].cpu.lane_loops == []
-    assert built.kernels["early_return"].cpu.lane_loops == []
+    assert built.kernels["read_after_loop"].codes.get("cpu").lane_loops == []
+    assert built.kernels["early_return"].codes.get("cpu").lane_loops == []
     # nor does one with atomics: which slot each thread gets depends on the order threads run in
-    assert built.kernels["compact"].cpu.lane_loops == []
+    assert built.kernels["compact"].codes.get("cpu").lane_loops == []
 
 
 @pytest.mark.parametrize("threads, blocks, n", [(64, 4, 64 * 4 * 9 + 17), (48, 3, 100), (64, 2, 50)])

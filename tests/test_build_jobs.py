@@ -53,8 +53,13 @@ def test_each_kernel_is_reported_when_done_in_order(monkeypatch):
     seen = []
 
     def progress(k):  # type: ignore[no-untyped-def]
-        assert k.cpu is not None and k.cpu.objects and all(k.cpu.objects.values()) and not k.cpu.pending
-        assert set(k.ptx) == {"sm_70"} and all(k.ptx.values())
+        assert (
+            k.codes.get("cpu") is not None
+            and k.codes.get("cpu").objects
+            and all(k.codes.get("cpu").objects.values())
+            and not k.codes.get("cpu").pending
+        )
+        assert set(k.codes["ptx"].ptx) == {"sm_70"} and all(k.codes["ptx"].ptx.values())
         seen.append(k.decl.qualname)
 
     options = Options(["sm_70"], cubin=False, cpu=["x86_64-linux"], jobs=2)

@@ -273,7 +273,7 @@ def test_only_reachable_code_is_compiled(tmp_path):
     (pkg / "broken_but_unreached.py").write_text("import os\nprint(os.getcwd())\nclass X: pass\n")
     kernels = compile_packages([pkg], ["sm_90"])
     assert [k.decl.name for k in kernels] == ["k"]
-    assert "unused" not in kernels[0].llvm_ir
+    assert "unused" not in kernels[0].codes["ptx"].llvm_ir
 
 
 def test_discovery_does_not_import_user_code(tmp_path):
@@ -379,7 +379,7 @@ def no_arrays(n: i32):
     )
     k = b.kernels["stencil"]
     ptx = b.ptx("stencil")
-    assert k.index32 and not b.kernels["no_arrays"].index32
+    assert k.codes["ptx"].index32 and not b.kernels["no_arrays"].codes["ptx"].index32
     general = ptx[ptx.index(f".entry {k.symbol}(") :]
     narrow = ptx[ptx.index(f".entry {k.symbol}__i32(") :]
     general = general[: general.index("\n}")]
@@ -423,7 +423,7 @@ def k(x: Array[f32], votes: Array[u32]):
         archs=archs,
     )
     for arch in archs:
-        assert "shfl.sync" in b.kernels["k"].ptx[arch], arch
+        assert "shfl.sync" in b.kernels["k"].codes["ptx"].ptx[arch], arch
 
 
 NEGATE_I16 = (

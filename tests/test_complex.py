@@ -622,12 +622,15 @@ def test_every_kernel_has_native_code(cx) -> None:
 
     if not HOST_TARGETS:
         pytest.skip("no native CPU target on this machine (zig missing)")
-    assert all(k.cpu is not None and k.cpu.objects and not k.cpu.unsupported for k in cx.COMPILED.values())
+    assert all(
+        k.codes.get("cpu") is not None and k.codes.get("cpu").objects and not k.codes.get("cpu").unsupported
+        for k in cx.COMPILED.values()
+    )
 
 
 def test_ptx_keeps_complex_arithmetic_unfused(cx) -> None:
     """No FMA contraction: the products of ``a * b`` are rounded before they are added."""
-    ptx = cx.COMPILED["multiply_add"].ptx["sm_90"]
+    ptx = cx.COMPILED["multiply_add"].codes["ptx"].ptx["sm_90"]
     assert "fma" not in ptx and ptx.count("mul.rn.f64") == 4 * ptx.count(".entry"), ptx
 
 

@@ -124,10 +124,12 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         (package / "__init__.py").write_text("")
         (package / "kern.py").write_text(textwrap.dedent(SOURCE))
     kernels = compile_fixture([package], root, cpu=FOREIGN)
-    assert all(k.cpu is not None and not k.cpu.unsupported for k in kernels), [k.cpu for k in kernels]
+    assert all(k.codes.get("cpu") is not None and not k.codes.get("cpu").unsupported for k in kernels), [
+        k.codes.get("cpu") for k in kernels
+    ]
     directory = package / "_hybrid"
     manifest = json.loads((directory / "manifest.json").read_text())
-    libm = {name for k in kernels if k.cpu is not None for name in k.cpu.libm}
+    libm = {name for k in kernels if k.codes.get("cpu") is not None for name in k.codes.get("cpu").libm}
     assert {"exp", "log", "sin"} <= libm, libm  # (both the corpus and the package call them)
     return {"directory": directory, "manifest": manifest, "libm": libm, "kernels": len(kernels)}
 

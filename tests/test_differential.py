@@ -361,7 +361,7 @@ def k(a: Array[{types["a"]}], b: Array[{types["b"]}], c: Array[{types["c"]}], ou
             built = build(kernel_source, archs=["sm_90"], wgsl=device == "wgpu", native=device != "wgpu")
         except CompileError:
             return
-        if device == "wgpu" and built.kernels["k"].wgsl is None:
+        if device == "wgpu" and built.kernels["k"].codes.get("wgsl") is None:
             seen["not_built"] += 1
             reasons[re.sub(r" \(.*", "", built.kernels["k"].not_built.get("wgsl", "?"))] += 1
             return  # something the target refuses: not built for it

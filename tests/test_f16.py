@@ -337,14 +337,14 @@ def test_structs_shared_local_arrays_params_and_shuffles(kern, device: str, monk
 def test_ptx_uses_f16_instructions_without_contraction(kern) -> None:  # type: ignore[no-untyped-def]
     _, kernels = kern
     for arch in TEST_ARCHS:
-        ptx = kernels["binary"].ptx[arch]
+        ptx = kernels["binary"].codes["ptx"].ptx[arch]
         for op in ("add.rn.f16", "sub.rn.f16", "mul.rn.f16"):
             assert op in ptx, (arch, op)
         assert "fma.rn.f16" not in ptx  # x * y + x: two roundings, as NumPy
         assert "div.rn.f32" in ptx  # x / y: in f32, rounded once to f16 (correctly rounded)
         assert re.search(r"cvt\.rn\.f16\.f32", ptx)
-        assert "cvt.rn.f16.f64" in kernels["narrow"].ptx[arch]
-        unary = kernels["unary"].ptx[arch]
+        assert "cvt.rn.f16.f64" in kernels["narrow"].codes["ptx"].ptx[arch]
+        unary = kernels["unary"].codes["ptx"].ptx[arch]
         assert "sqrt.rn.f32" in unary and "sqrt.rn.f64" not in unary  # f16(math.sqrt(x)): in f32, same bits
 
 
@@ -443,8 +443,8 @@ def test_every_target_links_its_own_f16_conversions(kern, monkeypatch: pytest.Mo
     root = Path(mod.__file__).parent
     options = Options(["sm_70"], cubin=False, cpu=list(DEFAULT_TARGETS), cache=KernelCache(None))
     kernels = [k for k in compile_packages([root], options=options) if k.decl.name == "narrow"]
-    assert kernels and kernels[0].cpu is not None and not kernels[0].cpu.libm
-    objects = kernels[0].cpu.objects
+    assert kernels and kernels[0].codes.get("cpu") is not None and not kernels[0].codes.get("cpu").libm
+    objects = kernels[0].codes.get("cpu").objects
     for target in DEFAULT_TARGETS:
         monkeypatch.setitem(TARGETS, target, dataclasses.replace(TARGETS[target], link_flags=_STRICT.get(target, ())))
         blobs = [blob for key, blob in objects.items() if key.split("/")[0] == target]

@@ -105,8 +105,8 @@ def test_kernels_are_named_after_their_calls(built, tmp_path):
     assert repr(module.transpose32) == "<kernel facpkg.kern.transpose32>"
     assert repr(module.weighted_square) == "<kernel facpkg.kern.weighted_square>"
     # the tile is the call's: 32 x 33 f64 and 8 x 9 f32 of shared memory
-    assert compiled["transpose32"].cpu is not None
-    ptx32, ptx8 = compiled["transpose32"].ptx["sm_90"], compiled["transpose8f"].ptx["sm_90"]
+    assert compiled["transpose32"].codes.get("cpu") is not None
+    ptx32, ptx8 = compiled["transpose32"].codes["ptx"].ptx["sm_90"], compiled["transpose8f"].codes["ptx"].ptx["sm_90"]
     assert "[8448]" in ptx32 and "[288]" in ptx8
     assert ".entry facpkg__kern__transpose32(" in ptx32
     site = compiled["transpose8f"].factory
@@ -299,7 +299,7 @@ def test_changing_a_calls_arguments_recompiles_only_that_kernel(tmp_path):
     assert again["one"].cached and again["two"].cached
     changed = {k.decl.label: k for k in compile_source(tmp_path, source.replace("make(2)", "make(5)"), cache)}
     assert not changed["two"].cached and changed["two"].factory["closure"] == {"n": "int:5"}
-    assert "5" in changed["two"].ptx["sm_90"].split(".entry")[1]
+    assert "5" in changed["two"].codes["ptx"].ptx["sm_90"].split(".entry")[1]
 
 
 def test_the_python_path_gets_the_factorys_helpers_with_ieee_math():
@@ -336,7 +336,7 @@ def test_an_argument_read_from_another_module_recompiles_when_it_changes(tmp_pat
     (pkg / "cfg.py").write_text("N = 3\n")
     again = {k.decl.label: k for k in compile_source(tmp_path, source, cache)}
     assert not again["fill_n"].cached and again["fill_n"].factory["closure"] == {"n": "int:3"}
-    assert "3" in again["fill_n"].ptx["sm_90"].split(".entry")[1]
+    assert "3" in again["fill_n"].codes["ptx"].ptx["sm_90"].split(".entry")[1]
 
 
 def test_two_calls_on_one_line_each_find_their_own_code(tmp_path):

@@ -125,7 +125,7 @@ def _compile_libb(src: Path, cache: Path, search: list[str]):
 def test_helpers_of_installed_packages_compile_into_the_callers_ptx(two_packages, tmp_path):
     kernels = _compile_libb(two_packages, tmp_path / "cache", [str(two_packages)])
     assert {d[:2] for d in kernels["k1"].deps} >= {("liba.helpers", "twice"), ("libb.k", "k1")}
-    assert ".entry libb__k__k1" in kernels["k1"].ptx["sm_80"]
+    assert ".entry libb__k__k1" in kernels["k1"].codes["ptx"].ptx["sm_80"]
     assert not any(d[0] == "liba.helpers" and d[1] == "unrelated" for d in kernels["k1"].deps)
 
 

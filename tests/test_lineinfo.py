@@ -67,7 +67,7 @@ def line_of(source: str, text: str) -> int:
 
 def test_ptx_names_python_files_and_lines(tmp_path):
     (kernel,) = compile_packages([package(tmp_path)], options=Options(["sm_70", "sm_90"], cubin=False))
-    for arch, ptx in kernel.ptx.items():
+    for arch, ptx in kernel.codes["ptx"].ptx.items():
         assemble(ptx, arch, tmp_path)
         files = dict(re.findall(r'^\s*\.file\s+(\d+)\s+"([^"]*)"', ptx, re.M))
         assert sorted(files.values()) == ["lineinfo_pkg/helpers.py", "lineinfo_pkg/kern.py"]  # as installed
@@ -87,9 +87,13 @@ def test_lineinfo_false_drops_it_and_is_part_of_the_cache_key(tmp_path):
     (on,) = compile_packages([pkg], options=Options(["sm_90"], cubin=False, cache=cache))
     (off,) = compile_packages([pkg], options=Options(["sm_90"], cubin=False, cache=cache, lineinfo=False))
     assert not off.cached
-    assert ".loc" in on.ptx["sm_90"] and ".loc" not in off.ptx["sm_90"] and ".file" not in off.ptx["sm_90"]
+    assert (
+        ".loc" in on.codes["ptx"].ptx["sm_90"]
+        and ".loc" not in off.codes["ptx"].ptx["sm_90"]
+        and ".file" not in off.codes["ptx"].ptx["sm_90"]
+    )
     (again,) = compile_packages([pkg], options=Options(["sm_90"], cubin=False, cache=cache, lineinfo=False))
-    assert again.cached and again.ptx == off.ptx
+    assert again.cached and again.codes["ptx"].ptx == off.codes["ptx"].ptx
 
 
 def test_cubins_keep_the_lines(tmp_path):
@@ -99,8 +103,8 @@ def test_cubins_keep_the_lines(tmp_path):
     pkg = package(tmp_path)
     (on,) = compile_packages([pkg], options=Options(["sm_90"], cubin=False))
     (off,) = compile_packages([pkg], options=Options(["sm_90"], cubin=False, lineinfo=False))
-    with_lines = ptxas_assemble(on.ptx["sm_90"], "sm_90", "saxpy", ptxas, lineinfo=True)
-    without = ptxas_assemble(off.ptx["sm_90"], "sm_90", "saxpy", ptxas, lineinfo=False)
+    with_lines = ptxas_assemble(on.codes["ptx"].ptx["sm_90"], "sm_90", "saxpy", ptxas, lineinfo=True)
+    without = ptxas_assemble(off.codes["ptx"].ptx["sm_90"], "sm_90", "saxpy", ptxas, lineinfo=False)
     assert with_lines is not None and without is not None
     # the line table names the folder and the file apart, as LLVM's .file gave them
     assert b".debug_line" in with_lines and b"lineinfo_pkg" in with_lines and b"kern.py" in with_lines
@@ -153,9 +157,9 @@ def test_line_info_changes_no_code_and_no_lint_fires_on_the_repository():
             else:
                 assert warnings == [], project.name
         for symbol, kernel in builds[True].items():
-            for arch, ptx in kernel.ptx.items():
+            for arch, ptx in kernel.codes["ptx"].ptx.items():
                 assert ".loc" in ptx and ".file" in ptx
-                without = builds[False][symbol].ptx[arch]
+                without = builds[False][symbol].codes["ptx"].ptx[arch]
                 assert code_only(ptx) == code_only(without), f"{symbol} {arch}"
                 compared += 1
     assert compared >= 40

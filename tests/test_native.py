@@ -75,7 +75,11 @@ def shipped(tmp_path_factory: pytest.TempPathFactory) -> Path:
         options=Options(["sm_70"], cubin=False, cpu=list(DEFAULT_TARGETS)),
         search_path=[str(out), *sys.path],
     )
-    unsupported = {k.decl.qualname: k.cpu.unsupported for k in kernels if k.cpu is None or k.cpu.unsupported}
+    unsupported = {
+        k.decl.qualname: k.codes.get("cpu").unsupported
+        for k in kernels
+        if k.codes.get("cpu") is None or k.codes.get("cpu").unsupported
+    }
     assert not unsupported, unsupported
     write_package_artifacts(kernels, ["sm_70"], out)
     return out
@@ -334,7 +338,7 @@ def votes(x: Array[i32], out: Array[i32]):
 @needs_host
 def test_kernel_without_native_code_falls_back_with_its_reason(build) -> None:  # type: ignore[no-untyped-def]
     b = build(UNSUPPORTED)
-    assert "warp shuffle or vote in a `while` condition" in b.kernels["votes"].cpu.unsupported
+    assert "warp shuffle or vote in a `while` condition" in b.kernels["votes"].codes.get("cpu").unsupported
     x = np.arange(64, dtype=np.int32) % 7
     out = np.zeros(64, np.int32)
     with pytest.warns(RuntimeWarning, match=r"votes has no native CPU code: .*kern.py:\d+"):

@@ -310,13 +310,13 @@ def test_ptx_and_manifest(lang: Built) -> None:
         assert re.search(r"atom\.global\.add\.u64\s+%rd\d+, \[hybrid_print\], 24;", ptx)
         assert "hybrid_print" not in lang.ptx("silent", arch)
     assert "hybrid_print[80];" in lang.ptx("overflows")
-    many = lang.kernels["many"]
+    many = lang.kernels["many"].codes["ptx"]
     assert many.prints["bytes"] == 1 << 20
     (site,) = many.prints["sites"]
     assert site["file"].endswith("kern.py") and site["pieces"][0] == "t|"
-    assert not lang.kernels["silent"].prints
-    if lang.kernels["silent"].cpu is not None:
-        assert lang.kernels["many"].cpu.prints["sites"] == many.prints["sites"]
+    assert not lang.kernels["silent"].codes["ptx"].prints
+    if lang.kernels["silent"].codes.get("cpu") is not None:
+        assert lang.kernels["many"].codes.get("cpu").prints["sites"] == many.prints["sites"]
 
 
 # f-strings' own errors (the other print() errors are in test_errors.py's catalogue): (body, the snippet

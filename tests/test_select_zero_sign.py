@@ -93,9 +93,9 @@ def test_the_optimised_ir_keeps_the_zero_out_of_the_folds_reach(build):
     constant for an arm: LLVM did not turn one into a min/max through the conversion."""
     built = build(SOURCE, shared=True)
     for form in FORMS:
-        for arch, text in built.kernels[f"k_{form}"].optimised_ir.items():
+        for arch, text in built.kernels[f"k_{form}"].codes["ptx"].optimised_ir.items():
             assert not _zero_arms(text), (form, arch, _zero_arms(text))
-    assert "llvm.arithmetic.fence" in built.kernels["k_ternary"].optimised_ir["sm_90"]
+    assert "llvm.arithmetic.fence" in built.kernels["k_ternary"].codes["ptx"].optimised_ir["sm_90"]
 
 
 WGSL = (
@@ -114,7 +114,7 @@ def narrow(h: Array[np.float16], out: Array[f32]):
 def test_the_sign_of_zero_in_a_webgpu_shader(build, device):
     """WGSL has no such fold; the shader is built (f64 has none) and keeps -0.0 where it runs."""
     built = build(WGSL, wgsl=True)
-    assert built.kernels["narrow"].wgsl is not None
+    assert built.kernels["narrow"].codes.get("wgsl") is not None
     h = np.array(VALUES, np.float16)
     outs = []
     for where in ("cpu-python", device):

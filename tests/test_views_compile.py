@@ -39,7 +39,7 @@ def test_views_are_pointer_arithmetic(build) -> None:  # type: ignore[no-untyped
     b = build(COMPILE_SOURCE)
     for name in ("literal", "run_time_step"):
         k = b.kernels[name]
-        assert k.index32
+        assert k.codes["ptx"].index32
         assert f".entry {k.symbol}__i32(" in b.ptx(name)
     literal = b.ptx("literal")
     assert "div." not in literal and "hybrid_error" not in literal

@@ -81,7 +81,7 @@ def test_bench_kernels_match_native_cpu_bit_for_bit(bench):
     cpu, gpu = _both(module.bitonic_pass, 256, 16, keys, 4, 8)
     assert same_bits(cpu[0], gpu[0]) and not same_bits(keys, gpu[0])
     # f32 + i32 is an f64 (NumPy's promotion): the shader computes in f64 (the adapter's shader-f64)
-    empty16 = compiled["empty16"].wgsl
+    empty16 = compiled["empty16"].codes.get("wgsl")
     assert empty16 is not None and "shader-f64" in empty16.features
     scalars = [np.int32(-1), np.int32(7), np.int32(-3), np.int32(2**30), *np.float32([0.1, 1e8, -1e8, 3.3])]
     cpu, gpu = _both(module.empty16, 32, 1, *[x[:8].copy() for _ in range(8)], *scalars)
@@ -96,7 +96,7 @@ def test_examples_match_native_cpu(tmp_path: Path):
         shutil.copytree(ROOT / "example_project" / name / name, tmp_path / name)
     packages = [tmp_path / n for n in ("hybrid_demo", "hybrid_sort", "hybrid_ext")]
     kernels = compile_packages(packages, options=_options(), search_path=[str(tmp_path), *sys.path])
-    assert all(k.wgsl is not None for k in kernels), {k.decl.label: k.not_built for k in kernels}
+    assert all(k.codes.get("wgsl") is not None for k in kernels), {k.decl.label: k.not_built for k in kernels}
     write_package_artifacts(kernels, ["sm_90"], tmp_path)
     examples = ("hybrid_demo", "mathlets", "hybrid_sort", "hybrid_ext")
     for m in [m for m in sys.modules if m.split(".")[0] in examples]:
@@ -170,7 +170,7 @@ def test_failed_checks_and_bad_arguments_raise_as_on_other_devices(tmp_path: Pat
     kernels = compile_packages([_package(tmp_path, "wgchecks", CHECKS)], options=_options())
     write_package_artifacts(kernels, ["sm_90"], tmp_path)
     by_name = {k.decl.label: k for k in kernels}
-    assert by_name["wide"].wgsl is not None and "shader-f64" in by_name["wide"].wgsl.features
+    assert by_name["wide"].codes.get("wgsl") is not None and "shader-f64" in by_name["wide"].codes["wgsl"].features
     with imported_package(tmp_path, "wgchecks") as kern:
         x = np.arange(64, dtype=np.int32)
         out = np.zeros(64, np.int32)
@@ -290,7 +290,7 @@ def strided(x: Array[f32], out: Array[f32, 2], step: i64):
 @pytest.mark.wgpu
 def test_grid_tuples_and_range_steps_known_at_run_time(tmp_path: Path):
     kernels = compile_packages([_package(tmp_path, "wgloops", LOOPS)], options=_options())
-    assert kernels[0].wgsl is not None, kernels[0].not_built
+    assert kernels[0].codes.get("wgsl") is not None, kernels[0].not_built
     write_package_artifacts(kernels, ["sm_90"], tmp_path)
     x = np.random.default_rng(2).standard_normal(100).astype(np.float32)
     with imported_package(tmp_path, "wgloops") as kern:
@@ -345,7 +345,7 @@ def test_barriers_order_storage_buffers_where_threads_talk_through_them(tmp_path
     """syncthreads() orders storage accesses (CUDA's __syncthreads does) only in a shader that reads a buffer it
     writes; elsewhere the second control barrier is left out. Products go through the exact FMA barrier."""
     kernels = compile_packages([_package(tmp_path, "wgtalk", TALK)], options=_options())
-    shaders = {k.decl.label: k.wgsl.source for k in kernels if k.wgsl is not None}
+    shaders = {k.decl.label: k.codes.get("wgsl").source for k in kernels if k.codes.get("wgsl") is not None}
     assert shaders["through_memory"].count("storageBarrier();") == 1
     assert "storageBarrier" not in shaders["tiles"] and shaders["tiles"].count("workgroupBarrier();") == 1
     assert "return bitcast<f32>(bitcast<u32>(x) | hh_p.hh_zero);" in shaders["tiles"]
@@ -393,7 +393,7 @@ def test_division_and_sqrt_are_correctly_rounded(tmp_path: Path, monkeypatch: py
 
     name = {"f32": "quotients", "f64": "quotients64"}[wt]
     kernels = {k.decl.name: k for k in compile_packages([_package(tmp_path, "wground", ROUNDING)], options=_options())}
-    code = kernels[name].wgsl
+    code = kernels[name].codes.get("wgsl")
     assert code is not None and f"{wt}-div-sqrt" in code.features
     assert f"hh_div_{wt}(" in code.source and f"hh_sqrt_{wt}(" in code.source
     write_package_artifacts(list(kernels.values()), ["sm_90"], tmp_path)
@@ -462,7 +462,7 @@ def test_f64_kernels_match_native_cpu(tmp_path: Path):
     infinities by their bits, warp shuffles as two 32-bit halves; the same bits as native code."""
     kernels = {k.decl.name: k for k in compile_packages([_package(tmp_path, "wgf64", FLOAT64)], options=_options())}
     for k in kernels.values():
-        assert k.wgsl is not None and "shader-f64" in k.wgsl.features, k.not_built
+        assert k.codes.get("wgsl") is not None and "shader-f64" in k.codes.get("wgsl").features, k.not_built
     write_package_artifacts(list(kernels.values()), ["sm_90"], tmp_path)
     rng = np.random.default_rng(11)
     n = 512
@@ -553,7 +553,7 @@ def test_tuples_match_native_cpu(tmp_path: Path):
     constant, from the end, or at run time (one item type), converted item by item; tuple parameters (their
     numbers in the uniform)."""
     kernels = compile_packages([_package(tmp_path, "wgtup", TUPLES)], options=_options())
-    assert all(k.wgsl is not None for k in kernels), [k.not_built for k in kernels]
+    assert all(k.codes.get("wgsl") is not None for k in kernels), [k.not_built for k in kernels]
     write_package_artifacts(kernels, ["sm_90"], tmp_path)
     rng = np.random.default_rng(12)
     n = 256
@@ -612,7 +612,7 @@ def test_helpers_that_return_none_on_some_paths(tmp_path: Path):
     """A helper's number-or-None (numba's Optional) as a struct of the number and whether there is one:
     `is None` tests it, and using None as a number raises TypeError, as on the other devices."""
     kernels = compile_packages([_package(tmp_path, "wgopt", OPTIONAL)], options=_options())
-    assert all(k.wgsl is not None for k in kernels), [k.not_built for k in kernels]
+    assert all(k.codes.get("wgsl") is not None for k in kernels), [k.not_built for k in kernels]
     write_package_artifacts(kernels, ["sm_90"], tmp_path)
     x = np.random.default_rng(13).uniform(-0.5, 1.5, 256)
     with imported_package(tmp_path, "wgopt") as kern:
@@ -680,9 +680,9 @@ def test_atomics_on_floats_and_64_bit_elements(tmp_path: Path):
 
     kernels = {k.decl.name: k for k in compile_packages([_package(tmp_path, "wgatom", ATOMICS)], options=_options())}
     for k in kernels.values():
-        assert k.wgsl is not None, k.not_built
-    assert "shader-int64-atomic-all-ops" in kernels["wide"].wgsl.features
-    assert "shader-int64-atomic-all-ops" in kernels["floats"].wgsl.features  # f64 elements are u64 bits
+        assert k.codes.get("wgsl") is not None, k.not_built
+    assert "shader-int64-atomic-all-ops" in kernels["wide"].codes.get("wgsl").features
+    assert "shader-int64-atomic-all-ops" in kernels["floats"].codes.get("wgsl").features  # f64 elements are u64 bits
     write_package_artifacts(list(kernels.values()), ["sm_90"], tmp_path)
     rng = np.random.default_rng(13)
     n = 1024
@@ -766,7 +766,7 @@ def test_complex_numbers_match_native_cpu(tmp_path: Path):
     conversions between precisions, parts, conjugates, comparisons, complex parameters and arrays (c64
     written too): the bits of native code, operation for operation."""
     kernels = compile_packages([_package(tmp_path, "wgcplx", COMPLEX)], options=_options())
-    assert kernels[0].wgsl is not None, kernels[0].not_built
+    assert kernels[0].codes.get("wgsl") is not None, kernels[0].not_built
     write_package_artifacts(kernels, ["sm_90"], tmp_path)
     rng = np.random.default_rng(14)
     n = 256
@@ -852,7 +852,7 @@ def test_booleans_and_8_and_16_bit_integers_match_native_cpu(tmp_path: Path):
     as LLVM's; atomics inside helpers."""
     kernels = {k.decl.name: k for k in compile_packages([_package(tmp_path, "wgnarrow", NARROW)], options=_options())}
     for k in kernels.values():
-        assert k.wgsl is not None, k.not_built
+        assert k.codes.get("wgsl") is not None, k.not_built
     write_package_artifacts(list(kernels.values()), ["sm_90"], tmp_path)
     rng = np.random.default_rng(15)
     n = 8 * 25  # (not a multiple of 4 words' worth of rows: the buffers are padded)
@@ -924,7 +924,7 @@ def test_remainders_of_floats_are_exact(tmp_path: Path):
     and NumPy's `%` and `//` of floats (npy_divmod): native code's bits, over every exponent, with subnormals,
     zeros, infinities, exact multiples and operands a few ulps apart."""
     kernels = compile_packages([_package(tmp_path, "wgrem", REMAINDERS)], options=_options())
-    assert kernels[0].wgsl is not None, kernels[0].not_built
+    assert kernels[0].codes.get("wgsl") is not None, kernels[0].not_built
     write_package_artifacts(kernels, ["sm_90"], tmp_path)
     rng = np.random.default_rng(17)
     n = 4096
@@ -1013,7 +1013,7 @@ def test_exponentials_logarithms_near_zero_hyperbolic_and_error_functions(tmp_pa
     4 ulps of the C library's, from tiny arguments (where the forms that keep their bits matter) to
     overflow."""
     kernels = compile_packages([_package(tmp_path, "wghyp", LIBM)], options=_options())
-    assert all(k.wgsl is not None for k in kernels), [k.not_built for k in kernels]
+    assert all(k.codes.get("wgsl") is not None for k in kernels), [k.not_built for k in kernels]
     write_package_artifacts(kernels, ["sm_90"], tmp_path)
     rng = np.random.default_rng(18)
     n = 4096
@@ -1044,7 +1044,7 @@ def test_math_functions_are_within_a_few_ulps_of_the_c_librarys(tmp_path: Path):
     (targets/wgsl/libm.py): within 4 ulps of NumPy's (the C library's) over wide ranges, as libdevice is on the
     CUDA path."""
     kernels = compile_packages([_package(tmp_path, "wglibm", LIBM)], options=_options())
-    assert kernels[0].wgsl is not None, kernels[0].not_built
+    assert kernels[0].codes.get("wgsl") is not None, kernels[0].not_built
     write_package_artifacts(kernels, ["sm_90"], tmp_path)
     rng = np.random.default_rng(16)
     n = 4096
@@ -1124,9 +1124,9 @@ def test_infinite_constants_are_refused_and_private_arrays_reach_helpers(tmp_pat
     an inf sentinel gave wrong minima on lavapipe); per-thread arrays passed to helpers, shared arrays of
     complex numbers and 8-bit per-thread arrays work as natively."""
     kernels = {k.decl.name: k for k in compile_packages([_package(tmp_path, "wgsent", SENTINELS)], options=_options())}
-    assert kernels["running_min"].wgsl is None
+    assert kernels["running_min"].codes.get("wgsl") is None
     assert kernels["running_min"].not_built["wgsl"].startswith("an infinite or NaN constant")
-    assert kernels["scratch"].wgsl is not None, kernels["scratch"].not_built
+    assert kernels["scratch"].codes.get("wgsl") is not None, kernels["scratch"].not_built
     write_package_artifacts(list(kernels.values()), ["sm_90"], tmp_path)
     rng = np.random.default_rng(17)
     x, z = rng.standard_normal(64), rng.standard_normal(64) + 1j * rng.standard_normal(64)
@@ -1193,7 +1193,7 @@ def test_dynamic_shared_and_local_arrays(tmp_path: Path):
     gpu.local_array is the thread's own, zero-filled each time it is made; a shared array that atomics update
     holds atomic elements; all as the native CPU runs them."""
     kernels = compile_packages([_package(tmp_path, "wgmemory", MEMORY)], options=_options())
-    assert all(k.wgsl is not None for k in kernels), [k.not_built for k in kernels]
+    assert all(k.codes.get("wgsl") is not None for k in kernels), [k.not_built for k in kernels]
     write_package_artifacts(kernels, ["sm_90"], tmp_path)
     rng = np.random.default_rng(3)
     with imported_package(tmp_path, "wgmemory") as kern:
@@ -1247,7 +1247,7 @@ def test_constant_tables(tmp_path: Path):
     """Module constants read as tables are module-scope const arrays of the shader, read as the native CPU reads
     them (NumPy arrays of f32 and i32, tuples of Python ints)."""
     kernels = compile_packages([_package(tmp_path, "wgtables", TABLES)], options=_options())
-    assert kernels[0].wgsl is not None, kernels[0].not_built
+    assert kernels[0].codes.get("wgsl") is not None, kernels[0].not_built
     write_package_artifacts(kernels, ["sm_90"], tmp_path)
     x = np.random.default_rng(5).standard_normal(200).astype(np.float32)
     with imported_package(tmp_path, "wgtables") as kern:
@@ -1276,7 +1276,7 @@ def bits(x: Array[f32], n: Array[i32], out: Array[u32], back: Array[f32]):
 def test_scalar_views_are_bitcasts(tmp_path: Path):
     """``x.view(np.uint32)`` of 32-bit scalars is WGSL's bitcast: the native CPU's bits, NaNs included."""
     kernels = compile_packages([_package(tmp_path, "wgbits", BITS)], options=_options())
-    assert kernels[0].wgsl is not None, kernels[0].not_built
+    assert kernels[0].codes.get("wgsl") is not None, kernels[0].not_built
     write_package_artifacts(kernels, ["sm_90"], tmp_path)
     rng = np.random.default_rng(8)
     x = rng.standard_normal(128).astype(np.float32)
@@ -1320,7 +1320,7 @@ def test_array_views(tmp_path: Path):
     """Views of arrays (rows, slices with steps known at build or run time, columns, views of views, views
     passed to helpers) select the same elements as on the native CPU; a step of zero raises as NumPy does."""
     kernels = compile_packages([_package(tmp_path, "wgviews", VIEWS)], options=_options())
-    assert kernels[0].wgsl is not None, kernels[0].not_built
+    assert kernels[0].codes.get("wgsl") is not None, kernels[0].not_built
     write_package_artifacts(kernels, ["sm_90"], tmp_path)
     m = np.random.default_rng(6).standard_normal((40, 9)).astype(np.float32)
     with imported_package(tmp_path, "wgviews") as kern:
@@ -1399,7 +1399,7 @@ def test_arrays_of_structs(tmp_path: Path):
     written in place (also through a variable bound to an element, `+=` and in a helper), whole elements
     stored; shared and per-thread arrays of structs (a bool field there): the native code's bits."""
     kernels = compile_packages([_package(tmp_path, "wgstructs", STRUCTS)], options=_options())
-    assert all(k.wgsl is not None for k in kernels), [k.not_built for k in kernels]
+    assert all(k.codes.get("wgsl") is not None for k in kernels), [k.not_built for k in kernels]
     write_package_artifacts(kernels, ["sm_90"], tmp_path)
     rng = np.random.default_rng(9)
     with imported_package(tmp_path, "wgstructs") as kern:
@@ -1420,7 +1420,7 @@ def test_arrays_of_structs(tmp_path: Path):
     source = STRUCTS + "\n@kernel\ndef flags(fs: Array[Flagged]):\n    fs[gpu.global_tid_x()].v = f32(1)\n"
     kernels = compile_packages([_package(tmp_path / "more", "wgflags", source)], options=_options())
     flags = next(k for k in kernels if k.decl.label == "flags")
-    assert flags.wgsl is None and "field `on` is a bool" in flags.not_built["wgsl"]
+    assert flags.codes.get("wgsl") is None and "field `on` is a bool" in flags.not_built["wgsl"]
 
 
 def _same_fields(a: np.ndarray, b: np.ndarray) -> bool:
@@ -1493,7 +1493,9 @@ def test_f16_with_numpys_rounding(tmp_path: Path):
     at f16's rounding ties, subnormals and overflow), comparisons, shared arrays and struct fields give the
     native code's bits, which are NumPy's."""
     kernels = compile_packages([_package(tmp_path, "wghalves", HALVES)], options=_options())
-    assert all(k.wgsl is not None and "shader-f16" in k.wgsl.features for k in kernels), [k.not_built for k in kernels]
+    assert all(k.codes.get("wgsl") is not None and "shader-f16" in k.codes.get("wgsl").features for k in kernels), [
+        k.not_built for k in kernels
+    ]
     write_package_artifacts(kernels, ["sm_90"], tmp_path)
     rng = np.random.default_rng(10)
     a = np.arange(65536, dtype=np.uint16).view(np.float16)
@@ -1727,11 +1729,11 @@ def test_list_and_the_build_say_which_targets_each_kernel_has(capsys: pytest.Cap
     assert "targets: ptx, cpu, python\n" in squares
     assert "not wgsl: print() in wglist.kern.squares\n" in squares
     kernels = compile_packages([tmp_path / "wglist"], options=_options())
-    assert kernels[0].manifest_entry({}, {})["wgsl"]["unsupported"].startswith("print()")
+    assert kernels[0].manifest_entry()["wgsl"]["unsupported"].startswith("print()")
     kernels = compile_packages([ROOT / "benchmarks" / "bench_kernels" / "bench_kernels"], options=_options())
     by_name = {k.decl.label: k for k in kernels}
-    assert by_name["matmul"].manifest_entry({}, {})["wgsl"]["file"] == "bench_kernels__kernels__matmul.wgsl"
-    assert by_name["block_sum"].manifest_entry({}, {})["wgsl"]["features"] == ["shader-int64", "subgroup"]
+    assert by_name["matmul"].manifest_entry()["wgsl"]["file"] == "bench_kernels__kernels__matmul.wgsl"
+    assert by_name["block_sum"].manifest_entry()["wgsl"]["features"] == ["shader-int64", "subgroup"]
 
 
 def _package(root: Path, name: str, source: str) -> Path:

@@ -1,5 +1,6 @@
-"""What a build embeds in a package: PTX (and cubins) per kernel and arch, each CPU target's native library,
-WGSL shaders, and ``_hybrid/manifest.json``.
+"""What a build embeds in a package: each kernel's files of each target (PTX and cubins per arch, WGSL
+shaders), what each target makes of the package's kernels together (a native library per CPU target),
+and ``_hybrid/manifest.json``.
 
 The manifest format is read by :mod:`hybrid_runtime.manifest`; its layout is versioned there.
 Output is deterministic: no paths, no timestamps, sorted keys.
@@ -16,11 +17,10 @@ from typing import Any
 import llvmlite.binding as llvm
 from hybrid_runtime.manifest import DIRECTORY, FILENAME, FORMAT
 
-from ..cache import KernelCache
-from ..pipeline import COMPILER_ID, CompiledKernel, Options
-from ..targets.host import pool
-from ..targets.host.cpus import TARGETS
-from ..targets.host.link import link
+from ..cache import COMPILER_ID, KernelCache
+from ..pipeline import CompiledKernel, Options
+from ..targets.base import PackageOutput
+from ..targets.registry import targets
 
 
 def manifest(
@@ -28,18 +28,17 @@ def manifest(
     archs: list[str],
     editable: bool = False,
     files: dict[str, str] | None = None,
-    cpu: dict[str, str] | None = None,
+    packaged: dict[str, Any] | None = None,
     options: Options | None = None,
 ) -> dict[str, Any]:
     """``files``: the sha256 of each code file written next to the manifest, which the runtime checks;
-    ``cpu``: the package's native library per CPU target; ``options``: the build's (an editable install
-    records them, so that recompiling it after an edit builds what the install built)."""
+    ``packaged``: the fields the targets' package steps add (the native library per CPU target);
+    ``options``: the build's (an editable install records them, so that recompiling it after an edit
+    builds what the install built)."""
     entries: dict[str, Any] = {}
     combined = hashlib.sha256()
     for k in sorted(kernels, key=lambda k: k.decl.qualname):  # stable: variants keep their listed order
-        ptx = {arch: f"{k.symbol}.{arch}.ptx" for arch in archs}
-        cubin = {arch: f"{k.symbol}.{arch}.cubin" for arch in sorted(k.cubin)}
-        entry = k.manifest_entry(ptx, cubin)
+        entry = k.manifest_entry()
         if editable:  # lets the runtime notice source edits after an editable install
             entry["deps"] = [list(d) for d in k.deps]
         if k.variant:  # a generic kernel: one entry holding its specialisations
@@ -58,12 +57,8 @@ def manifest(
         "source_hash": combined.hexdigest(),
         "kernels": entries,
         "files": dict(sorted((files or {}).items())),
+        **(packaged or {}),
     }
-    if cpu is not None:
-        data["cpu"] = cpu
-        levels = {t: [level for level, _ in TARGETS[t].levels] for t in cpu if TARGETS[t].levels}
-        if levels:
-            data["cpu_levels"] = levels
     if editable:
         data["editable"] = True
         if options is not None:
@@ -102,51 +97,27 @@ def write_package_artifacts(
         directory.mkdir(parents=True, exist_ok=True)
         files = []
         digests: dict[str, str] = {}  # every code file, by name: the runtime refuses one that differs
+
+        def write(name: str, blob: bytes) -> None:
+            path = directory / name
+            path.write_bytes(blob)
+            digests[name] = hashlib.sha256(blob).hexdigest()
+            files.append(path)
+
         for k in items:
-            code = [(f"{k.symbol}.{arch}.ptx", k.ptx[arch].encode()) for arch in archs]
-            code += [(f"{k.symbol}.{arch}.cubin", blob) for arch, blob in sorted(k.cubin.items())]
-            if k.wgsl is not None:
-                code.append((f"{k.symbol}.wgsl", k.wgsl.source.encode()))
-            for name, blob in code:
-                path = directory / name
-                path.write_bytes(blob)
-                digests[name] = hashlib.sha256(blob).hexdigest()
-                files.append(path)
-        libraries = _link_libraries(package, items, directory, cache or KernelCache(None))
-        for name in libraries.values():
-            files.append(directory / name)
-            digests[name] = hashlib.sha256((directory / name).read_bytes()).hexdigest()
-        cpu = libraries if any(k.cpu is not None for k in items) else None
-        data = manifest(items, archs, editable, digests, cpu, options)
+            for code in k.codes.values():
+                for name, blob in code.files(k.symbol):
+                    write(name, blob)
+        packaged: dict[str, Any] = {}
+        for target in targets():  # what each target makes of the package's kernels together (libraries)
+            codes = [k.codes[target.name] for k in items if target.name in k.codes]
+            made = target.package(package, codes, cache or KernelCache(None)) if codes else PackageOutput()
+            for name, blob in made.files.items():
+                write(name, blob)
+            packaged.update(made.manifest)
+        data = manifest(items, archs, editable, digests, packaged, options)
         path = directory / FILENAME
         path.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n", encoding="utf-8")
         files.append(path)
         written[package] = files
-    return written
-
-
-def _link_libraries(package: str, kernels: list[CompiledKernel], directory: Path, cache: KernelCache) -> dict[str, str]:
-    """One native library per CPU target holding every kernel of the package that has native code (from
-    the cache when the same objects were linked before: a no-change rebuild runs no linker)."""
-    objects: dict[str, list[bytes]] = {}
-    libm = False
-    for k in kernels:
-        if k.cpu is None or k.cpu.unsupported:
-            continue
-        libm |= bool(k.cpu.libm)
-        for key, blob in sorted(k.cpu.objects.items()):  # "target", "target/level", "target/__san": a library a target
-            objects.setdefault(key.split("/")[0], []).append(blob)
-    written = {}
-    for target, blobs in sorted(objects.items()):
-        name = TARGETS[target].library(package)
-        inputs = repr((COMPILER_ID, pool.digest(), target, libm, [hashlib.sha256(o).hexdigest() for o in blobs]))
-        digest = hashlib.sha256(inputs.encode()).hexdigest()
-        library = cache.load_blob(digest)
-        if library is None:
-            # the C runtime also for kernels that call no math function: LLVM turns loops of stores
-            # (a block's per-thread flags, a zeroed local array) into memset/memcpy calls
-            library = link(blobs, target, needs_libc=True)
-            cache.save_blob(digest, library)
-        (directory / name).write_bytes(library)
-        written[target] = name
     return written

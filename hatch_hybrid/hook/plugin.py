@@ -42,32 +42,23 @@ class HybridBuildHook(BuildHookInterface):  # type: ignore[type-arg]
     # --------------------------------------------------------------- build
     def dependencies(self) -> list[str]:
         """What the build environment needs beyond hatch-hybrid: the ``[project] dependencies`` whose
-        packages the kernels import (their helpers are compiled from source), and CUDA's libdevice
-        (pip package nvidia-cuda-nvcc-cu12) when kernels need it and it is absent."""
+        packages the kernels import (their helpers are compiled from source), and what each target needs
+        that is absent (CUDA's libdevice, pip package nvidia-cuda-nvcc-cu12, when kernels call into it;
+        zig to link the CPU libraries)."""
         if self.target_name != "wheel":
             return []
-        from ..pipeline import index_packages, needs_libdevice
-        from ..targets.ptx.libdevice import LIBDEVICE_PACKAGE, find_libdevice
+        from ..pipeline import build_requirements, index_packages
 
         try:
             roots = {normalise(r) for r in index_packages(self.package_dirs()).kernel_import_roots()}
         except Exception:  # errors are reported, with their location, by initialize()
             return []
         needed = [req for req in self.metadata.core.dependencies if normalise(requirement_name(req)) in roots]
-        from ..targets.host.link import ZIG_PACKAGE, have_zig
-
         try:
-            if self.cpu_targets() and not have_zig():
-                needed.append(ZIG_PACKAGE)  # links the native CPU libraries
+            options = self.options()
         except OptionError:  # initialize() says
-            pass
-        if find_libdevice() is None:
-            try:
-                if needs_libdevice(self.package_dirs()):
-                    needed.append(LIBDEVICE_PACKAGE)
-            except Exception:  # a dependency is not installed yet, or a compile error: initialize() says
-                pass
-        return needed
+            return needed
+        return needed + build_requirements(self.package_dirs(), options)
 
     def initialize(self, version: str, build_data: dict[str, Any]) -> None:
         try:
@@ -118,21 +109,9 @@ class HybridBuildHook(BuildHookInterface):  # type: ignore[type-arg]
 
     def _report(self, k: CompiledKernel, archs: list[str]) -> None:
         """The build's line for one kernel: what it was built for, and how."""
-        what = "PTX + cubin" if k.cubin else "PTX"
-        if k.cpu is not None:
-            what += " + CPU" if not k.cpu.unsupported else " (CPU: Python path)"
-            if k.cpu.state_machine:  # threads meet where they cannot run as loops: slower natively
-                what += f" (CPU threads as a state machine: {k.cpu.state_machine})"
-            if k.cpu.forwarded:  # the shared tile is read from the global array (lowering/tile_forward.py)
-                what += f" (CPU: tile forwarded for {'x'.join(map(str, k.cpu.forwarded))} blocks)"
-            if k.cpu.combined:  # lowering/aggregate.py
-                what += f" (CPU: atomics combined at {', '.join(k.cpu.combined)})"
-        if k.wgsl is not None:
-            what += " + WGSL"
-        elif "wgsl" in k.not_built:
-            what += f" (no WGSL: {k.not_built['wgsl']})"
         how = "from cache" if k.cached else f"compiled in {k.seconds * 1000:.0f} ms"
-        self.app.display_info(f"hatch-hybrid: {k.decl.qualname} -> {k.symbol} ({what}, {', '.join(archs)}): {how}")
+        what = f"{k.summary()}, {', '.join(archs)}"
+        self.app.display_info(f"hatch-hybrid: {k.decl.qualname} -> {k.symbol} ({what}): {how}")
 
     def finalize(self, version: str, build_data: dict[str, Any], artifact_path: str) -> None:
         staging = getattr(self, "_staging", None)

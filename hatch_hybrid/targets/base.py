@@ -13,15 +13,17 @@ into the wheel. A target may hand its LLVM work to the build's worker processes 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..frontend.discover import KernelDecl
 from ..typecheck.typed import TypedFunction
 from ..work import Work
 
 if TYPE_CHECKING:
+    from ..cache import KernelCache
     from ..typecheck.program import Program
 
 
@@ -38,6 +40,19 @@ class Capabilities:
     atomics: frozenset[str] = frozenset({"i32", "u32", "i64", "u64", "f32", "f64"})  # element types
     printing: bool = True
     notes: str = ""  # what the target's code depends on at run time (an adapter feature, a library)
+
+
+class BuildOptions(Protocol):
+    """What the targets read of the build's options (:class:`hatch_hybrid.pipeline.Options`)."""
+
+    archs: list[str]  # NVIDIA: the archs to emit PTX for
+    cubin: bool | None  # NVIDIA: machine code too (None: where ptxas is found)
+    lineinfo: bool  # NVIDIA: Python lines in the PTX
+    cpu: list[str]  # the native CPU targets ([]: none)
+    cpu_checks: bool  # bounds checks in native code
+    cpu_sanitize: bool  # the native sanitized entries
+    wgsl: bool  # the WebGPU shader
+    dump_dir: Path | None  # where every stage's output goes
 
 
 @dataclass
@@ -60,8 +75,10 @@ class KernelJob:
         return {"sites": [self.site_entry(s) for s in sites], "bytes": capacity} if sites else {}
 
 
-class Code:
-    """What a target's code object is to the pipeline: complete after :meth:`finish`."""
+class Code(ABC):
+    """What a target's code object is to the pipeline and the hook: complete after :meth:`finish`; it
+    says what it adds to the kernel's manifest entry and which files it writes next to the manifest,
+    and how it is kept in the build cache."""
 
     def ready(self) -> bool:
         """Would :meth:`finish` return without waiting?"""
@@ -70,6 +87,43 @@ class Code:
     def finish(self) -> None:
         """Wait for the work the target handed to the build's workers, and take its results (raises what
         a task raised). Nothing to wait for by default."""
+        return None
+
+    @abstractmethod
+    def manifest_fields(self, symbol: str) -> dict[str, Any]:
+        """The fields this code adds to its kernel's manifest entry (the layout hybrid_runtime reads)."""
+
+    def files(self, symbol: str) -> list[tuple[str, bytes]]:
+        """Files written next to the manifest (name, bytes); none by default."""
+        return []
+
+    @abstractmethod
+    def cache_entry(self) -> dict[str, Any]:
+        """The code as JSON for the build cache (:meth:`from_cache` reads it back)."""
+
+    @classmethod
+    @abstractmethod
+    def from_cache(cls, entry: dict[str, Any]) -> Code: ...
+
+    def summary(self) -> str:
+        """What the build's line for the kernel says of this code, with its joiner (`` + CPU``); "" nothing."""
+        return ""
+
+    def show(self, stage: str, arch: str) -> str | None:
+        """A stage's text for ``hatch-hybrid show`` and dumps (None: not a stage of this code)."""
+        return None
+
+    def dump(self, base: Path) -> None:
+        """Write what a dump holds of this code (``base``: the folder and the kernel's symbol)."""
+        return None
+
+
+@dataclass(frozen=True)
+class PackageOutput:
+    """What a target adds to a package: files next to the manifest, fields of the manifest's top level."""
+
+    files: dict[str, bytes] = field(default_factory=dict)
+    manifest: dict[str, Any] = field(default_factory=dict)
 
 
 class Target(ABC):
@@ -78,6 +132,7 @@ class Target(ABC):
     name: str  # the manifest's field for the target's code ("ptx", "cpu", "wgsl")
     stages: tuple[str, ...]  # typed IR -> ... -> the artifact, as `hatch-hybrid list` shows them
     caps: Capabilities
+    code: type[Code]  # what build() returns
 
     def cache_key(self) -> list[str]:
         """What of the build's options changes this target's code (part of the kernel cache's key)."""
@@ -92,6 +147,33 @@ class Target(ABC):
         :meth:`unsupported`, and what a target finds only while lowering."""
         return self.unsupported(job)
 
+    @classmethod
     @abstractmethod
-    def build(self, job: KernelJob) -> Any:
+    def configured(cls, options: BuildOptions) -> Target | None:
+        """The target as the build's options ask for it (None: not asked for). Raises CompileError."""
+
+    @abstractmethod
+    def build(self, job: KernelJob) -> Code:
         """The kernel's code for this target. Raises CompileError."""
+
+    @staticmethod
+    def not_built_fields(reason: str) -> dict[str, Any]:
+        """The manifest entry's fields for a kernel this target did not build ({}: none)."""
+        return {}
+
+    @staticmethod
+    def not_built_summary(reason: str) -> str:
+        """What the build's line says of a kernel this target did not build ("": nothing)."""
+        return ""
+
+    @classmethod
+    def build_requirements(cls, jobs: Callable[[], Iterable[KernelJob]]) -> list[str]:
+        """What the build environment must have installed for this target (pip requirements), looking at
+        the package's kernels (``jobs()``: each type-checked, not built) where that depends on them."""
+        return []
+
+    @classmethod
+    def package(cls, package: str, codes: list[Code], cache: KernelCache) -> PackageOutput:
+        """What the target makes of a package's kernels together (the CPU target: one library per CPU
+        target, linked), after each kernel's own files."""
+        return PackageOutput()

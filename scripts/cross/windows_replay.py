@@ -77,7 +77,9 @@ def build(out: Path) -> Path:
     options = Options(["sm_70"], cubin=False, cpu=TARGETS, cache=cache)
     kernels = compile_packages([out / CORPUS.name], options=options)
     write_package_artifacts(kernels, ["sm_70"], out, cache=cache)
-    libm = {k.symbol: k.cpu.libm for k in kernels if k.cpu is not None}  # the C runtime's functions it calls
+    libm = {
+        k.symbol: k.codes.get("cpu").libm for k in kernels if k.codes.get("cpu") is not None
+    }  # the C runtime's functions it calls
     (out / "libm.json").write_text(json.dumps(libm, indent=1))
     return out / CORPUS.name / "_hybrid"
 

@@ -18,11 +18,36 @@ import sys
 import tempfile
 from pathlib import Path
 
+from ...cache import COMPILER_ID, KernelCache
 from ...errors import CompileError
 from . import half, pool
 from .cpus import TARGETS
 
 ZIG_PACKAGE = "ziglang"
+
+
+def package_libraries(
+    package: str, kernels: list[dict[str, bytes]], libm: bool, cache: KernelCache
+) -> dict[str, tuple[str, bytes]]:
+    """One native library per CPU target (target -> its file name and bytes) of these kernels' objects
+    (``kernels``: each kernel's object per "target", "target/level", "target/__san"); from the cache
+    when the same objects were linked before: a no-change rebuild runs no linker."""
+    objects: dict[str, list[bytes]] = {}
+    for kernel in kernels:
+        for key, blob in sorted(kernel.items()):  # every object of a target goes into the target's library
+            objects.setdefault(key.split("/")[0], []).append(blob)
+    libraries = {}
+    for target, blobs in sorted(objects.items()):
+        inputs = repr((COMPILER_ID, pool.digest(), target, libm, [hashlib.sha256(o).hexdigest() for o in blobs]))
+        digest = hashlib.sha256(inputs.encode()).hexdigest()
+        library = cache.load_blob(digest)
+        if library is None:
+            # the C runtime also for kernels that call no math function: LLVM turns loops of stores
+            # (a block's per-thread flags, a zeroed local array) into memset/memcpy calls
+            library = link(blobs, target, needs_libc=True)
+            cache.save_blob(digest, library)
+        libraries[target] = (TARGETS[target].library(package), library)
+    return libraries
 
 
 def have_zig() -> bool:

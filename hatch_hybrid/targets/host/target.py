@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import dataclasses
+from collections.abc import Callable, Iterable
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,14 +18,16 @@ from typing import Any
 
 from hybrid_runtime.abi import SANITIZER_LAYOUT
 
+from ...cache import KernelCache
 from ...lower.function import ModuleLowerer
 from ...lower.printing import DEFAULT_PRINT_BUFFER
 from ...typecheck.typed import TypedFunction
-from ..base import Capabilities, Code, KernelJob, Target
+from ..base import BuildOptions, Capabilities, Code, KernelJob, PackageOutput, Target
 from . import driver as host_driver
 from . import emit as host_emit
 from .cpus import TARGETS, entry_symbol
 from .flavour import HostFlavour
+from .link import ZIG_PACKAGE, have_zig, package_libraries
 from .lowering.context import CTX_WORDS, EXCHANGE_BYTES
 from .lowering.function import lower_forward_function, lower_host_kernel, lower_range_function
 from .lowering.record import host_record
@@ -70,6 +73,21 @@ class HostCode(Code):
                     dump.write_text(optimised)
         self.pending = []
 
+    def manifest_fields(self, symbol: str) -> dict[str, Any]:
+        return {"cpu": self.manifest_entry(symbol)}
+
+    def summary(self) -> str:
+        if self.unsupported:
+            return " (CPU: Python path)"
+        what = " + CPU"
+        if self.state_machine:  # threads meet where they cannot run as loops: slower natively
+            what += f" (CPU threads as a state machine: {self.state_machine})"
+        if self.forwarded:  # the shared tile is read from the global array (lowering/tile_forward.py)
+            what += f" (CPU: tile forwarded for {'x'.join(map(str, self.forwarded))} blocks)"
+        if self.combined:  # lowering/aggregate.py
+            what += f" (CPU: atomics combined at {', '.join(self.combined)})"
+        return what
+
     def manifest_entry(self, symbol: str) -> dict[str, Any]:
         if self.unsupported:
             return {"unsupported": self.unsupported}
@@ -111,9 +129,32 @@ class HostTarget(Target):
     name = "cpu"
     stages = ("typed IR", "LLVM IR (host)", "O3 + vectorisers per CPU level", "object file", "library (zig)")
     caps = Capabilities(shared_bytes=None)
+    code = HostCode
 
     def __init__(self, cpus: list[str], checks: bool, sanitize: bool, dump_dir: Path | None) -> None:
         self.cpus, self.checks, self.sanitize, self.dump_dir = cpus, checks, sanitize, dump_dir
+
+    @classmethod
+    def configured(cls, options: BuildOptions) -> HostTarget | None:
+        if not options.cpu:
+            return None
+        return cls(options.cpu, options.cpu_checks, options.cpu_sanitize, options.dump_dir)
+
+    @classmethod
+    def build_requirements(cls, jobs: Callable[[], Iterable[KernelJob]]) -> list[str]:
+        return [] if have_zig() else [ZIG_PACKAGE]  # (links the libraries)
+
+    @classmethod
+    def package(cls, package: str, codes: list[Code], cache: KernelCache) -> PackageOutput:
+        """One library per CPU target of every kernel with native code (the manifest's ``cpu``: target ->
+        library; ``cpu_levels``: target -> its newer CPU levels)."""
+        native = [code for code in codes if isinstance(code, HostCode) and not code.unsupported]
+        libraries = package_libraries(package, [code.objects for code in native], any(c.libm for c in native), cache)
+        manifest: dict[str, Any] = {"cpu": {target: name for target, (name, _) in libraries.items()}}
+        levels = {t: [level for level, _ in TARGETS[t].levels] for t in libraries if TARGETS[t].levels}
+        if levels:
+            manifest["cpu_levels"] = levels
+        return PackageOutput({name: blob for name, blob in libraries.values()}, manifest)
 
     def cache_key(self) -> list[str]:
         key = [f"cpu:{t}" for t in self.cpus] + (["cpu-checks"] if self.checks else [])

@@ -6,8 +6,11 @@ check and print sites that the CUDA runtime reads back after a launch.
 
 from __future__ import annotations
 
+import base64
+from collections.abc import Callable, Iterable
 from concurrent.futures import Future
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from hybrid_runtime.abi import INDEX32_SUFFIX
@@ -17,10 +20,12 @@ from ...lower.function import ModuleLowerer
 from ...lower.lineinfo import LineInfo
 from ...lower.printing import DEFAULT_PRINT_BUFFER
 from ...types import ArrayT
-from ..base import Capabilities, Code, KernelJob, Target
-from .cubin import assemble
+from ..base import BuildOptions, Capabilities, Code, KernelJob, Target
+from . import libdevice
+from .cubin import assemble, find_ptxas, ptxas_version
 from .emit import emit_ptx
 from .flavour import PtxFlavour
+from .libdevice import LIBDEVICE_PACKAGE
 from .optimize import data_layout, optimise
 
 ArchCode = tuple[str, str, bytes | None]  # one arch's optimised IR, PTX and cubin (None: none)
@@ -47,6 +52,44 @@ class PtxCode(Code):
                 self.cubin[arch] = cubin
         self.pending = {}
 
+    def manifest_fields(self, symbol: str) -> dict[str, Any]:
+        fields: dict[str, Any] = {"ptx": {arch: f"{symbol}.{arch}.ptx" for arch in self.ptx}}
+        if self.cubin:
+            fields["cubin"] = {arch: f"{symbol}.{arch}.cubin" for arch in sorted(self.cubin)}
+        if self.checks:
+            fields["checks"] = self.checks
+        if self.prints:
+            fields["prints"] = self.prints
+        if self.index32:
+            fields["symbol_index32"] = symbol + INDEX32_SUFFIX
+        return fields
+
+    def files(self, symbol: str) -> list[tuple[str, bytes]]:
+        found = [(f"{symbol}.{arch}.ptx", text.encode()) for arch, text in self.ptx.items()]
+        return found + [(f"{symbol}.{arch}.cubin", blob) for arch, blob in sorted(self.cubin.items())]
+
+    def cache_entry(self) -> dict[str, Any]:
+        cubin = {arch: base64.b64encode(blob).decode() for arch, blob in self.cubin.items()}
+        return {"ptx": self.ptx, "cubin": cubin, "index32": self.index32, "checks": self.checks, "prints": self.prints}
+
+    @classmethod
+    def from_cache(cls, entry: dict[str, Any]) -> PtxCode:
+        cubin = {arch: base64.b64decode(blob) for arch, blob in entry["cubin"].items()}
+        return cls(entry["ptx"], cubin, entry["index32"], entry["checks"], entry["prints"])
+
+    def summary(self) -> str:
+        return " + PTX + cubin" if self.cubin else " + PTX"
+
+    def show(self, stage: str, arch: str) -> str | None:
+        return {"llvm": self.llvm_ir, "opt": self.optimised_ir.get(arch), "ptx": self.ptx.get(arch)}.get(stage)
+
+    def dump(self, base: Path) -> None:
+        Path(f"{base}.ll").write_text(self.llvm_ir)
+        for arch, text in self.optimised_ir.items():
+            Path(f"{base}.{arch}.opt.ll").write_text(text)
+        for arch, text in self.ptx.items():
+            Path(f"{base}.{arch}.ptx").write_text(text)
+
 
 def arch_code(
     llvm_ir: str, entries: set[str], arch: str, libdevice: bool, kernel: str, ptxas: str | None, lineinfo: bool
@@ -62,12 +105,38 @@ class PtxTarget(Target):
     name = "ptx"
     stages = ("typed IR", "LLVM IR (nvptx64)", "O3 + libdevice", "PTX", "cubin (ptxas)")
     caps = Capabilities()
+    code = PtxCode
 
     def __init__(self, archs: list[str], ptxas: str | None, lineinfo: bool) -> None:
         self.archs, self.ptxas, self.lineinfo = archs, ptxas, lineinfo
 
+    @classmethod
+    def configured(cls, options: BuildOptions) -> PtxTarget:
+        """The build's NVIDIA target: its archs, line info, and ptxas where cubins are asked for (``cubin``
+        None: when ptxas is found; True: it must be)."""
+        ptxas = None
+        if options.cubin is not False:
+            ptxas = find_ptxas(search_path=bool(options.cubin))
+            if ptxas is None and options.cubin:
+                raise CompileError(
+                    None,
+                    "cubin = true, but NVIDIA's ptxas was not found",
+                    f"pip install {LIBDEVICE_PACKAGE} where wheels are built, set $HYBRID_PTXAS, or set cubin = false",
+                )
+        return cls(options.archs, ptxas, options.lineinfo)
+
+    @classmethod
+    def build_requirements(cls, jobs: Callable[[], Iterable[KernelJob]]) -> list[str]:
+        """CUDA's libdevice (pip package nvidia-cuda-nvcc-cu12) when a kernel calls into it and it is not
+        installed (each kernel lowered, no LLVM passes)."""
+        if libdevice.find_libdevice() is not None:
+            return []
+        probe = cls([], None, lineinfo=False)
+        return [LIBDEVICE_PACKAGE] if any(probe.lowerer(job).libdevice for job in jobs()) else []
+
     def cache_key(self) -> list[str]:
-        return self.archs + ([] if self.lineinfo else ["no-lineinfo"])
+        machine_code = [f"ptxas {ptxas_version(self.ptxas)}"] if self.ptxas is not None else []
+        return self.archs + ([] if self.lineinfo else ["no-lineinfo"]) + machine_code
 
     def lowerer(self, job: KernelJob) -> ModuleLowerer:
         """The kernel's module lowered for NVPTX (no LLVM passes yet)."""

@@ -27,7 +27,7 @@ from ...errors import Loc
 from ...typecheck.conversions import WRAPPED_INT
 from ...typecheck.typed import TypedFunction
 from ...types import Scalar, Weak
-from ..base import Capabilities, Code, KernelJob, Target
+from ..base import BuildOptions, Capabilities, Code, KernelJob, Target
 
 
 @dataclass
@@ -36,6 +36,9 @@ class PythonCode(Code):
 
     def manifest_entry(self) -> dict[str, Any]:
         return {"functions": self.functions}
+
+    def manifest_fields(self, symbol: str) -> dict[str, Any]:
+        return {"python": self.manifest_entry()} if self.functions else {}
 
     def cache_entry(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
@@ -53,6 +56,11 @@ class PythonTarget(Target):
     name = "python"
     stages = ("typed IR", "conversions", "the runtime: the function's source with them, compiled at first launch")
     caps = Capabilities(warp_size=32, shared_bytes=None)
+    code = PythonCode
+
+    @classmethod
+    def configured(cls, options: BuildOptions) -> PythonTarget:
+        return cls()  # (always: the conversions are what device="cpu-python" runs)
 
     def build(self, job: KernelJob) -> PythonCode:
         converting = _converting(job.typed)

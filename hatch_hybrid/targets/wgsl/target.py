@@ -19,7 +19,7 @@ from typing import Any
 
 from ...errors import debug_enabled
 from ...types import ArrayT, Scalar, StructT, TupleT, Type, Weak, storage
-from ..base import Capabilities, Code, KernelJob, Target
+from ..base import BuildOptions, Capabilities, Code, KernelJob, Target
 from .render import ModuleRenderer
 from .shader import WGSL_SCALARS, WgslUnsupported
 
@@ -44,12 +44,24 @@ class WgslCode(Code):
             **({"dynamic_item": self.dynamic_item} if self.dynamic_item else {}),
         }
 
+    def manifest_fields(self, symbol: str) -> dict[str, Any]:
+        return {"wgsl": {"file": f"{symbol}.wgsl", **self.manifest_entry()}}
+
+    def files(self, symbol: str) -> list[tuple[str, bytes]]:
+        return [(f"{symbol}.wgsl", self.source.encode())]
+
     def cache_entry(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
 
     @classmethod
     def from_cache(cls, entry: dict[str, Any]) -> WgslCode:
         return cls(**entry)
+
+    def summary(self) -> str:
+        return " + WGSL"
+
+    def show(self, stage: str, arch: str) -> str | None:
+        return self.source if stage == "wgsl" else None
 
 
 def _unsupported_type(t: Type) -> str | None:
@@ -86,6 +98,19 @@ class WgslTarget(Target):
         printing=False,
         notes="needs an adapter with shader-int64 (Vulkan, Metal and Direct3D 12 GPUs, and lavapipe)",
     )
+    code = WgslCode
+
+    @classmethod
+    def configured(cls, options: BuildOptions) -> WgslTarget | None:
+        return cls() if options.wgsl else None
+
+    @staticmethod
+    def not_built_fields(reason: str) -> dict[str, Any]:
+        return {"wgsl": {"unsupported": reason}}  # (device="wgpu" says why, "auto" moves on)
+
+    @staticmethod
+    def not_built_summary(reason: str) -> str:
+        return f" (no WGSL: {reason})"
 
     def unsupported(self, job: KernelJob) -> str | None:
         for tf in job.reached:

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # On the device's GPU host, one call: the GPU test tier (pytest -m gpu) and a differential fuzz run of
 # fresh kernels on CUDA against the Python path. Carry .whl (nvidia-cuda-nvcc-cu12, for ptxas and
-# libdevice; see docs/performance.md for how it is fetched). Results go to $OUT.
+# libdevice: pip download --no-deps --only-binary=:all: --python-version 3.12 -d .whl nvidia-cuda-nvcc-cu12).
+# Results go to $OUT.
 #   bash scripts/device_gpu_run.sh [fuzz count] [fuzz seed] [pytest args...]
 set -uo pipefail
 COUNT=${1:-5000}

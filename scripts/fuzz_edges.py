@@ -205,7 +205,9 @@ def _starmap(function, work: list[tuple[Any, ...]], jobs: int) -> list[Any]:  # 
     if jobs <= 1:
         return [function(*w) for w in work]
     import multiprocessing
+    import os
 
+    os.environ.setdefault("HYBRID_BUILD_JOBS", "1")  # (each package's build in its process: the pool uses the cores)
     with multiprocessing.get_context("spawn").Pool(jobs) as pool:
         return pool.starmap(function, work)
 

@@ -204,7 +204,7 @@ class CallLowerer(LowererParts):
         args = [self.coerce(a, t) for a, t in zip(e.args, callee.arg_types)]
         if callee.name in ("frexp", "modf"):  # C returns one part and stores the other through a pointer
             part = self._alloca(llir.IntType(32) if callee.name == "frexp" else args[0].type, f"{callee.name}.part")
-            first = self.ops.libcall(f"__nv_{callee.name}", [args[0], part], args[0].type)
+            first = self.ops.libcall(callee.name, [args[0], part], args[0].type)
             second = self.b.load(part, typ=part.allocated_type)
             return TupleValue([first, self.b.sext(second, I64) if callee.name == "frexp" else second])
         if callee.name == "copysign":

@@ -213,7 +213,7 @@ class ComplexOps:
         """``hypot(re, im)``: NumPy's ``npy_cabs`` and CPython's ``_Py_c_abs`` (whose inf/nan rules are
         C99's ``hypot``'s; CPython raises OverflowError where the result overflows, the device gives inf)."""
         re, im = self.parts(v)
-        return self.ops.libcall("__nv_hypotf" if re.type == llir.FloatType() else "__nv_hypot", [re, im], re.type)
+        return self.ops.libcall("hypotf" if re.type == llir.FloatType() else "hypot", [re, im], re.type)
 
     def part(self, v: llir.Value, name: str) -> llir.Value:
         return self.b.extract_value(v, 0 if name == "real" else 1)

@@ -47,7 +47,8 @@ class Flavour:
         """``fn`` was declared for ``tf`` (its linkage: internal for helpers, external for kernels)."""
 
     def math_function(self, module: llir.Module, name: str, ret: llir.Type, args: list[llir.Value]) -> llir.Function:
-        """The function that computes libdevice's ``__nv_<name>`` (the name the lowering asks for)."""
+        """The function that computes the C library's ``name`` (``fast_<name>``: its approximate variant
+        where the target has one): by default a declaration of that name."""
         fn = module.globals.get(name)
         if fn is None:
             fn = llir.Function(module, llir.FunctionType(ret, [a.type for a in args]), name)

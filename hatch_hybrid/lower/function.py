@@ -34,7 +34,7 @@ from ..types import (
     storage,
 )
 from . import intrinsics
-from .abi import ERROR_SLOT, INDEX32_SUFFIX
+from .abi import INDEX32_SUFFIX
 from .assign import AssignLowerer
 from .calls import CallLowerer
 from .expressions import OperatorLowerer
@@ -62,24 +62,18 @@ class ModuleLowerer:
         fastmath: bool = False,
         debug: bool = False,
         print_buffer: int = DEFAULT_PRINT_BUFFER,
-        sanitize: bool = False,
         *,
         flavour: Flavour,
     ) -> None:
         """``flavour``: what the target lowers its own way (:mod:`.flavour`; a host CPU's runs a block's threads
         as loops, see :mod:`hatch_hybrid.targets.host.lowering`), its function lowerer included;
-        ``print_buffer``: the bytes of print() records a launch keeps (see :mod:`.printing`);
-        ``sanitize`` (host): every array access reports to the sanitizer and barriers count the thread's
-        epoch (see ``targets/host/lowering/sanitize.py``)."""
+        ``print_buffer``: the bytes of print() records a launch keeps (see :mod:`.printing`)."""
         self.flavour = flavour
         self.lowerer: type[FunctionLowerer] = flavour.function_lowerer or FunctionLowerer
-        self.threads_as_loops = self.lowerer.threads_as_loops
-        self.sanitize = sanitize and self.threads_as_loops
         self.lines: LineInfo | None = None  # set before lowering: the GPU code's line information
         self.fastmath = fastmath
         self.debug = debug  # bounds checks on every array access
         self.checks = SiteTable()  # a failed check records its site's id in the error slot
-        self._error_slot: llir.GlobalVariable | None = None
         self.prints = PrintSites(print_buffer)
         # the variant being lowered: "" (64-bit index math) or INDEX32_SUFFIX (32-bit: every array
         # argument spans fewer than 2**31 elements, which the runtime checks before choosing it)
@@ -134,17 +128,6 @@ class ModuleLowerer:
         while self._pending:
             self.lowerer(self, self._pending.pop()).lower()
 
-    def error_slot(self) -> llir.GlobalVariable:
-        """``hybrid_error``: where the first failed device-side check of a launch records itself
-        (site, two values); the runtime reads and clears it. A check never traps: a trap would leave
-        the CUDA context unusable for the rest of the process."""
-        if self._error_slot is None:
-            gv = llir.GlobalVariable(self.module, llir.ArrayType(I64, 4), ERROR_SLOT, addrspace=1)
-            gv.initializer = llir.Constant(gv.value_type, None)
-            gv.align = 8
-            self._error_slot = gv
-        return self._error_slot
-
     def loop_id(self) -> llir.MDValue:
         """Metadata for a loop's back edge that lets LLVM unroll it when its trip count is only known at
         run time (what NVCC does for grid-stride loops: several loads in flight instead of one).
@@ -169,21 +152,6 @@ class ModuleLowerer:
                     flags=re.M,
                 )
         return text
-
-    def lower_kernel(self, tf: TypedFunction, index32: bool = False) -> llir.Module:
-        """The kernel as an entry point; with ``index32`` also its 32-bit-index variant (``symbol`` +
-        :data:`INDEX32_SUFFIX`), which helpers get their own copies for."""
-        md = self.module.add_named_metadata("nvvm.annotations")
-        i32 = llir.IntType(32)
-        for suffix in ("", INDEX32_SUFFIX) if index32 else ("",):
-            self.suffix = suffix
-            kernel = self.function(tf)
-            self.lower_pending()
-            md.add(
-                self.module.add_metadata([kernel, llir.MetaDataString(self.module, "kernel"), llir.Constant(i32, 1)])
-            )
-        self.suffix = ""
-        return self.module
 
 
 def helper_results(tf: TypedFunction) -> list[llir.Type]:

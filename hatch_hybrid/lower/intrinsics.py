@@ -23,21 +23,22 @@ _LLVM_MATH = {
 }
 _CLASSIFY = {"isnan", "isinf", "isfinite"}
 _SCALE = {"degrees": 180.0 / math.pi, "radians": math.pi / 180.0}
-# Python's names where libdevice (and the C library) name the function differently
+# Python's names where the C library (and libdevice) name the function differently
 _LIBDEVICE_NAMES = {"gamma": "tgamma"}
 # exactly rounded at any precision: computing them in f32 for an f32 argument gives the same bits
 EXACT_IN_F32 = {"sqrt", "fabs"}
-# @kernel(fastmath=True): f32 math on f32 arguments uses libdevice's approximate variants (one PTX
-# instruction each: sin.approx, ex2.approx, lg2.approx, ...); others use their f32 versions
+# @kernel(fastmath=True): f32 math on f32 arguments uses the target's approximate variants where it has
+# them (``fast_<name>``: libdevice's, one PTX instruction each: sin.approx, ex2.approx, lg2.approx, ...;
+# the C library's own function natively); others use their f32 versions
 FAST_F32 = {
-    "sin": "__nv_fast_sinf",
-    "cos": "__nv_fast_cosf",
-    "tan": "__nv_fast_tanf",
-    "exp": "__nv_fast_expf",
-    "log": "__nv_fast_logf",
-    "log2": "__nv_fast_log2f",
-    "log10": "__nv_fast_log10f",
-    "pow": "__nv_fast_powf",
+    "sin": "fast_sinf",
+    "cos": "fast_cosf",
+    "tan": "fast_tanf",
+    "exp": "fast_expf",
+    "log": "fast_logf",
+    "log2": "fast_log2f",
+    "log10": "fast_log10f",
+    "pow": "fast_powf",
 }
 
 
@@ -95,7 +96,7 @@ def math_call(ops: Ops, name: str, args: list[llir.Value]) -> llir.Value:
     if name == "pow":  # CPython's math.pow: 1.0 for pow(x, 0) and pow(1, y), whatever x and y
         return ops.python_power(args[0], args[1], Scalar("f32" if ty == F32 else "f64"))
     suffix = "f" if ty == F32 else ""
-    return ops.libcall(f"__nv_{_LIBDEVICE_NAMES.get(name, name)}{suffix}", args, ty)
+    return ops.libcall(f"{_LIBDEVICE_NAMES.get(name, name)}{suffix}", args, ty)
 
 
 _RMW = {

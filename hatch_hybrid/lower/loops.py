@@ -57,6 +57,7 @@ class Loop:
 
 class LoopLowerer(LowererParts):
     loops: list[Loop]
+    threads_as_loops: bool  # (FunctionLowerer's: a host CPU's block runs its threads as loops)
 
     def while_(
         self, s: ir.While, body: Callable[[], None] | None = None, test: Callable[[], llir.Value] | None = None
@@ -141,7 +142,7 @@ class LoopLowerer(LowererParts):
             self.check(ok, "value", s.loc, RANGE_STEP_ZERO)
         counter = self._alloca(I64, f"{s.target.id}.counter")
         b.store(start, counter)
-        if self.parent.threads_as_loops:  # bounds in slots: a thread that yields in the body restores them
+        if self.threads_as_loops:  # bounds in slots: a thread that yields in the body restores them
             stop_slot, step_slot = self._alloca(I64, "for.stop"), self._alloca(I64, "for.step")
             b.store(stop, stop_slot)
             b.store(step, step_slot)
@@ -151,7 +152,7 @@ class LoopLowerer(LowererParts):
         after = self.fn.append_basic_block("for.end")
         b.branch(head)
         b.position_at_end(head)
-        if self.parent.threads_as_loops:
+        if self.threads_as_loops:
             stop, step = b.load(stop_slot, typ=I64), b.load(step_slot, typ=I64)
         i = b.load(counter, typ=I64)
         zero = const(WEAK_INT, 0)
@@ -173,7 +174,7 @@ class LoopLowerer(LowererParts):
         if not b.block.is_terminated:
             b.branch(incr)
         b.position_at_end(incr)
-        if self.parent.threads_as_loops:
+        if self.threads_as_loops:
             step = b.load(step_slot, typ=I64)
         b.store(b.add(b.load(counter, typ=I64), step, flags=["nsw"]), counter)  # a Python int
         back = b.branch(head)

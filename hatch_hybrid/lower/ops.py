@@ -130,8 +130,9 @@ class Ops:
         return fn
 
     def libcall(self, name: str, args: list[llir.Value], ret: llir.Type) -> llir.Value:
-        """Call libdevice's ``__nv_<name>`` (or what the target computes it with: the C library's ``<name>``
-        on the host)."""
+        """Call the math function ``name``, by the C library's name (``sinf``; ``fast_sinf``: an approximate
+        variant where the target has one), as the target computes it (the flavour's math_function:
+        libdevice's ``__nv_sinf`` on NVIDIA GPUs, the C library's natively)."""
         fn = self.flavour.math_function(self.module, name, ret, args)
         self.libdevice.add(fn.name)
         return self.b.call(fn, args)
@@ -255,7 +256,7 @@ class Ops:
         b = self.b
         ty = a.type
         zero, one, half = llir.Constant(ty, 0.0), llir.Constant(ty, 1.0), llir.Constant(ty, 0.5)
-        fmod = "__nv_fmodf" if ty == F32 else "__nv_fmod"
+        fmod = "fmodf" if ty == F32 else "fmod"
         mod = self.libcall(fmod, [a, d], ty)
         copysign = self.intrinsic("llvm.copysign", [ty], nargs=2)
         floor = self.intrinsic("llvm.floor", [ty])
@@ -279,7 +280,7 @@ class Ops:
         if s.kind == "f":
             if right_const == 2:
                 return b.fmul(a, a)  # the correctly rounded square; libm's pow may be off by an ulp
-            name = "__nv_powf" if s.bits == 32 else "__nv_pow"
+            name = "powf" if s.bits == 32 else "pow"
             return self.flavour.pow(b, a, e, s, self.libcall(name, [a, e], a.type))
         return b.call(self._ipow(a.type, signed=s.kind == "i"), [a, e])
 

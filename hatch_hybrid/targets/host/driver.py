@@ -108,7 +108,7 @@ def add_entry(
     ``frame_bytes``: what each thread of a kernel whose threads meet needs in the frames buffer (its
     context, then its locals). With ``fission`` the kernel function runs a whole block (its threads
     as loops between meeting points, :mod:`hatch_hybrid.targets.host.lowering.fission`) and is called once per block.
-    ``sanitize``: the entry of a sanitized kernel (``ModuleLowerer(sanitize=True)``), whose contexts
+    ``sanitize``: the entry of a sanitized kernel (``HostFlavour(triple, sanitize=True)``), whose contexts
     point at the sanitizer and count the barriers passed, and which after each block checks that it
     read no shared memory before any thread wrote it; run as the state machine, also after each round
     of a block that its threads wait at one barrier and none ran past it to the end (synccheck).

@@ -14,15 +14,13 @@ from ...lower.sites import located
 from ...typecheck.typed import Callee, TypedFunction
 from .lowering import context as hx
 from .lowering.function import HostFunctionLowerer
-from .lowering.record import HostRecord
+from .lowering.record import HostRecord, sanitizing
 
 
 def libm_name(name: str) -> str:
-    """The C library's name for a libdevice function (``__nv_sinf`` -> ``sinf``)."""
-    for prefix in ("__nv_fast_", "__nv_"):
-        if name.startswith(prefix):
-            return name[len(prefix) :]
-    raise AssertionError(name)
+    """The C library's function for a math function the lowering asks for (``fast_sinf`` -> ``sinf``:
+    the C library has no approximate variants)."""
+    return name.removeprefix("fast_")
 
 
 class HostFlavour(Flavour):
@@ -30,9 +28,12 @@ class HostFlavour(Flavour):
     function_lowerer = HostFunctionLowerer
     shared_is_sequential = True  # a block runs on one worker, its threads as loops
 
-    def __init__(self, triple: str) -> None:
+    def __init__(self, triple: str, sanitize: bool = False) -> None:
+        """``sanitize``: the module is the kernel's sanitized entry (lowering/sanitize.py)."""
         self.triple = triple
-        self.record = HostRecord()  # what lowering the module records of its kernel (a flavour lowers one)
+        self.record = HostRecord(
+            sanitize=sanitize
+        )  # what lowering the module records of its kernel (a flavour lowers one)
 
     def signature(
         self, tf: TypedFunction, params: list[llir.Type], ret: llir.Type
@@ -80,7 +81,7 @@ class HostFlavour(Flavour):
         offset = shared_offset(self.record, key, size, max(item, 8))
         self.record.shared_items.add(item)
         ptr = hx.shared_pointer(fl.ops, fl.ctx, offset)
-        if fl.parent.sanitize:  # the sanitizer's reports name the array an offset lies in
+        if sanitizing(fl.parent):  # the sanitizer's reports name the array an offset lies in
             site = located(fl.tf.fn.module, loc, offset=offset, bytes=size, itemsize=item, shape=list(shape))
             self.record.shared_arrays.setdefault(offset, site)
         return ptr

@@ -229,8 +229,7 @@ class HostTarget(Target):
             decl.options.get("fastmath", False),
             decl.options.get("debug", False) or self.checks or sanitize,
             print_buffer=decl.options.get("print_buffer", DEFAULT_PRINT_BUFFER),
-            sanitize=sanitize,
-            flavour=HostFlavour(TARGETS[self.cpus[0]].triple),
+            flavour=HostFlavour(TARGETS[self.cpus[0]].triple, sanitize),
         )
         lower_host_kernel(lowerer, typed)
         lower_range_function(lowerer, typed)

@@ -1,5 +1,6 @@
-"""NVPTX's lowering flavour: libdevice's math, constant memory for tables, and where ptxas must be kept from
-changing a result (each hook says what it found)."""
+"""NVPTX's lowering flavour: kernels as entry points (``nvvm.annotations``), libdevice's math, the error
+slot in global memory, constant memory for tables, and where ptxas must be kept from changing a result
+(each hook says what it found)."""
 
 from __future__ import annotations
 
@@ -9,20 +10,55 @@ from llvmlite import ir as llir
 
 from ... import ir
 from ...errors import Loc
+from ...lower.abi import ERROR_SLOT, INDEX32_SUFFIX
 from ...lower.calls import shuffle_width
 from ...lower.flavour import Flavour
+from ...lower.function import ModuleLowerer
 from ...lower.ops import I8, I32, I64, PTR, VOID, signalling
 from ...lower.tables import CONSTANT, CONSTANT_BANK_BYTES, GLOBAL
-from ...typecheck.typed import Callee
+from ...typecheck.typed import Callee, TypedFunction
 from ...types import WEAK_INT, Scalar
 from . import intrinsics
 
 TRIPLE = "nvptx64-nvidia-cuda"
 
 
+def lower_kernel(lowerer: ModuleLowerer, tf: TypedFunction, index32: bool = False) -> llir.Module:
+    """The kernel as an entry point; with ``index32`` also its 32-bit-index variant (``symbol`` +
+    :data:`INDEX32_SUFFIX`), which helpers get their own copies for."""
+    md = lowerer.module.add_named_metadata("nvvm.annotations")
+    for suffix in ("", INDEX32_SUFFIX) if index32 else ("",):
+        lowerer.suffix = suffix
+        kernel = lowerer.function(tf)
+        lowerer.lower_pending()
+        md.add(
+            lowerer.module.add_metadata([kernel, llir.MetaDataString(lowerer.module, "kernel"), llir.Constant(I32, 1)])
+        )
+    lowerer.suffix = ""
+    return lowerer.module
+
+
 class PtxFlavour(Flavour):
     name = "ptx"
     triple = TRIPLE
+
+    def __init__(self) -> None:
+        self._error_slot: llir.GlobalVariable | None = None
+
+    def error_slot(self, module: llir.Module) -> llir.GlobalVariable:
+        """``hybrid_error``: where the first failed device-side check of a launch records itself
+        (site, two values); the runtime reads and clears it. A check never traps: a trap would leave
+        the CUDA context unusable for the rest of the process."""
+        if self._error_slot is None:
+            gv = llir.GlobalVariable(module, llir.ArrayType(I64, 4), ERROR_SLOT, addrspace=1)
+            gv.initializer = llir.Constant(gv.value_type, None)
+            gv.align = 8
+            self._error_slot = gv
+        return self._error_slot
+
+    def math_function(self, module: llir.Module, name: str, ret: llir.Type, args: list[llir.Value]) -> llir.Function:
+        """libdevice's ``__nv_<name>`` (linked into the module before O3: targets/ptx/optimize.py)."""
+        return super().math_function(module, f"__nv_{name}", ret, args)
 
     def pow(self, b: llir.IRBuilder, a: llir.Value, e: llir.Value, s: Scalar, result: llir.Value) -> llir.Value:
         # the C library's pow (the Python path's) gives NaN where either operand is a signalling NaN
@@ -91,7 +127,7 @@ class PtxFlavour(Flavour):
             intrinsics.threadfence(fl.ops)
             return None
         if name == "grid_wait":
-            intrinsics.grid_wait(fl.ops, fl.parent.error_slot())
+            intrinsics.grid_wait(fl.ops, self.error_slot(fl.parent.module))
             return None
         if name == "lane_id":
             return intrinsics.lane_id(fl.ops)
@@ -127,7 +163,7 @@ class PtxFlavour(Flavour):
         cont = fl.fn.append_basic_block(f"{kind}.ok")
         b.cbranch(ok, cont, fail)
         b.position_at_end(fail)
-        slot = b.addrspacecast(fl.parent.error_slot(), PTR)
+        slot = b.addrspacecast(self.error_slot(fl.parent.module), PTR)
         first = b.extract_value(
             b.cmpxchg(slot, llir.Constant(I64, 0), llir.Constant(I64, site_id), "monotonic", "monotonic"),
             1,

@@ -24,7 +24,7 @@ from ..base import BuildOptions, Capabilities, Code, KernelJob, Target
 from . import libdevice
 from .cubin import assemble, find_ptxas, ptxas_version
 from .emit import emit_ptx
-from .flavour import PtxFlavour
+from .flavour import PtxFlavour, lower_kernel
 from .libdevice import LIBDEVICE_PACKAGE
 from .optimize import data_layout, optimise
 
@@ -151,7 +151,7 @@ class PtxTarget(Target):
         )
         if self.lineinfo:
             lowerer.lines = LineInfo(lowerer.module, job.installed_path, decl.module)
-        lowerer.lower_kernel(job.typed, index32=self.index32(job))
+        lower_kernel(lowerer, job.typed, index32=self.index32(job))
         return lowerer
 
     @staticmethod

@@ -38,7 +38,7 @@ from .fission_pieces import (
 from .fission_plan import plan_fission
 from .fission_state import FissionState, ThreadFrame
 from .fission_warps import WarpCallLowerer
-from .record import host_record
+from .record import host_record, sanitizing
 from .sanitize_segments import quiet_pieces
 from .threads import Frame
 
@@ -66,7 +66,7 @@ class FissionLowerer(WarpCallLowerer):
         other barrier of a plan is reached by every thread of the block that has not returned)."""
         try:
             plan = plan_fission(self.tf, self.body)
-            if self.parent.sanitize and _masked_barrier(plan.pieces):
+            if sanitizing(self.parent) and _masked_barrier(plan.pieces):
                 raise NotFissionable(None, "sanitized: a barrier under a condition that differs between threads")
         except NotFissionable as exc:
             host_record(self.parent.flavour).fission_reason = (
@@ -76,7 +76,7 @@ class FissionLowerer(WarpCallLowerer):
         self.plan = plan
         self.frame = ThreadFrame(self.entry, self.fn.args[1])
         self.fs = FissionState(self.frame, self.plan)
-        if self.parent.sanitize:
+        if sanitizing(self.parent):
             self.fs.quiet = quiet_pieces(self.tf, self.plan.pieces)
         record = host_record(self.parent.flavour)
         record.fission = True
@@ -147,7 +147,7 @@ class FissionLowerer(WarpCallLowerer):
             if isinstance(p, Region):
                 self.region(p)
             elif isinstance(p, Barrier):  # the regions on either side are loops of their own
-                if self.parent.sanitize:
+                if sanitizing(self.parent):
                     self.sanitize_barrier()  # type: ignore[attr-defined]
             elif isinstance(p, Exchange):
                 self.exchange(p)

@@ -31,7 +31,7 @@ from ....types import NONE, Scalar, StructT, TupleT
 from . import context as hx
 from .aggregate import Aggregated, aggregated_atomics, combine
 from .fission import FissionLowerer
-from .record import host_record
+from .record import host_record, sanitizing
 from .sanitize import SanitizeLowerer
 from .thread_range import RANGE_SUFFIX, RANGE_WORDS, ThreadRange, thread_range
 from .threads import Frame, HostLowerer, Yield, hoist_warp_calls
@@ -74,7 +74,9 @@ class HostFunctionLowerer(FissionLowerer, HostLowerer, SanitizeLowerer, Function
             self.range = self.forward.range if self.forward is not None else kernel_range(parent, tf)
         self.known_links = self.range.known if self.range is not None else set()
         # atomics on one global element that the entry combines (aggregate.py)
-        self.aggregated = aggregated_atomics(tf, parent.sanitize) if inline_into is None and not parent.suffix else {}
+        self.aggregated = (
+            aggregated_atomics(tf, sanitizing(parent)) if inline_into is None and not parent.suffix else {}
+        )
         if self.aggregated:
             record.aggregated = sorted(self.aggregated.values(), key=lambda a: a.k)
 
@@ -125,7 +127,7 @@ class HostFunctionLowerer(FissionLowerer, HostLowerer, SanitizeLowerer, Function
         return list(self.fn.args)[2:] if self.frame is not None else list(self.fn.args)[1:]
 
     def kernel_parameter(self, k: int, value: Value) -> Value:
-        if self.parent.sanitize and isinstance(value, ArrayValue):
+        if sanitizing(self.parent) and isinstance(value, ArrayValue):
             value.root = k  # the runtime's table has each parameter's region
         return value
 
@@ -227,7 +229,7 @@ class HostFunctionLowerer(FissionLowerer, HostLowerer, SanitizeLowerer, Function
         if self.inline_exit is None:
             if s.value is not None:
                 self.expr(s.value)
-            self.b.ret(llir.Constant(I32, hx.EXITED if self.parent.sanitize else hx.DONE))
+            self.b.ret(llir.Constant(I32, hx.EXITED if sanitizing(self.parent) else hx.DONE))
             return
         exit_block, slots = self.inline_exit
         if s.value is not None and rt != NONE:
@@ -294,7 +296,7 @@ class HostFunctionLowerer(FissionLowerer, HostLowerer, SanitizeLowerer, Function
         name = callee.name
         ops = self.ops
         if name == "syncthreads":
-            if self.parent.sanitize:
+            if sanitizing(self.parent):
                 self.sanitize_barrier()
             self.yield_point(hx.AT_BARRIER, e.loc)
             return None
@@ -325,7 +327,7 @@ def lower_host_kernel(lowerer: ModuleLowerer, tf: TypedFunction) -> llir.Functio
 def kernel_range(lowerer: ModuleLowerer, tf: TypedFunction) -> ThreadRange | None:
     """The range of ``tf`` (:mod:`.thread_range`) where it gets one: a kernel whose threads never meet,
     lowered without checks (checked and sanitized code keep every thread)."""
-    if not tf.is_kernel or tf.uses_barrier or lowerer.sanitize or lowerer.debug:
+    if not tf.is_kernel or tf.uses_barrier or sanitizing(lowerer) or lowerer.debug:
         return None
     return thread_range(tf)
 
@@ -358,7 +360,7 @@ def lower_forward_function(lowerer: ModuleLowerer, tf: TypedFunction) -> Forward
     """The kernel's forwarded function (:mod:`.tile_forward`), if its tile is proved to only copy a global
     array: a kernel whose threads meet, lowered as loops over threads, without checks."""
     record = host_record(lowerer.flavour)
-    if not tf.is_kernel or not record.fission or lowerer.sanitize or lowerer.debug:
+    if not tf.is_kernel or not record.fission or sanitizing(lowerer) or lowerer.debug:
         return None
     found = forwarding(tf)
     if found is None:

@@ -12,6 +12,9 @@ from typing import Any
 
 @dataclass
 class HostRecord:
+    # the module is the kernel's sanitized entry: every array access reports to the sanitizer and barriers
+    # count the thread's epoch (sanitize.py)
+    sanitize: bool = False
     # the block's static shared memory, laid out per call site (flavour.shared_offset)
     shared_bytes: int = 0
     shared_offsets: dict[tuple[str, int], int] = field(default_factory=dict)
@@ -29,6 +32,11 @@ class HostRecord:
     forwarding: bool = False
     # the kernel's atomics that its entry combines (aggregate.py; Any: Aggregated), in slot order
     aggregated: list[Any] = field(default_factory=list)
+
+
+def sanitizing(lowerer: Any) -> bool:
+    """Is ``lowerer`` (a module lowerer) lowering the kernel's sanitized entry?"""
+    return host_record(lowerer.flavour).sanitize
 
 
 def host_record(flavour: Any) -> HostRecord:

@@ -1,7 +1,7 @@
 """Sanitized host code: what a kernel's accesses and barriers tell the CPU sanitizer.
 
 A wheel's native library carries, beside each kernel's fast entry, a sanitized one, lowered from the
-same typed IR with ``ModuleLowerer(sanitize=True)``: bounds checks on, threads that meet run as loops
+same typed IR with ``HostFlavour(triple, sanitize=True)``: bounds checks on, threads that meet run as loops
 over threads as in the fast entry (the state machine of :mod:`.threads` where a barrier stands under a
 condition that differs between threads, so that the driver knows where each thread stopped), and
 
@@ -43,7 +43,7 @@ from ....lower.sites import located
 from ....lower.values import ArrayValue, Value
 from . import context as hx
 from .fission_state import FissionState
-from .record import host_record
+from .record import host_record, sanitizing
 from .sanitize_segments import assignment_counts
 
 ACCESS = "hybrid_san1_access"
@@ -69,7 +69,7 @@ class SanitizeLowerer(LowererParts):
 
     # ---------------------------------------------------------------- where arrays lie
     def _roots(self) -> Roots | None:
-        if not self.parent.sanitize:
+        if not sanitizing(self.parent):
             return None
         if self.roots is None:
             self.roots = Roots(self.body, self.tf.locals)
@@ -100,7 +100,7 @@ class SanitizeLowerer(LowererParts):
 
     # ---------------------------------------------------------------- accesses
     def access(self, ptr: llir.Value, nbytes: int, how: int, loc: Loc) -> None:
-        if self.parent.sanitize:
+        if sanitizing(self.parent):
             self.sanitize_access(ptr, nbytes, how, loc)
 
     def sanitize_access(self, ptr: llir.Value, nbytes: int, how: int, loc: Loc) -> None:

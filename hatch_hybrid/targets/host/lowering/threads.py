@@ -28,7 +28,7 @@ from ....lower.parts import LowererParts
 from ....typecheck.rules import MATCHES, SHUFFLES, WARP_CALLS
 from ....types import WEAK_INT, ArrayT, EnumT, Scalar, StructT, TupleT, Type, Weak, storage
 from . import context as hx
-from .record import host_record
+from .record import host_record, sanitizing
 
 if TYPE_CHECKING:
     from ....typecheck.typed import TypedFunction
@@ -211,7 +211,7 @@ class HostLowerer(LowererParts):
             raise NativeUnsupported(loc, "a barrier outside a kernel cannot run natively")
         b = self.b
         k = len(self.yields) + 1
-        if self.parent.sanitize:
+        if sanitizing(self.parent):
             self.yield_site(loc, "barrier" if status == hx.AT_BARRIER else "warp")  # type: ignore[attr-defined]
         hx.ctx_store(self.ops, self.ctx, "state", llir.Constant(I64, k))
         b.ret(llir.Constant(I32, status))

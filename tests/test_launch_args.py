@@ -252,3 +252,41 @@ def test_launch_config_and_param_are_values() -> None:
     with pytest.raises(TypeError):
         param.replace(nope=1)
     assert repr(config) == "LaunchConfig(grid=(4, 2, 1), block=(32, 1, 1), shared_bytes=0)"
+
+
+# ------------------------------------------------------------------ device spellings
+@pytest.fixture(scope="module")
+def native(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleType]:
+    from conftest import HOST_TARGETS
+
+    if not HOST_TARGETS:
+        pytest.skip("no native code on this machine (the ziglang package links it)")
+    with built_package(tmp_path_factory.mktemp("spell"), "spellpkg", SOURCE, native=True) as module:
+        yield module
+
+
+@pytest.mark.parametrize(
+    ("spelled", "python"), [("CPU", "CPU-PYTHON"), (" cpu ", " cpu-python "), ("Cpu", "Cpu-Python")]
+)
+def test_every_spelling_of_a_device_is_that_device(native: ModuleType, spelled: str, python: str) -> None:
+    """One spelling for every decision a launch makes: "CPU" ran natively but was refused with
+    sanitize=True, which compared the raw string."""
+    x, out = _arrays()
+    native.through_helper.launch(N, 1, x, out, device=spelled)
+    assert out.tolist() == x.tolist()
+    out[:] = 0
+    native.through_helper.launch(N, 1, x, out, device=spelled, sanitize=True)
+    assert out.tolist() == x.tolist()
+    with pytest.raises(ValueError, match=r'`sanitize=True` runs the kernel\'s native code; pass device="cpu"'):
+        native.through_helper.launch(N, 1, x, out, device=python, sanitize=True)
+    out[:] = 0
+    native.through_helper.launch(N, 1, x, out, device=python)
+    assert out.tolist() == x.tolist()
+
+
+@pytest.mark.parametrize("device", [0, b"cpu", ["cpu"]])
+def test_a_device_that_is_no_string_is_refused_naming_the_parameter(built: ModuleType, device: Any) -> None:
+    x, out = _arrays()
+    with pytest.raises(TypeError, match=r"device must be 'auto', 'cuda', 'cuda:N', 'wgpu', 'cpu' or 'cpu-python'"):
+        built.through_helper.launch(N, 1, x, out, device=device)
+    assert not out.any()

@@ -141,6 +141,17 @@ CHOICES = "'auto', 'cuda', 'cuda:N', 'wgpu', 'cpu' or 'cpu-python'"
 OTHER_CHOICES = ("auto", "wgpu", "cpu", "cpu-python")  # the choices that name no CUDA device
 
 
+def spelling(device: object, parameter: str = "device") -> str | None:
+    """The one spelling of a ``device=`` value that every place deciding on it compares: None stays None
+    (``$HYBRID_DEVICE`` decides), a string is stripped and lower-cased ("" is "auto": ``" CPU"`` is
+    ``"cpu"``). Raises TypeError naming the parameter for anything else."""
+    if device is None:
+        return None
+    if not isinstance(device, str):
+        raise TypeError(f"{parameter} must be {CHOICES} (a string), got {device!r}")
+    return device.strip().lower() or "auto"
+
+
 def named(choice: str) -> CudaDevice | None:
     """The CUDA device ``choice`` ("cuda", "cuda:N", lower case) names (None: it names none)."""
     if choice != "cuda" and not choice.startswith("cuda:"):
@@ -160,7 +171,7 @@ def named(choice: str) -> CudaDevice | None:
 def cuda_device(device: str | None, what: str) -> CudaDevice:
     """The CUDA device that ``device=`` of a CUDA-only object (``what``: device arrays, streams) names; None
     and "auto" name CUDA device 0."""
-    choice = (device if device is not None else "cuda").strip().lower() or "cuda"
+    choice = spelling(device) or "cuda"
     found = named("cuda" if choice == "auto" and cuda_available() else choice)
     if found is not None:
         return found

@@ -15,7 +15,7 @@ from . import cpu, factories, native, native_plan, sanitizer, slowpath, variants
 from .abi import SANITIZER_LAYOUT
 from .checks import CHECKED, ERROR_SLOT, ErrorSlot, cpu_failure
 from .config import LaunchConfig
-from .device import CudaDevice
+from .device import CudaDevice, spelling
 from .interop import LIBRARIES
 from .manifest import Manifest, ManifestError, no_shader, package_manifest
 from .memory import DeviceArray
@@ -102,6 +102,8 @@ class Kernel(NumbaLaunchSpellings):
         may also be passed by parameter name. ``sanitize=True`` (with ``device="cpu"``) runs the
         kernel's sanitized native code, which raises :class:`~.sanitizer.SanitizerError` for GPU bugs
         a CPU run hides; ``$HYBRID_SANITIZE`` does so for every CPU launch, and ``sanitize=False`` not."""
+        if device is not None:  # one spelling for every decision below ("CPU", " cuda:1 ")
+            device = spelling(device)
         if device == "wgpu" and stream is None and not shared_bytes and not kwargs:
             try:  # the launch before, again, on the same device arrays (WebGPU's fast path)
                 again = self._wgpu_fast.get((threads, blocks))

@@ -21,7 +21,7 @@ import os
 from typing import TYPE_CHECKING, Any, Protocol, Union
 
 from . import memory
-from .device import CHOICES, CudaDevice, get_device, named
+from .device import CHOICES, CudaDevice, get_device, named, spelling
 from .driver import cuda_available
 
 if TYPE_CHECKING:
@@ -89,8 +89,7 @@ def select(device: str | None) -> Target:
       adapters included); ``"cpu"``; ``"cpu-python"`` (the CPU, through the kernel's Python function: for
       pdb and print).
     """
-    choice = device if device is not None else os.environ.get("HYBRID_DEVICE", "auto")
-    choice = choice.strip().lower() or "auto"
+    choice = spelling(device if device is not None else os.environ.get("HYBRID_DEVICE", "auto")) or "auto"
     if choice == "cpu":
         return CPU
     if choice == "cpu-python":
@@ -112,7 +111,7 @@ def select(device: str | None) -> Target:
 def to_device(array: Any, device: str | None = None) -> Any:
     """Copy a NumPy array to the GPU: a :class:`~.memory.DeviceArray` on a CUDA device (the default), a
     :class:`~.wgpu_device.WgpuArray` with ``device="wgpu"``."""
-    if device is not None and device.strip().lower() == "wgpu":
+    if spelling(device) == "wgpu":
         return _wgpu().to_device(array)
     return memory.to_cuda(array, device)
 
@@ -122,13 +121,12 @@ def chosen_automatically(device: str | bytes | None) -> bool:
     module picked, so a kernel it cannot run there may run on the next one?"""
     if isinstance(device, bytes):
         device = device.decode(errors="replace")
-    return device is None or device.strip().lower() in ("", "auto")
+    return spelling(device) in (None, "auto")
 
 
 def python_cpu(device: str | None) -> bool:
     """Does ``device`` (or ``$HYBRID_DEVICE`` when None) ask for the CPU's Python path?"""
-    choice = device if device is not None else os.environ.get("HYBRID_DEVICE", "")
-    return choice.strip().lower() == "cpu-python"
+    return spelling(device if device is not None else os.environ.get("HYBRID_DEVICE", "")) == "cpu-python"
 
 
 _defaults: dict[str | bytes | None, Target] = {}

@@ -96,9 +96,16 @@ def _build(root: Path, out: Path, capsys: pytest.CaptureFixture[str]) -> tuple[d
         }, captured.out + captured.err
 
 
-def test_a_registered_target_reaches_the_wheel_the_manifest_and_the_cache(with_target, tmp_path, capsys):
+def _kernlib(tmp_path: Path) -> Path:
     root = tmp_path / "kernlib"
     shutil.copytree(PACKAGES / "kernlib", root)
+    with (root / "pyproject.toml").open("a") as f:  # (one CPU target is enough here)
+        f.write('cpu = ["x86_64-linux"]\n')
+    return root
+
+
+def test_a_registered_target_reaches_the_wheel_the_manifest_and_the_cache(with_target, tmp_path, capsys):
+    root = _kernlib(tmp_path)
     files, log = _build(root, tmp_path / "a", capsys)
     scale, add_one = "kernlib__ops__scale", "kernlib__ops__add_one"
     # scale calls a helper: the target refuses it, and says why in the build line and the manifest
@@ -124,8 +131,7 @@ def test_the_runtime_reads_a_manifest_with_another_targets_fields(with_target, t
     """Fields the runtime does not know are left to the device that knows them."""
     from hybrid_runtime.manifest import load
 
-    root = tmp_path / "kernlib"
-    shutil.copytree(PACKAGES / "kernlib", root)
+    root = _kernlib(tmp_path)
     next(WheelBuilder(str(root)).build(directory=str(tmp_path / "dist"), versions=["editable"]))
     manifest = load(root / "kernlib" / "_hybrid" / "manifest.json")
     assert manifest.kernel("kernlib.ops.add_one")["typed_text"]["functions"] == ["kernlib.ops.add_one"]

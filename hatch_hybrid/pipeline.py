@@ -274,21 +274,21 @@ class PendingKernel:
 
     decl: KernelDecl
     compiled: CompiledKernel
-    codes: list[Code]  # what result() waits for
+    finished: bool  # its codes' work taken, its cache entry saved (or it came from the cache)
     key: str  # its cache key
     options: Options
     start: float
 
     def done(self) -> bool:
         """Could :meth:`result` return without waiting?"""
-        return all(code.ready() for code in self.codes)
+        return self.finished or all(code.ready() for code in self.compiled.codes.values())
 
     def result(self) -> CompiledKernel:
         """The compiled kernel, once its targets' work is done (saved in the cache, dumped when asked).
         Raises only CompileError."""
-        if self.codes:
-            codes, self.codes = self.codes, []
-            _located(self.decl, lambda: _finish(codes))
+        if not self.finished:
+            self.finished = True
+            _located(self.decl, lambda: _finish(list(self.compiled.codes.values())))
             self.compiled.seconds = time.perf_counter() - self.start
             self.options.cache.save(self.key, self.compiled.cache_entry())
             if self.options.dump_dir is not None:
@@ -318,9 +318,9 @@ def _start_variant(
         result = CompiledKernel.from_cache(decl, entry)
         result.lints = [from_json(e, lambda m: str(program.index.module(m).path)) for e in entry.get("lints", [])]
         result.seconds = time.perf_counter() - start
-        return PendingKernel(decl, result, [], key, options, start)
-    result, codes = _located(decl, lambda: _compile(program, decl, targets, typevars, work))
-    return PendingKernel(decl, result, codes, key, options, start)
+        return PendingKernel(decl, result, True, key, options, start)
+    result = _located(decl, lambda: _compile(program, decl, targets, typevars, work))
+    return PendingKernel(decl, result, False, key, options, start)
 
 
 T = TypeVar("T")
@@ -348,7 +348,7 @@ def _located(decl: KernelDecl, step: Callable[[], T]) -> T:
 
 def _compile(
     program: Program, decl: KernelDecl, targets: list[Target], typevars: dict[str, Type], work: Work
-) -> tuple[CompiledKernel, list[Code]]:
+) -> CompiledKernel:
     """Type-check the kernel once, then build it for every target that supports what it uses (the
     targets' code is complete after each code's finish())."""
     typed = program.check_kernel(decl, typevars)
@@ -386,7 +386,7 @@ def _compile(
             result.not_built[target.name] = reason
             continue
         result.codes[target.name] = target.build(job)
-    return result, list(result.codes.values())
+    return result
 
 
 def installed_path(program: Program, module: str) -> str:
@@ -414,11 +414,10 @@ def index_packages(packages: Iterable[Path], search_path: list[str] | None = Non
     return index
 
 
-def build_requirements(packages: Iterable[Path], options: Options) -> list[str]:
-    """What the build environment needs installed for these packages' kernels, beyond hatch-hybrid:
-    each target's (CUDA's libdevice where a kernel calls into it, zig to link the CPU libraries); a target
-    that cannot tell (a kernel that does not compile yet) asks for nothing."""
-    index = index_packages(packages)
+def build_requirements(index: ModuleIndex, options: Options) -> list[str]:
+    """What the build environment needs installed for the kernels of these packages (``index_packages``),
+    beyond hatch-hybrid: each target's (CUDA's libdevice where a kernel calls into it, zig to link the CPU
+    libraries); a target that cannot tell (a kernel that does not compile yet) asks for nothing."""
     program = Program(index)
 
     def jobs() -> Iterable[KernelJob]:

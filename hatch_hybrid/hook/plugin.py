@@ -25,9 +25,6 @@ class HybridBuildHook(BuildHookInterface):  # type: ignore[type-arg]
     PLUGIN_NAME = "hybrid"
 
     # ------------------------------------------------------------- options
-    def cpu_targets(self) -> list[str]:
-        return hook_options.cpu_targets(self.config)
-
     def package_dirs(self) -> list[Path]:
         wheel_packages = list(getattr(self.build_config, "packages", None) or [])
         return hook_options.package_dirs(self.config, Path(self.root), self.metadata.core.name, wheel_packages)
@@ -50,7 +47,8 @@ class HybridBuildHook(BuildHookInterface):  # type: ignore[type-arg]
         from ..pipeline import build_requirements, index_packages
 
         try:
-            roots = {normalise(r) for r in index_packages(self.package_dirs()).kernel_import_roots()}
+            index = index_packages(self.package_dirs())
+            roots = {normalise(r) for r in index.kernel_import_roots()}
         except Exception:  # errors are reported, with their location, by initialize()
             return []
         needed = [req for req in self.metadata.core.dependencies if normalise(requirement_name(req)) in roots]
@@ -58,7 +56,7 @@ class HybridBuildHook(BuildHookInterface):  # type: ignore[type-arg]
             options = self.options()
         except OptionError:  # initialize() says
             return needed
-        return needed + build_requirements(self.package_dirs(), options)
+        return needed + build_requirements(index, options)
 
     def initialize(self, version: str, build_data: dict[str, Any]) -> None:
         try:

@@ -29,7 +29,12 @@ def data_layout(name: str) -> str:
 
 
 def optimise(llvm_ir: str, entries: set[str], name: str, level: str = "") -> llvm.ModuleRef:
-    mod = _retarget(llvm.parse_assembly(llvm_ir), entries, name, level)
+    return _optimised(llvm.parse_assembly(llvm_ir), entries, name, level)
+
+
+def _optimised(mod: llvm.ModuleRef, entries: set[str], name: str, level: str) -> llvm.ModuleRef:
+    """``mod`` (as lowered) optimised in place for target ``name`` at ``level``."""
+    mod = _retarget(mod, entries, name, level)
     for fn in mod.functions:
         if fn.name not in entries and not fn.is_declaration:
             fn.linkage = "internal"
@@ -78,20 +83,19 @@ def object_files(llvm_ir: str, entry: str, names: list[str], level: str, keep_ir
     shared = ""  # the first target's optimised IR, where the others may share it
     for k, name in enumerate(names):
         if k == 0 or not shared:
-            mod = optimise(llvm_ir, {entry}, name, level)
+            mod = llvm.parse_assembly(llvm_ir)
+            declared = _declared(mod)
+            mod = _optimised(mod, {entry}, name, level)
         else:
             mod = _retarget(llvm.parse_assembly(shared), {entry}, name, level)
         optimised = str(mod) if keep_ir or (k == 0 and len(names) > 1) else ""  # (emitting changes the module)
-        if k == 0 and len(names) > 1 and not _new_calls(llvm_ir, mod):
+        if k == 0 and len(names) > 1 and not _declared(mod) - declared:
             shared = optimised
         found.append((emit_object(mod, name, level), optimised if keep_ir else ""))
     return found
 
 
-def _new_calls(llvm_ir: str, mod: llvm.ModuleRef) -> set[str]:
-    """Functions the optimised module declares that the lowered IR did not (a C library call formed
-    by the optimiser for its system, such as bcmp or memset_pattern16); LLVM's intrinsics excluded:
-    each target's code generator lowers those for its own system."""
-    before = {fn.name for fn in llvm.parse_assembly(llvm_ir).functions if fn.is_declaration}
-    after = {fn.name for fn in mod.functions if fn.is_declaration and not fn.name.startswith("llvm.")}
-    return after - before
+def _declared(mod: llvm.ModuleRef) -> set[str]:
+    """The external functions ``mod`` declares, LLVM's intrinsics excluded: each target's code generator
+    lowers those for its own system."""
+    return {fn.name for fn in mod.functions if fn.is_declaration and not fn.name.startswith("llvm.")}

@@ -204,19 +204,14 @@ class HostTarget(Target):
             paths = [dump / f"{typed.symbol}.{name}.opt.ll" if dump is not None else None for name in dumps]
             code.pending.append((keys, work, paths))
 
-        for target in self.cpus:  # (the objects in this order, whichever finishes first)
-            for level in ["", *(level for level, _ in TARGETS[target].levels)]:
-                code.objects[f"{target}/{level}" if level else target] = b""
-            if sanitized is not None:
-                code.objects[f"{target}/{SANITIZED_SUFFIX}"] = b""
         san_text = sanitized.text() if sanitized is not None else ""
         for group in host_emit.same_cpu(self.cpus):  # one O3 run for the targets of one CPU
             for level in ["", *(level for level, _ in TARGETS[group[0]].levels)]:
-                keys = [f"{target}/{level}" if level else target for target in group]
+                keys = [_object_key(target, level) for target in group]
                 submit(keys, text, symbols[level], group, level, [key.replace("/", ".") for key in keys])
             if sanitized is not None:
                 entry = typed.symbol + SANITIZED_SUFFIX
-                keys = [f"{target}/{SANITIZED_SUFFIX}" for target in group]
+                keys = [_object_key(target, SANITIZED_SUFFIX) for target in group]
                 submit(keys, san_text, entry, group, "", [f"{target}.san" for target in group])
         return code
 
@@ -257,6 +252,12 @@ class HostTarget(Target):
 
 
 SANITIZED_SUFFIX = "__san"  # a kernel's sanitized entry: its symbol and this (its object: "target/__san")
+
+
+def _object_key(target: str, level: str) -> str:
+    """An object's key in HostCode.objects: "target", "target/level" or "target/__san" (the link puts each
+    into its target's library)."""
+    return f"{target}/{level}" if level else target
 
 
 def _add_entry(lowerer: ModuleLowerer, typed: TypedFunction, symbol: str, frame_bytes: int, sanitize: bool) -> None:
